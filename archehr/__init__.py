@@ -1,0 +1,3 @@
+"""archehr: grounded patient-question answering over clinical notes (ArchEHR-QA)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from archehr.cli.main import run
+
+run()

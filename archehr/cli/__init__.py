@@ -1,0 +1,1 @@
+"""The `archehr` command line: the only layer that prints and exits."""

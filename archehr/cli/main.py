@@ -1,0 +1,77 @@
+"""Entry point: builds the typer app from the command modules and maps library errors to exit codes."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import click
+import typer
+
+from archehr import __version__
+from archehr.cli import data_cmd, stubs
+from archehr.cli.common import err, print_problems
+from archehr.errors import ArchehrError, InputError, UnavailableError
+
+app = typer.Typer(
+    name="archehr",
+    help="Grounded patient-question answering over clinical notes (ArchEHR-QA): data, systems, scoring.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"archehr {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """archehr: loaders, systems and the official-parity scorer for ArchEHR-QA."""
+
+
+app.add_typer(data_cmd.app, name="data")
+stubs.register_all(app)
+
+EXIT_BAD_INPUT = 2
+EXIT_UNAVAILABLE = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; library errors become one clear message and an exit code, never a traceback."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="archehr", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Abort:
+        err("aborted")
+        return 130
+    except InputError as e:
+        print_problems(e.problems)
+        return EXIT_BAD_INPUT
+    except UnavailableError as e:
+        err(f"error: {e}")
+        return EXIT_UNAVAILABLE
+    except ArchehrError as e:
+        err(f"error: {e}")
+        return EXIT_BAD_INPUT
+    # click returns the code of a typer.Exit instead of raising it when not standalone
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

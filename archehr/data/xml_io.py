@@ -1,0 +1,195 @@
+"""Read and write the release XML (`archehr-qa.xml`). The only module that knows its layout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lxml import etree
+
+from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.errors import DataError, Problem
+
+
+def _text(el: etree._Element) -> str:
+    # Official files pad every element text with newlines and indentation.
+    return "".join(el.itertext()).strip()
+
+
+def _int_attr(el: etree._Element, name: str, file: str, case_id: str, field: str,
+              problems: list[Problem], required: bool = True) -> int | None:
+    raw = el.get(name)
+    if raw is None:
+        if required:
+            problems.append(Problem(f"missing attribute {name!r}", file, case_id, field, el.sourceline))
+        return None
+    try:
+        return int(raw.strip())
+    except ValueError:
+        problems.append(Problem(f"attribute {name}={raw!r} is not an integer", file, case_id, field, el.sourceline))
+        return None
+
+
+def parse_cases_xml(data: bytes, file: str = "<xml>") -> tuple[tuple[Case, ...], list[Problem]]:
+    """Parse XML bytes into cases, collecting every problem instead of stopping at the first."""
+    problems: list[Problem] = []
+    try:
+        root = etree.fromstring(data, parser=etree.XMLParser(remove_comments=True, resolve_entities=False))
+    except etree.XMLSyntaxError as e:
+        line = e.lineno if e.lineno else None
+        return (), [Problem(f"malformed XML: {e.msg}", file, None, None, line, code="xml-syntax")]
+    if root.tag != "annotations":
+        problems.append(Problem(f"root element is <{root.tag}>, expected <annotations>", file, None, None,
+                                root.sourceline))
+    cases: list[Case] = []
+    seen: dict[str, int] = {}
+    for el in root:
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag != "case":
+            problems.append(Problem(f"unexpected element <{el.tag}> under <annotations>", file, None, el.tag,
+                                    el.sourceline))
+            continue
+        case_id = (el.get("id") or "").strip()
+        if not case_id:
+            problems.append(Problem("<case> without an id attribute", file, None, "id", el.sourceline))
+            continue
+        if case_id in seen:
+            problems.append(Problem(f"duplicate case id (first at line {seen[case_id]})", file, case_id, "id",
+                                    el.sourceline, code="duplicate-case"))
+            continue
+        seen[case_id] = el.sourceline or 0
+        case = _parse_case(el, case_id, file, problems)
+        if case is not None:
+            cases.append(case)
+    return tuple(cases), problems
+
+
+def _parse_case(el: etree._Element, case_id: str, file: str, problems: list[Problem]) -> Case | None:
+    fields: dict[str, etree._Element] = {}
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag in fields:
+            problems.append(Problem(f"element <{child.tag}> appears twice", file, case_id, child.tag,
+                                    child.sourceline))
+            continue
+        fields[child.tag] = child
+    known = {"clinical_specialty", "patient_narrative", "patient_question", "clinician_question",
+             "note_excerpt", "note_excerpt_sentences"}
+    for tag, child in fields.items():
+        if tag not in known:
+            problems.append(Problem(f"unknown element <{tag}>", file, case_id, tag, child.sourceline))
+
+    phrases: list[Phrase] = []
+    if "patient_question" in fields:
+        seen_ids: set[int] = set()
+        for p in fields["patient_question"]:
+            if not isinstance(p.tag, str):
+                continue
+            if p.tag != "phrase":
+                problems.append(Problem(f"unexpected <{p.tag}> in <patient_question>", file, case_id,
+                                        "patient_question", p.sourceline))
+                continue
+            pid = _int_attr(p, "id", file, case_id, "patient_question/phrase", problems)
+            start = _int_attr(p, "start_char_index", file, case_id, "patient_question/phrase", problems)
+            if pid is None or start is None:
+                continue
+            if pid in seen_ids:
+                problems.append(Problem(f"duplicate phrase id {pid}", file, case_id, "patient_question/phrase",
+                                        p.sourceline, code="duplicate-phrase"))
+                continue
+            seen_ids.add(pid)
+            phrases.append(Phrase(pid, start, _text(p)))
+
+    sentences: list[NoteSentence] = []
+    if "note_excerpt_sentences" in fields:
+        seen_sids: set[str] = set()
+        for s in fields["note_excerpt_sentences"]:
+            if not isinstance(s.tag, str):
+                continue
+            if s.tag != "sentence":
+                problems.append(Problem(f"unexpected <{s.tag}> in <note_excerpt_sentences>", file, case_id,
+                                        "note_excerpt_sentences", s.sourceline))
+                continue
+            sid = (s.get("id") or "").strip()
+            fld = f"note_excerpt_sentences/sentence[{sid}]" if sid else "note_excerpt_sentences/sentence"
+            if not sid:
+                problems.append(Problem("sentence without an id", file, case_id, fld, s.sourceline))
+                continue
+            if sid in seen_sids:
+                problems.append(Problem(f"duplicate sentence id {sid}", file, case_id, fld, s.sourceline,
+                                        code="duplicate-sentence"))
+                continue
+            seen_sids.add(sid)
+            para = _int_attr(s, "paragraph_id", file, case_id, fld, problems)
+            start = _int_attr(s, "start_char_index", file, case_id, fld, problems)
+            length = _int_attr(s, "length", file, case_id, fld, problems, required=False)
+            if para is None or start is None:
+                continue
+            sentences.append(NoteSentence(sid, para, start, _text(s), length))
+
+    def opt(tag: str) -> str | None:
+        return _text(fields[tag]) if tag in fields else None
+
+    specialty = opt("clinical_specialty")
+    return Case(
+        case_id=case_id,
+        patient_narrative=opt("patient_narrative"),
+        patient_question=tuple(phrases),
+        clinician_question=opt("clinician_question"),
+        note_excerpt=opt("note_excerpt"),
+        sentences=tuple(sentences),
+        clinical_specialty=tuple(x.strip() for x in specialty.split("|") if x.strip()) if specialty else (),
+    )
+
+
+def read_cases_xml(path: str | os.PathLike[str]) -> tuple[Case, ...]:
+    """Read a release XML; raise :class:`DataError` listing every problem found."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise DataError(Problem(f"cannot read file: {e.strerror}", str(p))) from None
+    cases, problems = parse_cases_xml(data, str(p))
+    if problems:
+        raise DataError(problems)
+    return cases
+
+
+def _padded(parent: etree._Element, tag: str, text: str, depth: int) -> etree._Element:
+    el = etree.SubElement(parent, tag)
+    el.text = "\n" + text + "\n" + "    " * depth
+    return el
+
+
+def cases_to_xml(cases: tuple[Case, ...] | list[Case]) -> bytes:
+    """Serialise cases in the official padded layout (the inverse of :func:`parse_cases_xml`)."""
+    root = etree.Element("annotations")
+    for case in cases:
+        c = etree.SubElement(root, "case", id=case.case_id)
+        if case.clinical_specialty:
+            etree.SubElement(c, "clinical_specialty").text = "|".join(case.clinical_specialty)
+        if case.patient_narrative is not None:
+            _padded(c, "patient_narrative", case.patient_narrative, 2)
+        if case.patient_question:
+            pq = etree.SubElement(c, "patient_question")
+            for ph in case.patient_question:
+                el = _padded(pq, "phrase", ph.text, 3)
+                el.set("id", str(ph.id))
+                el.set("start_char_index", str(ph.start_char_index))
+        if case.clinician_question is not None:
+            _padded(c, "clinician_question", case.clinician_question, 2)
+        if case.note_excerpt is not None:
+            _padded(c, "note_excerpt", case.note_excerpt, 2)
+        if case.sentences:
+            ns = etree.SubElement(c, "note_excerpt_sentences")
+            for s in case.sentences:
+                el = _padded(ns, "sentence", s.text, 3)
+                el.set("id", s.id)
+                el.set("paragraph_id", str(s.paragraph_id))
+                el.set("start_char_index", str(s.start_char_index))
+                if s.length is not None:
+                    el.set("length", str(s.length))
+    etree.indent(root, space="    ")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

@@ -1,0 +1,1 @@
+"""Text metrics (BLEU, ROUGE, SARI, BERTScore, AlignScore, MEDCON) behind one registry."""

