@@ -81,3 +81,22 @@ class TextMetric(ABC):
 def signature(name: str, **parts: object) -> str:
     """sacrebleu-style signature string: NAME|k:v|k:v (None values are written as 'none')."""
     return "|".join([name] + [f"{k}:{'none' if v is None else v}" for k, v in parts.items()])
+
+
+@dataclass(frozen=True)
+class MetricSettings:
+    """Settings of the model-based metrics; defaults are the official ones.
+
+    A model or index that is not present makes its metric report `unavailable`, never a number.
+    """
+
+    bertscore_model: str = "distilbert-base-uncased"  # name in an HF cache, or a local folder
+    bertscore_layers: int | None = 4
+    bertscore_baseline: str | None = None  # rescale TSV; None = bert-score's own file for the model
+    bertscore_rescale: bool = True
+    bertscore_batch_size: int = 64
+    alignscore_ckpt: str | None = None  # AlignScore-base.ckpt
+    alignscore_model: str = "roberta-base"
+    alignscore_batch_size: int = 32
+    quickumls_path: str | None = None  # QuickUMLS index folder
+    device: str = "cpu"
