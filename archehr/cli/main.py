@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
-import click
 import typer
 
 from archehr import __version__
@@ -48,14 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         rv = command.main(args=argv, prog_name="archehr", standalone_mode=False)
-    except click.exceptions.Exit as e:
+    except typer.Exit as e:
         return e.exit_code
-    except click.ClickException as e:
-        e.show()
-        return e.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         err("aborted")
         return 130
+    except typer.TyperException as e:  # usage errors and the like (typer >= 0.29 vendors click)
+        e.show()  # type: ignore[attr-defined]
+        return int(getattr(e, "exit_code", 2))
     except InputError as e:
         print_problems(e.problems)
         return EXIT_BAD_INPUT
@@ -65,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     except ArchehrError as e:
         err(f"error: {e}")
         return EXIT_BAD_INPUT
-    # click returns the code of a typer.Exit instead of raising it when not standalone
+    # the vendored click returns a typer.Exit's code instead of raising it when not standalone
     return rv if isinstance(rv, int) else 0
 
 
