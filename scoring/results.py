@@ -40,7 +40,8 @@ class ScoreReport:
     per_case: dict[str, dict[str, float]]  # case_id -> stat -> value (the aggregator's input)
     signatures: dict[str, str]  # metric name -> signature string
     unavailable: dict[str, str] = field(default_factory=dict)  # metric name -> reason and how to fix
-    partial: dict[str, list[str]] = field(default_factory=dict)  # overall key -> what it averaged instead
+    # overall key -> what it averaged instead: a list of keys, or {"value", "averaged", "missing"} (2025)
+    partial: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()
     ci: dict[str, tuple[float, float]] | None = None  # key -> (low, high), 95% bootstrap
     meta: dict[str, Any] = field(default_factory=dict)  # reference kind, case ids, settings, versions

@@ -8,8 +8,8 @@ from archehr.data.model import (
     MappingEntry,
     NoteSentence,
     Phrase,
-    Relevance,
     Release,
+    Relevance,
     SentenceLabel,
     Split,
 )

@@ -93,7 +93,7 @@ def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...
             seen_s.add(sid)
             labels.append(SentenceLabel(sid, _RELEVANCE[rel]))
 
-        def opt_str(name: str) -> str | None:
+        def opt_str(name: str, item: dict = item) -> str | None:
             v = item.get(name)
             if v is None:
                 return None

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from types import MappingProxyType
 
 
-class Relevance(str, Enum):
+class Relevance(StrEnum):
     ESSENTIAL = "essential"
     SUPPLEMENTARY = "supplementary"
     NOT_RELEVANT = "not-relevant"

@@ -115,9 +115,8 @@ def load_split_dir(d: str | os.PathLike[str], name: str | None = None, version: 
     d = Path(d)
     xml = d / XML_NAME
     if not xml.is_file():
-        raise ReleaseNotFoundError(Problem(f"missing {XML_NAME}; the folder holds: "
-                                           f"{', '.join(sorted(p.name for p in d.iterdir())) if d.is_dir() else 'nothing'}",
-                                           str(d)))
+        held = ", ".join(sorted(p.name for p in d.iterdir())) if d.is_dir() else "nothing"
+        raise ReleaseNotFoundError(Problem(f"missing {XML_NAME}; the folder holds: {held}", str(d)))
     cases = read_cases_xml(xml)
     key = read_key(d / KEY_NAME) if (d / KEY_NAME).is_file() else None
     if key is None and require_key:

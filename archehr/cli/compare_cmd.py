@@ -1,0 +1,63 @@
+"""`archehr compare A.json B.json --key KEY`: per-metric differences with CIs and p-values, cases that differ."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from archehr.cli.leaderboard_cmd import MetricsOpt, ResamplesOpt, SeedOpt, TaskOpt, TestOpt, parse_metrics
+
+
+def compare(
+    a: Annotated[Path, typer.Argument(help="Submission A (the baseline).")],
+    b: Annotated[Path, typer.Argument(help="Submission B (compared with A: differences are B - A).")],
+    key: Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml beside it) or its split folder.")],
+    task: TaskOpt = "2025",
+    metrics: MetricsOpt = None,
+    test: TestOpt = "bootstrap",
+    resamples: ResamplesOpt = 1000,
+    seed: SeedOpt = 12345,
+    top: Annotated[int, typer.Option("--top", min=0, help="How many differing cases to list.")] = 10,
+    case_key: Annotated[str | None, typer.Option("--case-key", help="Per-case score to rank differing cases by "
+                                                                    "(default: the overall score).",
+                                                 show_default=False)] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.",
+                                                  show_default=False)] = None,
+    cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
+                                                   show_default=False)] = None,
+) -> None:
+    """Compare two submissions on the same key with paired significance over cases."""
+    from archehr.atomic import write_text
+    from archehr.errors import InputError, Problem
+    from archehr.leaderboard import scorer as scorer_mod
+    from archehr.leaderboard.board import score_cached
+    from archehr.leaderboard.cache import ScoreCache
+    from archehr.leaderboard.compare import compare_reports, to_json_dict, to_text
+    from archehr_scoring.bootstrap import PAIRED_TESTS
+
+    if test not in PAIRED_TESTS:
+        raise InputError(Problem(f"unknown test {test!r}; use one of {', '.join(PAIRED_TESTS)}", field="--test"))
+    key_file = scorer_mod.resolve_key(key)
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics))
+    cache = ScoreCache(cache_dir)
+    problems: list[Problem] = []
+    reports = []
+    for path in (a, b):  # validate both before failing, so one run shows every problem
+        try:
+            reports.append(score_cached(path, key_file, scorer, cache))
+        except InputError as e:
+            problems += e.problems
+    if problems:
+        raise InputError(problems)
+    ra, rb = reports
+    c = compare_reports(ra, rb, str(a), str(b), test=test, n_resamples=resamples, seed=seed, case_key=case_key)
+    print(to_text(c, top), end="")
+    if json_out is not None:
+        write_text(json_out, json.dumps(to_json_dict(c), indent=2) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare)

@@ -1,0 +1,93 @@
+"""`archehr predict`: run a system over a split and write OUT_DIR/submission.json and run.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from archehr.cli.common import DataDirOpt, VersionOpt, err, print_problems
+
+
+def register(app: typer.Typer) -> None:
+    app.command("predict")(predict)
+
+
+def predict(
+    data_dir: DataDirOpt = None,
+    split: Annotated[str, typer.Option("--split", help="dev | test | test-2026 (or any split folder).")] = "test",
+    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")] = "2025",
+    system: Annotated[str | None, typer.Option("--system", help="Built-in system name or a YAML path "
+                                               "(default: trained-extractive).")] = None,
+    out_dir: Annotated[str | None, typer.Option("-o", "--out-dir", help="Run directory "
+                                                "(default: submissions/<system>-<split>-<task>).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in OUT_DIR.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Start over in an OUT_DIR that holds a run.")] = False,
+    train_split: Annotated[str, typer.Option("--train-split", help="Labelled split for LLM demonstrations "
+                                             "(never the split being predicted).")] = "dev",
+    workers: Annotated[int, typer.Option("--workers", help="Cases in flight at once (LLM servers).")] = 1,
+    cache_dir: Annotated[str | None, typer.Option("--cache-dir", help="LLM response cache "
+                                                  "(default: .archehr-cache/llm).")] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
+    version_dir: VersionOpt = None,
+) -> None:
+    """Run a system over a split and write a submission plus its provenance (run.json)."""
+    from archehr.data.releases import find_release, load_split
+    from archehr.pipeline import DEFAULT_SYSTEM, TASKS, load_system
+    from archehr.runs import run_split
+
+    if task not in TASKS:
+        raise typer.BadParameter(f"--task must be one of {', '.join(TASKS)}", param_hint="--task")
+    data = load_split(data_dir, split, version_dir)
+    sys_obj = load_system(system or DEFAULT_SYSTEM, cache_dir=cache_dir)
+    train = None
+    if sys_obj.config.generator.get("name") == "llm" and train_split != split:
+        release = find_release(data_dir, version_dir)
+        if train_split in release.split_names:
+            train = load_split(data_dir, train_split, version_dir)
+    sys_obj.prepare(train)
+    out = Path(out_dir) if out_dir else Path("submissions") / f"{sys_obj.config.name}-{split}-{task}"
+
+    bar = _Progress(len(data)) if progress else None
+    try:
+        result = run_split(sys_obj, data, task, out, resume=resume, force=force, workers=workers,
+                           on_case=bar.update if bar else None, data_source=str(data.source))
+    finally:
+        if bar:
+            bar.close()
+    print_problems(result.warnings)
+    print(f"{out / 'submission.json'}: {len(result.predictions)} cases ({len(result.done_before)} resumed, "
+          f"{len(result.done_now)} run in {result.seconds:.1f}s)")
+    if result.fallbacks:
+        err(f"{len(result.fallbacks)} case(s) fell back to another generator: see {out / 'run.json'} (fallbacks)")
+
+
+class _Progress:
+    """A rich progress bar on stderr with cases/s and ETA."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._p = Progress(TextColumn("predict"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("{task.fields[rate]}"),
+                           TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                           console=Console(stderr=True), transient=False)
+        self._task = self._p.add_task("predict", total=total, rate="")
+        self._p.start()
+
+    def update(self, done: int, total: int) -> None:
+        task = self._p.tasks[0]
+        speed = task.speed
+        self._p.update(self._task, completed=done, total=total, rate=f"{speed:.1f} cases/s" if speed else "")
+
+    def close(self) -> None:
+        self._p.stop()

@@ -1,0 +1,87 @@
+"""`archehr score SUBMISSION KEY`: the official metrics (2025 and 2026 subtasks) with signatures and per-case detail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from archehr.cli.common import err, print_problems
+
+
+def score(
+    submission: Annotated[Path, typer.Argument(help="Submission JSON.")],
+    key: Annotated[Path, typer.Argument(help="Key JSON (archehr-qa_key.json) or its split folder.")],
+    data: Annotated[Path | None, typer.Option("--data", help="Data XML (default: archehr-qa.xml next to the key).",
+                                              show_default=False)] = None,
+    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 | auto (from the "
+                                                     "submission's shape).")] = "auto",
+    metrics: Annotated[str | None, typer.Option("--metrics", help="Comma-separated: factuality, bleu, rouge, sari, "
+                                                                  "bertscore, alignscore, medcon (default: all).",
+                                                show_default=False)] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text | json | csv | md")] = "text",
+    per_case: Annotated[Path | None, typer.Option("--per-case", help="Write every metric per case to FILE "
+                                                                     "(.json for JSON, else CSV).",
+                                                  show_default=False)] = None,
+    reference: Annotated[str, typer.Option("--reference", help="2025 relevance reference: essential (question + "
+                                                               "essential sentences, official) | clinician "
+                                                               "(clinician answer).")] = "essential",
+    bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples for 95% CIs (0 = none).")
+                         ] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 12345,
+    bertscore_model: Annotated[str | None, typer.Option("--bertscore-model", help="Local folder, a name in the HF "
+                                                                                  "cache, or 'minilm'.",
+                                                        show_default=False)] = None,
+    bertscore_layers: Annotated[int | None, typer.Option("--bertscore-layers", help="Layer used (default 4).",
+                                                         show_default=False)] = None,
+    bertscore_baseline: Annotated[Path | None, typer.Option("--bertscore-baseline", help="Rescale baseline TSV.",
+                                                            show_default=False)] = None,
+    alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
+                                                         show_default=False)] = None,
+    quickumls: Annotated[Path | None, typer.Option("--quickumls", "--quickumls-path", help="QuickUMLS index folder (MEDCON).",
+                                                   show_default=False)] = None,
+    case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: cases to score, e.g. 121-167.",
+                                                 show_default=False)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print warnings on stderr.")] = False,
+) -> None:
+    """Score SUBMISSION against KEY with the official metrics; exit 2 on bad input (nothing written)."""
+    import dataclasses
+
+    from archehr.atomic import write_text
+    from archehr.errors import ConfigError, Problem
+    from archehr_scoring import api, formats
+    from archehr_scoring.metrics.base import MetricSettings
+
+    if fmt not in formats.FORMATS:
+        raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
+                                  field="--format", code="option"))
+    changes: dict[str, object] = {}
+    if bertscore_model:
+        changes["bertscore_model"] = bertscore_model
+    if bertscore_layers is not None:
+        changes["bertscore_layers"] = bertscore_layers
+    if bertscore_baseline is not None:
+        changes["bertscore_baseline"] = str(bertscore_baseline)
+    if alignscore_ckpt is not None:
+        changes["alignscore_ckpt"] = str(alignscore_ckpt)
+    if quickumls is not None:
+        changes["quickumls_path"] = str(quickumls)
+    settings = dataclasses.replace(MetricSettings(), **changes)  # type: ignore[arg-type]
+    report = api.score(task, submission, key, data=data, metrics=metrics, settings=settings, reference=reference,
+                       bootstrap=bootstrap, seed=seed, case_ids=case_ids)
+    out = formats.render(report, fmt)
+    if per_case is not None:
+        text = formats.per_case_json(report) if per_case.suffix.lower() == ".json" else formats.per_case_csv(report)
+        write_text(per_case, text)
+    if report.warnings and not quiet:
+        print_problems(list(report.warnings))
+    if report.meta.get("task_detected"):
+        err(f"note: task {report.task} detected from the submission's shape (pass --task to choose)")
+    for name, why in report.unavailable.items():
+        err(f"note: {name} unavailable: {why}")
+    print(out, end="")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)

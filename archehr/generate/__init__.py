@@ -1,0 +1,1 @@
+"""Answer generators: extractive (default), plain (glossary rewrite), llm (prompt, verify, repair)."""

@@ -1,0 +1,135 @@
+"""The team's clinical glossary: abbreviations and lay terms mapped to the words a clinical note uses.
+
+Used to expand a patient's words (and a note's abbreviations) before lexical matching, the way
+domain statements are retrieved by sub-string match: "water pill" brings in diuretic, furosemide,
+Lasix; "HTN" brings in hypertension. The data file is `glossary.tsv` beside this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from archehr.errors import DataError, Problem
+
+DEFAULT_PATH = Path(__file__).resolve().parent / "glossary.tsv"
+KINDS = ("abbr", "lay")
+HEADER = ("term", "kind", "expansions")
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    term: str
+    kind: str  # "abbr" or "lay"
+    expansions: tuple[str, ...]
+    line: int
+
+
+class Glossary:
+    """Entries plus one compiled matcher (longest term first, whole words, case-insensitive)."""
+
+    def __init__(self, entries: list[GlossaryEntry], source: str = "<memory>"):
+        self.entries = tuple(entries)
+        self.source = source
+        self._by_term = {e.term: e for e in self.entries}
+        terms = sorted(self._by_term, key=len, reverse=True)
+        # \s+ between words so a line break inside a phrase still matches; lookarounds = whole words
+        alts = [r"\s+".join(re.escape(w) for w in t.split()) for t in terms]
+        self._rx = re.compile(r"(?<![\w])(" + "|".join(alts) + r")(?![\w])", re.IGNORECASE) if alts else None
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and term.lower() in self._by_term
+
+    def get(self, term: str) -> GlossaryEntry | None:
+        return self._by_term.get(term.lower())
+
+    def matches(self, text: str) -> list[GlossaryEntry]:
+        """Entries whose term occurs in `text` (each once, in order of first occurrence)."""
+        if not text or self._rx is None:
+            return []
+        found: dict[str, GlossaryEntry] = {}
+        for m in self._rx.finditer(text):
+            surface = m.group(1)
+            entry = self._by_term[" ".join(surface.lower().split())]
+            # Short abbreviations ("or", "us", "ed", "pt") are ordinary words in lower case: only an
+            # upper/mixed-case spelling ("ED", "Cr") counts as the abbreviation.
+            if entry.kind == "abbr" and len(entry.term) <= 2 and surface.islower():
+                continue
+            found.setdefault(entry.term, entry)
+        return list(found.values())
+
+    def expansion_terms(self, text: str) -> list[str]:
+        """The expansions of every matched term, de-duplicated, in order."""
+        out: dict[str, None] = {}
+        for e in self.matches(text):
+            for x in e.expansions:
+                out.setdefault(x, None)
+        return list(out)
+
+    def expand(self, text: str) -> str:
+        """`text` followed by the expansions of the glossary terms found in it."""
+        extra = self.expansion_terms(text)
+        return text + (" ; " + " ; ".join(extra) if extra else "")
+
+
+def parse_glossary(text: str, source: str = "<memory>") -> Glossary:
+    """Parse the TSV; every bad line is reported (DataError with one Problem per line)."""
+    entries: list[GlossaryEntry] = []
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    header_seen = False
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cols = line.split("\t")
+        if not header_seen:
+            header_seen = True
+            if tuple(c.strip().lower() for c in cols) == HEADER:
+                continue
+        if len(cols) != 3:
+            problems.append(Problem(f"expected 3 tab-separated columns ({', '.join(HEADER)}), got {len(cols)}",
+                                    source, line=n, code="bad-line"))
+            continue
+        term, kind, exp = (c.strip() for c in cols)
+        term = " ".join(term.lower().split())
+        if kind not in KINDS:
+            problems.append(Problem(f"kind must be one of {', '.join(KINDS)}, got {kind!r}", source, line=n,
+                                    field="kind", code="bad-kind"))
+            continue
+        expansions = tuple(x.strip() for x in exp.split(";") if x.strip())
+        if not term or not expansions:
+            problems.append(Problem("empty term or expansions", source, line=n, code="bad-line"))
+            continue
+        if term in seen:
+            problems.append(Problem(f"term {term!r} already defined on line {seen[term]}", source, line=n,
+                                    field="term", code="duplicate"))
+            continue
+        seen[term] = n
+        entries.append(GlossaryEntry(term, kind, expansions, n))
+    if problems:
+        raise DataError(problems)
+    return Glossary(entries, source)
+
+
+def load_glossary(path: str | Path | None = None) -> Glossary:
+    """The glossary in `path`, or the shipped one (parsed once per process)."""
+    if path is None:
+        return _default_glossary()
+    p = Path(path)
+    if not p.is_file():
+        raise DataError(Problem("glossary file not found", str(p), code="missing-file"))
+    return parse_glossary(p.read_text(encoding="utf-8"), str(p))
+
+
+@functools.lru_cache(maxsize=1)
+def _default_glossary() -> Glossary:
+    return parse_glossary(DEFAULT_PATH.read_text(encoding="utf-8"), str(DEFAULT_PATH))
+
+
+__all__ = ["Glossary", "GlossaryEntry", "load_glossary", "parse_glossary", "DEFAULT_PATH"]

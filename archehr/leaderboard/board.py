@@ -1,0 +1,324 @@
+"""Build a leaderboard: score every run (cached), rank by the official overall score, add CIs and p-values.
+
+A run that fails validation (or whose scoring fails) stays in the table with its problems in the
+status column; it never stops the others from being scored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from archehr.errors import ArchehrError, InputError, Problem
+from archehr.leaderboard.cache import (
+    ScoreCache,
+    cache_key,
+    problem_from_dict,
+    report_from_dict,
+    report_to_dict,
+    sha256_file,
+    sha256_files,
+)
+from archehr.leaderboard.runs import Run, find_runs
+from archehr.leaderboard.scorer import Scorer, key_files
+from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, bootstrap_ci
+from archehr_scoring.results import ScoreReport
+
+OVERALL_KEY = "overall_score"
+# When the official overall cannot be computed here (a model-based metric is unavailable), rank by
+# the first of these that every scored run has, and say so in the table.
+RANK_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "2025": ("overall_factuality_score",),
+    "st1": ("rougeLsum",),
+    "st3": ("rougeLsum",),
+}
+# Columns a Markdown table shows (leaderboard.json/.csv/.html carry every official key).
+HEADLINE: dict[str, tuple[str, ...]] = {
+    "2025": ("overall_score", "overall_factuality_score", "overall_relevance_score", "lenient_micro_f1",
+             "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
+    "st1": ("overall_score", "rougeLsum", "bertscore", "alignscore", "medcon"),
+    "st2": ("overall_score", "strict_micro_precision", "strict_micro_recall", "lenient_micro_f1",
+            "strict_macro_f1"),
+    "st3": ("overall_score", "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
+    "st4": ("overall_score", "micro_precision", "micro_recall", "macro_f1"),
+}
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Entry:
+    """One row of the leaderboard."""
+
+    run: Run
+    status: str  # "ok" | "invalid" (failed validation) | "error" (scoring failed)
+    problems: list[Problem] = field(default_factory=list)
+    report: ScoreReport | None = None
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    vs_top: dict[str, PairedResult] = field(default_factory=dict)
+    rank: int | None = None
+    submission_sha256: str = ""
+    cache_key: str = ""
+    cached: bool = False
+    _partial_scores: dict[str, float | None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.run.name
+
+    def value(self, key: str) -> float | None:
+        """The official score, else (marked by :meth:`is_partial`) the mean of the parts that could run."""
+        if self.report is None:
+            return None
+        v = self.report.scores.get(key)
+        if v is None and key in self.report.partial:
+            if self._partial_scores is None:  # aggregate once: tables ask for every cell
+                self._partial_scores = partial_aware(self.report).aggregate(sorted(self.report.per_case))
+            v = self._partial_scores.get(key)
+        return v
+
+    def is_partial(self, key: str) -> bool:
+        return self.report is not None and self.report.scores.get(key) is None and key in self.report.partial
+
+
+class PartialAware(ScoreReport):
+    """A report whose aggregate fills an overall the scorer left None with the mean of its recorded parts.
+
+    The scorer records in `partial[key]` which parts a partial overall would average; computing it
+    inside `aggregate` lets bootstrap CIs and paired tests treat it like any other key.
+    """
+
+    def aggregate(self, case_ids: Sequence[str]) -> dict[str, float | None]:
+        s = dict(super().aggregate(case_ids))
+        todo = {k: partial_parts(v) for k, v in self.partial.items()}
+        # A partial overall may average another partial key (2025: overall <- partial relevance),
+        # so fill keys whose parts are all known until nothing changes.
+        while todo:
+            ready = {k: parts for k, parts in todo.items()
+                     if parts and all(isinstance(s.get(p), (int, float)) for p in parts)}
+            if not ready:
+                break
+            for k, parts in ready.items():
+                if s.get(k) is None:
+                    s[k] = sum(s[p] for p in parts) / len(parts)  # type: ignore[misc]
+                del todo[k]
+        return s
+
+
+def partial_parts(spec: object) -> list[str]:
+    """The keys a partial score averages: a list of keys, or the scorer's {"averaged": [...]} record."""
+    if isinstance(spec, dict):
+        spec = spec.get("averaged") or []
+    if not isinstance(spec, (list, tuple)):
+        return []
+    return [str(p).removesuffix(" (partial)") for p in spec]
+
+
+def partial_aware(r: ScoreReport) -> ScoreReport:
+    if not r.partial or isinstance(r, PartialAware):
+        return r
+    return PartialAware(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)})
+
+
+@dataclass
+class Leaderboard:
+    task: str
+    key_file: Path
+    key_sha256: str
+    rank_key: str
+    rank_note: str | None
+    test: str
+    n_resamples: int
+    seed: int
+    entries: list[Entry]
+    keys: list[str]  # official score keys, official order
+    signatures: dict[str, str]
+    unavailable: dict[str, str]
+    fingerprint: str
+
+    @property
+    def ranked(self) -> list[Entry]:
+        return [e for e in self.entries if e.rank is not None]
+
+    @property
+    def top(self) -> Entry | None:
+        r = self.ranked
+        return r[0] if r else None
+
+
+def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCache) -> Entry:
+    """Score one run through the cache; problems become the entry's status, never an exception."""
+    if not run.submission.is_file():
+        return Entry(run, "invalid", list(run.problems))
+    sha = sha256_file(run.submission)
+    ck = cache_key("score", submission=sha, key=key_sha, scorer=scorer.fingerprint())
+    hit = cache.get(ck)
+    warnings = [p for p in run.problems]
+    if hit is not None:
+        if hit["status"] == "ok":
+            return Entry(run, "ok", warnings, report_from_dict(hit["report"]), submission_sha256=sha,
+                         cache_key=ck, cached=True)
+        return Entry(run, hit["status"], warnings + [problem_from_dict(p) for p in hit["problems"]],
+                     submission_sha256=sha, cache_key=ck, cached=True)
+    try:
+        report = scorer.score(run.submission, key)
+    except InputError as e:
+        cache.put(ck, {"status": "invalid", "problems": [p.to_dict() for p in e.problems]})
+        return Entry(run, "invalid", warnings + list(e.problems), submission_sha256=sha, cache_key=ck)
+    except ArchehrError as e:  # e.g. a component unavailable: not cached, it may be fixed by an install
+        return Entry(run, "error", warnings + [Problem(str(e), str(run.submission), code="scoring-failed")],
+                     submission_sha256=sha, cache_key=ck)
+    except Exception as e:  # noqa: BLE001 - one broken run must not stop the others being ranked
+        return Entry(run, "error", warnings + [Problem(f"scoring failed: {type(e).__name__}: {e}",
+                                                       str(run.submission), code="scoring-failed")],
+                     submission_sha256=sha, cache_key=ck)
+    cache.put(ck, {"status": "ok", "report": report_to_dict(report)})
+    return Entry(run, "ok", warnings, report, submission_sha256=sha, cache_key=ck)
+
+
+def score_cached(path: Path, key: Path, scorer: Scorer, cache: ScoreCache) -> ScoreReport:
+    """One submission's report through the cache; raises the scorer's InputError when it is invalid."""
+    e = score_run(Run(path.name, path), key, sha256_files(key_files(key)), scorer, cache)
+    if e.status == "invalid":
+        raise InputError(e.problems or [Problem("invalid submission", str(path))])
+    if e.report is None:
+        raise ArchehrError("; ".join(p.message for p in e.problems) or f"could not score {path}")
+    return e.report
+
+
+def choose_rank_key(task: str, entries: Sequence[Entry], wanted: str | None = None) -> tuple[str, str | None]:
+    """The key to rank by and, when it is not the official overall, why."""
+    ok = [e for e in entries if e.status == "ok"]
+    if wanted:
+        note = None if wanted == OVERALL_KEY else f"ranked by {wanted} (asked for with --rank-by)"
+        return wanted, note
+    missing = sorted({m for e in ok for m in (e.report.unavailable if e.report else {})})
+    why = f"{OVERALL_KEY} is not computable with the metrics that ran here" + (
+        f" ({', '.join(missing)} unavailable)" if missing else "")
+    if not ok or all(e.value(OVERALL_KEY) is not None for e in ok):
+        n_partial = sum(e.is_partial(OVERALL_KEY) for e in ok)
+        if n_partial:
+            return OVERALL_KEY, (f"{why}; {OVERALL_KEY}* of {n_partial} run{'s' if n_partial > 1 else ''} is "
+                                 "partial: the mean of the parts that could run, not the official score")
+        return OVERALL_KEY, None
+    for k in RANK_FALLBACKS.get(task, ()):
+        if all(e.value(k) is not None for e in ok):
+            return k, f"ranked by {k}: {why}"
+    return OVERALL_KEY, f"{why}; runs without it are not ranked"
+
+
+def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, cache: ScoreCache,
+                      test: str = "bootstrap", n_resamples: int = 1000, seed: int = 12345,
+                      rank_by: str | None = None, progress: Progress | None = None) -> Leaderboard:
+    if test not in PAIRED_TESTS:
+        raise InputError(Problem(f"unknown significance test {test!r}; use one of {', '.join(PAIRED_TESTS)}",
+                                 field="--test"))
+    runs = find_runs(dirs)
+    key_sha = sha256_files(key_files(key))
+    entries: list[Entry] = []
+    for i, run in enumerate(runs, 1):
+        e = score_run(run, key, key_sha, scorer, cache)
+        entries.append(e)
+        if progress:
+            progress(f"[{i}/{len(runs)}] {run.name}: {e.status}{' (cached)' if e.cached else ''}")
+    rank_key, note = choose_rank_key(scorer.task, entries, rank_by)
+
+    ok = [e for e in entries if e.status == "ok"]
+    for e in ok:
+        e.ci = _cached_ci(e, cache, n_resamples, seed)
+    ranked = sorted((e for e in ok if e.value(rank_key) is not None),
+                    key=lambda e: (-float(e.value(rank_key)), e.name))  # type: ignore[arg-type]
+    for i, e in enumerate(ranked, 1):
+        e.rank = i
+    if ranked:
+        top = ranked[0]
+        for e in ranked[1:]:
+            e.vs_top = _cached_paired(top, e, cache, test, n_resamples, seed)
+    # Ranked runs first (by rank), then scored-but-unranked, then failures, each by name.
+    order = {id(e): i for i, e in enumerate(ranked)}
+    entries.sort(key=lambda e: (0 if e.rank else 1 if e.status == "ok" else 2, order.get(id(e), 0), e.name))
+
+    keys: list[str] = []
+    signatures: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    for e in ok:
+        if e.report is None:  # status ok always carries a report
+            continue
+        keys += [k for k in e.report.scores if k not in keys]
+        signatures.update(e.report.signatures)
+        unavailable.update(e.report.unavailable)
+    return Leaderboard(scorer.task, key, key_sha, rank_key, note, test, n_resamples, seed, entries, keys,
+                       signatures, unavailable, scorer.fingerprint())
+
+
+def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tuple[float, float]]:
+    ck = cache_key("ci", score=e.cache_key, n=n, seed=seed)
+    hit = cache.get(ck)
+    if hit is not None:
+        return {k: (v[0], v[1]) for k, v in hit.items()}
+    ci = bootstrap_ci(partial_aware(e.report), n=n, seed=seed) if e.report is not None else {}
+    cache.put(ck, {k: list(v) for k, v in ci.items()})
+    return ci
+
+
+def _cached_paired(top: Entry, e: Entry, cache: ScoreCache, test: str, n: int, seed: int) -> dict[str, PairedResult]:
+    """top - e on every key (positive delta: the top run is ahead)."""
+    ck = cache_key("paired", a=top.cache_key, b=e.cache_key, test=test, n=n, seed=seed)
+    hit = cache.get(ck)
+    if hit is not None:
+        return {k: PairedResult(**v) for k, v in hit.items()}
+    if top.report is None or e.report is None:
+        return {}
+    res = PAIRED_TESTS[test](partial_aware(top.report), partial_aware(e.report), n=n, seed=seed)
+    cache.put(ck, {k: vars(v) for k, v in res.items()})
+    return res
+
+
+def to_json_dict(lb: Leaderboard, relative_to: Path | None = None) -> dict[str, Any]:
+    """Everything the tables show, deterministic (no times, paths relative to the output folder)."""
+    from archehr.leaderboard.runs import provenance_summary
+
+    def rel(p: Path | None) -> str | None:
+        if p is None:
+            return None
+        if relative_to is not None:
+            try:
+                return Path(p).resolve().relative_to(relative_to.resolve()).as_posix()
+            except ValueError:
+                pass
+        return Path(p).as_posix()
+
+    rows = []
+    for e in lb.entries:
+        r = e.report
+        rows.append({
+            "rank": e.rank,
+            "run": e.name,
+            "status": e.status,
+            "problems": [p.to_dict() | {"file": rel(Path(p.file)) if p.file else None} for p in e.problems],
+            "submission": rel(e.run.submission),
+            "submission_sha256": e.submission_sha256,
+            "scores": dict(r.scores) if r else {},
+            "partial_scores": {k: e.value(k) for k in (r.partial if r else {})},
+            "ci95": {k: list(v) for k, v in e.ci.items()},
+            "vs_top": {k: {"delta": v.delta, "ci95": [v.ci_low, v.ci_high], "p": v.p} for k, v in e.vs_top.items()},
+            "partial": dict(r.partial) if r else {},
+            "unavailable": dict(r.unavailable) if r else {},
+            "provenance": provenance_summary(e.run.provenance),
+            "run_json": e.run.provenance,
+        })
+    return {
+        "task": lb.task,
+        "key": rel(lb.key_file),
+        "key_sha256": lb.key_sha256,
+        "rank_key": lb.rank_key,
+        "rank_note": lb.rank_note,
+        "significance": {"test": lb.test, "resamples": lb.n_resamples, "seed": lb.seed, "against": "rank 1",
+                         "ci": "95% percentile bootstrap over cases"},
+        "keys": lb.keys,
+        "signatures": lb.signatures,
+        "unavailable": lb.unavailable,
+        "entries": rows,
+    }

@@ -1,0 +1,81 @@
+"""leaderboard.html: the ranked table with every official column, CIs, p-values, status and provenance."""
+
+from __future__ import annotations
+
+from archehr.leaderboard.board import Leaderboard, partial_parts
+from archehr.leaderboard.html_common import SORT_JS, esc, hbar_chart, page
+from archehr.leaderboard.render import fmt, fmt_p, headline_keys, problem_text, status_text
+from archehr.leaderboard.runs import provenance_summary
+
+
+def leaderboard_html(lb: Leaderboard) -> str:
+    keys = headline_keys(lb) + [k for k in lb.keys if k not in headline_keys(lb)]
+    test_name = "paired bootstrap" if lb.test == "bootstrap" else "approximate randomisation"
+    body = [f'<header><h1>Leaderboard <span class="muted">({esc(lb.task)})</span></h1>',
+            f'<p class="muted">Ranked by <code>{esc(lb.rank_key)}</code> (higher is better). '
+            f"95% bootstrap CIs over cases ({lb.n_resamples} resamples, seed {lb.seed}); p = {test_name} test "
+            f"against rank 1 on <code>{esc(lb.rank_key)}</code>. Key <code>{esc(lb.key_file.name)}</code> "
+            f"(sha256 {esc(lb.key_sha256[:12])}).</p>"]
+    if lb.rank_note:
+        body.append(f'<p class="partial"><strong>Note:</strong> {esc(lb.rank_note)}.</p>')
+    body.append('</header><main id="main">')
+    ranked = lb.ranked
+    if ranked:
+        body.append('<section class="chart" aria-labelledby="chart-h"><h2 id="chart-h">'
+                    f"{esc(lb.rank_key)} with 95% CI</h2>")
+        body.append(hbar_chart([(e.name, e.value(lb.rank_key), e.ci.get(lb.rank_key)) for e in ranked],
+                               f"{lb.rank_key} per run"))
+        body.append("</section>")
+    body.append('<h2>Runs</h2><div class="scroll"><table class="sortable" id="board"><thead><tr>'
+                '<th class="num"><button>#</button></th><th><button>run</button></th>')
+    body += [f'<th class="num"><button>{esc(k)}</button></th>' for k in keys]
+    body.append('<th class="num"><button>p vs #1</button></th><th>&Delta; vs #1 [95% CI]</th>'
+                "<th><button>system</button></th><th><button>commit</button></th><th>status</th></tr></thead><tbody>")
+    for e in lb.entries:
+        rid = "run-" + "".join(c if c.isalnum() else "-" for c in e.name)
+        cls = "ok" if e.status == "ok" else "bad"
+        row = [f'<tr id="{esc(rid)}" class="run" data-status="{esc(e.status)}">',
+               f'<td class="num" data-v="{e.rank or ""}">{e.rank or "-"}</td><td>{esc(e.name)}</td>']
+        for k in keys:
+            v = e.value(k)
+            ci = e.ci.get(k)
+            star = "*" if e.is_partial(k) else ""
+            parts = partial_parts(e.report.partial[k]) if star and e.report else []
+            title = f' title="partial: {esc(", ".join(parts))}"' if star else ""
+            row.append(f'<td class="num" data-v="{"" if v is None else v}"{title}>'
+                       f"{'' if e.report is None else fmt(v) + star}"
+                       + (f'<br><span class="ci">[{ci[0]:.1f}, {ci[1]:.1f}]</span>' if ci else "") + "</td>")
+        res = e.vs_top.get(lb.rank_key)
+        row.append(f'<td class="num" data-v="{"" if res is None else res.p}">'
+                   f"{fmt_p(res.p) if res else ('&mdash;' if e.rank == 1 else '')}</td>")
+        if res and res.ci_low is not None and res.ci_high is not None:
+            row.append(f'<td class="num">{-res.delta:+.2f} <span class="ci">[{-res.ci_high:+.2f}, '
+                       f"{-res.ci_low:+.2f}]</span></td>")
+        else:
+            row.append(f'<td class="num">{f"{-res.delta:+.2f}" if res else ""}</td>')
+        prov = provenance_summary(e.run.provenance)
+        row.append(f"<td>{esc(prov['system'])}</td><td><code>{esc(prov['commit'])}</code>"
+                   f"{' (dirty)' if prov['dirty'] else ''}</td>")
+        if e.status == "ok":
+            row.append(f'<td class="{cls}">{esc(status_text(e))}</td>')
+        else:
+            probs = "".join(f"<li>{esc(problem_text(p))}</li>" for p in e.problems[:50])
+            more = f"<li>... {len(e.problems) - 50} more</li>" if len(e.problems) > 50 else ""
+            row.append(f'<td class="bad"><details><summary>{esc(e.status)}: {len(e.problems)} problem'
+                       f'{"s" if len(e.problems) != 1 else ""}</summary><ul class="small">{probs}{more}</ul>'
+                       "</details></td>")
+        row.append("</tr>")
+        body.append("".join(row))
+    body.append("</tbody></table></div>")
+    notes = []
+    for m, why in sorted(lb.unavailable.items()):
+        notes.append(f"<li><code>{esc(m)}</code> unavailable: {esc(why)}</li>")
+    if any(e.report and e.report.partial for e in lb.entries):
+        notes.append("<li><code>*</code> marks a partial score: hover it to see what it averages.</li>")
+    if notes:
+        body.append(f"<h2>Notes</h2><ul>{''.join(notes)}</ul>")
+    if lb.signatures:
+        body.append("<h2>Metric signatures</h2><ul class=\"small\">"
+                    + "".join(f"<li><code>{esc(s)}</code></li>" for _, s in sorted(lb.signatures.items())) + "</ul>")
+    body.append("</main>")
+    return page(f"Leaderboard ({lb.task})", "\n".join(body), SORT_JS)

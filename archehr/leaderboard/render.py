@@ -1,0 +1,131 @@
+"""LEADERBOARD.md, leaderboard.json and leaderboard.csv: deterministic text, so a stale file shows in a diff."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from archehr.errors import Problem
+from archehr.leaderboard.board import HEADLINE, Leaderboard, partial_parts, to_json_dict
+from archehr.leaderboard.runs import provenance_summary
+
+MD_NAME = "LEADERBOARD.md"
+JSON_NAME = "leaderboard.json"
+CSV_NAME = "leaderboard.csv"
+HTML_NAME = "leaderboard.html"
+
+
+def fmt(v: float | None, digits: int = 2) -> str:
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None:
+        return ""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def problem_text(p: Problem) -> str:
+    """A problem without its file path: outputs must not depend on where the checkout lives."""
+    return p.message + (f" (case {p.case_id})" if p.case_id else "") + (f" [{p.field}]" if p.field else "")
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def headline_keys(lb: Leaderboard) -> list[str]:
+    wanted = HEADLINE.get(lb.task)
+    keys = [k for k in wanted if k in lb.keys] if wanted else list(lb.keys)
+    if lb.rank_key in keys:
+        keys.remove(lb.rank_key)
+    return [lb.rank_key, *keys] if lb.keys or lb.rank_key else keys
+
+
+def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an import cycle in annotations
+    if e.status == "ok":
+        partial = e.report.partial if e.report else {}
+        return "ok" + (f" (partial {', '.join(sorted(partial))})" if partial else "")
+    first = [str(p.message) for p in e.problems if not p.code.startswith("warning")][:3]
+    more = len([p for p in e.problems if not p.code.startswith("warning")]) - len(first)
+    return f"{e.status}: " + "; ".join(first) + (f" (+{more} more)" if more > 0 else "")
+
+
+def to_markdown(lb: Leaderboard) -> str:
+    keys = headline_keys(lb)
+    out = [f"# Leaderboard ({lb.task})", ""]
+    out.append(f"Ranked by `{lb.rank_key}` (higher is better)." + (f" Note: {lb.rank_note}." if lb.rank_note else ""))
+    out.append(f"Scores on the official scale with 95% bootstrap CIs over cases ({lb.n_resamples} resamples, "
+               f"seed {lb.seed}); p = {'paired bootstrap' if lb.test == 'bootstrap' else 'approximate randomisation'}"
+               f" test of each run against rank 1 on `{lb.rank_key}`. `*` = partial score (see notes).")
+    out.append(f"Key: `{Path(lb.key_file).name}` (sha256 {lb.key_sha256[:12]}).")
+    out.append("")
+    head = ["#", "run", *[f"{k}" for k in keys], "p vs #1", "system", "commit", "status"]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "|".join(["---:" if i == 0 else "---" for i in range(len(head))]) + "|")
+    partial_notes: dict[str, set[str]] = {}
+    for e in lb.entries:
+        cells = [str(e.rank) if e.rank else "-", _md_escape(e.name)]
+        for k in keys:
+            v = e.value(k)
+            cell = fmt(v) if e.report else ""
+            if e.is_partial(k) and e.report:
+                cell += "*"
+                partial_notes.setdefault(k, set()).update(partial_parts(e.report.partial[k]))
+            ci = e.ci.get(k)
+            if ci and k == lb.rank_key:
+                cell += f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+            cells.append(cell)
+        res = e.vs_top.get(lb.rank_key)
+        cells.append(fmt_p(res.p) if res else ("—" if e.rank == 1 else ""))
+        prov = provenance_summary(e.run.provenance)
+        cells += [_md_escape(prov["system"]), prov["commit"] + (" (dirty)" if prov["dirty"] else ""),
+                  _md_escape(status_text(e))]
+        out.append("| " + " | ".join(cells) + " |")
+    notes = []
+    if lb.rank_note:
+        notes.append(f"- {lb.rank_note}.")
+    for k, what in sorted(partial_notes.items()):
+        notes.append(f"- `{k}*` is partial: averaged over {', '.join(sorted(what))} only.")
+    for m, why in sorted(lb.unavailable.items()):
+        notes.append(f"- `{m}` unavailable: {_md_escape(why)}")
+    for e in lb.entries:
+        if e.status != "ok":
+            for p in e.problems[:20]:
+                notes.append(f"- {_md_escape(e.name)}: {_md_escape(problem_text(p))}")
+            if len(e.problems) > 20:
+                notes.append(f"- {_md_escape(e.name)}: ... {len(e.problems) - 20} more problems in leaderboard.json")
+    if notes:
+        out += ["", "Notes:", "", *notes]
+    if lb.signatures:
+        out += ["", "Metric signatures:", ""]
+        out += [f"- `{_md_escape(s)}`" for _, s in sorted(lb.signatures.items())]
+    return "\n".join(out) + "\n"
+
+
+def to_json_text(lb: Leaderboard, out_dir: Path) -> str:
+    return json.dumps(to_json_dict(lb, out_dir), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def to_csv(lb: Leaderboard) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    cols = list(lb.keys)
+    w.writerow(["rank", "run", "status", *cols, *[f"{k}_ci_low" for k in cols], *[f"{k}_ci_high" for k in cols],
+                f"p_vs_top_{lb.rank_key}", "partial", "system", "commit", "problems"])
+    for e in lb.entries:
+        prov = provenance_summary(e.run.provenance)
+        res = e.vs_top.get(lb.rank_key)
+        w.writerow([
+            e.rank or "", e.name, e.status,
+            *["" if e.report is None or e.report.scores.get(k) is None else repr(e.report.scores[k]) for k in cols],
+            *[repr(e.ci[k][0]) if k in e.ci else "" for k in cols],
+            *[repr(e.ci[k][1]) if k in e.ci else "" for k in cols],
+            "" if res is None else repr(res.p),
+            ";".join(f"{k}={e.value(k)!r}" for k in sorted(e.report.partial)) if e.report else "",
+            prov["system"], prov["commit"],
+            " | ".join(problem_text(p) for p in e.problems if not p.code.startswith("warning")),
+        ])
+    return buf.getvalue()

@@ -1,0 +1,140 @@
+"""The scorer a leaderboard uses: the official one by default, any object with the same two methods in tests.
+
+`fingerprint()` names everything besides the input files that changes the numbers (task, settings, library
+versions, which metrics can run here); it is part of every cache key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from archehr.data.model import Split
+from archehr.errors import ArchehrError, ConfigError, Problem, ReleaseNotFoundError
+from archehr_scoring.results import ScoreReport
+
+KEY_NAME = "archehr-qa_key.json"
+XML_NAME = "archehr-qa.xml"
+TASKS_2026 = ("st1", "st2", "st3", "st4")
+# Libraries whose version can change a metric's numbers (read from package metadata: no import).
+FINGERPRINT_DISTRIBUTIONS = ("rouge-score", "sacrebleu", "nltk", "bert-score", "transformers", "torch",
+                             "medspacy-quickumls", "quickumls")
+
+
+class Scorer(Protocol):
+    task: str
+
+    def fingerprint(self) -> str:
+        """Everything besides the submission and key files that changes the scores."""
+        ...
+
+    def score(self, submission: Path, key: Path) -> ScoreReport:
+        """Validate and score one submission; raise an InputError listing every problem when invalid."""
+        ...
+
+
+def resolve_key(key: str | Path) -> Path:
+    """The key JSON given as the file itself or as the split folder holding it."""
+    p = Path(key)
+    if p.is_dir():
+        p = p / KEY_NAME
+    if not p.is_file():
+        raise ReleaseNotFoundError(Problem("key file not found (give the key JSON or its split folder)", str(p),
+                                           code="missing-file"))
+    return p
+
+
+def key_files(key: Path) -> list[Path]:
+    """The files whose content the scores depend on: the key and the XML beside it (questions, notes)."""
+    return [key, key.parent / XML_NAME]
+
+
+class OfficialScorer:
+    """The official-parity scorer of `archehr_scoring` for one task, metrics and settings."""
+
+    def __init__(self, task: str, metrics: list[str] | None = None, settings: object | None = None):
+        self.task = task
+        self.metrics = metrics
+        self.settings = settings
+        self._fingerprint: str | None = None
+        # Import the task's scoring module now: it registers the aggregator that cached reports need.
+        if task == "2025":
+            import archehr_scoring.score2025  # noqa: F401
+        elif task in TASKS_2026:
+            import archehr_scoring.score2026  # noqa: F401
+        else:
+            raise ConfigError(Problem(f"unknown task {task!r}; expected 2025, {', '.join(TASKS_2026)}",
+                                      field="--task", code="option"))
+
+    def _metric_names(self) -> tuple[list[str], str]:
+        if self.task == "2025":
+            from archehr_scoring.score2025 import resolve_metrics
+
+            return [m for m in resolve_metrics(self.metrics) if m != "factuality"], "essential"
+        from archehr_scoring.aggregate2026 import TASK_METRICS
+        from archehr_scoring.score2026 import REFERENCE_KIND
+
+        names = [m for m in TASK_METRICS.get(self.task, ()) if not self.metrics or m in self.metrics]
+        return names, REFERENCE_KIND.get(self.task, "")
+
+    def fingerprint(self) -> str:
+        """Task, scorer version, settings, library versions and which metrics can run here.
+
+        Metric signatures themselves are not computed here: some import heavy libraries (seconds),
+        which would defeat the cache; everything they record comes from the settings and versions
+        below, and the real signatures are stored with each cached report.
+        """
+        if self._fingerprint is None:
+            import dataclasses
+            from importlib import metadata
+
+            import archehr_scoring
+            from archehr_scoring.metrics.base import MetricSettings
+            from archehr_scoring.metrics.registry import build_metric
+
+            settings = self.settings if isinstance(self.settings, MetricSettings) else MetricSettings()
+            parts = [f"task:{self.task}", f"scorer:{archehr_scoring.__version__}",
+                     f"metrics:{','.join(self.metrics) if self.metrics else 'default'}", f"settings:{settings!r}"]
+            for dist in FINGERPRINT_DISTRIBUTIONS:
+                try:
+                    parts.append(f"{dist}:{metadata.version(dist)}")
+                except metadata.PackageNotFoundError:
+                    parts.append(f"{dist}:absent")
+            names, ref = self._metric_names()
+            for name in names:
+                try:
+                    m = build_metric(name, **dataclasses.asdict(settings), reference_kind=ref)
+                    parts.append(f"{name}|available:{m.unavailable_reason() is None}")
+                except (ModuleNotFoundError, ArchehrError) as e:
+                    parts.append(f"{name}|unavailable:{e}")
+            self._fingerprint = "\n".join(parts)
+        return self._fingerprint
+
+    def score(self, submission: Path, key: Path) -> ScoreReport:
+        kwargs: dict = {"metrics": self.metrics}
+        if self.settings is not None:
+            kwargs["settings"] = self.settings
+        if self.task == "2025":
+            from archehr_scoring.score2025 import score_2025
+
+            return score_2025(submission, load_reference(key), key_file=str(key), **kwargs)
+        from archehr_scoring.score2026 import score_2026
+
+        return score_2026(self.task, submission, key, **kwargs)
+
+
+def make_scorer(task: str, metrics: list[str] | None = None, settings: object | None = None) -> Scorer:
+    """The scorer the CLI uses (tests replace this function to rank with a toy scorer)."""
+    return OfficialScorer(task, metrics, settings)
+
+
+def load_reference(key: Path) -> Split:
+    """The split a key belongs to: the key plus the XML beside it (cases, questions, note sentences)."""
+    from archehr.data.json_io import read_key
+    from archehr.data.xml_io import read_cases_xml
+
+    xml = key.parent / XML_NAME
+    if not xml.is_file():
+        raise ReleaseNotFoundError(Problem(f"no {XML_NAME} beside the key (needed for the case texts)", str(xml),
+                                           code="missing-file"))
+    return Split(key.parent.name, read_cases_xml(xml), read_key(key), None, None, str(key.parent))

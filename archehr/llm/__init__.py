@@ -1,0 +1,1 @@
+"""LLM backends (local transformers models, OpenAI-compatible servers) behind one `complete()` call."""

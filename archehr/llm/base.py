@@ -1,0 +1,45 @@
+"""The contract of LLM backends and the error they raise when a request finally fails."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from archehr.errors import ArchehrError
+
+
+class BackendError(ArchehrError):
+    """A completion request failed after its retries (timeout, HTTP error, malformed reply).
+
+    Callers that can fall back (the `llm` generator) catch it and record `reason` in run.json.
+    """
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+
+class Backend(ABC):
+    """Registered by name in `archehr.llm.registry.BACKENDS`."""
+
+    name: str = ""
+
+    @abstractmethod
+    def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
+                 max_tokens: int = 256) -> list[str]:
+        """`n` completions of `prompt`; deterministic for temperature 0 or a fixed seed."""
+
+    @abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """Everything that changes the output (model, revision, endpoint, ...): provenance and cache key."""
+
+    def complete_many(self, prompts: Sequence[str], **kwargs: Any) -> list[list[str] | BackendError]:
+        """Complete several prompts; a failed one yields its BackendError instead of raising."""
+        out: list[list[str] | BackendError] = []
+        for p in prompts:
+            try:
+                out.append(self.complete(p, **kwargs))
+            except BackendError as e:
+                out.append(e)
+        return out

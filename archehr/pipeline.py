@@ -1,0 +1,264 @@
+"""A system = selector + generator (+ LLM backend) + parameters, read from `configs/systems/*.yaml`.
+
+    name: trained-extractive
+    selector: {kind: default}              # default | all | classifier (+ classifier:, params:, threshold:)
+    generator: {name: extractive, params: {}}
+    backend: {name: openai, params: {...}, cache: true}   # only for generator llm / question llm
+    question: {method: template}           # st1: template | llm
+    align: {threshold: 0.35, selector_weight: 0.3}       # st4
+
+`load_system(name_or_path)` accepts a built-in name (found in a checkout and when installed) or a
+YAML path. `System.predict(case, task)` returns the official prediction of one case for one task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from archehr.configs import configs_dir
+from archehr.data.model import Case, Split
+from archehr.errors import ConfigError, InputError, Problem, UnavailableError
+from archehr.generate.answer import Answer
+from archehr.relevance.base import Selection, SentenceScores
+
+TASKS = ("2025", "st1", "st2", "st3", "st4")
+DEFAULT_SYSTEM = "trained-extractive"
+_SECTIONS = {"name", "description", "selector", "generator", "backend", "question", "align", "seed"}
+
+
+@dataclass(frozen=True)
+class SystemConfig:
+    name: str
+    source: str
+    selector: dict[str, Any]
+    generator: dict[str, Any]
+    backend: dict[str, Any] | None = None
+    question: dict[str, Any] = field(default_factory=dict)
+    align: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    description: str = ""
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def builtin_systems() -> list[str]:
+    return sorted(p.stem for p in (configs_dir() / "systems").glob("*.yaml"))
+
+
+def find_system_file(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") or p.is_file():
+        if not p.is_file():
+            raise ConfigError(Problem("system config file not found", str(p), code="missing-file"))
+        return p
+    builtin = configs_dir() / "systems" / f"{name_or_path}.yaml"
+    if builtin.is_file():
+        return builtin
+    import difflib
+
+    names = builtin_systems()
+    close = difflib.get_close_matches(name_or_path, names, n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise ConfigError(f"unknown system {name_or_path!r}{hint} (built-in: {', '.join(names)}; or give a YAML path)")
+
+
+def parse_system(raw: Any, source: str) -> SystemConfig:
+    import yaml  # noqa: F401 - imported by the caller; kept for symmetry of errors
+
+    problems: list[Problem] = []
+    if not isinstance(raw, dict):
+        raise ConfigError(Problem("a system config is a YAML mapping", source))
+    for k in raw:
+        if k not in _SECTIONS:
+            problems.append(Problem(f"unknown key {k!r} (known: {', '.join(sorted(_SECTIONS))})", source, field=k))
+    sel = raw.get("selector", {"kind": "default"})
+    gen = raw.get("generator", {"name": "extractive"})
+    if isinstance(gen, str):
+        gen = {"name": gen}
+    for name, section in (("selector", sel), ("generator", gen), ("question", raw.get("question", {})),
+                          ("align", raw.get("align", {}))):
+        if not isinstance(section, dict):
+            problems.append(Problem("must be a mapping", source, field=name))
+    backend = raw.get("backend")
+    if backend is not None and not (isinstance(backend, dict) and "name" in backend):
+        problems.append(Problem("must be a mapping with a name", source, field="backend"))
+    if isinstance(sel, dict) and sel.get("kind", "default") not in ("default", "all", "classifier"):
+        problems.append(Problem(f"kind must be default, all or classifier, not {sel.get('kind')!r}", source,
+                                field="selector.kind"))
+    if problems:
+        raise ConfigError(problems)
+    return SystemConfig(name=str(raw.get("name") or Path(source).stem), source=source, selector=dict(sel),
+                        generator=dict(gen), backend=dict(backend) if backend else None,
+                        question=dict(raw.get("question") or {}), align=dict(raw.get("align") or {}),
+                        seed=int(raw.get("seed", 0)), description=str(raw.get("description", "")), raw=raw)
+
+
+def load_config(name_or_path: str | None = None) -> SystemConfig:
+    import yaml
+
+    path = find_system_file(name_or_path or DEFAULT_SYSTEM)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        line = getattr(getattr(e, "problem_mark", None), "line", None)
+        raise ConfigError(Problem(f"not valid YAML: {e}", str(path), line=None if line is None else line + 1)) from None
+    return parse_system(raw, str(path))
+
+
+def load_system(name_or_path: str | None = None, cache_dir: str | Path | None = None) -> System:
+    return System(load_config(name_or_path), cache_dir=cache_dir)
+
+
+class _CiteAll:
+    """Cites every note sentence: the reference floor of the 2025 factuality metrics."""
+
+    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+        return Selection(case.case_id, case.sentence_ids, 1.0), None
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "all"}
+
+
+class _Relevance:
+    """The relevance package's classifier + calibrated selector.
+
+    kind default: a trained model file (`model: auto | lexical | embedding | PATH`) with its own
+    calibrated selector, `overrides` changing selector settings; kind classifier: any registered
+    classifier (`classifier`, `params`) with `selector` settings.
+    """
+
+    def __init__(self, cfg: dict[str, Any]):
+        self.cfg = cfg
+        kind = cfg.get("kind", "default")
+        if kind == "default":
+            from archehr.relevance.registry import load_selector
+
+            self.ev = load_selector(cfg.get("model", "auto"), **cfg.get("overrides", {}))
+        else:
+            from archehr.relevance.registry import selector_for
+
+            if "classifier" not in cfg:
+                raise ConfigError(Problem("selector kind classifier needs a classifier name", field="selector"))
+            self.ev = selector_for(cfg["classifier"], cfg.get("params", {}), cfg.get("selector"))
+
+    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+        scores = self.ev.scores(case)
+        return self.ev.selector.select(scores), scores
+
+    def describe(self) -> dict[str, Any]:
+        clf = self.ev.classifier
+        return {"kind": self.cfg.get("kind", "default"), "classifier": getattr(clf, "name", type(clf).__name__),
+                "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
+
+
+@dataclass
+class CasePrediction:
+    case_id: str
+    prediction: Any  # the official value for the task
+    fallback: str | None = None
+    notes: tuple[str, ...] = ()
+    cited: tuple[str, ...] = ()
+
+
+class System:
+    """A loaded system. Heavy parts (models, backends) load on first use, once per process."""
+
+    def __init__(self, config: SystemConfig, cache_dir: str | Path | None = None):
+        self.config = config
+        self.cache_dir = cache_dir
+        sel = config.selector
+        self.evidence = _CiteAll() if sel.get("kind") == "all" else _Relevance(sel)
+        self._backend = None
+        gen = config.generator
+        params = dict(gen.get("params", {}))
+        if gen["name"] == "llm":
+            params.setdefault("seed", config.seed)
+            params["backend"] = self.backend()
+        from archehr.generate.registry import build_generator
+
+        self.generator = build_generator(gen["name"], **params)
+        self._question = None
+        self._aligner = None
+
+    def backend(self) -> Any:
+        if self._backend is None:
+            if self.config.backend is None:
+                raise ConfigError(Problem("this system needs a backend section (name, params)", self.config.source,
+                                          field="backend"))
+            from archehr.llm.registry import build_backend
+
+            b = self.config.backend
+            cache = None
+            if b.get("cache", True):
+                cache = Path(self.cache_dir) if self.cache_dir else Path(".archehr-cache") / "llm"
+            self._backend = build_backend(b["name"], cache_dir=cache, **b.get("params", {}))
+        return self._backend
+
+    def prepare(self, train: Split | None) -> None:
+        """Use a labelled training split: demonstrations for the llm generator, st4 calibration."""
+        prep = getattr(self.generator, "prepare", None)
+        if callable(prep):
+            prep(train)
+
+    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+        if not case.sentences:
+            raise InputError(Problem("the case has no note sentences", case_id=case.case_id,
+                                     field="note_excerpt_sentences", code="no-sentences"))
+        return self.evidence.select(case)
+
+    def answer(self, case: Case) -> tuple[Answer, Selection]:
+        selection, scores = self.select(case)
+        return self.generator.generate(case, selection, scores), selection
+
+    def question_model(self) -> Any:
+        if self._question is None:
+            from archehr.question import build_question_writer
+
+            q = self.config.question
+            backend = self.backend() if q.get("method") == "llm" else None
+            self._question = build_question_writer(q.get("method", "template"), backend=backend,
+                                                   **q.get("params", {}))
+        return self._question
+
+    def aligner(self) -> Any:
+        if self._aligner is None:
+            from archehr.align import Aligner
+
+            self._aligner = Aligner(**self.config.align)
+        return self._aligner
+
+    def predict(self, case: Case, task: str, split: Split | None = None) -> CasePrediction:
+        if task == "st1":
+            q = self.question_model().write(case)
+            return CasePrediction(case.case_id, q.text, q.fallback, q.notes)
+        if task == "st4":
+            key = split.key_for(case.case_id) if split is not None and split.key is not None and \
+                case.case_id in {k.case_id for k in split.key} else None
+            if key is None or key.clinician_answer_sentences is None:
+                raise InputError(Problem("subtask 4 needs the clinician answer sentences (clinician_answer_sentences"
+                                         " in the key file), which this split does not give", case_id=case.case_id,
+                                         code="missing-answers"))
+            selection, scores = self.select(case)
+            links = self.aligner().align(case, key.clinician_answer_sentences, scores, selection)
+            return CasePrediction(case.case_id, links, cited=selection.cited)
+        if task == "st2":
+            selection, _ = self.select(case)
+            return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited)
+        answer, selection = self.answer(case)
+        value = answer.render() if task == "2025" else answer.text_without_citations()
+        return CasePrediction(case.case_id, value, answer.fallback, answer.notes, answer.cited_ids)
+
+    def describe(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.config.name, "source": self.config.source,
+                             "config_sha256": self.config.sha256, "config": self.config.raw,
+                             "selector": self.evidence.describe(), "generator": self.generator.describe()}
+        if self._backend is not None:
+            d["backend"] = self._backend.describe()
+        return d

@@ -1,0 +1,155 @@
+"""Hand-made per-sentence features for the `trained` classifier.
+
+Two feature sets: "lexical" (always available) and "lexical+embedding" (adds MiniLM cosines). Every
+similarity is normalised within its case (share of the case maximum, rank percentile, neighbours),
+because absolute BM25 or cosine values shift from note to note while the ordering generalises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from archehr.data.model import Case
+from archehr.glossary import Glossary, load_glossary
+from archehr.relevance.lexical import (
+    FIELDS,
+    block_title_similarity,
+    field_similarities,
+    max_norm,
+    query_tokens,
+    require_sentences,
+    sentence_tokens,
+)
+from archehr.relevance.text import SECTIONS, contexts, lab_pattern, numeric_fraction, sentence_texts
+
+FEATURE_SETS = ("lexical", "lexical+embedding")
+
+_SECTION_FEATURES = tuple(f"section_{s}" for s in SECTIONS if s != "other")  # "other" is the baseline
+LEXICAL_FEATURES: tuple[str, ...] = (
+    *(f"bm25_{f}" for f in FIELDS),
+    "lex_rank",
+    "lex_prev",
+    "lex_next",
+    "lex_block_mean",
+    "lex_block_max",
+    "lex_best_block",
+    "lex_top_distance",
+    "block_title",
+    "glossary_hits",
+    "is_header",
+    *_SECTION_FEATURES,
+    "position",
+    "log_length",
+    "numeric_fraction",
+    "lab_pattern",
+)
+EMBEDDING_FEATURES: tuple[str, ...] = (
+    *(f"cos_{f}" for f in FIELDS),
+    "cos_rank",
+    "cos_prev",
+    "cos_next",
+    "cos_block_mean",
+    "cos_block_max",
+    "cos_best_block",
+    "cos_top_distance",
+)
+
+
+def feature_names(feature_set: str) -> tuple[str, ...]:
+    if feature_set == "lexical":
+        return LEXICAL_FEATURES
+    if feature_set == "lexical+embedding":
+        return LEXICAL_FEATURES + EMBEDDING_FEATURES
+    raise ValueError(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})")
+
+
+def _rank(x: np.ndarray) -> np.ndarray:
+    """Percentile rank in [0, 1] within the case (ties share the mean rank)."""
+    n = len(x)
+    if n <= 1:
+        return np.ones(n)
+    order = x.argsort(kind="stable")
+    ranks = np.empty(n)
+    ranks[order] = np.arange(n)
+    for v in np.unique(x):  # average ties so equal scores get equal features
+        m = x == v
+        ranks[m] = ranks[m].mean()
+    return ranks / (n - 1)
+
+
+def _neighbours(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    prev = np.concatenate([[0.0], x[:-1]]) if len(x) else x
+    nxt = np.concatenate([x[1:], [0.0]]) if len(x) else x
+    return prev, nxt
+
+
+def _block_mean(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    for b in np.unique(blocks):
+        m = blocks == b
+        out[m] = x[m].mean()
+    return out
+
+
+def _block_max(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    for b in np.unique(blocks):
+        m = blocks == b
+        out[m] = x[m].max()
+    return out
+
+
+def _context_group(combined: np.ndarray, blocks: np.ndarray, title: np.ndarray) -> list[np.ndarray]:
+    """Rank, neighbours, and where the sentence's block stands: clinicians cite the workup of one problem."""
+    prev, nxt = _neighbours(combined)
+    block_mean = _block_mean(combined, blocks)
+    block_score = block_mean + title
+    best = (block_score >= block_score.max() - 1e-12).astype(float) if len(combined) else combined
+    top = int(np.argmax(combined)) if len(combined) else 0
+    dist = np.abs(np.arange(len(combined)) - top) / max(1, len(combined) - 1)
+    return [_rank(combined), prev, nxt, block_mean, _block_max(combined, blocks), best, dist]
+
+
+def case_features(case: Case, feature_set: str, glossary: Glossary | None = None,
+                  encoder: object | None = None) -> np.ndarray:
+    """Feature matrix (n_sentences x n_features) of one case, columns in `feature_names(feature_set)` order."""
+    require_sentences(case)
+    names = feature_names(feature_set)
+    g = glossary if glossary is not None else load_glossary()
+    ctx = contexts(case)
+    n = len(case.sentences)
+    blocks = np.array([c.block for c in ctx])
+    headers = np.array([c.header for c in ctx], dtype=float)
+    sims = {f: max_norm(v) for f, v in field_similarities(case, g).items()}
+    combined = max_norm(sims["patient"] + sims["clinician"] + 0.5 * sims["narrative"])
+    texts = sentence_texts(case.sentences)
+    q_terms = set(t for f in ("patient", "clinician") for t in query_tokens(case, g)[f])
+    s_tokens = sentence_tokens(case, g)
+    hits = np.array([len(q_terms & set(toks)) for toks in s_tokens], dtype=float)
+    cols: list[np.ndarray] = [sims[f] for f in FIELDS]
+    title = block_title_similarity(case, g)
+    cols += _context_group(combined, blocks, title)
+    cols += [title, np.log1p(hits), headers]
+    cols += [np.array([c.section == s[len("section_"):] for c in ctx], dtype=float) for s in _SECTION_FEATURES]
+    cols += [
+        np.arange(n) / max(1, n - 1),
+        np.log1p([len(t.split()) for t in texts]),
+        np.array([numeric_fraction(t) for t in texts]),
+        np.array([lab_pattern(t) for t in texts]),
+    ]
+    if feature_set == "lexical+embedding":
+        from archehr.relevance.embedding import field_cosines, get_encoder
+
+        cos = field_cosines(case, encoder or get_encoder())  # type: ignore[arg-type]
+        rel = {}
+        for f in FIELDS:  # cosine relative to the case's best sentence: comparable across notes
+            v = cos[f]
+            rel[f] = v - v.max() if n else v
+        cols += [rel[f] for f in FIELDS]
+        comb = (cos["patient"] + cos["clinician"] + 0.5 * cos["narrative"]) / 2.5
+        comb = comb - comb.max()
+        cols += _context_group(comb, blocks, title)
+    x = np.column_stack(cols).astype(float)
+    if x.shape[1] != len(names):  # a programming error, not user input
+        raise RuntimeError(f"feature builder produced {x.shape[1]} columns for {len(names)} names")
+    return x

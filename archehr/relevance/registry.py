@@ -1,0 +1,153 @@
+"""The registry of relevance classifiers (name -> factory(**params)) and the shipped default selector.
+
+    from archehr.relevance.registry import build_classifier, load_default_selector
+    clf = build_classifier("lexical")
+    ev = load_default_selector()            # shipped trained model + its calibrated selector
+    ev.select(case).cited                   # -> ("2", "5", ...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from archehr.errors import ConfigError, Problem
+from archehr.registry import Registry
+from archehr.relevance.base import RelevanceClassifier
+from archehr.relevance.selector import EvidenceSelector, Selector
+
+HERE = Path(__file__).resolve().parent
+SHIPPED_MODELS = {
+    "embedding": HERE / "default_model.json",  # feature set lexical+embedding (needs the models extra)
+    "lexical": HERE / "default_model_lexical.json",  # feature set lexical (no torch needed)
+}
+
+CLASSIFIERS: Registry[Callable[..., RelevanceClassifier]] = Registry("relevance classifier")
+
+
+def shipped_model_path(kind: str = "auto") -> Path:
+    """The shipped model file: "auto" = the embedding model when MiniLM is installed, else the lexical one."""
+    if kind == "auto":
+        from archehr.relevance.embedding import embeddings_available
+
+        kind = "embedding" if embeddings_available()[0] else "lexical"
+    if kind not in SHIPPED_MODELS:
+        raise ConfigError(Problem(f"unknown shipped model {kind!r} (known: auto, {', '.join(SHIPPED_MODELS)})",
+                                  field="model"))
+    return SHIPPED_MODELS[kind]
+
+
+def _model_path(model: str | Path | None) -> Path:
+    if model is None or str(model) in ("auto", "default"):
+        return shipped_model_path("auto")
+    if str(model) in SHIPPED_MODELS:
+        return shipped_model_path(str(model))
+    return Path(model)
+
+
+@CLASSIFIERS.register("cite-all")
+def _cite_all() -> RelevanceClassifier:
+    from archehr.relevance.lexical import CiteAllClassifier
+
+    return CiteAllClassifier()
+
+
+@CLASSIFIERS.register("lexical")
+def _lexical(use_glossary: bool = True, block_weight: float = 0.3) -> RelevanceClassifier:
+    from archehr.relevance.lexical import LexicalClassifier
+
+    return LexicalClassifier(use_glossary=use_glossary, block_weight=block_weight)
+
+
+@CLASSIFIERS.register("embedding")
+def _embedding() -> RelevanceClassifier:
+    from archehr.relevance.embedding import EmbeddingClassifier
+
+    return EmbeddingClassifier()
+
+
+@CLASSIFIERS.register("trained")
+def _trained(model: str | None = None) -> RelevanceClassifier:
+    """model: a model file path, or "auto"/"default" (shipped, best available), "embedding", "lexical"."""
+    from archehr.relevance.trained import TrainedClassifier
+
+    return TrainedClassifier.from_file(_model_path(model))
+
+
+@CLASSIFIERS.register("ensemble")
+def _ensemble(members: Sequence[str | dict[str, Any]] = ("trained", "lexical"), mode: str = "mean",
+              weights: Sequence[float] | None = None, thresholds: Sequence[float] | None = None) -> RelevanceClassifier:
+    """members: names, or {"name": ..., **params} mappings, built through this registry."""
+    from archehr.relevance.ensemble import EnsembleClassifier
+
+    built = []
+    for m in members:
+        if isinstance(m, str):
+            built.append(build_classifier(m))
+        elif isinstance(m, dict) and isinstance(m.get("name"), str):
+            params = {k: v for k, v in m.items() if k != "name"}
+            built.append(build_classifier(m["name"], **params))
+        else:
+            raise ConfigError(Problem(f"an ensemble member must be a name or a mapping with a name, got {m!r}",
+                                      field="members"))
+    return EnsembleClassifier(built, mode=mode, weights=weights, thresholds=thresholds)
+
+
+@CLASSIFIERS.register("llm")
+def _llm(backend: Any = None, backend_params: dict[str, Any] | None = None, n: int = 5,
+         temperature: float = 0.7, seed: int = 0, max_tokens: int = 128) -> RelevanceClassifier:
+    """backend: an object with `complete(...)`, or a name in `archehr.llm.registry` (built with backend_params)."""
+    from archehr.relevance.llm import LLMClassifier
+
+    if backend is None:
+        raise ConfigError(Problem("the llm classifier needs a backend (a name from the LLM backend registry)",
+                                  field="backend"))
+    if isinstance(backend, str):
+        from archehr.llm.registry import build_backend  # the other helper's registry; imported only when used
+
+        backend = build_backend(backend, **(backend_params or {}))
+    return LLMClassifier(backend, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens)
+
+
+def build_classifier(name: str, **params: Any) -> RelevanceClassifier:
+    """Build a registered classifier; unknown names suggest near ones, bad params are a ConfigError."""
+    factory = CLASSIFIERS.get(name)
+    try:
+        return factory(**params)
+    except TypeError as e:
+        if "unexpected keyword" in str(e) or "positional argument" in str(e):
+            raise ConfigError(Problem(f"bad parameters for relevance classifier {name!r}: {e}",
+                                      field="params")) from None
+        raise
+
+
+def load_selector(model: str | Path | None = None, **overrides: Any) -> EvidenceSelector:
+    """A trained model file (or shipped one) as classifier + its calibrated selector (overrides apply)."""
+    from dataclasses import replace
+
+    from archehr.relevance.trained import TrainedClassifier
+
+    path = _model_path(model)
+    clf = TrainedClassifier.from_file(path)
+    sel = replace(clf.model.selector, **overrides) if overrides else clf.model.selector
+    return EvidenceSelector(clf, sel, str(path))
+
+
+def load_default_selector(**overrides: Any) -> EvidenceSelector:
+    """The shipped trained classifier with its calibrated selector (embedding model when available)."""
+    return load_selector("auto", **overrides)
+
+
+def selector_for(name: str, params: dict[str, Any] | None = None, selector: Selector | dict | None = None
+                 ) -> EvidenceSelector:
+    """Any registered classifier with a selector (for `trained` without one: the model's calibrated one)."""
+    clf = build_classifier(name, **(params or {}))
+    if selector is None:
+        model = getattr(clf, "model", None)
+        sel = model.selector if model is not None else Selector()
+    elif isinstance(selector, dict):
+        sel = Selector.from_dict(selector)
+    else:
+        sel = selector
+    return EvidenceSelector(clf, sel, getattr(clf, "source", None))

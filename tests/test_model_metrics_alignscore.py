@@ -1,0 +1,241 @@
+"""AlignScore: chunking and aggregation by hand, availability, and a tiny random-weight checkpoint.
+
+The tiny checkpoint has the structure of AlignScore-base.ckpt (a Lightning dict whose `state_dict` holds
+`base_model.*`, `mlm_head.*`, `bin_layer.*`, `tri_layer.*`, `reg_layer.*`), over a 2-layer RoBERTa with a
+byte-level vocabulary, all built here in a tmp dir. Its numbers mean nothing; the test checks that the
+metric computes exactly what nli_sp prescribes with whatever model it is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+from pathlib import Path
+
+import pytest
+
+from archehr_scoring.metrics.alignscore import AlignScore, aggregate, chunk_context
+from archehr_scoring.metrics.alignscore_sentences import english_splitter
+from archehr_scoring.metrics.base import TextExample
+from archehr_scoring.metrics.registry import build_metric
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+
+# -- hand-derivable pieces -----------------------------------------------------------------------------
+def test_chunking_groups_sentences_by_word_count():
+    sentences = [" ".join(["w"] * 80) + "." for _ in range(10)]  # 800 words in 10 sentences
+    context = " ".join(sentences)
+    chunks = chunk_context(context, sentences)
+    # 800 // 350 + 1 = 3 chunks wanted -> 10 // 3 = 3 sentences per chunk -> 3 + 3 + 3 + 1
+    assert len(chunks) == 4
+    assert chunks[0] == " ".join(sentences[:3])
+    assert chunks[-1] == sentences[9]
+
+
+def test_chunking_short_context_is_one_chunk_and_empty_context_one_empty_chunk():
+    assert chunk_context("A b. C d.", ["A b.", "C d."]) == ["A b. C d."]
+    assert chunk_context("", []) == [""]
+    # more chunks wanted than sentences: one sentence per chunk
+    long_sentence = " ".join(["w"] * 400)
+    assert chunk_context(long_sentence, [long_sentence]) == [long_sentence]
+
+
+def test_aggregate_is_mean_over_claims_of_max_over_chunks():
+    assert aggregate([[0.2, 0.9], [0.5, 0.1]]) == pytest.approx((0.5 + 0.9) / 2)
+    assert aggregate([[0.3]]) == pytest.approx(0.3)
+    with pytest.raises(ValueError):
+        aggregate([[]])
+
+
+# -- availability ----------------------------------------------------------------------------------------
+def test_no_checkpoint_is_unavailable_with_how_to_fix():
+    result = AlignScore().run([TextExample("1", "a", "b")])
+    assert not result.available and result.per_case is None
+    assert "--alignscore-ckpt" in result.unavailable
+    assert result.mean("alignscore") is None
+    assert "ckpt:none" in result.signature and result.signature.startswith("AlignScore|")
+
+
+def test_missing_checkpoint_file_is_unavailable(tmp_path):
+    metric = build_metric("alignscore", alignscore_ckpt=str(tmp_path / "nope.ckpt"))
+    reason = metric.unavailable_reason()
+    assert reason is not None and "not found" in reason and "--alignscore-ckpt" in reason
+
+
+# -- a tiny model with the official checkpoint layout ----------------------------------------------------
+def _write_tiny_roberta(folder: Path) -> transformers.RobertaModel:
+    from transformers.models.roberta.tokenization_roberta import bytes_to_unicode
+
+    folder.mkdir(parents=True)
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for ch in bytes_to_unicode().values():
+        vocab.setdefault(ch, len(vocab))
+    vocab["<mask>"] = len(vocab)
+    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    tokenizer = transformers.RobertaTokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"))
+    tokenizer.model_max_length = 512
+    tokenizer.save_pretrained(folder)
+    config = transformers.RobertaConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=514,
+        pad_token_id=1,
+    )
+    torch.manual_seed(0)
+    model = transformers.RobertaModel(config)
+    model.save_pretrained(folder)
+    return model
+
+
+def _write_checkpoint(path: Path, encoder: transformers.RobertaModel) -> dict[str, torch.Tensor]:
+    """Different encoder weights than the saved pretrained folder: the checkpoint's must win."""
+    torch.manual_seed(1)
+    hidden = encoder.config.hidden_size
+    state = {}
+    for k, v in encoder.state_dict().items():
+        state[f"base_model.{k}"] = v + 0.05 * torch.randn_like(v) if v.is_floating_point() else v
+    heads = {
+        "tri_layer": torch.nn.Linear(hidden, 3),
+        "bin_layer": torch.nn.Linear(hidden, 2),
+        "reg_layer": torch.nn.Linear(hidden, 1),
+        "mlm_head.dense": torch.nn.Linear(hidden, hidden),
+    }
+    for prefix, layer in heads.items():
+        for k, v in layer.state_dict().items():
+            state[f"{prefix}.{k}"] = v
+    # Large head weights so that P(aligned) moves visibly between inputs.
+    state["tri_layer.weight"] = 8.0 * torch.randn(3, hidden)
+    checkpoint = {
+        "epoch": 2,
+        "global_step": 100,
+        "pytorch-lightning_version": "1.7.7",
+        "state_dict": state,
+        "hyper_parameters": {"model": "roberta-base", "using_pretrained": True},
+        # trainer state pickles objects a weights-only load does not allow by default
+        "callbacks": {"ModelCheckpoint": {"dirpath": pathlib.PurePosixPath("/ckpt")}},
+    }
+    torch.save(checkpoint, path)
+    return state
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("alignscore")
+    encoder = _write_tiny_roberta(root / "tiny-roberta")
+    ckpt = root / "AlignScore-tiny.ckpt"
+    state = _write_checkpoint(ckpt, encoder)
+    return root / "tiny-roberta", ckpt, state
+
+
+def _metric(tiny, **extra) -> AlignScore:
+    folder, ckpt, _ = tiny
+    return AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder), **extra)
+
+
+LONG_CONTEXT = " ".join(
+    f"Sentence {i} says the patient had test number {i} done on day {i} with a normal result overall."
+    for i in range(40)
+)  # 40 sentences of 18 words = 720 words -> 3 chunks wanted -> 13 sentences per chunk -> 13+13+13+1
+EXAMPLES = [
+    TextExample("1", "The patient had a CT scan. It was normal. He went home.", "CT scan was normal.\n\nHe is home."),
+    TextExample("2", "Surgery was needed.", "The aorta ruptured. Emergency surgery was done."),
+    TextExample("3", "Test 3 was done. The result was normal. Day 39 too.", LONG_CONTEXT),
+]
+
+
+@pytest.fixture(scope="module")
+def hand(tiny):
+    folder, _, state = tiny
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    encoder = transformers.RobertaModel.from_pretrained(folder)
+    encoder.load_state_dict({k[len("base_model.") :]: v for k, v in state.items() if k.startswith("base_model.")})
+    return tokenizer, encoder.eval(), state
+
+
+def _by_hand(hand, premise: str, hypothesis: str) -> float:
+    """One pair, no batching, no padding: the nli_sp probability straight from the weights."""
+    tokenizer, encoder, state = hand
+    enc = tokenizer(premise, hypothesis, truncation="only_first", max_length=512, return_tensors="pt")
+    with torch.no_grad():
+        pooled = encoder(**enc).pooler_output
+        logits = pooled @ state["tri_layer.weight"].T + state["tri_layer.bias"]
+    return torch.softmax(logits, dim=-1)[0, 0].item()
+
+
+def test_tiny_checkpoint_matches_hand_computation(tiny, hand):
+    splitter = english_splitter()
+    result = _metric(tiny).run(EXAMPLES)
+    assert result.available, result.unavailable
+    assert set(result.per_case) == {"1", "2", "3"}
+    for ex in EXAMPLES:
+        claims = splitter.split(ex.prediction)
+        chunks = chunk_context(ex.reference, splitter.split(ex.reference))
+        matrix = [[_by_hand(hand, c, s) for s in claims] for c in chunks]
+        expected = 100 * sum(max(row[j] for row in matrix) for j in range(len(claims))) / len(claims)
+        assert result.per_case[ex.case_id]["alignscore"] == pytest.approx(expected, abs=1e-4)
+    # case 3 really exercised several chunks (with the official odd remainder chunk) and three claim sentences
+    assert [c.count(".") for c in chunk_context(LONG_CONTEXT, splitter.split(LONG_CONTEXT))] == [13, 13, 13, 1]
+    assert len(splitter.split(EXAMPLES[2].prediction)) == 3
+
+
+def test_tiny_checkpoint_range_determinism_and_batch_size(tiny):
+    first = _metric(tiny).run(EXAMPLES)
+    again = _metric(tiny).run(EXAMPLES)
+    one_by_one = _metric(tiny, alignscore_batch_size=1).run(EXAMPLES)
+    for cid, values in first.per_case.items():
+        assert 0.0 <= values["alignscore"] <= 100.0
+        assert values["alignscore"] == again.per_case[cid]["alignscore"]
+        assert values["alignscore"] == pytest.approx(one_by_one.per_case[cid]["alignscore"], abs=1e-4)
+    scores = [v["alignscore"] for v in first.per_case.values()]
+    assert len(set(scores)) == len(scores)  # the cases are told apart
+
+
+def test_checkpoint_weights_override_the_pretrained_folder(tiny):
+    folder, ckpt, state = tiny
+    metric = _metric(tiny)
+    assert metric.unavailable_reason() is None
+    loaded = metric._model.encoder.state_dict()
+    key = "embeddings.word_embeddings.weight"
+    assert torch.equal(loaded[key], state[f"base_model.{key}"])
+
+
+def test_signature_names_checkpoint_and_its_hash(tiny):
+    _, ckpt, _ = tiny
+    digest = hashlib.sha256(ckpt.read_bytes()).hexdigest()[:12]
+    sig = _metric(tiny).signature()
+    assert f"ckpt:{ckpt.name}#{digest}" in sig
+    assert "|mode:nli_sp|chunk:350|maxlen:512|" in sig
+
+
+def test_empty_prediction_scores_zero_with_a_warning(tiny):
+    result = _metric(tiny).run([TextExample("9", "   ", "Some context here.")])
+    assert result.per_case["9"]["alignscore"] == 0.0
+    assert any("case 9" in w for w in result.warnings)
+
+
+def test_long_claim_sentence_is_truncated_not_crashing(tiny):
+    claim = " ".join(["word"] * 300) + "."  # ~1500 byte-level tokens, longer than 512 on its own
+    result = _metric(tiny).run([TextExample("7", claim, "Short context.")])
+    assert 0.0 <= result.per_case["7"]["alignscore"] <= 100.0
+
+
+def test_checkpoint_without_alignscore_heads_is_unavailable(tiny, tmp_path):
+    folder, _, _ = tiny
+    bad = tmp_path / "other.ckpt"
+    torch.save({"state_dict": {"layer.weight": torch.zeros(2, 2)}}, bad)
+    reason = AlignScore(alignscore_ckpt=str(bad), alignscore_model=str(folder)).unavailable_reason()
+    assert reason is not None and "not an AlignScore checkpoint" in reason
+
+
+def test_base_model_not_loadable_offline_is_unavailable(tiny, tmp_path):
+    _, ckpt, _ = tiny
+    metric = AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(tmp_path / "no-such-model"))
+    result = metric.run(EXAMPLES)
+    assert not result.available and "no-such-model" in result.unavailable
