@@ -49,7 +49,7 @@ def block(title: str, train_split, test_split, trained_models: dict[str, Trained
     for name, clf in trained_models.items():
         sel = clf.model.selector
         rows.append((name, f"{sel.threshold:.2f}", *evaluate(clf, sel, test_split)))
-    main = trained_models.get("trained (lexical+embedding)") or trained_models["trained (lexical)"]
+    main = trained_models["trained (lexical)"]  # the default model
     ens = EnsembleClassifier([main, *members], mode="majority",
                              thresholds=[main.model.selector.threshold, *thresholds])
     rows.append((f"ensemble (majority: trained, {', '.join(unsup)})", "0.50",

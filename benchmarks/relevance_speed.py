@@ -4,7 +4,7 @@ The 100 cases are the demo release's cases repeated with fresh case ids AND a ma
 every sentence and question, so the per-text embedding cache cannot serve repeats (an honest cold
 rate); `--warm` also reports the rate when the same texts are scored again (cache hits).
 
-Run: python benchmarks/relevance_speed.py [--model auto|lexical|embedding|PATH] [--cases 100] [--warm]
+Run: python benchmarks/relevance_speed.py [--model default|embedding|PATH] [--cases 100] [--warm]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def demo_cases(n: int) -> list[Case]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default="auto")
+    ap.add_argument("--model", default="default")
     ap.add_argument("--cases", type=int, default=100)
     ap.add_argument("--warm", action="store_true")
     a = ap.parse_args()

@@ -123,3 +123,13 @@ def test_metric_classes_scale_and_signature() -> None:
     assert build_metric("sari").compute(ex) == {"1": {"sari": 100.0}}
     sig = Bleu().signature()
     assert sig.startswith("BLEU|nrefs:1|tok:13a|order:4|smooth:none|") and "version:" in sig
+
+
+def test_bit_parallel_lcs_matches_dp_table() -> None:
+    from archehr_scoring.metrics.rouge import _lcs_table, lcs_length
+
+    rng = random.Random(5)
+    for _ in range(300):
+        a = [rng.choice("abcde") for _ in range(rng.randint(0, 70))]
+        b = [rng.choice("abcdef") for _ in range(rng.randint(0, 70))]
+        assert lcs_length(a, b) == _lcs_table(a, b)[-1][-1]

@@ -20,7 +20,7 @@ from archehr.relevance.base import Selection, SentenceScores
 
 
 class Aligner:
-    def __init__(self, threshold: float = 0.8, selector_weight: float = 0.3, similarity: str = "auto",
+    def __init__(self, threshold: float = 0.75, selector_weight: float = 0.0, similarity: str = "lexical",
                  max_links: int = 4):
         self.threshold = float(threshold)
         self.selector_weight = float(selector_weight)

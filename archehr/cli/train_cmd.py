@@ -20,8 +20,8 @@ def train(
     split: Annotated[str, typer.Option("--split", help="Labelled split to train on (never the split you evaluate "
                                                        "on).")] = "dev",
     version_dir: VersionOpt = None,
-    features: Annotated[str, typer.Option("--features", help="auto | lexical | lexical+embedding (auto: with "
-                                                             "embeddings when MiniLM is installed).")] = "auto",
+    features: Annotated[str, typer.Option("--features", help="lexical | lexical+embedding | auto (auto: with "
+                                                             "embeddings when MiniLM is installed).")] = "lexical",
     target: Annotated[str, typer.Option("--target", help="Threshold on P(essential) or P(relevant).")] = "essential",
     review_level: Annotated[float, typer.Option("--review-level",
                                                 help="Cases with a confidence below this are flagged.")] = 0.2,

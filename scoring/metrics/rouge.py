@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import accumulate
 
 from archehr_scoring.metrics.base import TextExample, TextMetric, signature
 
@@ -44,19 +45,47 @@ def rouge_n(target: Sequence[str], prediction: Sequence[str], n: int) -> float:
 
 
 def _lcs_table(ref: Sequence[str], can: Sequence[str]) -> list[list[int]]:
-    table = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    for i in range(1, len(ref) + 1):
-        row, prev = table[i], table[i - 1]
-        r = ref[i - 1]
-        for j in range(1, len(can) + 1):
-            row[j] = prev[j - 1] + 1 if r == can[j - 1] else max(prev[j], row[j - 1])
+    """rouge-score's LCS DP table, computed row by row in C-speed steps (same values).
+
+    A row whose reference token does not occur in `can` equals the previous row (rows are
+    non-decreasing), so it is shared; otherwise the matches are set and a running max fills the rest
+    (valid because row[j-1] <= prev[j-1] + 1 always holds).
+    """
+    positions: dict[str, list[int]] = {}
+    for j, tok in enumerate(can, start=1):
+        positions.setdefault(tok, []).append(j)
+    prev = [0] * (len(can) + 1)
+    table = [prev]
+    for r in ref:
+        hits = positions.get(r)
+        if hits is None:
+            table.append(prev)
+            continue
+        tmp = prev[:]
+        for j in hits:
+            tmp[j] = prev[j - 1] + 1
+        prev = list(accumulate(tmp, max))
+        table.append(prev)
     return table
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """LCS length by the bit-parallel algorithm (Allison-Dix / Hyyro): one big-int step per token of `b`."""
+    masks: dict[str, int] = {}
+    for i, tok in enumerate(a):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for tok in b:
+        u = v & masks.get(tok, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
 
 
 def rouge_l(target: Sequence[str], prediction: Sequence[str]) -> float:
     if not target or not prediction:
         return 0.0
-    lcs = _lcs_table(target, prediction)[-1][-1]
+    lcs = lcs_length(target, prediction)
     return _fmeasure(lcs / len(prediction), lcs / len(target))
 
 

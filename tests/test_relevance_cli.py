@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import json
+import zlib
+
+import numpy as np
+
+from archehr.cli.main import main
+from archehr.data.releases import demo_dir, load_split, write_split
+from archehr.relevance.plot import png_bytes, simple_plot
+
+
+def test_train_writes_model_and_sweep_plot(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    png = tmp_path / "sweep.png"
+    rc = main(["train", "--data-dir", str(demo_dir()), "--split", "dev", "--features", "lexical",
+               "-o", str(out), "--sweep", "--plot", str(png)])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "<- chosen" in text and "leave-one-case-out" in text
+    d = json.loads(out.read_text())
+    assert d["feature_set"] == "lexical" and d["training_data"]["split"] == "dev"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    chosen = [line for line in text.splitlines() if "<- chosen" in line][0]
+    assert float(chosen.split()[0]) == round(d["selector"]["threshold"], 2)
+
+
+def test_train_on_unlabelled_split_exits_2_naming_key(tmp_path, capsys):
+    dev = load_split(demo_dir(), "dev")
+    import dataclasses
+
+    write_split(dataclasses.replace(dev, key=None), tmp_path / "rel" / "dev")
+    rc = main(["train", "--data-dir", str(tmp_path / "rel"), "--split", "dev", "-o", str(tmp_path / "m.json")])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "archehr-qa_key.json" in err and "no labels" in err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_builtin_png_writer_decodes():
+    img = np.zeros((3, 2, 3), dtype=np.uint8)
+    img[1, 1] = (255, 0, 0)
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (w, h) == (2, 3)
+    idat_len = int.from_bytes(data[33:37], "big")
+    raw = zlib.decompress(data[41:41 + idat_len])
+    assert len(raw) == 3 * (1 + 2 * 3)
+    assert raw[1 + 7:1 + 7 + 6] == bytes([0, 0, 0, 255, 0, 0])  # row 1: black, red
+
+
+def test_simple_plot_draws_curve_colour():
+    data = simple_plot([0.0, 0.5, 1.0], {"f1": [0.2, 0.8, 0.4]}, mark_x=0.5, size=(120, 80))
+    idat_len = int.from_bytes(data[33:37], "big")
+    raw = zlib.decompress(data[41:41 + idat_len])
+    assert bytes([31, 119, 180]) in raw  # the first series' colour is on the canvas
