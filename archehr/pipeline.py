@@ -21,7 +21,7 @@ from typing import Any
 
 from archehr.configs import configs_dir
 from archehr.data.model import Case, Split
-from archehr.errors import ConfigError, InputError, Problem, UnavailableError
+from archehr.errors import ConfigError, InputError, Problem
 from archehr.generate.answer import Answer
 from archehr.relevance.base import Selection, SentenceScores
 

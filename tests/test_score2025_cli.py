@@ -162,7 +162,8 @@ def test_lexical_metrics_never_import_torch(golden_dir: Path, synthetic_dir: Pat
     key = synthetic_dir / "dev" / "archehr-qa_key.json"
     code = ("import sys\nfrom archehr.cli.main import main\n"
             f"rc = main(['score', {str(sub)!r}, {str(key)!r}, '--metrics', 'factuality,bleu,rouge,sari', '-q'])\n"
-            "heavy = sorted(m for m in ('torch', 'transformers', 'nltk', 'bert_score', 'sklearn') if m in sys.modules)\n"
+            "heavy = sorted(m for m in ('torch', 'transformers', 'nltk', 'bert_score', 'sklearn')\n"
+            "               if m in sys.modules)\n"
             "print('HEAVY', heavy, rc)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "HEAVY [] 0" in out.stdout, out.stdout + out.stderr

@@ -1,0 +1,102 @@
+"""Quality of the committed systems on the synthetic test split (2025 task, official metrics here).
+
+    python benchmarks/predict_quality.py [--data-dir ../shared/data/synthetic] [--split test]
+        [--systems cite-all,lexical-extractive,trained-extractive,trained-plain] [--metrics bleu,rouge,sari]
+
+Prints one row per system: strict/lenient micro F1, overall factuality and each text metric,
+plus the number of validation errors and warnings of each submission. Nothing here is tuned:
+systems are built from their configs as shipped. Also prints the st1 comparison on the real
+2025-dev narratives (official-public): ROUGE-Lsum (and BERTScore with MiniLM if installed) of the
+template question vs "first 15 words of the question phrase".
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def quality(data_dir: Path, split_name: str, systems: list[str], metrics: list[str]) -> None:
+    from archehr.data.releases import load_split
+    from archehr.pipeline import load_system
+    from archehr.runs import run_split
+    from archehr_scoring.api import score, validate
+
+    split = load_split(data_dir, split_name)
+    keys = ["strict_micro_f1", "lenient_micro_f1", "overall_factuality_score", "rougeLsum", "bleu", "sari",
+            "bertscore"]
+    print(f"data: {data_dir}/{split_name} ({len(split)} cases); metrics: {', '.join(metrics)}")
+    print("| system | " + " | ".join(keys) + " | validate errors/warnings |")
+    print("|---" * (len(keys) + 2) + "|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in systems:
+            out = Path(tmp) / name
+            run_split(load_system(name), split, "2025", out)
+            rep = score("2025", str(out / "submission.json"), split, metrics=metrics)
+            _, errors, warnings = validate("2025", str(out / "submission.json"), split)
+            cells = [f"{rep.scores.get(k):.2f}" if isinstance(rep.scores.get(k), float) else "n/a" for k in keys]
+            print(f"| {name} | " + " | ".join(cells) + f" | {len(errors)}/{len(warnings)} |")
+
+
+def st1(public_dir: Path) -> None:
+    from rouge_score import rouge_scorer
+
+    from archehr.data.releases import load_split_dir
+    from archehr.question import cut_words, template_question
+
+    s = load_split_dir(public_dir)
+    refs = [c.clinician_question or "" for c in s.cases]
+    ours = [template_question(c) for c in s.cases]
+    base = [" ".join(c.question_text.split()[:15]) for c in s.cases]
+    sc = rouge_scorer.RougeScorer(["rougeLsum"])
+
+    def rouge(preds: list[str]) -> float:
+        return 100 * sum(sc.score(r, p)["rougeLsum"].fmeasure for r, p in zip(refs, preds, strict=True)) / len(refs)
+
+    print(f"\nst1 on {public_dir} ({len(refs)} real narratives)")
+    print("| question writer | rougeLsum | bertscore (MiniLM, L4, rescaled) |")
+    print("|---|---|---|")
+    bert = _bertscore(refs, [ours, base])
+    for label, preds, b in (("template (offline baseline)", ours, bert[0]),
+                            ("first 15 words of the question phrase", base, bert[1])):
+        print(f"| {label} | {rouge(preds):.2f} | {'n/a' if b is None else f'{b:.2f}'} |")
+    del cut_words
+
+
+def _bertscore(refs: list[str], systems: list[list[str]]) -> list[float | None]:
+    try:
+        import bert_score  # noqa: F401
+
+        from archehr.relevance.embedding import model_dir
+    except Exception:  # noqa: BLE001 - optional: reported as n/a
+        return [None] * len(systems)
+    import bert_score
+
+    base = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "distilbert-base-uncased.tsv"
+    out = []
+    for preds in systems:
+        _, _, f = bert_score.score(preds, refs, model_type=str(model_dir()), num_layers=4, idf=False,
+                                   rescale_with_baseline=True, baseline_path=str(base), lang="en", batch_size=8)
+        out.append(100 * float(f.mean()))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data-dir", default=str(SHARED / "data" / "synthetic"))
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--systems", default="cite-all,lexical-extractive,trained-extractive,trained-plain")
+    ap.add_argument("--metrics", default="factuality,bleu,rouge,sari,bertscore")
+    ap.add_argument("--public", default=str(SHARED / "data" / "official-public" / "2025-dev"))
+    a = ap.parse_args()
+    quality(Path(a.data_dir), a.split, a.systems.split(","), a.metrics.split(","))
+    if Path(a.public).is_dir():
+        st1(Path(a.public))
+
+
+if __name__ == "__main__":
+    main()
