@@ -57,7 +57,7 @@ def main() -> int:
         t2 = time.perf_counter()
         ev.classifier.score_many(cases)
         warm = time.perf_counter() - t2
-        print(f"again with a warm embedding cache: {len(cases) / warm:.1f} cases/s")
+        print(f"second pass over the same cases (warm caches): {len(cases) / warm:.1f} cases/s")
     print(f"peak memory (max RSS): {peak_mb:.0f} MB")
     return 0
 

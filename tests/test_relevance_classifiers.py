@@ -50,7 +50,8 @@ def test_zero_sentence_case_is_named_by_every_classifier():
 
 
 def test_registry_names_and_errors():
-    assert {"cite-all", "lexical", "embedding", "trained", "ensemble", "llm"} <= set(CLASSIFIERS.names())
+    expected = {"cite-all", "lexical", "embedding", "trained", "cross-encoder", "ensemble", "llm"}
+    assert expected <= set(CLASSIFIERS.names())
     with pytest.raises(UnknownNameError, match="did you mean 'lexical'"):
         build_classifier("lexicl")
     with pytest.raises(ConfigError, match="bad parameters"):

@@ -55,3 +55,14 @@ def test_simple_plot_draws_curve_colour():
     idat_len = int.from_bytes(data[33:37], "big")
     raw = zlib.decompress(data[41:41 + idat_len])
     assert bytes([31, 119, 180]) in raw  # the first series' colour is on the canvas
+
+
+def test_sweep_plot_falls_back_without_matplotlib(tmp_path, monkeypatch):
+    import sys
+
+    from archehr.relevance.plot import save_sweep_plot
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    how = save_sweep_plot(tmp_path / "p.png", [(0.1, 0.5, 0.4, 0.9), (0.5, 0.6, 0.7, 0.5)], 0.5)
+    assert how == "built-in"
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -23,8 +23,9 @@ def train(
     features: Annotated[str, typer.Option("--features", help="lexical | lexical+embedding | auto (auto: with "
                                                              "embeddings when MiniLM is installed).")] = "lexical",
     target: Annotated[str, typer.Option("--target", help="Threshold on P(essential) or P(relevant).")] = "essential",
-    review_level: Annotated[float, typer.Option("--review-level",
-                                                help="Cases with a confidence below this are flagged.")] = 0.2,
+    review_level: Annotated[float | None, typer.Option(
+        "--review-level", help="Flag cases with a confidence below this (default: the 20th percentile of the "
+                               "leave-one-case-out confidences).", show_default=False)] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model file to write.")] = Path("relevance-model.json"),
     sweep: Annotated[bool, typer.Option("--sweep", help="Print the threshold curve and save it as a PNG.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="PNG path for --sweep (default: beside the model "
@@ -45,7 +46,7 @@ def train(
     n_sent = sum(len(c.sentences) for c in data.cases)
     print(f"trained on {data.source} ({len(data.cases)} cases, {n_sent} sentences), features {features}")
     print(f"leave-one-case-out: L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P({target}), "
-          f"strict micro F1 {100 * cal.f1:.1f}")
+          f"strict micro F1 {100 * cal.f1:.1f}; cases with confidence < {cal.selector.review_level} get flagged")
     print(f"model written to {output}")
     if sweep:
         print(f"{'threshold':>9} {'F1':>6} {'P':>6} {'R':>6}")

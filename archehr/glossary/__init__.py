@@ -27,17 +27,26 @@ class GlossaryEntry:
     line: int
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _key(text: str) -> tuple[str, ...]:
+    """A term or text as its alphanumeric words: "s/p" -> ("s", "p"), "Water  pills" -> ("water", "pills")."""
+    return tuple(_WORD.findall(text.lower()))
+
+
 class Glossary:
-    """Entries plus one compiled matcher (longest term first, whole words, case-insensitive)."""
+    """Entries plus an index by word sequence: matching is a dictionary lookup of the text's n-grams
+    (longest first, whole words, case-insensitive), linear in the text length."""
 
     def __init__(self, entries: list[GlossaryEntry], source: str = "<memory>"):
         self.entries = tuple(entries)
         self.source = source
         self._by_term = {e.term: e for e in self.entries}
-        terms = sorted(self._by_term, key=len, reverse=True)
-        # \s+ between words so a line break inside a phrase still matches; lookarounds = whole words
-        alts = [r"\s+".join(re.escape(w) for w in t.split()) for t in terms]
-        self._rx = re.compile(r"(?<![\w])(" + "|".join(alts) + r")(?![\w])", re.IGNORECASE) if alts else None
+        self._by_key: dict[tuple[str, ...], GlossaryEntry] = {}
+        for e in self.entries:
+            self._by_key.setdefault(_key(e.term), e)
+        self._max_words = max((len(k) for k in self._by_key), default=0)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -50,17 +59,26 @@ class Glossary:
 
     def matches(self, text: str) -> list[GlossaryEntry]:
         """Entries whose term occurs in `text` (each once, in order of first occurrence)."""
-        if not text or self._rx is None:
+        if not text or not self._by_key:
             return []
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(text.lower())]
+        words = [text[a:b].lower() for a, b in spans]
         found: dict[str, GlossaryEntry] = {}
-        for m in self._rx.finditer(text):
-            surface = m.group(1)
-            entry = self._by_term[" ".join(surface.lower().split())]
-            # Short abbreviations ("or", "us", "ed", "pt") are ordinary words in lower case: only an
-            # upper/mixed-case spelling ("ED", "Cr") counts as the abbreviation.
-            if entry.kind == "abbr" and len(entry.term) <= 2 and surface.islower():
-                continue
-            found.setdefault(entry.term, entry)
+        i = 0
+        while i < len(words):
+            for n in range(min(self._max_words, len(words) - i), 0, -1):
+                entry = self._by_key.get(tuple(words[i:i + n]))
+                if entry is None:
+                    continue
+                surface = text[spans[i][0]:spans[i + n - 1][1]]
+                # Short abbreviations ("or", "us", "ed", "pt") are ordinary words in lower case: only an
+                # upper/mixed-case spelling ("ED", "Cr") counts as the abbreviation.
+                if entry.kind == "abbr" and len(entry.term) <= 2 and surface.islower():
+                    continue
+                found.setdefault(entry.term, entry)
+                i += n - 1
+                break
+            i += 1
         return list(found.values())
 
     def expansion_terms(self, text: str) -> list[str]:

@@ -76,6 +76,16 @@ def _trained(model: str | None = None) -> RelevanceClassifier:
     return TrainedClassifier.from_file(_model_path(model))
 
 
+@CLASSIFIERS.register("cross-encoder")
+def _cross_encoder(checkpoint: str | None = None, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
+                   max_length: int = 160, seed: int = 0) -> RelevanceClassifier:
+    """Fine-tuned MiniLM (models extra); without a checkpoint it must be fit(split) before scoring."""
+    from archehr.relevance.cross_encoder import CrossEncoderClassifier
+
+    return CrossEncoderClassifier(checkpoint, epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
+                                  seed=seed)
+
+
 @CLASSIFIERS.register("ensemble")
 def _ensemble(members: Sequence[str | dict[str, Any]] = ("trained", "lexical"), mode: str = "mean",
               weights: Sequence[float] | None = None, thresholds: Sequence[float] | None = None) -> RelevanceClassifier:

@@ -1,6 +1,6 @@
 """Text helpers shared by the classifiers: tokens, note sections and problem blocks.
 
-Kept dependency-light (regex + nltk's Porter stemmer, which needs no downloaded data).
+Kept dependency-light: regex and a small suffix stripper of our own.
 """
 
 from __future__ import annotations
@@ -45,22 +45,44 @@ _NUMBER = re.compile(r"\d")
 _LAB = re.compile(r"\b[A-Za-z]{1,10}-\d|\d+\s*(?:mg|mcg|g|ml|mL|L|mmHg|%|bpm|units?|mEq|kg|lbs?)\b|\d+/\d+|\*")
 
 
+_VOWEL = re.compile(r"[aeiouy]")
+
+
 @functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    from nltk.stem.porter import PorterStemmer
+def stem_word(word: str) -> str:
+    """A light suffix stripper (plurals, -ing, -ed, -ly, -ation, -ness, -ment, -al).
 
-    return _stemmer(PorterStemmer).stem(word)
-
-
-@functools.lru_cache(maxsize=1)
-def _stemmer(cls: type) -> object:
-    return cls()
+    Our own rather than nltk's Porter stemmer: importing nltk pulls in scipy (seconds of start-up),
+    and a conservative stemmer is enough to match "transfused"/"transfusion", "bleeding"/"bleed".
+    """
+    w = word
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    for suf, rep in (("ational", "ate"), ("ation", "ate"), ("ness", ""), ("ments", ""), ("ment", ""),
+                     ("ies", "y"), ("sses", "ss"), ("ally", "al"), ("ly", "")):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: len(w) - len(suf)] + rep
+            break
+    else:
+        if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 4:
+            w = w[:-1]
+    for suf in ("ing", "ed"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3 and _VOWEL.search(w[: -len(suf)]):
+            w = w[: -len(suf)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":  # "stopped" -> "stop"
+                w = w[:-1]
+            break
+    for suf in ("ion", "al", "e"):  # "transfusion"/"transfuse", "syncopal"/"syncope"
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            w = w[: -len(suf)]
+            break
+    return w
 
 
 def tokens(text: str, stem: bool = True) -> list[str]:
-    """Lower-cased content tokens (stop words dropped), Porter-stemmed by default."""
+    """Lower-cased content tokens (stop words dropped), suffix-stripped by default."""
     out = [t for t in _TOKEN.findall(text.lower().replace("'", "")) if t not in STOPWORDS and len(t) > 1]
-    return [_stem(t) for t in out] if stem else out
+    return [stem_word(t) for t in out] if stem else out
 
 
 def is_header(text: str) -> bool:

@@ -13,7 +13,7 @@ import datetime as _dt
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -104,8 +104,13 @@ def _fit(xs: Sequence[np.ndarray], ys_ess: Sequence[np.ndarray], ys_rel: Sequenc
 
 
 def train(split: Split, feature_set: str = "lexical+embedding", target: str = "essential",
-          l2_grid: Sequence[float] = L2_GRID, review_level: float = 0.2) -> tuple[TrainedModel, Calibration]:
-    """Fit on `split` (labelled); choose L2 and threshold by leave-one-case-out CV (strict micro F1)."""
+          l2_grid: Sequence[float] = L2_GRID, review_level: float | None = None,
+          review_quantile: float = 0.2) -> tuple[TrainedModel, Calibration]:
+    """Fit on `split` (labelled); choose L2 and threshold by leave-one-case-out CV (strict micro F1).
+
+    The review level (below it a case is flagged) is `review_level` when given, else the
+    `review_quantile` of the out-of-fold confidences, so about that share of similar cases is flagged.
+    """
     require_labels(split)
     if feature_set not in FEATURE_SETS:
         raise ConfigError(Problem(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})",
@@ -116,7 +121,7 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
     feats = {c.case_id: case_features(c, feature_set) for c in split.cases}
     labs = {c.case_id: labels(split, c) for c in split.cases}
     names = feature_names(feature_set)
-    base = Selector(target=target, review_level=review_level)
+    base = Selector(target=target)
 
     def make(l2: float):
         def fit_and_score(train_split: Split, held: Split) -> list[SentenceScores]:
@@ -130,22 +135,30 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
             return out
         return fit_and_score
 
-    best: tuple[float, Calibration] | None = None
+    best: tuple[float, Calibration, list[SentenceScores]] | None = None
     per_l2 = {}
     for l2 in l2_grid:
-        cal = sweep(loco_scores(split, make(l2)), split, base)
+        oof = loco_scores(split, make(l2))
+        cal = sweep(oof, split, base)
         per_l2[str(l2)] = round(cal.f1, 4)
         if best is None or cal.f1 > best[1].f1 + 1e-12:
-            best = (l2, cal)
+            best = (l2, cal, oof)
     if best is None:
         raise ConfigError(Problem("the L2 grid is empty", field="l2_grid"))
-    l2, cal = best
+    l2, cal, oof = best
+    confidences = [cal.selector.select(s).confidence for s in oof]
+    if review_level is None:
+        review_level = round(float(np.quantile(confidences, review_quantile)), 3)
+    cal = replace(cal, selector=replace(cal.selector, review_level=review_level))
     ids = split.case_ids
     scaler, heads = _fit([feats[i] for i in ids], [labs[i][0] for i in ids], [labs[i][1] for i in ids], l2)
     model = TrainedModel(
         feature_set, names, scaler, heads, l2, cal.selector,
         calibration={"method": "leave-one-case-out", "metric": "strict micro F1", "target": target,
                      "cv_f1": round(cal.f1, 4), "cv_f1_by_l2": per_l2,
+                     "cv_confidence": {"min": round(min(confidences), 3),
+                                       "median": round(float(np.median(confidences)), 3),
+                                       "max": round(max(confidences), 3), "review_quantile": review_quantile},
                      "curve": [[round(t, 3), round(f, 4), round(p, 4), round(r, 4)] for t, f, p, r in cal.curve]},
         training={"source": split.source, "split": split.name, "version": split.version,
                   "cases": len(split.cases), "sentences": sum(len(c.sentences) for c in split.cases),

@@ -1,0 +1,107 @@
+"""`cross-encoder`: fine-tune the MiniLM weights as a (question, sentence) classifier on CPU (optional).
+
+Two sigmoid outputs share the encoder: essential, and relevant (essential or supplementary).
+Needs the `models` extra. Fitting 16 demo cases for one epoch takes minutes on 2 cores, so this is
+an opt-in classifier: build it, `fit(split)`, `save(dir)`, and later build it with `checkpoint=dir`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from archehr.data.model import Case, Split
+from archehr.errors import ConfigError, Problem, UnavailableError
+from archehr.relevance.base import RelevanceClassifier, SentenceScores
+from archehr.relevance.calibration import require_labels
+from archehr.relevance.embedding import HOW_TO_FIX, MODEL_NAME, embeddings_available, model_dir
+from archehr.relevance.lexical import require_sentences
+from archehr.relevance.text import sentence_texts
+
+
+def query_text(case: Case) -> str:
+    return " ".join(x for x in (case.clinician_question or "", case.question_text) if x).strip()
+
+
+class CrossEncoderClassifier(RelevanceClassifier):
+    name = "cross-encoder"
+
+    def __init__(self, checkpoint: str | None = None, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
+                 max_length: int = 160, seed: int = 0):
+        ok, why = embeddings_available()
+        if not ok:
+            raise UnavailableError(f"cross-encoder ({MODEL_NAME})", why.split("unavailable: ", 1)[-1], HOW_TO_FIX)
+        import torch
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        self._torch = torch
+        src = Path(checkpoint) if checkpoint else model_dir()
+        if checkpoint and not (src / "config.json").is_file():
+            raise ConfigError(Problem("not a cross-encoder checkpoint folder (no config.json)", str(src),
+                                      field="checkpoint"))
+        self.tokenizer = AutoTokenizer.from_pretrained(str(src), local_files_only=True)
+        self.model = AutoModelForSequenceClassification.from_pretrained(
+            str(src), num_labels=2, problem_type="multi_label_classification", local_files_only=True)
+        self.model.eval()
+        self.trained = checkpoint is not None
+        self.epochs, self.lr, self.batch_size, self.max_length, self.seed = epochs, lr, batch_size, max_length, seed
+
+    def _batch(self, queries: Sequence[str], sents: Sequence[str]):
+        return self.tokenizer(list(queries), list(sents), padding=True, truncation="only_second",
+                              max_length=self.max_length, return_tensors="pt")
+
+    def fit(self, split: Split) -> None:
+        require_labels(split)
+        from archehr.relevance.trained import labels
+
+        torch = self._torch
+        torch.manual_seed(self.seed)
+        rng = random.Random(self.seed)
+        rows = []
+        for c in split.cases:
+            ess, rel = labels(split, c)
+            q = query_text(c)
+            rows += [(q, t, float(e), float(r)) for t, e, r in zip(sentence_texts(c.sentences), ess, rel,
+                                                                   strict=True)]
+        pos = np.array([[r[2], r[3]] for r in rows]).mean(axis=0)
+        pos_weight = torch.tensor((1 - pos) / np.clip(pos, 1e-3, None), dtype=torch.float32)
+        loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+        opt = torch.optim.AdamW(self.model.parameters(), lr=self.lr, weight_decay=0.01)
+        self.model.train()
+        for _ in range(self.epochs):
+            rng.shuffle(rows)
+            for i in range(0, len(rows), self.batch_size):
+                chunk = rows[i:i + self.batch_size]
+                enc = self._batch([r[0] for r in chunk], [r[1] for r in chunk])
+                y = torch.tensor([[r[2], r[3]] for r in chunk], dtype=torch.float32)
+                loss = loss_fn(self.model(**enc).logits, y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        self.model.eval()
+        self.trained = True
+
+    def save(self, directory: str | Path) -> None:
+        self.model.save_pretrained(str(directory))
+        self.tokenizer.save_pretrained(str(directory))
+
+    def score(self, case: Case) -> SentenceScores:
+        require_sentences(case)
+        if not self.trained:
+            raise ConfigError(Problem("the cross-encoder is not fine-tuned yet: call fit(split) or build it with "
+                                      "checkpoint=<folder saved by save()>", field="checkpoint"))
+        torch = self._torch
+        texts = sentence_texts(case.sentences)
+        q = query_text(case)
+        probs = []
+        with torch.inference_mode():
+            for i in range(0, len(texts), 32):
+                enc = self._batch([q] * len(texts[i:i + 32]), texts[i:i + 32])
+                probs.append(torch.sigmoid(self.model(**enc).logits).numpy())
+        p = np.vstack(probs)
+        ess = p[:, 0]
+        rel = np.maximum(p[:, 1], ess)
+        return SentenceScores(case.case_id, case.sentence_ids, tuple(ess.tolist()), tuple((rel - ess).tolist()))
