@@ -81,53 +81,52 @@ def _parse_case(el: etree._Element, case_id: str, file: str, problems: list[Prob
         if tag not in known:
             problems.append(Problem(f"unknown element <{tag}>", file, case_id, tag, child.sourceline))
 
+    def items(container: str, tag: str) -> list[etree._Element]:
+        """The <tag> children of an optional container element; anything else is a problem."""
+        out = []
+        for child in fields[container] if container in fields else ():
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag != tag:
+                problems.append(Problem(f"unexpected <{child.tag}> in <{container}>", file, case_id, container,
+                                        child.sourceline))
+                continue
+            out.append(child)
+        return out
+
     phrases: list[Phrase] = []
-    if "patient_question" in fields:
-        seen_ids: set[int] = set()
-        for p in fields["patient_question"]:
-            if not isinstance(p.tag, str):
-                continue
-            if p.tag != "phrase":
-                problems.append(Problem(f"unexpected <{p.tag}> in <patient_question>", file, case_id,
-                                        "patient_question", p.sourceline))
-                continue
-            pid = _int_attr(p, "id", file, case_id, "patient_question/phrase", problems)
-            start = _int_attr(p, "start_char_index", file, case_id, "patient_question/phrase", problems)
-            if pid is None or start is None:
-                continue
-            if pid in seen_ids:
-                problems.append(Problem(f"duplicate phrase id {pid}", file, case_id, "patient_question/phrase",
-                                        p.sourceline, code="duplicate-phrase"))
-                continue
-            seen_ids.add(pid)
-            phrases.append(Phrase(pid, start, _text(p)))
+    seen_ids: set[int] = set()
+    for p in items("patient_question", "phrase"):
+        pid = _int_attr(p, "id", file, case_id, "patient_question/phrase", problems)
+        start = _int_attr(p, "start_char_index", file, case_id, "patient_question/phrase", problems)
+        if pid is None or start is None:
+            continue
+        if pid in seen_ids:
+            problems.append(Problem(f"duplicate phrase id {pid}", file, case_id, "patient_question/phrase",
+                                    p.sourceline, code="duplicate-phrase"))
+            continue
+        seen_ids.add(pid)
+        phrases.append(Phrase(pid, start, _text(p)))
 
     sentences: list[NoteSentence] = []
-    if "note_excerpt_sentences" in fields:
-        seen_sids: set[str] = set()
-        for s in fields["note_excerpt_sentences"]:
-            if not isinstance(s.tag, str):
-                continue
-            if s.tag != "sentence":
-                problems.append(Problem(f"unexpected <{s.tag}> in <note_excerpt_sentences>", file, case_id,
-                                        "note_excerpt_sentences", s.sourceline))
-                continue
-            sid = (s.get("id") or "").strip()
-            fld = f"note_excerpt_sentences/sentence[{sid}]" if sid else "note_excerpt_sentences/sentence"
-            if not sid:
-                problems.append(Problem("sentence without an id", file, case_id, fld, s.sourceline))
-                continue
-            if sid in seen_sids:
-                problems.append(Problem(f"duplicate sentence id {sid}", file, case_id, fld, s.sourceline,
-                                        code="duplicate-sentence"))
-                continue
-            seen_sids.add(sid)
-            para = _int_attr(s, "paragraph_id", file, case_id, fld, problems)
-            start = _int_attr(s, "start_char_index", file, case_id, fld, problems)
-            length = _int_attr(s, "length", file, case_id, fld, problems, required=False)
-            if para is None or start is None:
-                continue
-            sentences.append(NoteSentence(sid, para, start, _text(s), length))
+    seen_sids: set[str] = set()
+    for s in items("note_excerpt_sentences", "sentence"):
+        sid = (s.get("id") or "").strip()
+        fld = f"note_excerpt_sentences/sentence[{sid}]" if sid else "note_excerpt_sentences/sentence"
+        if not sid:
+            problems.append(Problem("sentence without an id", file, case_id, fld, s.sourceline))
+            continue
+        if sid in seen_sids:
+            problems.append(Problem(f"duplicate sentence id {sid}", file, case_id, fld, s.sourceline,
+                                    code="duplicate-sentence"))
+            continue
+        seen_sids.add(sid)
+        para = _int_attr(s, "paragraph_id", file, case_id, fld, problems)
+        start = _int_attr(s, "start_char_index", file, case_id, fld, problems)
+        length = _int_attr(s, "length", file, case_id, fld, problems, required=False)
+        if para is None or start is None:
+            continue
+        sentences.append(NoteSentence(sid, para, start, _text(s), length))
 
     def opt(tag: str) -> str | None:
         return _text(fields[tag]) if tag in fields else None
