@@ -6,20 +6,23 @@ asked for, so scoring a 2025 submission never imports their dependencies (and vi
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from archehr.data.json_io import load_json_text, read_key, read_text
+from archehr.data.json_io import load_json_text, read_text
 from archehr.data.model import Split
-from archehr.data.releases import KEY_NAME, XML_NAME, cross_check, load_split_dir
+from archehr.data.releases import XML_NAME
 from archehr.data.xml_io import read_cases_xml
-from archehr.errors import ConfigError, DataError, Problem, ReleaseNotFoundError, SubmissionError
+from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr_scoring.metrics.base import MetricSettings
+from archehr_scoring.reference import load_reference, no_notes_warning, resolve_reference_file
 from archehr_scoring.results import ScoreReport
 
 TASKS = ("2025", "st1", "st2", "st3", "st4")
+NOTE_ID_TASKS = ("2025", "st2", "st4")  # submissions that cite note sentence ids
 PathLike = str | os.PathLike[str]
 
 
@@ -55,34 +58,18 @@ def _read_json(path: PathLike) -> tuple[Any, str]:
 
 
 def load_key_split(key: Split | PathLike, data: PathLike | None = None) -> tuple[Split, str | None]:
-    """(split, key file) from a Split, a split folder, or a key JSON with the XML beside it (or `data`)."""
+    """(split, key file) from a Split, a split folder, the key JSON (XML beside it or `data`, when present)
+    or the XML (st1). What a task needs of it is checked by the task (see `archehr_scoring.reference`)."""
     if isinstance(key, Split):
         return key, None
-    k = Path(key)
-    if k.is_dir() and data is None:
-        return load_split_dir(k, require_key=True), str(k / KEY_NAME)
-    if k.is_dir():
-        k = k / KEY_NAME
-    if not k.is_file():
-        raise ReleaseNotFoundError(Problem("key file not found (give archehr-qa_key.json or its split folder)",
-                                           str(k), code="missing-file"))
-    xml = Path(data) if data is not None else k.parent / XML_NAME
-    if not xml.is_file():
-        raise ReleaseNotFoundError(Problem(f"data XML not found{'' if data else ' next to the key'}; pass --data "
-                                           f"path/to/{XML_NAME}", str(xml), code="missing-file"))
-    split = Split(k.parent.name, read_cases_xml(xml), read_key(k), None, None, str(xml))
-    problems = cross_check(split, str(k))
-    if problems:
-        raise DataError(problems)
-    return split, str(k)
+    split = load_reference(key, data)
+    key_file = resolve_reference_file(key)
+    return split, (str(key_file) if key_file.suffix.lower() != ".xml" else None)
 
 
 def cases_only_split(data: PathLike) -> Split:
-    xml = Path(data)
-    if xml.is_dir():
-        xml = xml / XML_NAME
-    if not xml.is_file():
-        raise ReleaseNotFoundError(Problem("data XML not found", str(xml), code="missing-file"))
+    """The XML (or its folder) alone: case ids and note sentences, no key."""
+    xml = resolve_reference_file(Path(data) / XML_NAME if Path(data).is_dir() else data)
     return Split(xml.parent.name, read_cases_xml(xml), None, None, None, str(xml))
 
 
@@ -103,9 +90,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
     if task == "2025":
         from archehr_scoring.score2025 import score_2025
 
-        if case_ids is not None:
-            raise ConfigError(Problem("--case-ids applies to the 2026 subtasks only", field="--case-ids",
-                                      code="option"))
+        _refuse_case_ids_2025(case_ids)
         split, key_file = load_key_split(key, data)
         return score_2025(submission, split, metrics=metrics, settings=settings, reference=reference,
                           bootstrap=bootstrap, seed=seed, key_file=key_file)
@@ -114,13 +99,19 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
     if reference != "essential":
         raise ConfigError(Problem("--reference applies to the 2025 task only (2026 subtasks have fixed references)",
                                   field="--reference", code="option"))
-    ref: Any = key
-    if data is not None and not isinstance(key, Split):
-        ref, _ = load_key_split(key, data)
+    ref, _ = load_key_split(key, data)
     # task None lets score_2026 detect it again and record `task_detected` in the report's meta
-    return score_2026(None if detected else task, submission, ref, metrics=list(metrics) if metrics else None,
-                      settings=settings,
-                      case_ids=case_ids, bootstrap=bootstrap, seed=seed)
+    report = score_2026(None if detected else task, submission, ref, metrics=list(metrics) if metrics else None,
+                        settings=settings, case_ids=case_ids, bootstrap=bootstrap, seed=seed)
+    if report.task in NOTE_ID_TASKS:
+        report = dataclasses.replace(report, warnings=report.warnings + tuple(no_notes_warning(ref)))
+    return report
+
+
+def _refuse_case_ids_2025(case_ids: Any) -> None:
+    if case_ids is not None:
+        raise ConfigError(Problem("--case-ids applies to the 2026 subtasks only", field="--case-ids",
+                                  code="option"))
 
 
 def validate(task: str | None, submission: PathLike | list[Any], key: Split | PathLike | None = None,
@@ -142,17 +133,15 @@ def validate(task: str | None, submission: PathLike | list[Any], key: Split | Pa
     if task == "2025":
         from archehr_scoring.submission2025 import check_submission_2025, validate_2025
 
-        if case_ids is not None:
-            raise ConfigError(Problem("--case-ids applies to the 2026 subtasks only", field="--case-ids",
-                                      code="option"))
-
+        _refuse_case_ids_2025(case_ids)
         sub, errors = check_submission_2025(obj, file, text)
         errs, warnings = validate_2025(sub, split)
-        return task, errors + errs, warnings
+        return task, errors + errs, warnings + no_notes_warning(split)
     from archehr_scoring.case_ids import parse_case_ids
     from archehr_scoring.score2026 import validate_2026
 
     wanted = case_ids if isinstance(case_ids, frozenset) else parse_case_ids(case_ids)
     problems = validate_2026(task, obj, split, file, text=text, case_ids=wanted)
     return (task, [p for p in problems if not p.code.startswith("warning")],
-            [p for p in problems if p.code.startswith("warning")])
+            [p for p in problems if p.code.startswith("warning")] + (no_notes_warning(split) if task in NOTE_ID_TASKS
+                                                                     else []))

@@ -68,6 +68,16 @@ class PairedResult:
     method: str  # "bootstrap" | "randomization"
 
 
+def _paired_setup(a: ScoreReport, b: ScoreReport
+                  ) -> tuple[list[str], dict[str, float | None], dict[str, float | None], list[str]]:
+    """The cases both reports scored, both full aggregates over them, and the keys numeric in both."""
+    ids = sorted(set(a.per_case) & set(b.per_case))
+    if not ids:
+        return ids, {}, {}, []
+    full_a, full_b = a.aggregate(ids), b.aggregate(ids)
+    return ids, full_a, full_b, [k for k in full_a if _num(full_a.get(k)) and _num(full_b.get(k))]
+
+
 def paired_bootstrap(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 12345,
                      alpha: float = 0.05) -> dict[str, PairedResult]:
     """Every key at once: the paired-bootstrap p of :func:`paired_bootstrap_p` plus a percentile CI of a - b.
@@ -75,11 +85,9 @@ def paired_bootstrap(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 
     One pass over the resamples aggregates each report once per sample (instead of once per key),
     which is what makes a leaderboard of many systems affordable.
     """
-    ids = sorted(set(a.per_case) & set(b.per_case))
+    ids, full_a, full_b, keys = _paired_setup(a, b)
     if not ids:
         return {}
-    full_a, full_b = a.aggregate(ids), b.aggregate(ids)
-    keys = [k for k in full_a if _num(full_a.get(k)) and _num(full_b.get(k))]
     deltas: dict[str, list[float]] = {k: [] for k in keys}
     counts = dict.fromkeys(keys, 0)
     observed = {k: full_a[k] - full_b[k] for k in keys}  # type: ignore[operator]
@@ -113,11 +121,9 @@ def approx_randomization(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: in
     such as micro F1 because whole per-case rows are swapped, not per-case scores. No CI: the
     permutation distribution is centred on zero by construction.
     """
-    ids = sorted(set(a.per_case) & set(b.per_case))
+    ids, full_a, full_b, keys = _paired_setup(a, b)
     if not ids:
         return {}
-    full_a, full_b = a.aggregate(ids), b.aggregate(ids)
-    keys = [k for k in full_a if _num(full_a.get(k)) and _num(full_b.get(k))]
     observed = {k: abs(full_a[k] - full_b[k]) for k in keys}  # type: ignore[operator]
     counts = dict.fromkeys(keys, 0)
     rows_a = [a.per_case[c] for c in ids]

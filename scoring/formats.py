@@ -42,11 +42,10 @@ def _rows(report: ScoreReport) -> list[tuple[str, float | None, tuple[float, flo
 def _notes(report: ScoreReport) -> list[str]:
     lines = []
     for k, p in report.partial.items():
-        if isinstance(p, dict) and "value" in p:
-            lines.append(f"partial {k} = {_num(p['value'])}: mean of {', '.join(p['averaged'])}; missing "
-                         f"{', '.join(p['missing'])} (NOT the official score, which is null)")
-        else:
-            lines.append(f"partial {k}: averages {', '.join(map(str, p))} (NOT the official score, which is null)")
+        parts = ", ".join(f"{a} (partial)" if a in report.partial else a for a in p.averaged)
+        lines.append(f"partial {k} = {_num(p.value)}: mean of {parts}"
+                     + (f"; missing {', '.join(p.missing)}" if p.missing else "")
+                     + " (NOT the official score, which is null)")
     for name, why in report.unavailable.items():
         lines.append(f"unavailable {name}: {why}")
     return lines

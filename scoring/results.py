@@ -32,6 +32,28 @@ AGGREGATORS: Registry[Aggregator] = Registry("task aggregator")
 
 
 @dataclass(frozen=True)
+class PartialScore:
+    """What an official overall score that is null would be over the parts that did run.
+
+    Clearly not the official score: `value` is the mean of the `averaged` keys (official keys, some
+    possibly partial themselves, e.g. 2025 overall <- partial overall relevance); `missing` names the
+    parts that could not be computed. JSON shape: {"value", "averaged", "missing"} (both editions).
+    """
+
+    value: float
+    averaged: tuple[str, ...]
+    missing: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "averaged": list(self.averaged), "missing": list(self.missing)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PartialScore:
+        return cls(float(d["value"]), tuple(str(k) for k in d.get("averaged") or ()),
+                   tuple(str(k) for k in d.get("missing") or ()))
+
+
+@dataclass(frozen=True)
 class ScoreReport:
     """Scores of one submission on one task."""
 
@@ -40,8 +62,8 @@ class ScoreReport:
     per_case: dict[str, dict[str, float]]  # case_id -> stat -> value (the aggregator's input)
     signatures: dict[str, str]  # metric name -> signature string
     unavailable: dict[str, str] = field(default_factory=dict)  # metric name -> reason and how to fix
-    # overall key -> what it averaged instead: a list of keys, or {"value", "averaged", "missing"} (2025)
-    partial: dict[str, Any] = field(default_factory=dict)
+    # official overall key that is None -> the mean of what did run instead (never the official number)
+    partial: dict[str, PartialScore] = field(default_factory=dict)
     warnings: tuple[Problem, ...] = ()
     ci: dict[str, tuple[float, float]] | None = None  # key -> (low, high), 95% bootstrap
     meta: dict[str, Any] = field(default_factory=dict)  # reference kind, case ids, settings, versions
@@ -61,7 +83,7 @@ class ScoreReport:
             "task": self.task,
             "signatures": self.signatures,
             "unavailable": self.unavailable,
-            "partial": self.partial,
+            "partial": {k: p.to_dict() for k, p in self.partial.items()},
             "warnings": [w.to_dict() for w in self.warnings],
             **({"ci95": {k: list(v) for k, v in self.ci.items()}} if self.ci else {}),
             **self.meta,

@@ -21,7 +21,8 @@ from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError, UnavailableError
 from archehr_scoring.factuality import FACTUALITY_KEYS, aggregate_factuality, case_counts, factuality_signature
 from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample
-from archehr_scoring.results import AGGREGATORS, AggregationContext, ScoreReport
+from archehr_scoring.reference import require_notes
+from archehr_scoring.results import AGGREGATORS, AggregationContext, PartialScore, ScoreReport
 from archehr_scoring.submission2025 import (
     ParsedAnswer,
     Submission2025,
@@ -72,22 +73,22 @@ if TASK not in AGGREGATORS:
     AGGREGATORS.add(TASK, aggregate_2025)
 
 
-def partial_overall(scores: Mapping[str, float | None]) -> dict[str, Any]:
+def partial_overall(scores: Mapping[str, float | None]) -> dict[str, PartialScore]:
     """Means of what was available when an official overall score is null (clearly not the official one)."""
-    out: dict[str, Any] = {}
+    out: dict[str, PartialScore] = {}
     if scores.get("overall_relevance_score") is not None:
         return out
-    have = [k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is not None]
-    missing = [k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is None]
+    have = tuple(k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is not None)
+    missing = tuple(k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is None)
     if not have:
         return out
     rel = _mean([scores[k] for k in have])  # type: ignore[misc]
-    out["overall_relevance_score"] = {"value": rel, "averaged": have, "missing": missing}
+    out["overall_relevance_score"] = PartialScore(rel, have, missing)
     fact = scores.get("overall_factuality_score")
     if fact is not None:
-        out["overall_score"] = {"value": _mean([fact, rel]), "averaged": ["overall_factuality_score",
-                                                                          "overall_relevance_score (partial)"],
-                                "missing": missing}
+        # averages the partial relevance above: `averaged` names official keys, `partial` says which are partial
+        out["overall_score"] = PartialScore(_mean([fact, rel]), ("overall_factuality_score",
+                                                                 "overall_relevance_score"), missing)
     return out
 
 
@@ -189,6 +190,7 @@ def score_2025(submission: str | os.PathLike[str] | list[Any] | Submission2025, 
     if split.key is None:
         raise DataError(Problem("this split has no key: scoring needs archehr-qa_key.json", split.source,
                                 code="missing-file"))
+    require_notes(split, "2025 scoring reads the note sentences, narratives and questions")
     sub, problems = load_submission_2025(submission)
     problems += check_cases(sub, split, key_file)
     if problems:

@@ -19,13 +19,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
-from archehr.data.json_io import read_key
 from archehr.data.model import Split
-from archehr.data.releases import KEY_NAME, XML_NAME, cross_check, load_split_dir
-from archehr.data.xml_io import read_cases_xml
+from archehr.data.releases import KEY_NAME, XML_NAME
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError, UnavailableError
 from archehr_scoring import __version__
 from archehr_scoring.aggregate2026 import (
@@ -38,7 +35,8 @@ from archehr_scoring.aggregate2026 import (
 )
 from archehr_scoring.case_ids import format_case_ids, parse_case_ids
 from archehr_scoring.metrics.base import MetricSettings, TextExample, signature
-from archehr_scoring.results import AGGREGATORS, ScoreReport
+from archehr_scoring.reference import load_reference
+from archehr_scoring.results import AGGREGATORS, PartialScore, ScoreReport
 from archehr_scoring.submission2026 import (
     TASK_TITLES,
     TEXT_TASKS,
@@ -66,26 +64,7 @@ REFERENCE_KIND = {"st1": "clinician_question", "st3": "clinician_answer_without_
 def load_reference_2026(split_or_key: Split | str | os.PathLike[str]) -> Split:
     """A Split from a Split, a split folder, a key JSON (XML beside it read when present) or an XML
     (key beside it read when present). For st1 the XML alone is a complete reference."""
-    if isinstance(split_or_key, Split):
-        return split_or_key
-    p = Path(split_or_key)
-    if p.is_dir():
-        return load_split_dir(p)
-    if not p.is_file():
-        raise DataError(Problem("reference file does not exist (give the split's key JSON, its archehr-qa.xml, "
-                                "or the split folder)", str(p), code="missing-file"))
-    if p.suffix.lower() == ".xml":
-        xml, key_file = p, p.parent / KEY_NAME
-    else:
-        xml, key_file = p.parent / XML_NAME, p
-    cases = read_cases_xml(xml) if xml.is_file() else ()
-    key = read_key(key_file) if key_file.is_file() else None
-    split = Split(p.parent.name, cases, key, None, None, str(p))
-    if cases and key is not None:
-        problems = cross_check(split, str(key_file))
-        if problems:
-            raise DataError(problems)
-    return split
+    return load_reference(split_or_key)
 
 
 def reference_case_ids(task: str, ref: Split, case_ids: frozenset[str] | None = None) -> tuple[str, ...]:
@@ -270,7 +249,7 @@ def score_2026(task: str | None, submission: Any, split_or_key: Split | str | os
         "scorer_version": __version__,
     }
     unavailable: dict[str, str] = {}
-    partial: dict[str, list[str]] = {}
+    partial: dict[str, PartialScore] = {}
     if task in TEXT_TASKS:
         rows, signatures, unavailable = _text_rows(task, sub, ref, names, settings)
         meta["word_limit"] = WORD_LIMITS[task]
@@ -287,10 +266,10 @@ def score_2026(task: str | None, submission: Any, split_or_key: Split | str | os
     scores = AGGREGATORS.get(task)([rows[c] for c in sub.case_ids], ctx_report.context())
     scores = {k: scores.get(k) for k in official_keys(task)}
     if task in TEXT_TASKS and scores["overall_score"] is None:
-        have = [k for k in OVERALL_PARTS[task] if scores[k] is not None]
+        have = tuple(k for k in OVERALL_PARTS[task] if scores[k] is not None)
         if have:
-            partial["overall_score"] = have
-            meta["partial_overall_score"] = sum(scores[k] for k in have) / len(have)  # type: ignore[misc]
+            partial["overall_score"] = PartialScore(sum(scores[k] for k in have) / len(have),  # type: ignore[misc]
+                                                    have, tuple(k for k in OVERALL_PARTS[task] if scores[k] is None))
     report = ScoreReport(task, scores, rows, signatures, unavailable, partial,
                          tuple(p for p in problems if p.code.startswith("warning")), None, meta)
     if bootstrap > 0:

@@ -112,13 +112,16 @@ def _item_lines(text: str) -> list[int]:
     if i < 0:
         return []
     i += 1
+    line, counted = 1, 0  # newlines are counted incrementally (counting from 0 per item is quadratic)
     try:
         while True:
             while i < len(text) and text[i] in " \t\r\n,":
                 i += 1
             if i >= len(text) or text[i] == "]":
                 return out
-            out.append(text.count("\n", 0, i) + 1)
+            line += text.count("\n", counted, i)
+            counted = i
+            out.append(line)
             _, i = dec.raw_decode(text, i)
     except json.JSONDecodeError:
         return out
@@ -282,6 +285,16 @@ def answer_warnings(parsed: ParsedAnswer, case: Case | None = None, file: str | 
 # --- validation and fixes ---------------------------------------------------------------------------------------
 
 
+def _case_or_none(split: Split | None, case_id: str) -> Case | None:
+    """The case's XML entry when the split has it (a key-only split or an unknown case: None)."""
+    if split is None:
+        return None
+    try:
+        return split.case(case_id)
+    except KeyError:
+        return None
+
+
 def validate_2025(source: str | os.PathLike[str] | list[Any] | Submission2025, split: Split | None = None,
                   key_file: str | None = None) -> tuple[list[Problem], list[Problem]]:
     """(errors, warnings) of a submission; with a split, also case coverage and note ids."""
@@ -290,12 +303,7 @@ def validate_2025(source: str | os.PathLike[str] | list[Any] | Submission2025, s
         errors += check_cases(sub, split, key_file)
     warnings: list[Problem] = []
     for cid, ans in sub.entries:
-        case = None
-        if split is not None:
-            try:
-                case = split.case(cid)
-            except KeyError:
-                case = None
+        case = _case_or_none(split, cid)
         warnings += answer_warnings(parse_answer(cid, ans), case, sub.file, sub.line_of(cid))
     return errors, warnings
 
@@ -342,11 +350,6 @@ def fix_answer(answer: str, case: Case | None = None) -> str:
 def fix_submission(sub: Submission2025, split: Split | None = None) -> list[dict[str, str]]:
     out = []
     for cid, ans in sub.entries:
-        case = None
-        if split is not None:
-            try:
-                case = split.case(cid)
-            except KeyError:
-                case = None
+        case = _case_or_none(split, cid)
         out.append({"case_id": cid, "answer": fix_answer(ans, case)})
     return out

@@ -15,7 +15,7 @@ from archehr.leaderboard.board import Entry, build_leaderboard, choose_rank_key,
 from archehr.leaderboard.cache import ScoreCache, report_from_dict, report_to_dict
 from archehr.leaderboard.render import to_csv, to_markdown
 from archehr.leaderboard.runs import Run, find_runs
-from archehr_scoring.results import ScoreReport
+from archehr_scoring.results import PartialScore, ScoreReport
 
 KEY = [
     {"case_id": "1", "answers": [{"sentence_id": "1", "relevance": "essential"},
@@ -110,7 +110,8 @@ def test_damaged_cache_file_is_recomputed(board_dir, tmp_path):
 
 def test_report_round_trips_through_the_cache_format():
     r = ScoreReport(TASK, {"overall_score": 50.0}, {"1": {"tp": 1.0, "fp": 1.0, "fn": 0.0}}, {"toy": "toy|v1"},
-                    {"m": "why"}, {"overall_score": ["a"]}, (), {"overall_score": (1.0, 2.0)}, {"x": 1})
+                    {"m": "why"}, {"overall_score": PartialScore(1.5, ("a",), ("b",))}, (),
+                    {"overall_score": (1.0, 2.0)}, {"x": 1})
     assert report_from_dict(json.loads(json.dumps(report_to_dict(r)))) == r
 
 
@@ -129,7 +130,8 @@ def test_find_runs_accepts_files_run_folders_and_reports_missing_paths(tmp_path)
 def _partial_report(overall: float | None, parts: dict[str, float]) -> ScoreReport:
     # rows hold the part values directly; the toy-free "mean" aggregator below averages them
     return ScoreReport("mean-parts", {**parts, "overall_score": overall}, {"1": parts, "2": parts},
-                       {k: k for k in parts}, {"alignscore": "no checkpoint"}, {"overall_score": list(parts)})
+                       {k: k for k in parts}, {"alignscore": "no checkpoint"},
+                       {"overall_score": PartialScore(sum(parts.values()) / len(parts), tuple(parts), ("alignscore",))})
 
 
 @pytest.fixture

@@ -54,9 +54,9 @@ def test_unavailable_metric_is_null_and_partial_is_labelled() -> None:
     assert r.scores["bertscore"] is None and "does not exist" in r.unavailable["bertscore"]
     assert r.scores["overall_relevance_score"] is None and r.scores["overall_score"] is None
     part = r.partial["overall_relevance_score"]
-    assert part["averaged"] == ["rougeLsum", "bleu", "sari"]
-    assert set(part["missing"]) == {"alignscore", "medcon", "bertscore"}
-    assert part["value"] == pytest.approx((r.scores["rougeLsum"] + r.scores["bleu"] + r.scores["sari"]) / 3)
+    assert part.averaged == ("rougeLsum", "bleu", "sari")
+    assert set(part.missing) == {"alignscore", "medcon", "bertscore"}
+    assert part.value == pytest.approx((r.scores["rougeLsum"] + r.scores["bleu"] + r.scores["sari"]) / 3)
     assert "ref:essential" in r.signatures["bleu"]
 
 

@@ -80,8 +80,10 @@ def test_unavailable_metric_is_none_with_a_reason_never_zero(golden_dir: Path, s
     assert r.scores["alignscore"] is None and r.scores["overall_score"] is None
     assert "alignscore" in r.unavailable and r.unavailable["alignscore"]
     assert "alignscore" in r.signatures
-    assert r.partial == {"overall_score": ["rougeLsum"]}
-    assert r.meta["partial_overall_score"] == pytest.approx(100.0)
+    part = r.partial["overall_score"]
+    assert part.averaged == ("rougeLsum",) and part.value == pytest.approx(100.0)
+    assert set(part.missing) == {"alignscore", "bertscore", "medcon"}
+    assert r.to_json_dict()["_meta"]["partial"]["overall_score"]["averaged"] == ["rougeLsum"]
     out = r.to_json_dict()
     assert out["alignscore"] is None and out["_meta"]["unavailable"]["alignscore"]
 

@@ -39,6 +39,11 @@ def score(
                                                             show_default=False)] = None,
     alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
                                                          show_default=False)] = None,
+    alignscore_model: Annotated[str | None, typer.Option("--alignscore-model", help="AlignScore's base model: a local "
+                                                                                    "roberta-base folder or a name in "
+                                                                                    "the HF cache (default "
+                                                                                    "roberta-base).",
+                                                         show_default=False)] = None,
     quickumls: Annotated[Path | None, typer.Option("--quickumls", "--quickumls-path",
                                                                  help="QuickUMLS index folder (MEDCON).",
                                                                  show_default=False)] = None,
@@ -66,6 +71,8 @@ def score(
         changes["bertscore_baseline"] = str(bertscore_baseline)
     if alignscore_ckpt is not None:
         changes["alignscore_ckpt"] = str(alignscore_ckpt)
+    if alignscore_model:
+        changes["alignscore_model"] = alignscore_model
     if quickumls is not None:
         changes["quickumls_path"] = str(quickumls)
     settings = dataclasses.replace(MetricSettings(), **changes)  # type: ignore[arg-type]

@@ -58,18 +58,22 @@ def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...
             problems.append(Problem(f"item {i} is {type(item).__name__}, expected an object", file, code="type"))
             continue
         cid = item.get("case_id")
-        line = json_line_of(text, cid) if cid is not None else None
+
+        # Looked up only when a problem is reported: a search per item over the whole text is quadratic.
+        def line(cid: object = cid) -> int | None:
+            return json_line_of(text, cid) if cid is not None else None
+
         if not isinstance(cid, str) or not cid.strip():
             problems.append(Problem(f"item {i}: case_id must be a non-empty string, got {cid!r}", file, None,
-                                    "case_id", line, code="type"))
+                                    "case_id", line(), code="type"))
             continue
         if cid in seen:
-            problems.append(Problem("duplicate case id", file, cid, "case_id", line, code="duplicate-case"))
+            problems.append(Problem("duplicate case id", file, cid, "case_id", line(), code="duplicate-case"))
             continue
         seen.add(cid)
 
         def bad(msg: str, field: str, code: str = "type") -> None:
-            problems.append(Problem(msg, file, cid, field, line, code=code))  # noqa: B023
+            problems.append(Problem(msg, file, cid, field, line(), code=code))  # noqa: B023
 
         answers = item.get("answers")
         labels: list[SentenceLabel] = []

@@ -16,7 +16,8 @@ from archehr.errors import ArchehrError, InputError, Problem
 from archehr.leaderboard.cache import (
     ScoreCache,
     cache_key,
-    problem_from_dict,
+    problems_from_cache,
+    problems_to_cache,
     report_from_dict,
     report_to_dict,
     sha256_file,
@@ -86,13 +87,13 @@ class Entry:
 class PartialAware(ScoreReport):
     """A report whose aggregate fills an overall the scorer left None with the mean of its recorded parts.
 
-    The scorer records in `partial[key]` which parts a partial overall would average; computing it
+    The scorer records in `partial[key].averaged` which parts a partial overall averages; computing it
     inside `aggregate` lets bootstrap CIs and paired tests treat it like any other key.
     """
 
     def aggregate(self, case_ids: Sequence[str]) -> dict[str, float | None]:
         s = dict(super().aggregate(case_ids))
-        todo = {k: partial_parts(v) for k, v in self.partial.items()}
+        todo = {k: v.averaged for k, v in self.partial.items()}
         # A partial overall may average another partial key (2025: overall <- partial relevance),
         # so fill keys whose parts are all known until nothing changes.
         while todo:
@@ -105,15 +106,6 @@ class PartialAware(ScoreReport):
                     s[k] = sum(s[p] for p in parts) / len(parts)  # type: ignore[misc]
                 del todo[k]
         return s
-
-
-def partial_parts(spec: object) -> list[str]:
-    """The keys a partial score averages: a list of keys, or the scorer's {"averaged": [...]} record."""
-    if isinstance(spec, dict):
-        spec = spec.get("averaged") or []
-    if not isinstance(spec, (list, tuple)):
-        return []
-    return [str(p).removesuffix(" (partial)") for p in spec]
 
 
 def partial_aware(r: ScoreReport) -> ScoreReport:
@@ -156,16 +148,17 @@ def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCac
     ck = cache_key("score", submission=sha, key=key_sha, scorer=scorer.fingerprint())
     hit = cache.get(ck)
     warnings = [p for p in run.problems]
+    paths = {"<submission>": str(run.submission), "<key>": str(key)}
     if hit is not None:
         if hit["status"] == "ok":
             return Entry(run, "ok", warnings, report_from_dict(hit["report"]), submission_sha256=sha,
                          cache_key=ck, cached=True)
-        return Entry(run, hit["status"], warnings + [problem_from_dict(p) for p in hit["problems"]],
+        return Entry(run, hit["status"], warnings + problems_from_cache(hit["problems"], paths),
                      submission_sha256=sha, cache_key=ck, cached=True)
     try:
         report = scorer.score(run.submission, key)
     except InputError as e:
-        cache.put(ck, {"status": "invalid", "problems": [p.to_dict() for p in e.problems]})
+        cache.put(ck, {"status": "invalid", "problems": problems_to_cache(list(e.problems), paths)})
         return Entry(run, "invalid", warnings + list(e.problems), submission_sha256=sha, cache_key=ck)
     except ArchehrError as e:  # e.g. a component unavailable: not cached, it may be fixed by an install
         return Entry(run, "error", warnings + [Problem(str(e), str(run.submission), code="scoring-failed")],
@@ -277,18 +270,18 @@ def _cached_paired(top: Entry, e: Entry, cache: ScoreCache, test: str, n: int, s
 
 
 def to_json_dict(lb: Leaderboard, relative_to: Path | None = None) -> dict[str, Any]:
-    """Everything the tables show, deterministic (no times, paths relative to the output folder)."""
+    """Everything the tables show, deterministic (no times; paths relative to the output folder or the working
+    directory, else file names: see `archehr.leaderboard.portable`)."""
+    from archehr.leaderboard.portable import portable_path, portable_text, recorded_paths_to_names
     from archehr.leaderboard.runs import provenance_summary
 
-    def rel(p: Path | None) -> str | None:
-        if p is None:
-            return None
-        if relative_to is not None:
-            try:
-                return Path(p).resolve().relative_to(relative_to.resolve()).as_posix()
-            except ValueError:
-                pass
-        return Path(p).as_posix()
+    bases = [relative_to] if relative_to is not None else []
+
+    def rel(p: str | Path | None) -> str | None:
+        return None if p is None else portable_path(p, bases)
+
+    def problem(p: Problem) -> dict[str, Any]:
+        return p.to_dict() | {"message": portable_text(p.message, bases), "file": rel(p.file) if p.file else None}
 
     rows = []
     for e in lb.entries:
@@ -297,17 +290,17 @@ def to_json_dict(lb: Leaderboard, relative_to: Path | None = None) -> dict[str, 
             "rank": e.rank,
             "run": e.name,
             "status": e.status,
-            "problems": [p.to_dict() | {"file": rel(Path(p.file)) if p.file else None} for p in e.problems],
+            "problems": [problem(p) for p in e.problems],
             "submission": rel(e.run.submission),
             "submission_sha256": e.submission_sha256,
             "scores": dict(r.scores) if r else {},
             "partial_scores": {k: e.value(k) for k in (r.partial if r else {})},
             "ci95": {k: list(v) for k, v in e.ci.items()},
             "vs_top": {k: {"delta": v.delta, "ci95": [v.ci_low, v.ci_high], "p": v.p} for k, v in e.vs_top.items()},
-            "partial": dict(r.partial) if r else {},
-            "unavailable": dict(r.unavailable) if r else {},
+            "partial": {k: p.to_dict() for k, p in r.partial.items()} if r else {},
+            "unavailable": {k: portable_text(v, bases) for k, v in r.unavailable.items()} if r else {},
             "provenance": provenance_summary(e.run.provenance),
-            "run_json": e.run.provenance,
+            "run_json": recorded_paths_to_names(e.run.provenance),
         })
     return {
         "task": lb.task,
@@ -318,7 +311,7 @@ def to_json_dict(lb: Leaderboard, relative_to: Path | None = None) -> dict[str, 
         "significance": {"test": lb.test, "resamples": lb.n_resamples, "seed": lb.seed, "against": "rank 1",
                          "ci": "95% percentile bootstrap over cases"},
         "keys": lb.keys,
-        "signatures": lb.signatures,
-        "unavailable": lb.unavailable,
+        "signatures": {k: portable_text(v, bases) for k, v in lb.signatures.items()},
+        "unavailable": {k: portable_text(v, bases) for k, v in lb.unavailable.items()},
         "entries": rows,
     }

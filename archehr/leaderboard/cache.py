@@ -14,9 +14,9 @@ from typing import Any
 
 from archehr.atomic import write_json
 from archehr.errors import Problem
-from archehr_scoring.results import ScoreReport
+from archehr_scoring.results import PartialScore, ScoreReport
 
-CACHE_FORMAT = 1  # bump when what is stored changes meaning
+CACHE_FORMAT = 2  # bump when what is stored changes meaning (2: partial scores as {"value", "averaged", "missing"})
 CACHE_DIR_NAME = ".archehr-cache"
 
 
@@ -81,11 +81,39 @@ def report_to_dict(r: ScoreReport) -> dict[str, Any]:
         "per_case": r.per_case,
         "signatures": r.signatures,
         "unavailable": r.unavailable,
-        "partial": r.partial,
+        "partial": {k: p.to_dict() for k, p in r.partial.items()},
         "warnings": [w.to_dict() for w in r.warnings],
         "ci": {k: list(v) for k, v in r.ci.items()} if r.ci else None,
         "meta": r.meta,
     }
+
+
+def problems_to_cache(problems: list[Problem], paths: dict[str, str]) -> list[dict[str, Any]]:
+    """Problems as stored: the given paths (placeholder -> path) replaced by their placeholders.
+
+    The cache is keyed by content, so the same entry serves a copy of the runs in another folder; a
+    stored path would then name the first folder.
+    """
+    order = sorted(paths.items(), key=lambda kv: -len(kv[1]))  # longest first: a path may contain another
+
+    def template(text: str | None) -> str | None:
+        if text:
+            for placeholder, path in order:
+                if path:
+                    text = text.replace(path, placeholder)
+        return text
+
+    return [p.to_dict() | {"message": template(p.message), "file": template(p.file)} for p in problems]
+
+
+def problems_from_cache(items: list[dict[str, Any]], paths: dict[str, str]) -> list[Problem]:
+    def fill(text: Any) -> Any:
+        if isinstance(text, str):
+            for placeholder, path in paths.items():
+                text = text.replace(placeholder, path)
+        return text
+
+    return [problem_from_dict(d | {"message": fill(d.get("message")), "file": fill(d.get("file"))}) for d in items]
 
 
 def problem_from_dict(d: dict[str, Any]) -> Problem:
@@ -100,7 +128,7 @@ def report_from_dict(d: dict[str, Any]) -> ScoreReport:
         per_case={c: dict(v) for c, v in d["per_case"].items()},
         signatures=dict(d["signatures"]),
         unavailable=dict(d.get("unavailable") or {}),
-        partial=dict(d.get("partial") or {}),  # values as the scorer wrote them (lists or records)
+        partial={k: PartialScore.from_dict(v) for k, v in (d.get("partial") or {}).items()},
         warnings=tuple(problem_from_dict(w) for w in d.get("warnings") or ()),
         ci={k: (v[0], v[1]) for k, v in d["ci"].items()} if d.get("ci") else None,
         meta=dict(d.get("meta") or {}),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from archehr.leaderboard.board import Leaderboard, partial_parts
+from archehr.leaderboard.board import Leaderboard
 from archehr.leaderboard.html_common import SORT_JS, esc, hbar_chart, page
-from archehr.leaderboard.render import fmt, fmt_p, headline_keys, problem_text, status_text
+from archehr.leaderboard.portable import portable_text
+from archehr.leaderboard.render import PARTIAL_NOTE, fmt, fmt_p, headline_keys, problem_text, status_text
 from archehr.leaderboard.runs import provenance_summary
 
 
@@ -40,7 +41,7 @@ def leaderboard_html(lb: Leaderboard) -> str:
             v = e.value(k)
             ci = e.ci.get(k)
             star = "*" if e.is_partial(k) else ""
-            parts = partial_parts(e.report.partial[k]) if star and e.report else []
+            parts = e.report.partial[k].averaged if star and e.report else []
             title = f' title="partial: {esc(", ".join(parts))}"' if star else ""
             row.append(f'<td class="num" data-v="{"" if v is None else v}"{title}>'
                        f"{'' if e.report is None else fmt(v) + star}"
@@ -69,13 +70,18 @@ def leaderboard_html(lb: Leaderboard) -> str:
     body.append("</tbody></table></div>")
     notes = []
     for m, why in sorted(lb.unavailable.items()):
-        notes.append(f"<li><code>{esc(m)}</code> unavailable: {esc(why)}</li>")
-    if any(e.report and e.report.partial for e in lb.entries):
-        notes.append("<li><code>*</code> marks a partial score: hover it to see what it averages.</li>")
+        notes.append(f"<li><code>{esc(m)}</code> unavailable: {esc(portable_text(why))}</li>")
+    partial: dict[str, set[str]] = {}
+    for e in lb.entries:
+        for k, spec in (e.report.partial if e.report else {}).items():
+            partial.setdefault(k, set()).update(spec.averaged)
+    notes += [f"<li><code>{esc(k)}*</code> is partial: {esc(PARTIAL_NOTE)} {esc(', '.join(sorted(what)))} only.</li>"
+              for k, what in sorted(partial.items())]
     if notes:
         body.append(f"<h2>Notes</h2><ul>{''.join(notes)}</ul>")
     if lb.signatures:
         body.append("<h2>Metric signatures</h2><ul class=\"small\">"
-                    + "".join(f"<li><code>{esc(s)}</code></li>" for _, s in sorted(lb.signatures.items())) + "</ul>")
+                    + "".join(f"<li><code>{esc(portable_text(s))}</code></li>"
+                              for _, s in sorted(lb.signatures.items())) + "</ul>")
     body.append("</main>")
     return page(f"Leaderboard ({lb.task})", "\n".join(body), SORT_JS)

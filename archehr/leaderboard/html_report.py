@@ -15,7 +15,7 @@ from typing import Any
 
 from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import Problem, SubmissionError
-from archehr.leaderboard.board import partial_aware, partial_parts
+from archehr.leaderboard.board import partial_aware
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import MAX_WORDS, AnswerLine, parse_answer
@@ -250,7 +250,7 @@ def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, A
     body.append('<div class="grid2"><div class="scroll"><table><thead><tr><th>score</th><th class="num">value</th>'
                 '<th class="num">95% CI</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></div><div>")
     notes = [f"<li><code>{esc(m)}</code> unavailable: {esc(why)}</li>" for m, why in sorted(report.unavailable.items())]
-    notes += [f"<li><code>{esc(k)}*</code> is partial: the mean of {esc(', '.join(partial_parts(spec)))} only "
+    notes += [f"<li><code>{esc(k)}*</code> is partial: the mean of {esc(', '.join(spec.averaged))} only "
               "(not the official score)</li>" for k, spec in sorted(report.partial.items())]
     notes += [f"<li>warning: {esc(w.message)}{f' (case {esc(w.case_id)})' if w.case_id else ''}</li>"
               for w in report.warnings[:30]]

@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from archehr.errors import Problem
-from archehr.leaderboard.board import HEADLINE, Leaderboard, partial_parts, to_json_dict
+from archehr.leaderboard.board import HEADLINE, Leaderboard, to_json_dict
+from archehr.leaderboard.portable import portable_text
 from archehr.leaderboard.runs import provenance_summary
 
 MD_NAME = "LEADERBOARD.md"
@@ -29,7 +30,8 @@ def fmt_p(p: float | None) -> str:
 
 def problem_text(p: Problem) -> str:
     """A problem without its file path: outputs must not depend on where the checkout lives."""
-    return p.message + (f" (case {p.case_id})" if p.case_id else "") + (f" [{p.field}]" if p.field else "")
+    return portable_text(p.message) + (f" (case {p.case_id})" if p.case_id else "") + (f" [{p.field}]" if p.field
+                                                                                      else "")
 
 
 def _md_escape(s: str) -> str:
@@ -42,6 +44,14 @@ def headline_keys(lb: Leaderboard) -> list[str]:
     if lb.rank_key in keys:
         keys.remove(lb.rank_key)
     return [lb.rank_key, *keys] if lb.keys or lb.rank_key else keys
+
+
+PARTIAL_NOTE = ("the official score is null here (a metric it needs could not run); shown instead is the mean "
+                "of")
+
+
+def has_partial(lb: Leaderboard) -> bool:
+    return any(e.report is not None and e.report.partial for e in lb.entries)
 
 
 def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an import cycle in annotations
@@ -59,7 +69,8 @@ def to_markdown(lb: Leaderboard) -> str:
     out.append(f"Ranked by `{lb.rank_key}` (higher is better)." + (f" Note: {lb.rank_note}." if lb.rank_note else ""))
     out.append(f"Scores on the official scale with 95% bootstrap CIs over cases ({lb.n_resamples} resamples, "
                f"seed {lb.seed}); p = {'paired bootstrap' if lb.test == 'bootstrap' else 'approximate randomisation'}"
-               f" test of each run against rank 1 on `{lb.rank_key}`. `*` = partial score (see notes).")
+               f" test of each run against rank 1 on `{lb.rank_key}`."
+               + (" `*` = partial score, not the official one (see the notes)." if has_partial(lb) else ""))
     out.append(f"Key: `{Path(lb.key_file).name}` (sha256 {lb.key_sha256[:12]}).")
     out.append("")
     head = ["#", "run", *[f"{k}" for k in keys], "p vs #1", "system", "commit", "status"]
@@ -73,7 +84,7 @@ def to_markdown(lb: Leaderboard) -> str:
             cell = fmt(v) if e.report else ""
             if e.is_partial(k) and e.report:
                 cell += "*"
-                partial_notes.setdefault(k, set()).update(partial_parts(e.report.partial[k]))
+                partial_notes.setdefault(k, set()).update(e.report.partial[k].averaged)
             ci = e.ci.get(k)
             if ci and k == lb.rank_key:
                 cell += f" [{ci[0]:.2f}, {ci[1]:.2f}]"
@@ -88,9 +99,9 @@ def to_markdown(lb: Leaderboard) -> str:
     if lb.rank_note:
         notes.append(f"- {lb.rank_note}.")
     for k, what in sorted(partial_notes.items()):
-        notes.append(f"- `{k}*` is partial: averaged over {', '.join(sorted(what))} only.")
+        notes.append(f"- `{k}*` is partial: {PARTIAL_NOTE} {', '.join(sorted(what))} only.")
     for m, why in sorted(lb.unavailable.items()):
-        notes.append(f"- `{m}` unavailable: {_md_escape(why)}")
+        notes.append(f"- `{m}` unavailable: {_md_escape(portable_text(why))}")
     for e in lb.entries:
         if e.status != "ok":
             for p in e.problems[:20]:
@@ -101,7 +112,7 @@ def to_markdown(lb: Leaderboard) -> str:
         out += ["", "Notes:", "", *notes]
     if lb.signatures:
         out += ["", "Metric signatures:", ""]
-        out += [f"- `{_md_escape(s)}`" for _, s in sorted(lb.signatures.items())]
+        out += [f"- `{_md_escape(portable_text(s))}`" for _, s in sorted(lb.signatures.items())]
     return "\n".join(out) + "\n"
 
 

@@ -94,6 +94,10 @@ def read_provenance(run_json: Path | None) -> tuple[dict[str, Any], list[Problem
 def provenance_summary(prov: dict[str, Any]) -> dict[str, str]:
     """The few provenance fields a table shows: system/config and commit (full run.json kept elsewhere)."""
 
+    from archehr.leaderboard.portable import recorded_paths_to_names
+
+    prov = recorded_paths_to_names(prov)  # a config *path* recorded on another machine shows as its file name
+
     def first(*names: str) -> str:
         for n in names:
             v = prov.get(n)

