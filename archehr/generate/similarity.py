@@ -22,7 +22,14 @@ def _tokens(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
+def _stems(text: str) -> set[str]:
+    # a 5-letter prefix is a crude stemmer that needs nothing: "placed"/"placement", "bleed"/"bleeding"
+    return {w[:5] for w in _tokens(text)}
+
+
 class Similarity:
+    """`matrix` compares texts symmetrically; `support` asks how far a line is backed by a sentence."""
+
     def __init__(self, kind: str = "auto"):
         if kind not in ("auto", "embedding", "lexical"):
             raise ConfigError(f"similarity must be auto, embedding or lexical, not {kind!r}")
@@ -53,4 +60,22 @@ class Similarity:
             for j, y in enumerate(tb):
                 u = len(x | y)
                 out[i, j] = len(x & y) / u if u else 0.0
+        return out
+
+    def support(self, lines: Sequence[str], sentences: Sequence[str]) -> np.ndarray:
+        """len(lines) x len(sentences): how much of each line a note sentence backs.
+
+        Embeddings: cosine (meaning). Lexical: the share of the line's content words (5-letter stems)
+        found in the sentence; unlike Jaccard it does not punish a short line for a long sentence.
+        One shared word ("heart") is no evidence, so lexical support needs two shared stems (or all
+        of a one-word line).
+        """
+        if self.kind == "embedding" or not lines or not sentences:
+            return self.matrix(lines, sentences)
+        la, sb = [_stems(x) for x in lines], [_stems(x) for x in sentences]
+        out = np.zeros((len(lines), len(sentences)))
+        for i, x in enumerate(la):
+            for j, y in enumerate(sb):
+                shared = len(x & y)
+                out[i, j] = shared / len(x) if x and (shared >= 2 or shared == len(x)) else 0.0
         return out

@@ -37,11 +37,13 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "block_title",
     "glossary_hits",
     "is_header",
+    "paragraph_first",
     *_SECTION_FEATURES,
     "position",
     "log_length",
     "numeric_fraction",
     "lab_pattern",
+    "log_note_sentences",
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     *(f"cos_{f}" for f in FIELDS),
@@ -129,13 +131,19 @@ def case_features(case: Case, feature_set: str, glossary: Glossary | None = None
     cols: list[np.ndarray] = [sims[f] for f in FIELDS]
     title = block_title_similarity(case, g)
     cols += _context_group(combined, blocks, title)
-    cols += [title, np.log1p(hits), headers]
+    paras = [s.paragraph_id for s in case.sentences]
+    # a sentence that opens a paragraph states the problem; the rest of the paragraph elaborates it
+    para_first = np.array([1.0] + [float(paras[i] != paras[i - 1]) for i in range(1, n)])
+    cols += [title, np.log1p(hits), headers, para_first]
     cols += [np.array([c.section == s[len("section_"):] for c in ctx], dtype=float) for s in _SECTION_FEATURES]
     cols += [
         np.arange(n) / max(1, n - 1),
         np.log1p([len(t.split()) for t in texts]),
         np.array([numeric_fraction(t) for t in texts]),
         np.array([lab_pattern(t) for t in texts]),
+        # clinicians cite about as many sentences in a long note as in a short one, so the prior of
+        # each sentence falls with the note's length (CV: +1 F1 over the 40 labelled cases)
+        np.full(n, np.log(n)),
     ]
     if feature_set == "lexical+embedding":
         from archehr.relevance.embedding import field_cosines, get_encoder

@@ -30,7 +30,8 @@ from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 from archehr.relevance.selector import Selector
 
 FORMAT = "archehr-relevance-model"
-FORMAT_VERSION = 1
+# 2: features paragraph_first and log_note_sentences; training_data may list several parts
+FORMAT_VERSION = 2
 L2_GRID: tuple[float, ...] = (0.3, 1.0, 3.0, 10.0, 30.0)
 HEADS = ("essential", "relevant")
 
@@ -44,6 +45,12 @@ def training_hash(split: Split) -> str:
                      [[s.id, s.text, (k.label_of(s.id) or Relevance.NOT_RELEVANT).value if k else None]
                       for s in c.sentences]])
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def training_record(split: Split) -> dict[str, object]:
+    """What one labelled split contributed: where from, how much, and the hash of its content."""
+    return {"source": split.source, "split": split.name, "version": split.version, "cases": len(split.cases),
+            "sentences": sum(len(c.sentences) for c in split.cases), "sha256": training_hash(split)}
 
 
 def labels(split: Split, case: Case) -> tuple[np.ndarray, np.ndarray]:
@@ -160,11 +167,20 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
                                        "median": round(float(np.median(confidences)), 3),
                                        "max": round(max(confidences), 3), "review_quantile": review_quantile},
                      "curve": [[round(t, 3), round(f, 4), round(p, 4), round(r, 4)] for t, f, p, r in cal.curve]},
-        training={"source": split.source, "split": split.name, "version": split.version,
-                  "cases": len(split.cases), "sentences": sum(len(c.sentences) for c in split.cases),
-                  "sha256": training_hash(split),
-                  "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")},
+        training={**training_record(split), "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")},
     )
+    return model, cal
+
+
+def train_parts(parts: Sequence[tuple[str, Split]], feature_set: str = "lexical", target: str = "essential",
+                **kw: object) -> tuple[TrainedModel, Calibration]:
+    """Train on several labelled splits at once (ids prefixed by their label); each part is recorded."""
+    from archehr.relevance.cv import merge_splits
+
+    merged = merge_splits(parts)
+    model, cal = train(merged, feature_set, target, **kw)  # type: ignore[arg-type]
+    model.training = {**model.training, "source": "merged", "split": "+".join(lab for lab, _ in parts),
+                      "parts": [{"label": lab, **training_record(sp)} for lab, sp in parts]}
     return model, cal
 
 
