@@ -165,6 +165,7 @@ class CasePrediction:
     fallback: str | None = None
     notes: tuple[str, ...] = ()
     cited: tuple[str, ...] = ()
+    flagged: bool = False  # the selector's low-confidence flag: worth a human look
 
 
 class System:
@@ -247,13 +248,15 @@ class System:
                                          code="missing-answers"))
             selection, scores = self.select(case)
             links = self.aligner().align(case, key.clinician_answer_sentences, scores, selection)
-            return CasePrediction(case.case_id, links, cited=selection.cited)
+            return CasePrediction(case.case_id, links, cited=selection.cited, flagged=selection.flagged)
         if task == "st2":
             selection, _ = self.select(case)
-            return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited)
+            return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited,
+                                  flagged=selection.flagged)
         answer, selection = self.answer(case)
         value = answer.render() if task == "2025" else answer.text_without_citations()
-        return CasePrediction(case.case_id, value, answer.fallback, answer.notes, answer.cited_ids)
+        return CasePrediction(case.case_id, value, answer.fallback, answer.notes, answer.cited_ids,
+                              flagged=selection.flagged)
 
     def describe(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.config.name, "source": self.config.source,

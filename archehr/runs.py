@@ -65,6 +65,38 @@ def git_commit() -> str | None:
     return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
+def portable_path(path: str | Path | None) -> str | None:
+    """A path for run.json: relative to the working directory when inside it, else absolute.
+
+    A committed run then names `data/demo/test`, not this machine's checkout location.
+    """
+    if path is None:
+        return None
+    p = Path(path)
+    try:
+        return Path(os.path.relpath(p.resolve(), Path.cwd().resolve())).as_posix() \
+            if p.resolve().is_relative_to(Path.cwd().resolve()) else str(p.resolve())
+    except (OSError, ValueError):
+        return str(path)
+
+
+def _portable_system(desc: dict[str, Any]) -> dict[str, Any]:
+    """system.describe() with its file paths made portable (config source, model file, LLM folder)."""
+    out = dict(desc)
+    if "source" in out:
+        out["source"] = portable_path(out["source"])
+    for section in ("selector", "backend", "generator"):
+        if isinstance(out.get(section), dict):
+            sub = dict(out[section])
+            for k in ("model_file", "path"):
+                if isinstance(sub.get(k), str) and ("/" in sub[k] or "\\" in sub[k]):
+                    sub[k] = portable_path(sub[k])
+            if isinstance(sub.get("backend"), dict):
+                sub["backend"] = _portable_system({"backend": sub["backend"]})["backend"]
+            out[section] = sub
+    return out
+
+
 def versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -86,6 +118,7 @@ class RunResult:
     fallbacks: dict[str, str]
     seconds: float
     warnings: list[Problem]
+    flagged: list[str] = dataclasses.field(default_factory=list)  # low-confidence cases, for review
 
 
 def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
@@ -159,9 +192,9 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     done_rows = {cid: r for cid, r in done_rows.items() if cid in hashes and r.get("input_sha256") == hashes[cid]}
     started = datetime.now(UTC).isoformat(timespec="seconds")
     record: dict[str, Any] = {
-        "status": "running", "task": task, "split": split.name, "data": data_source or split.source,
+        "status": "running", "task": task, "split": split.name, "data": portable_path(data_source or split.source),
         "release_version": split.version, "started": previous.get("started", started) if resume else started,
-        "resumed": bool(resume and done_rows), "system": sysdesc, "seed": system.config.seed,
+        "resumed": bool(resume and done_rows), "system": _portable_system(sysdesc), "seed": system.config.seed,
         "git_commit": git_commit(), "versions": versions(), "platform": platform.platform(),
         "argv": sys.argv, "n_cases": len(split.cases), "input_sha256": hashes,
     }
@@ -182,6 +215,7 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
         pred = system.predict(case, task, split)
         row = {"case_id": case.case_id, "input_sha256": hashes[case.case_id], "prediction": pred.prediction,
                "fallback": pred.fallback, "notes": list(pred.notes), "cited": list(pred.cited),
+               "flagged": bool(pred.flagged),
                "seconds": round(time.perf_counter() - t, 4)}
         with lock:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -210,23 +244,26 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     note_ids = {c.case_id: set(c.sentence_ids) for c in split.cases}
     warnings = write_submission(task, preds, out / SUBMISSION, note_ids)
     fallbacks = {r["case_id"]: r["fallback"] for r in rows if r.get("fallback")}
+    flagged = [r["case_id"] for r in rows if r.get("flagged")]
     backend = getattr(system, "_backend", None)
     record.update({
         "status": "complete", "finished": datetime.now(UTC).isoformat(timespec="seconds"),
-        "system": system.describe(),
+        "system": _portable_system(system.describe()),
         "cases_resumed": sorted(set(done_rows) - {c.case_id for c in todo}, key=lambda x: (len(x), x)),
         "cases_run": [c.case_id for c in todo],
         "timings": {"seconds": round(seconds, 3),
                     "cases_per_second": round(len(todo) / seconds, 2) if seconds else None,
                     "per_case_seconds": {r["case_id"]: r["seconds"] for r in rows}},
         "fallbacks": fallbacks,
+        "flagged_cases": flagged,
         "repairs": {r["case_id"]: r["notes"] for r in rows if r.get("notes")},
         "warnings": [w.to_dict() for w in warnings],
     })
     if backend is not None and hasattr(backend, "hits"):
-        record["llm_cache"] = {"dir": str(backend.dir), "hits": backend.hits, "misses": backend.misses}
+        record["llm_cache"] = {"dir": portable_path(backend.dir), "hits": backend.hits, "misses": backend.misses}
     write_json(run_json, record)
     return RunResult(out, {r["case_id"]: CasePrediction(r["case_id"], r["prediction"], r.get("fallback"),
-                                                         tuple(r.get("notes", ())), tuple(r.get("cited", ())))
+                                                         tuple(r.get("notes", ())), tuple(r.get("cited", ())),
+                                                         bool(r.get("flagged")))
                            for r in rows},
-                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings)
+                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings, flagged)

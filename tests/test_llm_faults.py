@@ -267,3 +267,58 @@ def test_demonstrations_never_include_the_case_itself(synthetic_dir):
         assert len(demos) == 2 and case.case_id not in {c.case_id for c, _ in demos}
         assert "Example answer" in g.prompt(case, __import__("archehr.relevance.base").relevance.base.Selection(
             case.case_id, case.sentence_ids[:2], 1.0))
+
+
+def test_verify_cited_removes_citations_the_note_does_not_back():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    # line 1 is backed by sentence 4; line 2 (copied from a demonstration) is backed by nothing
+    b = Scripted(["|4| A pacemaker was placed.\n|3| She drinks tea every day for her sodium."])
+    ans = LLMGenerator(backend=b, demonstrations=0, similarity="lexical", verify_cited=True,
+                       keep_selected=False).generate(llm_case(), Selection("9", ("4",), 1.0))
+    assert ans.fallback is None
+    assert [(ln.text, ln.citations) for ln in ans.lines] == [("A pacemaker was placed.", ("4",))]
+    assert any("not supported by their citations" in n for n in ans.notes)
+    assert any("unsupported" in n for n in ans.notes)
+
+
+def test_leading_citations_and_copied_note_labels_are_parsed():
+    from archehr.generate.llm import parse_reply
+
+    assert parse_reply("|4| A pacemaker was placed.\n3: The ECG showed heart block.") == [
+        ("A pacemaker was placed.", ["4"]), ("The ECG showed heart block.", ["3"])]
+
+
+def test_uncited_paragraph_is_split_and_questions_and_repeats_are_dropped():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    reply = ("A pacemaker was placed. The ECG showed heart block. Why a pacemaker? "
+             "A pacemaker was placed.")
+    ans = LLMGenerator(backend=Scripted([reply]), demonstrations=0, similarity="lexical",
+                       keep_selected=False).generate(llm_case(), Selection("9", ("3", "4"), 1.0))
+    assert [(ln.text, ln.citations) for ln in ans.lines] == [("A pacemaker was placed.", ("4",)),
+                                                             ("The ECG showed heart block.", ("3",))]
+    assert any("ask or repeat the question" in n for n in ans.notes) and any("repeated" in n for n in ans.notes)
+
+
+def test_lexical_support_needs_two_shared_words():
+    from archehr.generate.similarity import Similarity
+
+    sim = Similarity("lexical").support(["The heart tracing was abnormal.", "A pacemaker was placed."],
+                                        ["Heart failure with reduced ejection fraction.",
+                                         "A dual-chamber pacemaker was placed on day 2."])
+    assert sim[0, 0] == 0.0  # only "heart" shared
+    assert sim[1, 1] == 1.0  # "pacemaker", "placed" both found
+
+
+def test_last_line_cut_off_by_the_token_limit_is_dropped():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    b = Scripted(["A pacemaker was placed. |4|\nThe ECG showed heart block and the"])
+    ans = LLMGenerator(backend=b, demonstrations=0, similarity="lexical", keep_selected=False).generate(
+        llm_case(), Selection("9", ("4",), 1.0))
+    assert [ln.text for ln in ans.lines] == ["A pacemaker was placed."]
+    assert any("cut off" in n for n in ans.notes)

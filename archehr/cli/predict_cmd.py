@@ -59,6 +59,9 @@ def predict(
     print_problems(result.warnings)
     print(f"{out / 'submission.json'}: {len(result.predictions)} cases ({len(result.done_before)} resumed, "
           f"{len(result.done_now)} run in {result.seconds:.1f}s)")
+    if result.flagged:
+        n = len(result.flagged)
+        print(f"{n} case{'s' if n != 1 else ''} flagged for review: {', '.join(result.flagged)}")
     if result.fallbacks:
         err(f"{len(result.fallbacks)} case(s) fell back to another generator: see {out / 'run.json'} (fallbacks)")
 

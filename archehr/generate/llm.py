@@ -75,7 +75,7 @@ class LLMGenerator(Generator):
                  retries: int = 2, max_tokens: int = 160, temperature: float = 0.0, retry_temperature: float = 0.7,
                  seed: int = 0, similarity: str = "auto", keep_selected: bool = True, budget: int = WORD_BUDGET,
                  context: int | None = None, min_support: float | None = None, max_evidence: int = 12,
-                 cite_first: bool = False):
+                 cite_first: bool = False, verify_cited: bool = False):
         self.backend = backend
         self.template = load_prompt(prompt)
         self.k = int(demonstrations)
@@ -92,6 +92,9 @@ class LLMGenerator(Generator):
         # "|4| text" lines, the reply begun with the top chosen id: a tiny model then only has to
         # continue a sentence about a cited fact, and the parser reads the citation in front
         self.cite_first = bool(cite_first)
+        # check cited lines too: worth it for a tiny model that copies its demonstration or invents
+        # facts; off by default because a capable model's paraphrase can score under min_support
+        self.verify_cited = bool(verify_cited)
         self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
         self._train: list[tuple[Case, str, tuple[str, ...]]] = []
@@ -223,10 +226,17 @@ class LLMGenerator(Generator):
             if bad:
                 notes.append(f"dropped ids not in the note: {', '.join(bad)}")
             checked.append((text, list(dict.fromkeys(i for i in ids if i in known))))
+        last = checked[-1][0].rstrip()
+        if len(checked) > 1 and not last.endswith((".", "!", "?")) and self._cut_off(reply):
+            checked = checked[:-1]  # the reply ran into max_tokens mid-sentence: half a sentence says nothing
+            notes.append("dropped the last line, cut off by the token limit")
         lines, more = self._split_uncited(case, checked)
         notes += more
         if not lines:
             return None, notes, "no answer sentence in the reply (only questions or repeats)"
+        if self.verify_cited:
+            lines, more = self._verify_cited(case, lines)
+            notes += more
         uncited = [k for k, (_, ids) in enumerate(lines) if not ids]
         if uncited:
             lines, more, best = self._attach(case, selection, lines, uncited)
@@ -257,6 +267,31 @@ class LLMGenerator(Generator):
             total += n
         pos = {s: i for i, s in enumerate(note_ids)}
         return [AnswerLine(t, tuple(sorted(dict.fromkeys(ids), key=pos.__getitem__))) for t, ids in kept], notes, ""
+
+    @staticmethod
+    def _cut_off(reply: str) -> bool:
+        """The reply ends inside a line (no final newline or end mark): generation hit its limit."""
+        tail = reply.rstrip(" ")
+        return bool(tail) and not tail.endswith(("\n", ".", "!", "?", "|", "]"))
+
+    def _verify_cited(self, case: Case, lines: list[tuple[str, list[str]]]) -> tuple[list[tuple[str, list[str]]],
+                                                                                  list[str]]:
+        """A cited line its citations do not support (text copied from the demonstration, invented
+        facts) loses them and goes through re-attachment like an uncited line."""
+        cited = [k for k, (_, ids) in enumerate(lines) if ids]
+        if not cited:
+            return lines, []
+        pool = list(dict.fromkeys(i for k in cited for i in lines[k][1]))
+        sims = self.similarity.support([lines[k][0] for k in cited],
+                                       [clean_sentence(case.sentence(i).text) for i in pool])
+        col = {i: j for j, i in enumerate(pool)}
+        n = 0
+        out = [(t, list(ids)) for t, ids in lines]
+        for row, k in enumerate(cited):
+            if max(sims[row, col[i]] for i in lines[k][1]) < self.min_support:
+                out[k] = (lines[k][0], [])
+                n += 1
+        return out, ([f"{n} cited line(s) not supported by their citations: citations removed"] if n else [])
 
     def _attach(self, case: Case, selection: Selection, lines: list[tuple[str, list[str]]],
                 uncited: list[int]) -> tuple[list[tuple[str, list[str]]], list[str], float]:
@@ -320,4 +355,5 @@ class LLMGenerator(Generator):
                 "retry_temperature": self.retry_temperature, "seed": self.seed, "similarity": self.similarity.kind,
                 "keep_selected": self.keep_selected, "budget": self.budget, "context": self.context,
                 "max_evidence": self.max_evidence, "min_support": self.min_support, "cite_first": self.cite_first,
+                "verify_cited": self.verify_cited,
                 "backend": self.backend.describe() if self.backend is not None else None}

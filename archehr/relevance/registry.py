@@ -18,8 +18,8 @@ from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.selector import EvidenceSelector, Selector
 
 HERE = Path(__file__).resolve().parent
-# Both trained on the demo release's dev split. "lexical" is the default: on held-out data it was as
-# good or better than the embedding one and ~10x faster (see docs/relevance.md for the numbers).
+# Both trained on demo dev + demo test-2026 + synthetic dev (30 cases; demo test kept out). "lexical" is
+# the default: on held-out data it was as good as the embedding one and far faster (docs/relevance.md).
 SHIPPED_MODELS = {
     "lexical": HERE / "model_lexical.json",  # feature set lexical (no torch needed)
     "embedding": HERE / "model_embedding.json",  # feature set lexical+embedding (needs the models extra)

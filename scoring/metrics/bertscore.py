@@ -187,10 +187,13 @@ class BertScore(TextMetric):
                                 rescale_with_baseline=rescale,
                                 baseline_path=None if baseline is None else str(baseline),
                                 device=self.settings.get("device", "cpu"),
-                                batch_size=int(self.settings.get("bertscore_batch_size", 64)))
+                                batch_size=int(self.settings.get("bertscore_batch_size", 16)))
             _SCORERS.clear()  # keep at most one model in memory
             _SCORERS[cache_key] = scorer
-        _, _, f1 = scorer.score([ex.prediction for ex in examples],  # type: ignore[attr-defined]
-                                [ex.reference for ex in examples],
-                                batch_size=int(self.settings.get("bertscore_batch_size", 64)))
+        import torch
+
+        with torch.inference_mode():  # no autograd bookkeeping at all (bert-score only uses no_grad)
+            _, _, f1 = scorer.score([ex.prediction for ex in examples],  # type: ignore[attr-defined]
+                                    [ex.reference for ex in examples],
+                                    batch_size=int(self.settings.get("bertscore_batch_size", 16)))
         return {ex.case_id: {"bertscore": 100 * float(v)} for ex, v in zip(examples, f1.tolist(), strict=True)}
