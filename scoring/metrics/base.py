@@ -95,7 +95,7 @@ class MetricSettings:
     bertscore_baseline: str | None = None  # rescale TSV; None = bert-score's own file for the model
     bertscore_rescale: bool = True
     # Sentences per forward pass. bert-score pads each batch to its longest sentence; 16 wastes less on padding
-    # than bert-score's 64 (~25% less CPU on 2025 cases); the values differ only by float rounding (< 1e-6).
+    # than bert-score's 64 (~25% less CPU on 2025 cases); values differ only by float rounding (<= ~1e-6 rel.).
     bertscore_batch_size: int = 16
     alignscore_ckpt: str | None = None  # AlignScore-base.ckpt
     alignscore_model: str = "roberta-base"
