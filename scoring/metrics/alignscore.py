@@ -151,8 +151,8 @@ class AlignScore(TextMetric):
             except Exception as exc:  # any loading failure makes the metric unavailable, with the cause
                 self._load_error = (
                     f"AlignScore could not load base model {self.model_name!r} offline or checkpoint {path} "
-                    f"({type(exc).__name__}: {exc}); give alignscore_model as a local roberta-base folder "
-                    f"or a name in the Hugging Face cache, and {CKPT_HINT}"
+                    f"({type(exc).__name__}: {exc}); pass --alignscore-model (alignscore_model in the API) "
+                    f"as a local roberta-base folder or a name in the Hugging Face cache, and {CKPT_HINT}"
                 )
         return self._load_error
 
