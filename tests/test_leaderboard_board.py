@@ -153,7 +153,7 @@ def test_partial_overall_is_the_mean_of_its_parts_and_marked(mean_parts_task):
 
 def test_cli_writes_outputs_and_check_detects_staleness(board_dir, monkeypatch, capsys):
     subs, key = board_dir
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None: ToyScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: ToyScorer())
     args = ["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--resamples", "30", "-q"]
     assert main(args) == 0
     for name in ("LEADERBOARD.md", "leaderboard.json", "leaderboard.csv", "leaderboard.html"):
@@ -172,8 +172,26 @@ def test_cli_writes_outputs_and_check_detects_staleness(board_dir, monkeypatch, 
 
 def test_cli_bad_key_and_bad_test_exit_2(board_dir, monkeypatch, capsys):
     subs, key = board_dir
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None: ToyScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: ToyScorer())
     assert main(["leaderboard", str(subs), "--key", str(key.parent / "nope.json"), "--task", TASK]) == 2
     assert "key file not found" in capsys.readouterr().err
     assert main(["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--test", "t-test"]) == 2
     assert "unknown significance test" in capsys.readouterr().err
+
+
+def test_cli_passes_model_metric_settings(board_dir, monkeypatch):
+    subs, key = board_dir
+    seen = {}
+
+    def fake(task, metrics=None, settings=None):
+        seen["settings"] = settings
+        return ToyScorer()
+
+    monkeypatch.setattr(scorer_mod, "make_scorer", fake)
+    base = ["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--resamples", "10", "-q"]
+    assert main(base) == 0
+    assert seen["settings"] is None  # official defaults
+    assert main(base + ["--bertscore-model", "minilm", "--quickumls", str(subs / "idx")]) == 0
+    assert seen["settings"].bertscore_model == "minilm"
+    assert seen["settings"].quickumls_path == str(subs / "idx")
+    assert seen["settings"].alignscore_ckpt is None

@@ -22,6 +22,24 @@ def parse_metrics(metrics: str | None) -> list[str] | None:
     return [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
 
 
+def model_settings(bertscore_model: str | None, alignscore_ckpt: Path | None, quickumls: Path | None) -> object | None:
+    """MetricSettings for the model-based metrics, or None for the official defaults."""
+    if not (bertscore_model or alignscore_ckpt or quickumls):
+        return None
+    import dataclasses
+
+    from archehr_scoring.metrics.base import MetricSettings
+
+    changes: dict[str, str] = {}
+    if bertscore_model:
+        changes["bertscore_model"] = bertscore_model
+    if alignscore_ckpt:
+        changes["alignscore_ckpt"] = str(alignscore_ckpt)
+    if quickumls:
+        changes["quickumls_path"] = str(quickumls)
+    return dataclasses.replace(MetricSettings(), **changes)
+
+
 def leaderboard(
     dirs: Annotated[list[Path], typer.Argument(help="Submissions folders (each sub-folder with submission.json "
                                                     "is a run), run folders or submission files.")],
@@ -43,6 +61,14 @@ def leaderboard(
     rank_by: Annotated[str | None, typer.Option("--rank-by", help="Rank by this key instead of the official "
                                                                   "overall score.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    bertscore_model: Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: local folder, "
+                                                                                  "a name in the HF cache, or "
+                                                                                  "'minilm'.",
+                                                        show_default=False)] = None,
+    alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
+                                                         show_default=False)] = None,
+    quickumls: Annotated[Path | None, typer.Option("--quickumls", help="QuickUMLS index folder (MEDCON).",
+                                                   show_default=False)] = None,
 ) -> None:
     """Score every submission (cached), rank by the official overall score, write LEADERBOARD.md/.json/.csv/.html."""
     from archehr.atomic import write_text
@@ -55,7 +81,8 @@ def leaderboard(
     key_file = scorer_mod.resolve_key(key)
     out_dir = out or (dirs[0] if dirs[0].is_dir() else dirs[0].parent)
     cache = ScoreCache(None if no_cache else (cache_dir or out_dir / CACHE_DIR_NAME))
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics))
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
+                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
     lb = build_leaderboard(dirs, key_file, scorer, cache=cache, test=test, n_resamples=resamples, seed=seed,
                            rank_by=rank_by, progress=None if quiet else err)
     md = to_markdown(lb)
