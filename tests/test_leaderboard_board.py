@@ -195,3 +195,18 @@ def test_cli_passes_model_metric_settings(board_dir, monkeypatch):
     assert seen["settings"].bertscore_model == "minilm"
     assert seen["settings"].quickumls_path == str(subs / "idx")
     assert seen["settings"].alignscore_ckpt is None
+
+
+def test_compare_cli_passes_model_metric_settings(board_dir, monkeypatch):
+    subs, key = board_dir
+    seen = {}
+
+    def fake(task, metrics=None, settings=None):
+        seen["settings"] = settings
+        return ToyScorer()
+
+    monkeypatch.setattr(scorer_mod, "make_scorer", fake)
+    args = ["compare", str(subs / "half" / "submission.json"), str(subs / "perfect" / "submission.json"),
+            "--key", str(key), "--task", TASK, "--resamples", "10", "--bertscore-model", "minilm"]
+    assert main(args) == 0
+    assert seen["settings"].bertscore_model == "minilm"

@@ -8,7 +8,18 @@ from typing import Annotated
 
 import typer
 
-from archehr.cli.leaderboard_cmd import MetricsOpt, ResamplesOpt, SeedOpt, TaskOpt, TestOpt, parse_metrics
+from archehr.cli.leaderboard_cmd import (
+    AlignCkptOpt,
+    BertModelOpt,
+    MetricsOpt,
+    QuickumlsOpt,
+    ResamplesOpt,
+    SeedOpt,
+    TaskOpt,
+    TestOpt,
+    model_settings,
+    parse_metrics,
+)
 
 
 def compare(
@@ -28,6 +39,9 @@ def compare(
                                                   show_default=False)] = None,
     cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
                                                    show_default=False)] = None,
+    bertscore_model: BertModelOpt = None,
+    alignscore_ckpt: AlignCkptOpt = None,
+    quickumls: QuickumlsOpt = None,
 ) -> None:
     """Compare two submissions on the same key with paired significance over cases."""
     from archehr.atomic import write_text
@@ -41,7 +55,8 @@ def compare(
     if test not in PAIRED_TESTS:
         raise InputError(Problem(f"unknown test {test!r}; use one of {', '.join(PAIRED_TESTS)}", field="--test"))
     key_file = scorer_mod.resolve_key(key)
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics))
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
+                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
     cache = ScoreCache(cache_dir)
     problems: list[Problem] = []
     reports = []

@@ -16,6 +16,13 @@ MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separat
 TestOpt = Annotated[str, typer.Option("--test", help="Significance test against rank 1: bootstrap | randomization")]
 ResamplesOpt = Annotated[int, typer.Option("--resamples", min=0, help="Bootstrap resamples / randomisation trials.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the resampling (results are reproducible).")]
+BertModelOpt = Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: local folder, a name "
+                                                                            "in the HF cache, or 'minilm'.",
+                                                  show_default=False)]
+AlignCkptOpt = Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
+                                                   show_default=False)]
+QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", help="QuickUMLS index folder (MEDCON).",
+                                                   show_default=False)]
 
 
 def parse_metrics(metrics: str | None) -> list[str] | None:
@@ -61,14 +68,9 @@ def leaderboard(
     rank_by: Annotated[str | None, typer.Option("--rank-by", help="Rank by this key instead of the official "
                                                                   "overall score.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
-    bertscore_model: Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: local folder, "
-                                                                                  "a name in the HF cache, or "
-                                                                                  "'minilm'.",
-                                                        show_default=False)] = None,
-    alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
-                                                         show_default=False)] = None,
-    quickumls: Annotated[Path | None, typer.Option("--quickumls", help="QuickUMLS index folder (MEDCON).",
-                                                   show_default=False)] = None,
+    bertscore_model: BertModelOpt = None,
+    alignscore_ckpt: AlignCkptOpt = None,
+    quickumls: QuickumlsOpt = None,
 ) -> None:
     """Score every submission (cached), rank by the official overall score, write LEADERBOARD.md/.json/.csv/.html."""
     from archehr.atomic import write_text

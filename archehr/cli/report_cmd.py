@@ -9,7 +9,17 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import err
-from archehr.cli.leaderboard_cmd import MetricsOpt, ResamplesOpt, SeedOpt, TaskOpt, parse_metrics
+from archehr.cli.leaderboard_cmd import (
+    AlignCkptOpt,
+    BertModelOpt,
+    MetricsOpt,
+    QuickumlsOpt,
+    ResamplesOpt,
+    SeedOpt,
+    TaskOpt,
+    model_settings,
+    parse_metrics,
+)
 
 
 def report(
@@ -24,6 +34,9 @@ def report(
                                               show_default=False)] = None,
     cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
                                                    show_default=False)] = None,
+    bertscore_model: BertModelOpt = None,
+    alignscore_ckpt: AlignCkptOpt = None,
+    quickumls: QuickumlsOpt = None,
 ) -> None:
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""
     from archehr.atomic import write_text
@@ -35,7 +48,9 @@ def report(
 
     key_file = scorer_mod.resolve_key(key)
     split = scorer_mod.load_reference(key_file)
-    rep = score_cached(submission, key_file, scorer_mod.make_scorer(task, parse_metrics(metrics)),
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
+                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
+    rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))
     rep = dataclasses.replace(rep, ci=bootstrap_ci(partial_aware(rep), n=resamples, seed=seed))
     name = submission.parent.name if submission.name == "submission.json" else submission.stem
