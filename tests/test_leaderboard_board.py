@@ -179,15 +179,22 @@ def test_cli_bad_key_and_bad_test_exit_2(board_dir, monkeypatch, capsys):
     assert "unknown significance test" in capsys.readouterr().err
 
 
-def test_cli_passes_model_metric_settings(board_dir, monkeypatch):
-    subs, key = board_dir
-    seen = {}
+@pytest.fixture
+def seen_settings(monkeypatch) -> dict:
+    """Replaces the scorer with the toy one and records the MetricSettings the CLI asked for."""
+    seen: dict = {}
 
     def fake(task, metrics=None, settings=None):
         seen["settings"] = settings
         return ToyScorer()
 
     monkeypatch.setattr(scorer_mod, "make_scorer", fake)
+    return seen
+
+
+def test_cli_passes_model_metric_settings(board_dir, seen_settings):
+    subs, key = board_dir
+    seen = seen_settings
     base = ["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--resamples", "10", "-q"]
     assert main(base) == 0
     assert seen["settings"] is None  # official defaults
@@ -197,15 +204,9 @@ def test_cli_passes_model_metric_settings(board_dir, monkeypatch):
     assert seen["settings"].alignscore_ckpt is None
 
 
-def test_compare_cli_passes_model_metric_settings(board_dir, monkeypatch):
+def test_compare_cli_passes_model_metric_settings(board_dir, seen_settings):
     subs, key = board_dir
-    seen = {}
-
-    def fake(task, metrics=None, settings=None):
-        seen["settings"] = settings
-        return ToyScorer()
-
-    monkeypatch.setattr(scorer_mod, "make_scorer", fake)
+    seen = seen_settings
     args = ["compare", str(subs / "half" / "submission.json"), str(subs / "perfect" / "submission.json"),
             "--key", str(key), "--task", TASK, "--resamples", "10", "--bertscore-model", "minilm"]
     assert main(args) == 0
