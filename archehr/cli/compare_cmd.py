@@ -11,6 +11,7 @@ import typer
 from archehr.cli.leaderboard_cmd import (
     AlignCkptOpt,
     BertModelOpt,
+    CacheDirOpt,
     MetricsOpt,
     QuickumlsOpt,
     ResamplesOpt,
@@ -37,8 +38,7 @@ def compare(
                                                  show_default=False)] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.",
                                                   show_default=False)] = None,
-    cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
-                                                   show_default=False)] = None,
+    cache_dir: CacheDirOpt = None,
     bertscore_model: BertModelOpt = None,
     alignscore_ckpt: AlignCkptOpt = None,
     quickumls: QuickumlsOpt = None,

@@ -21,6 +21,8 @@ BertModelOpt = Annotated[str | None, typer.Option("--bertscore-model", help="BER
                                                   show_default=False)]
 AlignCkptOpt = Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
                                                    show_default=False)]
+CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
+                                                  show_default=False)]
 QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", help="QuickUMLS index folder (MEDCON).",
                                                    show_default=False)]
 

@@ -12,6 +12,7 @@ from archehr.cli.common import err
 from archehr.cli.leaderboard_cmd import (
     AlignCkptOpt,
     BertModelOpt,
+    CacheDirOpt,
     MetricsOpt,
     QuickumlsOpt,
     ResamplesOpt,
@@ -32,8 +33,7 @@ def report(
     seed: SeedOpt = 12345,
     title: Annotated[str | None, typer.Option("--title", help="Page title (default: the submission's name).",
                                               show_default=False)] = None,
-    cache_dir: Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
-                                                   show_default=False)] = None,
+    cache_dir: CacheDirOpt = None,
     bertscore_model: BertModelOpt = None,
     alignscore_ckpt: AlignCkptOpt = None,
     quickumls: QuickumlsOpt = None,

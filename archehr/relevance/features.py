@@ -7,6 +7,8 @@ because absolute BM25 or cosine values shift from note to note while the orderin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from archehr.data.model import Case
@@ -85,20 +87,21 @@ def _neighbours(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return prev, nxt
 
 
-def _block_mean(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+def _block_reduce(x: np.ndarray, blocks: np.ndarray, reduce: Callable[[np.ndarray], float]) -> np.ndarray:
+    """Each sentence gets `reduce` of the values of its block."""
     out = np.zeros_like(x)
     for b in np.unique(blocks):
         m = blocks == b
-        out[m] = x[m].mean()
+        out[m] = reduce(x[m])
     return out
+
+
+def _block_mean(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+    return _block_reduce(x, blocks, np.mean)
 
 
 def _block_max(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x)
-    for b in np.unique(blocks):
-        m = blocks == b
-        out[m] = x[m].max()
-    return out
+    return _block_reduce(x, blocks, np.max)
 
 
 def _context_group(combined: np.ndarray, blocks: np.ndarray, title: np.ndarray) -> list[np.ndarray]:
