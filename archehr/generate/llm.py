@@ -6,7 +6,9 @@ prompt better and far faster) and k demonstrations (the most similar training ca
 itself). The reply is verified and repaired: citations parsed (`|1,2|` or `[1,2]`), ids not in the
 note dropped; uncited text split into sentences, questions and repeats dropped, and each sentence
 attached to the note sentence that supports it best (the selector's choices first, then the whole
-note) when that support reaches `min_support`, else dropped as unsupported; selected evidence the
+note) when that support reaches `min_support`, else dropped as unsupported; a line stating a number
+that neither its cited sentences nor the question contain is dropped (`verify_numbers`, on by
+default: similarity compares meaning, not facts, and invented doses and ages pass it); selected evidence the
 model left out is cited by the closest line; the 75-word budget is kept by dropping whole trailing
 lines. A reply with no surviving line is retried (another seed, some temperature); after the
 retries, or when the backend fails, the answer falls back to `extractive` with the reason recorded.
@@ -23,6 +25,7 @@ from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine, line_words,
 from archehr.generate.base import Generator
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
+from archehr.generate.facts import unsupported_numbers
 from archehr.generate.similarity import Similarity
 from archehr.llm.base import REPLY_START, Backend, BackendError
 from archehr.llm.prompts import load_prompt
@@ -75,7 +78,7 @@ class LLMGenerator(Generator):
                  retries: int = 2, max_tokens: int = 160, temperature: float = 0.0, retry_temperature: float = 0.7,
                  seed: int = 0, similarity: str = "auto", keep_selected: bool = True, budget: int = WORD_BUDGET,
                  context: int | None = None, min_support: float | None = None, max_evidence: int = 12,
-                 cite_first: bool = False, verify_cited: bool = False):
+                 cite_first: bool = False, verify_cited: bool = False, verify_numbers: bool = True):
         self.backend = backend
         self.template = load_prompt(prompt)
         self.k = int(demonstrations)
@@ -95,6 +98,9 @@ class LLMGenerator(Generator):
         # check cited lines too: worth it for a tiny model that copies its demonstration or invents
         # facts; off by default because a capable model's paraphrase can score under min_support
         self.verify_cited = bool(verify_cited)
+        # a line stating a number its citations (and the question) do not contain is dropped: on by
+        # default, since a faithful answer copies numbers, it never computes or invents them
+        self.verify_numbers = bool(verify_numbers)
         self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
         self._train: list[tuple[Case, str, tuple[str, ...]]] = []
@@ -244,6 +250,11 @@ class LLMGenerator(Generator):
             if not lines:
                 return None, notes, (f"no line of the reply is supported by the note (best support {best:.2f} < "
                                      f"{self.min_support:.2f}, {self.similarity.kind})")
+        if self.verify_numbers:
+            lines, more = self._verify_numbers(case, lines)
+            notes += more
+            if not lines:
+                return None, notes, "every line states numbers that its cited sentences do not contain"
         if self.keep_selected:
             cited = {i for _, ids in lines for i in ids}
             missing = [i for i in note_ids if i in set(selection.cited) and i not in cited]
@@ -292,6 +303,25 @@ class LLMGenerator(Generator):
                 out[k] = (lines[k][0], [])
                 n += 1
         return out, ([f"{n} cited line(s) not supported by their citations: citations removed"] if n else [])
+
+    @staticmethod
+    def _verify_numbers(case: Case, lines: list[tuple[str, list[str]]]) -> tuple[list[tuple[str, list[str]]],
+                                                                                  list[str]]:
+        """Drop each line that states a number found neither in its cited sentences nor in the question."""
+        kept: list[tuple[str, list[str]]] = []
+        bad: list[str] = []
+        for text, ids in lines:
+            sources = [case.sentence(i).text for i in ids] + [case.question_text]
+            missing = unsupported_numbers(text, sources)
+            if missing:
+                bad += missing
+            else:
+                kept.append((text, ids))
+        if not bad:
+            return kept, []
+        shown = ", ".join(dict.fromkeys(bad))
+        return kept, [f"dropped {len(lines) - len(kept)} line(s) stating numbers their citations do not "
+                      f"contain ({shown})"]
 
     def _attach(self, case: Case, selection: Selection, lines: list[tuple[str, list[str]]],
                 uncited: list[int]) -> tuple[list[tuple[str, list[str]]], list[str], float]:
@@ -355,5 +385,5 @@ class LLMGenerator(Generator):
                 "retry_temperature": self.retry_temperature, "seed": self.seed, "similarity": self.similarity.kind,
                 "keep_selected": self.keep_selected, "budget": self.budget, "context": self.context,
                 "max_evidence": self.max_evidence, "min_support": self.min_support, "cite_first": self.cite_first,
-                "verify_cited": self.verify_cited,
+                "verify_cited": self.verify_cited, "verify_numbers": self.verify_numbers,
                 "backend": self.backend.describe() if self.backend is not None else None}

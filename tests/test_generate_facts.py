@@ -1,0 +1,84 @@
+"""The number check of generated lines: hand-derivable cases, then through the llm generator."""
+
+from __future__ import annotations
+
+import pytest
+
+from archehr.generate.facts import normalise_number, numbers, unsupported_numbers
+
+
+@pytest.mark.parametrize("raw,expected", [("1,200", "1200"), ("12.50", "12.5"), ("07", "7"), ("3.0", "3"),
+                                          ("0", "0"), ("0.9", "0.9"), ("00.5", "0.5")])
+def test_normalise_number(raw, expected):
+    assert normalise_number(raw) == expected
+
+
+def test_numbers_reads_doses_ranges_dates_and_sentence_ends():
+    assert numbers("Furosemide 40 mg daily for 3-4 days from 2/3.") == {"40", "3", "4", "2"}
+    assert numbers("Cr 1.10, K 3.5, WBC 12,400. He is 7.") == {"1.1", "3.5", "12400", "7"}
+    assert numbers("no digits here") == set()
+
+
+def test_unsupported_numbers_lists_each_new_number_once_in_order():
+    sources = ["Lasix 40 mg PO daily.", "Patient is 67 years old"]
+    assert unsupported_numbers("He takes 40 mg at 67.", sources) == []
+    assert unsupported_numbers("He takes 12.5 mg, not 40; 12.5 again, and 19.", sources) == ["12.5", "19"]
+    assert unsupported_numbers("Creatinine 1.10 mg/dL", ["Cr 1.1"]) == []
+
+
+def _case():
+    from archehr.data.model import Case, NoteSentence
+
+    texts = ["History:", "He fainted at age 67.", "The ECG showed heart block with HR 38.",
+             "A pacemaker was placed on day 2."]
+    return Case("9", patient_narrative="Why did my 67 year old father need a pacemaker?",
+                sentences=tuple(NoteSentence(str(i + 1), 1, 0, t) for i, t in enumerate(texts)))
+
+
+class _Reply:
+    name = "scripted"
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+
+    def complete(self, prompt, *, n=1, temperature=0.0, seed=0, max_tokens=256):
+        return [self.replies.pop(0)]
+
+    def describe(self):
+        return {"backend": "scripted"}
+
+
+def test_llm_line_with_an_invented_number_is_dropped_and_recorded():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    reply = ("His heart rate was 38 because of heart block. |3|\n"
+             "A pacemaker was placed 10 days ago. |4|\n"
+             "At 67 he needed it. |2|")  # 67 is in the question and in sentence 2
+    ans = LLMGenerator(backend=_Reply([reply]), demonstrations=0, similarity="lexical", keep_selected=False,
+                       min_support=0.0).generate(_case(), Selection("9", ("3", "4"), 1.0))
+    assert ans.fallback is None
+    assert [ln.text for ln in ans.lines] == ["His heart rate was 38 because of heart block.", "At 67 he needed it."]
+    assert any("numbers their citations do not contain (10)" in n for n in ans.notes)
+
+
+def test_llm_reply_whose_every_line_invents_numbers_falls_back_to_extractive():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    bad = "A pacemaker was placed 10 days ago. |4|"
+    ans = LLMGenerator(backend=_Reply([bad, bad]), demonstrations=0, similarity="lexical", retries=1,
+                       min_support=0.0).generate(_case(), Selection("9", ("3", "4"), 1.0))
+    assert ans.fallback is not None and "numbers" in ans.fallback
+    assert set(ans.cited_ids) == {"3", "4"}
+
+
+def test_number_check_can_be_switched_off():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    g = LLMGenerator(backend=_Reply(["A pacemaker was placed 10 days ago. |4|"]), demonstrations=0,
+                     similarity="lexical", keep_selected=False, min_support=0.0, verify_numbers=False)
+    ans = g.generate(_case(), Selection("9", ("4",), 1.0))
+    assert ans.fallback is None and ans.lines[0].text == "A pacemaker was placed 10 days ago."
+    assert g.describe()["verify_numbers"] is False
