@@ -73,9 +73,9 @@ def test_train_on_several_splits_records_parts(tmp_path, capsys):
     rc = main(["train", "--data-dir", str(demo_dir()), "--split", "test-2026", "--also", f"{demo_dir()}:dev",
                "--features", "lexical", "-o", str(out)])
     assert rc == 0
-    assert "(22 cases" in capsys.readouterr().out  # 6 test-2026 + 16 dev
+    assert "(46 cases" in capsys.readouterr().out  # 6 test-2026 + 40 dev
     d = json.loads(out.read_text())["training_data"]
-    assert [(p["label"], p["cases"]) for p in d["parts"]] == [("test-2026", 6), (f"{demo_dir().name}-dev", 16)]
+    assert [(p["label"], p["cases"]) for p in d["parts"]] == [("test-2026", 6), (f"{demo_dir().name}-dev", 40)]
 
 
 def test_train_bad_also_exits_2_and_writes_nothing(tmp_path, capsys):
