@@ -1,12 +1,14 @@
 """Evidence-selection quality: cross-validation over every labelled case we may use, then the synthetic test split.
 
-CV. Grouped 5-fold cross-validation (3 shuffles) over the 40 usable labelled cases: demo dev (16), demo
-test (10), demo test-2026 (6) and synthetic dev (8); every fold's L2 and threshold are chosen on its
-training folds only. Plus a transfer check: train on the 32 demo cases, evaluate on synthetic dev.
-These are the numbers to read for unseen cases; they chose the features and the training data.
+CV. Grouped 5-fold cross-validation (3 shuffles) over every usable labelled case: demo dev, demo test,
+demo test-2026 and synthetic dev (the counts are printed); every fold's L2 and threshold are chosen on
+its training folds only. Plus a transfer check: train on the demo cases, evaluate on synthetic dev.
+These are the numbers to read for unseen cases; they chose the features and the training data
+(benchmarks/relevance_ablation.py compares feature sets the same way).
 
 A. The shipped models were trained and calibrated (leave-one-case-out) on demo dev + demo test-2026 +
-synthetic dev (30 cases); lexical and embedding thresholds are swept on those same cases; the ensemble
+synthetic dev (`python -m archehr.relevance.rebuild`); lexical and embedding thresholds are swept on
+those same cases; the ensemble
 is a majority vote of trained, lexical and embedding at those thresholds. B. retrains on synthetic dev
 only, for comparison. Neither ever trains or tunes on the synthetic test split, which they report.
 
@@ -91,8 +93,8 @@ def cv_block(parts, seeds=(0, 1, 2)) -> None:
     syn = dict(parts)["synthetic-dev"]
     print(f"\nCV. grouped 5-fold x {len(seeds)} shuffles over {len(allc.cases)} labelled cases "
           f"({', '.join(f'{lab} {len(sp.cases)}' for lab, sp in parts)}); L2 and thresholds from the training folds")
-    print(f"| {'classifier':<24} | {'CV strict micro F1 (mean +- sd over folds)':>42} | "
-          f"{'train demo (32) -> synthetic dev':>32} |")
+    head = f"train demo ({len(demo.cases)}) -> synthetic dev"
+    print(f"| {'classifier':<24} | {'CV strict micro F1 (mean +- sd over folds)':>42} | {head:>32} |")
     print(f"|{'-' * 26}|{'-' * 44}|{'-' * 34}|")
     for name, fit in (("cite-all", _fit_cite_all), ("lexical", _fit_lexical), ("trained (lexical)", _fit_trained)):
         f1s = cross_validate(allc, fit, k=5, seeds=seeds)

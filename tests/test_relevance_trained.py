@@ -153,8 +153,7 @@ def test_embedding_model_refuses_without_embeddings(tmp_path, monkeypatch):
 
 
 SHIPPED_PARTS = ["dev", "test-2026", "synthetic-dev"]
-REBUILD = ("archehr train --data-dir data/demo --split dev --split test-2026 --also ../shared/data/synthetic:dev "
-           "--features lexical -o archehr/relevance/model_lexical.json")
+REBUILD = "python -m archehr.relevance.rebuild"
 
 
 def test_shipped_default_model_loads_and_keeps_demo_test_out():
@@ -212,11 +211,14 @@ def test_paragraph_first_and_note_length_features_by_hand():
     assert np.allclose(x[:, names.index("log_note_sentences")], np.log(7))
 
 
-def test_old_format_version_1_file_is_refused_with_retrain_hint(tmp_path):
-    p = _saved(tmp_path, format_version=1, archehr_version="0.1.0")
+@pytest.mark.parametrize("old", [1, 2])
+def test_old_format_version_file_is_refused_with_retrain_hint(tmp_path, old):
+    p = _saved(tmp_path, format_version=old, archehr_version="0.1.0")
     with pytest.raises(ConfigError) as ei:
         load_model(p)
-    assert "format version 1" in str(ei.value) and "archehr train" in str(ei.value)
+    msg = str(ei.value)
+    assert f"format version {old}" in msg and f"reads format version {FORMAT_VERSION}" in msg
+    assert "archehr train" in msg
 
 
 def test_train_parts_records_every_part():

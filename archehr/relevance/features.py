@@ -16,6 +16,7 @@ from archehr.glossary import Glossary, load_glossary
 from archehr.relevance.lexical import (
     FIELDS,
     block_title_similarity,
+    bm25_matrix,
     field_similarities,
     max_norm,
     query_tokens,
@@ -36,6 +37,7 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "lex_block_max",
     "lex_best_block",
     "lex_top_distance",
+    "feedback",
     "block_title",
     "glossary_hits",
     "is_header",
@@ -104,6 +106,30 @@ def _block_max(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
     return _block_reduce(x, blocks, np.max)
 
 
+FEEDBACK_TOP = 3
+
+
+def feedback_similarity(docs: list[list[str]], combined: np.ndarray, headers: np.ndarray,
+                        top: int = FEEDBACK_TOP) -> np.ndarray:
+    """Pseudo-relevance feedback: how much a sentence shares with the `top` best question matches.
+
+    Sum of the BM25 of the sentence with each of the `top` sentences of highest `combined` score other
+    than itself as the query (IDF from the note), max-normalised; section titles score 0 both ways.
+    It credits sentences that share the note's own terms (drug names, procedures, findings) with the
+    sentences the question points at, even when they share no word with the question itself.
+    """
+    n = len(docs)
+    b = bm25_matrix(docs)
+    np.fill_diagonal(b, 0.0)
+    b[:, headers] = 0.0
+    b[headers, :] = 0.0
+    order = np.argsort(-combined, kind="stable")[: top + 1]
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = b[[j for j in order if j != i][:top], i].sum()
+    return max_norm(out)
+
+
 def _context_group(combined: np.ndarray, blocks: np.ndarray, title: np.ndarray) -> list[np.ndarray]:
     """Rank, neighbours, and where the sentence's block stands: clinicians cite the workup of one problem."""
     prev, nxt = _neighbours(combined)
@@ -134,6 +160,7 @@ def case_features(case: Case, feature_set: str, glossary: Glossary | None = None
     cols: list[np.ndarray] = [sims[f] for f in FIELDS]
     title = block_title_similarity(case, g)
     cols += _context_group(combined, blocks, title)
+    cols.append(feedback_similarity(s_tokens, combined, headers.astype(bool)))
     paras = [s.paragraph_id for s in case.sentences]
     # a sentence that opens a paragraph states the problem; the rest of the paragraph elaborates it
     para_first = np.array([1.0] + [float(paras[i] != paras[i - 1]) for i in range(1, n)])

@@ -54,6 +54,25 @@ def bm25(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b
     return out
 
 
+def bm25_matrix(docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> np.ndarray:
+    """B[j, i] = `bm25(docs[j], docs)[i]`: every doc of the note as the query against every doc, vectorised."""
+    n = len(docs)
+    if n == 0:
+        return np.zeros((0, 0))
+    vocab = {t: k for k, t in enumerate(dict.fromkeys(t for d in docs for t in d))}
+    tf = np.zeros((n, len(vocab)))
+    for i, d in enumerate(docs):
+        for t, f in Counter(d).items():
+            tf[i, vocab[t]] = f
+    df = (tf > 0).sum(axis=0)
+    idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
+    avg = sum(len(d) for d in docs) / n or 1.0
+    norm = k1 * (1 - b + b * np.array([len(d) for d in docs]) / avg)
+    w = idf * tf * (k1 + 1) / (tf + norm[:, None])  # doc-side term weights (0 where absent)
+    q = np.where(tf > 0, 1 + np.log(np.maximum(tf, 1)), 0.0)  # query-side: 1 + log(count)
+    return q @ w.T
+
+
 def max_norm(x: np.ndarray) -> np.ndarray:
     m = float(x.max()) if x.size else 0.0
     return x / m if m > 0 else np.zeros_like(x)

@@ -18,8 +18,9 @@ from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.selector import EvidenceSelector, Selector
 
 HERE = Path(__file__).resolve().parent
-# Both trained on demo dev + demo test-2026 + synthetic dev (30 cases; demo test kept out). "lexical" is
-# the default: on held-out data it was as good as the embedding one and far faster (docs/relevance.md).
+# Both trained on demo dev + demo test-2026 + synthetic dev (demo test kept out); rebuild both with
+# `python -m archehr.relevance.rebuild`. "lexical" is the default: under CV and on held-out data it was as
+# good as the embedding one or better, and far faster (docs/relevance.md).
 SHIPPED_MODELS = {
     "lexical": HERE / "model_lexical.json",  # feature set lexical (no torch needed)
     "embedding": HERE / "model_embedding.json",  # feature set lexical+embedding (needs the models extra)

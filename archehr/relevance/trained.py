@@ -31,7 +31,8 @@ from archehr.relevance.selector import Selector
 
 FORMAT = "archehr-relevance-model"
 # 2: features paragraph_first and log_note_sentences; training_data may list several parts
-FORMAT_VERSION = 2
+# 3: feature feedback (pseudo-relevance feedback from the best question matches)
+FORMAT_VERSION = 3
 L2_GRID: tuple[float, ...] = (0.3, 1.0, 3.0, 10.0, 30.0)
 HEADS = ("essential", "relevant")
 
@@ -196,7 +197,8 @@ def parse_model(d: object, source: str) -> TrainedModel:
     if ver != FORMAT_VERSION:
         raise _problem(f"model file format version {ver} (written by archehr {d.get('archehr_version', '?')}); "
                        f"this archehr {__version__} reads format version {FORMAT_VERSION}: retrain with "
-                       "`archehr train`", source, "format_version")
+                       "`archehr train` (the shipped models: `python -m archehr.relevance.rebuild`)", source,
+                       "format_version")
     fs = d.get("feature_set")
     if fs not in FEATURE_SETS:
         raise _problem(f"model feature set {fs!r} is unknown to this archehr (known: {', '.join(FEATURE_SETS)})",
