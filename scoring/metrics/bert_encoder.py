@@ -545,15 +545,27 @@ class BertEncoder:
 
 
 def read_baseline(path: Path, num_layers: int) -> tuple[float, float, float]:
-    """(P, R, F) of row `num_layers` of a bert-score baseline file (header LAYER,P,R,F)."""
+    """(P, R, F) of row `num_layers` of a bert-score baseline file (header LAYER,P,R,F).
+
+    A file without that row or with non-numbers in it is bad input (ConfigError naming the file), for
+    either implementation: bert-score itself would fail deep inside pandas.
+    """
     import csv
+
+    from archehr.errors import ConfigError, Problem
 
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     data = rows[1:]
     if not 0 <= num_layers < len(data) or len(data[num_layers]) < 4:
-        raise ValueError(f"baseline file {path} has no row for layer {num_layers}")
-    p, r, fv = (float(v) for v in data[num_layers][1:4])
+        raise ConfigError(Problem(f"baseline file has no row for layer {num_layers} (rows LAYER,P,R,F)",
+                                  file=str(path), field="--bertscore-baseline", code="option"))
+    try:
+        p, r, fv = (float(v) for v in data[num_layers][1:4])
+    except ValueError:
+        raise ConfigError(Problem(f"baseline row for layer {num_layers} is not three numbers: "
+                                  f"{','.join(data[num_layers])}", file=str(path), field="--bertscore-baseline",
+                                  code="option")) from None
     return p, r, fv
 
 

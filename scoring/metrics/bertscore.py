@@ -217,15 +217,21 @@ class BertScore(TextMetric):
             return {}
         if self._layers() is None:
             raise ValueError("bertscore_layers must be given for a local model folder")
+        baseline, _ = self._baseline
+        row = None
+        if baseline is not None:  # read (and a bad file named) before any model loads, whichever impl runs
+            from archehr_scoring.metrics.bert_encoder import read_baseline
+
+            row = read_baseline(baseline, int(self._layers()))  # type: ignore[arg-type]
         if self._impl[0] == "fast":
-            return self._compute_fast(examples)
+            return self._compute_fast(examples, row)
         return self._compute_bert_score(examples)
 
-    def _compute_fast(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
-        from archehr_scoring.metrics.bert_encoder import FastBertScorer, read_baseline
+    def _compute_fast(self, examples: Sequence[TextExample],
+                      baseline_row: tuple[float, float, float] | None) -> dict[str, dict[str, float]]:
+        from archehr_scoring.metrics.bert_encoder import FastBertScorer
 
         folder, _, _ = self._resolved
-        baseline, _ = self._baseline
         layers = int(self._layers())  # type: ignore[arg-type]
         cache_key = ("fast", str(folder), layers)
         scorer = _SCORERS.get(cache_key)
@@ -234,10 +240,9 @@ class BertScore(TextMetric):
             scorer = FastBertScorer(folder, layers)
             _SCORERS.clear()  # keep at most one model in memory
             _SCORERS[cache_key] = scorer
-        rescale = bool(self.settings.get("bertscore_rescale", True)) and baseline is not None
         preds = scorer.score([ex.prediction for ex in examples], [ex.reference for ex in examples],  # type: ignore[attr-defined]
                              batch_size=int(self.settings.get("bertscore_batch_size", 16)),
-                             baseline=read_baseline(baseline, layers) if rescale and baseline is not None else None)
+                             baseline=baseline_row)  # None when rescaling is off (no baseline then)
         return {ex.case_id: {"bertscore": 100 * float(v)} for ex, v in zip(examples, preds[:, 2].tolist(), strict=True)}
 
     def _compute_bert_score(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
