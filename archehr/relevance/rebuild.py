@@ -72,7 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         if not ok:
             print(f"error: {why}", file=sys.stderr)
             return 2
-    rebuild(kinds, a.synthetic, a.out_dir)
+    from archehr.errors import InputError
+
+    try:
+        rebuild(kinds, a.synthetic, a.out_dir)
+    except InputError as e:  # a missing or unlabelled split: one line naming it, exit 2, as the CLI does
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
