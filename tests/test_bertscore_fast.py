@@ -405,3 +405,25 @@ def test_bad_baseline_file_is_bad_input_for_both_implementations(tmp_path, capsy
     assert rc == 2
     err = capsys.readouterr().err
     assert str(base) in err and "--bertscore-baseline" in err and "layer 4" in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch_size", [1, 2, 3])
+def test_scoring_in_blocks_gives_the_one_block_numbers(tmp_path: Path, batch_size: int) -> None:
+    """Blocks bound memory; they cut only between whole greedy batches, so the padding rule and the result do
+    not change (floats may differ by summation order only). Texts repeat across blocks on purpose."""
+    import torch
+
+    folder = _tiny_checkpoint(tmp_path, "bert", True)
+    cands, refs = TEXTS_C * 2, REFS_C[::-1] + REFS_C
+    whole = FastBertScorer(folder, 2)
+    want = whole.score(cands, refs, batch_size=batch_size, baseline=(0.1, 0.2, 0.3))
+    assert whole.last_stats["encoded"] == whole.last_stats["sentences"] == len(set(cands + refs))
+    blocked = FastBertScorer(folder, 2)
+    blocked.BLOCK_PAIRS = 4  # rounded down to whole batches: several blocks for every batch size here
+    got = blocked.score(cands, refs, batch_size=batch_size, baseline=(0.1, 0.2, 0.3))
+    assert got.shape == want.shape == (len(cands), 3)
+    assert torch.equal(got.isnan(), want.isnan())
+    assert float((got - want).nan_to_num().abs().max()) <= 1e-6
+    assert blocked.last_stats["sentences"] == len(set(cands + refs))
+    assert blocked.last_stats["encoded"] > blocked.last_stats["sentences"]  # a repeated text is re-encoded per block
