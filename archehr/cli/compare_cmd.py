@@ -9,17 +9,23 @@ from typing import Annotated
 import typer
 
 from archehr.cli.leaderboard_cmd import (
-    AlignCkptOpt,
-    BertModelOpt,
     CacheDirOpt,
     MetricsOpt,
-    QuickumlsOpt,
     ResamplesOpt,
     SeedOpt,
     TaskOpt,
     TestOpt,
-    model_settings,
     parse_metrics,
+)
+from archehr.cli.model_options import (
+    AlignCkptOpt,
+    AlignModelOpt,
+    BertBaselineOpt,
+    BertImplOpt,
+    BertLayersOpt,
+    BertModelOpt,
+    QuickumlsOpt,
+    model_settings,
 )
 
 
@@ -40,12 +46,16 @@ def compare(
                                                   show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
     bertscore_model: BertModelOpt = None,
+    bertscore_layers: BertLayersOpt = None,
+    bertscore_baseline: BertBaselineOpt = None,
+    bertscore_impl: BertImplOpt = "auto",
     alignscore_ckpt: AlignCkptOpt = None,
+    alignscore_model: AlignModelOpt = None,
     quickumls: QuickumlsOpt = None,
 ) -> None:
     """Compare two submissions on the same key with paired significance over cases."""
     from archehr.atomic import write_text
-    from archehr.errors import InputError, Problem
+    from archehr.errors import ConfigError, InputError, Problem
     from archehr.leaderboard import scorer as scorer_mod
     from archehr.leaderboard.board import score_cached
     from archehr.leaderboard.cache import ScoreCache
@@ -54,15 +64,19 @@ def compare(
 
     if test not in PAIRED_TESTS:
         raise InputError(Problem(f"unknown test {test!r}; use one of {', '.join(PAIRED_TESTS)}", field="--test"))
+    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
+                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
+                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
     key_file = scorer_mod.resolve_key(key)
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
-                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
     cache = ScoreCache(cache_dir)
     problems: list[Problem] = []
     reports = []
     for path in (a, b):  # validate both before failing, so one run shows every problem
         try:
             reports.append(score_cached(path, key_file, scorer, cache))
+        except ConfigError:  # a bad option is the same for both submissions: say it once
+            raise
         except InputError as e:
             problems += e.problems
     if problems:

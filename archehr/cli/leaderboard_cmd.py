@@ -9,6 +9,16 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import err
+from archehr.cli.model_options import (
+    AlignCkptOpt,
+    AlignModelOpt,
+    BertBaselineOpt,
+    BertImplOpt,
+    BertLayersOpt,
+    BertModelOpt,
+    QuickumlsOpt,
+    model_settings,
+)
 
 TaskOpt = Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")]
 MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separated metric names (default: the "
@@ -16,37 +26,12 @@ MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separat
 TestOpt = Annotated[str, typer.Option("--test", help="Significance test against rank 1: bootstrap | randomization")]
 ResamplesOpt = Annotated[int, typer.Option("--resamples", min=0, help="Bootstrap resamples / randomisation trials.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the resampling (results are reproducible).")]
-BertModelOpt = Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: local folder, a name "
-                                                                            "in the HF cache, or 'minilm'.",
-                                                  show_default=False)]
-AlignCkptOpt = Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
-                                                   show_default=False)]
 CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/store scores in this cache folder.",
                                                   show_default=False)]
-QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", help="QuickUMLS index folder (MEDCON).",
-                                                   show_default=False)]
 
 
 def parse_metrics(metrics: str | None) -> list[str] | None:
     return [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
-
-
-def model_settings(bertscore_model: str | None, alignscore_ckpt: Path | None, quickumls: Path | None) -> object | None:
-    """MetricSettings for the model-based metrics, or None for the official defaults."""
-    if not (bertscore_model or alignscore_ckpt or quickumls):
-        return None
-    import dataclasses
-
-    from archehr_scoring.metrics.base import MetricSettings
-
-    changes: dict[str, str] = {}
-    if bertscore_model:
-        changes["bertscore_model"] = bertscore_model
-    if alignscore_ckpt:
-        changes["alignscore_ckpt"] = str(alignscore_ckpt)
-    if quickumls:
-        changes["quickumls_path"] = str(quickumls)
-    return dataclasses.replace(MetricSettings(), **changes)
 
 
 def leaderboard(
@@ -71,7 +56,11 @@ def leaderboard(
                                                                   "overall score.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     bertscore_model: BertModelOpt = None,
+    bertscore_layers: BertLayersOpt = None,
+    bertscore_baseline: BertBaselineOpt = None,
+    bertscore_impl: BertImplOpt = "auto",
     alignscore_ckpt: AlignCkptOpt = None,
+    alignscore_model: AlignModelOpt = None,
     quickumls: QuickumlsOpt = None,
 ) -> None:
     """Score every submission (cached), rank by the official overall score, write LEADERBOARD.md/.json/.csv/.html."""
@@ -82,11 +71,13 @@ def leaderboard(
     from archehr.leaderboard.html_board import leaderboard_html
     from archehr.leaderboard.render import CSV_NAME, HTML_NAME, JSON_NAME, MD_NAME, to_csv, to_json_text, to_markdown
 
+    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
+                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
+                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
     key_file = scorer_mod.resolve_key(key)
     out_dir = out or (dirs[0] if dirs[0].is_dir() else dirs[0].parent)
     cache = ScoreCache(None if no_cache else (cache_dir or out_dir / CACHE_DIR_NAME))
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
-                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
     lb = build_leaderboard(dirs, key_file, scorer, cache=cache, test=test, n_resamples=resamples, seed=seed,
                            rank_by=rank_by, progress=None if quiet else err)
     md = to_markdown(lb)

@@ -10,16 +10,22 @@ import typer
 
 from archehr.cli.common import err
 from archehr.cli.leaderboard_cmd import (
-    AlignCkptOpt,
-    BertModelOpt,
     CacheDirOpt,
     MetricsOpt,
-    QuickumlsOpt,
     ResamplesOpt,
     SeedOpt,
     TaskOpt,
-    model_settings,
     parse_metrics,
+)
+from archehr.cli.model_options import (
+    AlignCkptOpt,
+    AlignModelOpt,
+    BertBaselineOpt,
+    BertImplOpt,
+    BertLayersOpt,
+    BertModelOpt,
+    QuickumlsOpt,
+    model_settings,
 )
 
 
@@ -35,7 +41,11 @@ def report(
                                               show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
     bertscore_model: BertModelOpt = None,
+    bertscore_layers: BertLayersOpt = None,
+    bertscore_baseline: BertBaselineOpt = None,
+    bertscore_impl: BertImplOpt = "auto",
     alignscore_ckpt: AlignCkptOpt = None,
+    alignscore_model: AlignModelOpt = None,
     quickumls: QuickumlsOpt = None,
 ) -> None:
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""
@@ -46,10 +56,12 @@ def report(
     from archehr.leaderboard.html_report import load_submission_items, report_html
     from archehr_scoring.bootstrap import bootstrap_ci
 
+    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
+                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
+                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
     key_file = scorer_mod.resolve_key(key)
     split = scorer_mod.load_reference(key_file)
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics),
-                                    model_settings(bertscore_model, alignscore_ckpt, quickumls))
+    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
     rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))
     rep = dataclasses.replace(rep, ci=bootstrap_ci(partial_aware(rep), n=resamples, seed=seed))

@@ -8,6 +8,16 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import err, print_problems
+from archehr.cli.model_options import (
+    AlignCkptOpt,
+    AlignModelOpt,
+    BertBaselineOpt,
+    BertImplOpt,
+    BertLayersOpt,
+    BertModelOpt,
+    QuickumlsOpt,
+    model_settings,
+)
 
 
 def score(
@@ -30,61 +40,28 @@ def score(
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples for 95% CIs (0 = none).")
                          ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 12345,
-    bertscore_model: Annotated[str | None, typer.Option("--bertscore-model", help="Local folder, a name in the HF "
-                                                                                  "cache, or 'minilm'.",
-                                                        show_default=False)] = None,
-    bertscore_layers: Annotated[int | None, typer.Option("--bertscore-layers", help="Layer used (default 4).",
-                                                         show_default=False)] = None,
-    bertscore_baseline: Annotated[Path | None, typer.Option("--bertscore-baseline", help="Rescale baseline TSV.",
-                                                            show_default=False)] = None,
-    bertscore_impl: Annotated[str, typer.Option("--bertscore-impl", help="auto (torch-only fast path for "
-                                                                        "BERT/DistilBERT, same numbers) | "
-                                                                        "bert-score (reference implementation) | "
-                                                                        "fast.")] = "auto",
-    alignscore_ckpt: Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
-                                                         show_default=False)] = None,
-    alignscore_model: Annotated[str | None, typer.Option("--alignscore-model", help="AlignScore's base model: a local "
-                                                                                    "roberta-base folder or a name in "
-                                                                                    "the HF cache (default "
-                                                                                    "roberta-base).",
-                                                         show_default=False)] = None,
-    quickumls: Annotated[Path | None, typer.Option("--quickumls", "--quickumls-path",
-                                                                 help="QuickUMLS index folder (MEDCON).",
-                                                                 show_default=False)] = None,
+    bertscore_model: BertModelOpt = None,
+    bertscore_layers: BertLayersOpt = None,
+    bertscore_baseline: BertBaselineOpt = None,
+    bertscore_impl: BertImplOpt = "auto",
+    alignscore_ckpt: AlignCkptOpt = None,
+    alignscore_model: AlignModelOpt = None,
+    quickumls: QuickumlsOpt = None,
     case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: cases to score, e.g. 121-167.",
                                                  show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print warnings on stderr.")] = False,
 ) -> None:
     """Score SUBMISSION against KEY with the official metrics; exit 2 on bad input (nothing written)."""
-    import dataclasses
-
     from archehr.atomic import write_text
     from archehr.errors import ConfigError, Problem
     from archehr_scoring import api, formats
-    from archehr_scoring.metrics.base import MetricSettings
 
     if fmt not in formats.FORMATS:
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
                                   field="--format", code="option"))
-    changes: dict[str, object] = {}
-    if bertscore_model:
-        changes["bertscore_model"] = bertscore_model
-    if bertscore_layers is not None:
-        changes["bertscore_layers"] = bertscore_layers
-    if bertscore_baseline is not None:
-        changes["bertscore_baseline"] = str(bertscore_baseline)
-    if bertscore_impl != "auto":
-        if bertscore_impl not in ("fast", "bert-score"):
-            raise ConfigError(Problem(f"unknown --bertscore-impl {bertscore_impl!r}; expected auto, fast or bert-score",
-                                      field="--bertscore-impl", code="option"))
-        changes["bertscore_impl"] = bertscore_impl
-    if alignscore_ckpt is not None:
-        changes["alignscore_ckpt"] = str(alignscore_ckpt)
-    if alignscore_model:
-        changes["alignscore_model"] = alignscore_model
-    if quickumls is not None:
-        changes["quickumls_path"] = str(quickumls)
-    settings = dataclasses.replace(MetricSettings(), **changes)  # type: ignore[arg-type]
+    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
+                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
+                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
     report = api.score(task, submission, key, data=data, metrics=metrics, settings=settings, reference=reference,
                        bootstrap=bootstrap, seed=seed, case_ids=case_ids)
     out = formats.render(report, fmt)

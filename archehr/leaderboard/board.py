@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from archehr.errors import ArchehrError, InputError, Problem
+from archehr.errors import ArchehrError, ConfigError, InputError, Problem
 from archehr.leaderboard.cache import (
     ScoreCache,
     cache_key,
@@ -141,7 +141,11 @@ class Leaderboard:
 
 
 def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCache) -> Entry:
-    """Score one run through the cache; problems become the entry's status, never an exception."""
+    """Score one run through the cache; its problems become the entry's status, never an exception.
+
+    A ConfigError (a bad option: --metrics, a bad baseline file, ...) is not the run's problem but the same for
+    every run: it propagates (exit 2, one message) and is never cached as the run being invalid.
+    """
     if not run.submission.is_file():
         return Entry(run, "invalid", list(run.problems))
     sha = sha256_file(run.submission)
@@ -157,6 +161,8 @@ def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCac
                      submission_sha256=sha, cache_key=ck, cached=True)
     try:
         report = scorer.score(run.submission, key)
+    except ConfigError:  # a bad option (metrics, baseline file, ...) is the same for every run: fail the command
+        raise
     except InputError as e:
         cache.put(ck, {"status": "invalid", "problems": problems_to_cache(list(e.problems), paths)})
         return Entry(run, "invalid", warnings + list(e.problems), submission_sha256=sha, cache_key=ck)

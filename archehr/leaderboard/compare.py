@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from archehr.leaderboard.board import OVERALL_KEY, partial_aware
 from archehr.leaderboard.html_report import CASE_KEYS
+from archehr.leaderboard.portable import portable_text
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, paired_bootstrap
 from archehr_scoring.results import ScoreReport
 
@@ -38,6 +39,7 @@ class Comparison:
     case_key: str
     cases: list[CaseDiff]  # largest |b - a| first
     only_in_one: list[str]
+    signatures: dict[str, str] = field(default_factory=dict)  # metric -> signature (one scorer scores A and B)
 
 
 def compare_reports(a: ScoreReport, b: ScoreReport, a_name: str = "A", b_name: str = "B", *, test: str = "bootstrap",
@@ -55,7 +57,8 @@ def compare_reports(a: ScoreReport, b: ScoreReport, a_name: str = "A", b_name: s
     cases = [CaseDiff(c, pa.aggregate([c]).get(case_key), pb.aggregate([c]).get(case_key)) for c in shared]
     cases.sort(key=lambda d: (-(abs(d.delta) if d.delta is not None else -1), d.case_id))
     only = sorted(set(a.per_case) ^ set(b.per_case))
-    return Comparison(a_name, b_name, a.task, test, n_resamples, seed, results, keys, sa, sb, case_key, cases, only)
+    return Comparison(a_name, b_name, a.task, test, n_resamples, seed, results, keys, sa, sb, case_key, cases, only,
+                      {**a.signatures, **b.signatures})
 
 
 def _f(v: float | None, sign: bool = False) -> str:
@@ -82,6 +85,8 @@ def to_text(c: Comparison, top: int = 10) -> str:
         lines.append(f"  case {d.case_id:<8} A {_f(d.a):>7}  B {_f(d.b):>7}  B - A {_f(d.delta, True):>8}")
     if c.only_in_one:
         lines.append(f"Cases scored in only one run (left out): {', '.join(c.only_in_one)}")
+    if c.signatures:
+        lines += ["", "Metric signatures:"] + [f"  {portable_text(s)}" for _, s in sorted(c.signatures.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -95,4 +100,5 @@ def to_json_dict(c: Comparison) -> dict[str, Any]:
         "case_key": c.case_key,
         "cases": [{"case_id": d.case_id, "a": d.a, "b": d.b, "delta": d.delta} for d in c.cases],
         "only_in_one": c.only_in_one,
+        "signatures": {k: portable_text(s) for k, s in sorted(c.signatures.items())},
     }

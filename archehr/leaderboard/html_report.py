@@ -17,6 +17,7 @@ from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import Problem, SubmissionError
 from archehr.leaderboard.board import partial_aware
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
+from archehr.leaderboard.portable import portable_text
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import MAX_WORDS, AnswerLine, parse_answer
 
@@ -256,6 +257,11 @@ def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, A
               for w in report.warnings[:30]]
     if notes:
         body.append(f'<h3>Notes</h3><ul class="small">{"".join(notes)}</ul>')
+    if report.signatures:  # which model, layer, baseline... made these numbers (set by the model-metric options)
+        # long `a|b|c` strings without spaces: let them break anywhere so a phone never scrolls sideways
+        body.append('<h3>Metric signatures</h3><ul class="small" style="overflow-wrap:anywhere">' + "".join(
+            f"<li><code>{esc(portable_text(sig))}</code></li>" for _, sig in sorted(report.signatures.items()))
+            + "</ul>")
     body.append("</div></div>")
 
     charts = ['<div class="charts">']

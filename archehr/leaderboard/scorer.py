@@ -94,6 +94,7 @@ class OfficialScorer:
                     parts.append(f"{dist}:{metadata.version(dist)}")
                 except metadata.PackageNotFoundError:
                     parts.append(f"{dist}:absent")
+            parts += _settings_file_parts(settings)
             names, ref = self._metric_names()
             for name in names:
                 try:
@@ -115,6 +116,22 @@ class OfficialScorer:
         from archehr_scoring.score2026 import score_2026
 
         return score_2026(self.task, submission, key, **kwargs)
+
+
+def _settings_file_parts(settings: object) -> list[str]:
+    """The content of the given rescale baseline: `settings!r` names its path only, and editing the file in
+    place (or the same relative path from another folder) must not reuse scores rescaled with the old one.
+
+    Nothing is added when no baseline is given, so the default fingerprint (and existing caches) stay as they
+    were. Model folders and checkpoints are large and not hashed here (their metric signatures are).
+    """
+    from archehr.leaderboard.cache import sha256_file
+
+    path = getattr(settings, "bertscore_baseline", None)
+    if not path:
+        return []
+    p = Path(path).expanduser()
+    return [f"bertscore_baseline:{p.resolve()}#{sha256_file(p) if p.is_file() else 'missing'}"]
 
 
 def make_scorer(task: str, metrics: list[str] | None = None, settings: object | None = None) -> Scorer:
