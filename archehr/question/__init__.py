@@ -1,7 +1,9 @@
 """Subtask 1: the patient's narrative -> a clinician-style question of at most 15 words.
 
-`template` (offline): the patient's own question phrase, stripped of filler ("My question is
-if ..."), put in the third person, closed with "?" and kept to 15 words at a clause boundary.
+`template` (offline): the patient's own question sentence, stripped of filler ("My question is
+if ..."), put in the third person, closed with "?" and kept to 15 words at a clause boundary; the
+rules and their cross-validated switches are in `rules.py` and docs/question.md (the first
+version is `rules.FIRST_CONFIG`, every switch off).
 `llm`: the prompt `configs/prompts/question_v1.txt`; an empty or unusable reply falls back to the
 template, and the reason is recorded.
 """
@@ -14,31 +16,7 @@ from typing import Any
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError
-
-MAX_WORDS = 15
-_QWORDS = ("why", "what", "how", "is", "was", "are", "were", "will", "would", "could", "can", "should", "did",
-           "does", "do", "when", "which", "who", "where", "has", "have", "had")
-_FILLERS = [
-    r"^(?:so|and|but|also|ok|okay|well|please|hi|hello)[,\s]+",
-    r"^my (?:main |only |first |second |other )?questions? (?:is|are|was)?\s*(?:if|whether|that|,|:)?\s*",
-    r"^i (?:want|would like|wanted|need) to know (?:if|whether|why|what|how)?\s*",
-    r"^i (?:wonder|am wondering|was wondering) (?:if|whether)?\s*",
-    r"^(?:can|could) (?:you|someone) (?:please )?(?:tell|explain to) me (?:if|whether)?\s*",
-    r"^(?:i realize|i know|i understand) [^,]*,\s*(?:but\s*)?",
-    r"^do you think\s*",
-]
-_PRONOUNS = [
-    (r"\bmy (?:dad|father|husband|son|brother|grandfather|grandpa|uncle|boyfriend)\b", "the patient"),
-    (r"\bmy (?:mom|mother|wife|daughter|sister|grandmother|grandma|aunt|girlfriend)\b", "the patient"),
-    (r"\bI am\b|\bI['’]m\b", "the patient is"),
-    (r"\bI was\b", "the patient was"),
-    (r"\bI have\b|\bI['’]ve\b", "the patient has"),
-    (r"\bI had\b", "the patient had"),
-    (r"\bI\b", "the patient"),
-    (r"\bme\b", "the patient"),
-    (r"\bmy\b", "the patient's"),
-    (r"\bmyself\b", "the patient"),
-]
+from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, cut_words, write_question
 
 
 @dataclass(frozen=True)
@@ -48,67 +26,9 @@ class Question:
     notes: tuple[str, ...] = ()
 
 
-def cut_words(text: str, limit: int = MAX_WORDS) -> str:
-    """At most `limit` words, preferring to end at a clause boundary; always ends with "?"."""
-    words = text.split()
-    if len(words) > limit:
-        head = words[:limit]
-        # back off to the last clause boundary in the second half of the window
-        for k in range(limit - 1, limit // 2, -1):
-            if head[k - 1].endswith((",", ";", ":")):
-                head = head[:k]
-                break
-        words = head
-    out = " ".join(words).rstrip(",;:.!? ")
-    return out + "?" if out else ""
-
-
-def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.?!])\s+|\n+", text)
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _is_question(s: str) -> bool:
-    first = s.split()[0].lower().strip(",") if s.split() else ""
-    return s.endswith("?") or first in _QWORDS
-
-
-_GENERIC = re.compile(r"^\W*(?:any (?:ideas|thoughts|advice)|what do you think|what (?:should|can|do) (?:i|we) do|"
-                      r"please help|thanks?(?: you)?|help)\W*$", re.IGNORECASE)
-
-
-def _strip_fillers(text: str) -> str:
-    for rx in _FILLERS:
-        text = re.sub(rx, "", text, flags=re.IGNORECASE).strip()
-    return text
-
-
-def _third_person(text: str) -> str:
-    for rx, repl in _PRONOUNS:
-        # patients often write a lower-case "i": whole-word matching makes that safe to catch
-        text = re.sub(rx, repl, text, flags=re.IGNORECASE)
-    return text
-
-
-def template_question(case: Case) -> str:
-    source = case.question_text or case.patient_narrative or ""
-    cands = _sentences(source)
-    if not cands:
-        return ""
-    questions = [s for s in cands if _is_question(s) and not _GENERIC.match(s)]
-    if not questions:
-        # "Any ideas?" carries no content: ask about the statement just before it
-        statements = [s for s in cands if not _GENERIC.match(s)]
-        if statements:
-            return cut_words("What explains that " + _third_person(_strip_fillers(statements[-1])).rstrip(".!?"))
-        questions = cands
-    # the longest question carries the most content; ties: the first
-    best = max(questions, key=lambda s: (min(len(s.split()), 25), -cands.index(s)))
-    text = _third_person(_strip_fillers(best)).strip(" ,")
-    if not text:
-        text = best
-    text = text[0].upper() + text[1:]
-    return cut_words(text)
+def template_question(case: Case, config: WriterConfig = DEFAULT_CONFIG) -> str:
+    """The offline st1 writer: rules of archehr/question/rules.py with the cross-validated switches."""
+    return write_question(case, config)
 
 
 class TemplateQuestionWriter:
