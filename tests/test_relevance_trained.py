@@ -153,7 +153,7 @@ def test_embedding_model_refuses_without_embeddings(tmp_path, monkeypatch):
 
 
 SHIPPED_PARTS = ["dev", "test-2026", "synthetic-dev"]
-REBUILD = "python -m archehr.relevance.rebuild"
+REBUILD = "archehr train --rebuild-shipped"
 
 
 def test_shipped_default_model_loads_and_keeps_demo_test_out():

@@ -1,4 +1,9 @@
-"""`archehr train`: fit the `trained` relevance classifier on a labelled split and calibrate its threshold."""
+"""`archehr train`: fit the `trained` relevance classifier on a labelled split and calibrate its threshold.
+
+`archehr train --rebuild-shipped` instead rebuilds the two shipped model files from their fixed training
+splits (archehr.relevance.rebuild). It is a mode of `train`, not a sub-command: `train` is a single command
+whose options come straight after it, and a typer group would make `archehr train --split dev` ambiguous.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +14,43 @@ import typer
 
 from archehr.cli.common import DataDirOpt, VersionOpt, err
 
+# Options of each mode; giving one to the other mode is an error rather than silently ignored (a `--split test`
+# ignored by --rebuild-shipped would look as if the shipped models had been trained on the test split).
+TRAIN_ONLY = ("data_dir", "split", "also", "version_dir", "features", "target", "review_level", "output", "sweep",
+              "plot")
+REBUILD_ONLY = ("synthetic", "only", "out_dir")
+
 
 def register(app: typer.Typer) -> None:
     app.command("train", help="Train the sentence-relevance classifier on a labelled split (leave-one-case-out "
-                              "calibration of L2 and threshold) and save a versioned JSON model file.")(train)
+                              "calibration of L2 and threshold) and save a versioned JSON model file; with "
+                              "--rebuild-shipped, rebuild the shipped model files instead.")(train)
+
+
+def _given(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
+    """The flags (longest spelling) of the named parameters that were set on the command line."""
+    flags = {p.name: max(p.opts, key=len) for p in ctx.command.params}
+    return [flags[n] for n in names if getattr(ctx.get_parameter_source(n), "name", "") == "COMMANDLINE"]
+
+
+def _refuse(flags: list[str], why: str) -> None:
+    from archehr.errors import ConfigError, Problem
+
+    if flags:
+        raise ConfigError(Problem(f"{why}: {', '.join(flags)}"))
+
+
+def rebuild_shipped(synthetic: Path | None, only: str | None, out_dir: Path | None) -> None:
+    """Retrain both shipped models (or `only` one) on their fixed splits and print what each one got."""
+    from archehr.relevance.rebuild import DEFAULT_SYNTHETIC, KINDS, rebuild
+
+    # asked for by name, a model that cannot be built is an error; in the default "both" it is skipped with a note
+    rebuild((only,) if only else KINDS, synthetic or DEFAULT_SYNTHETIC, out_dir, log=print,
+            skip_unavailable=only is None)
 
 
 def train(
+    ctx: typer.Context,
     data_dir: DataDirOpt = None,
     split: Annotated[list[str] | None, typer.Option("--split", help="Labelled split to train on (never the split you "
                                                                    "evaluate on); repeat to train on several.",
@@ -34,7 +69,26 @@ def train(
     sweep: Annotated[bool, typer.Option("--sweep", help="Print the threshold curve and save it as a PNG.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="PNG path for --sweep (default: beside the model "
                                                              "file).")] = None,
+    rebuild: Annotated[bool, typer.Option(
+        "--rebuild-shipped", help="Rebuild the shipped model files (archehr/relevance/model_*.json) from demo dev + "
+                                  "demo test-2026 + synthetic dev instead; takes only --synthetic, --only, "
+                                  "--out-dir.")] = False,
+    synthetic: Annotated[Path | None, typer.Option(
+        "--synthetic", help="With --rebuild-shipped: the synthetic release folder (its dev split is trained on; "
+                            "default: ../shared/data/synthetic beside the repository).", show_default=False)] = None,
+    only: Annotated[str | None, typer.Option(
+        "--only", help="With --rebuild-shipped: rebuild one model, lexical | embedding (default: both; embedding "
+                       "is skipped with a note when MiniLM is not installed).", show_default=False)] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out-dir", help="With --rebuild-shipped: write the model files here instead of over the shipped ones.",
+        show_default=False)] = None,
 ) -> None:
+    if rebuild:
+        _refuse(_given(ctx, TRAIN_ONLY), "options --rebuild-shipped does not take (it trains on fixed splits; "
+                                         "--out-dir writes elsewhere)")
+        rebuild_shipped(synthetic, only, out_dir)
+        return
+    _refuse(_given(ctx, REBUILD_ONLY), "options of --rebuild-shipped given without it")
     from archehr.data.releases import load_split
     from archehr.errors import InputError, Problem
     from archehr.relevance.embedding import embeddings_available

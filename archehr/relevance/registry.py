@@ -19,7 +19,7 @@ from archehr.relevance.selector import EvidenceSelector, Selector
 
 HERE = Path(__file__).resolve().parent
 # Both trained on demo dev + demo test-2026 + synthetic dev (demo test kept out); rebuild both with
-# `python -m archehr.relevance.rebuild`. "lexical" is the default: under CV and on held-out data it was as
+# `archehr train --rebuild-shipped`. "lexical" is the default: under CV and on held-out data it was as
 # good as the embedding one or better, and far faster (docs/relevance.md).
 SHIPPED_MODELS = {
     "lexical": HERE / "model_lexical.json",  # feature set lexical (no torch needed)

@@ -197,7 +197,7 @@ def parse_model(d: object, source: str) -> TrainedModel:
     if ver != FORMAT_VERSION:
         raise _problem(f"model file format version {ver} (written by archehr {d.get('archehr_version', '?')}); "
                        f"this archehr {__version__} reads format version {FORMAT_VERSION}: retrain with "
-                       "`archehr train` (the shipped models: `python -m archehr.relevance.rebuild`)", source,
+                       "`archehr train` (the shipped models: `archehr train --rebuild-shipped`)", source,
                        "format_version")
     fs = d.get("feature_set")
     if fs not in FEATURE_SETS:
