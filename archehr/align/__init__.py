@@ -1,34 +1,93 @@
 """Subtask 4: link each given clinician answer sentence to the note sentences that support it.
 
-Score of (answer sentence a, note sentence s) = (1 - w) * sim(a, s) / max_s sim(a, s) + w * p(s),
-where sim is embedding cosine (or token overlap) and p(s) the selector's relevance probability.
-Every s with a score >= threshold is linked, and always the best one (clinicians cite at least one
-sentence per answer sentence). `calibrate()` picks the threshold on a labelled split (dev).
+Two methods (config `align: {method: ...}`):
+- `similarity` (default): score(a, s) = (1 - w) * sim(a, s) / max_s sim(a, s) + w * p(s), where sim
+  is embedding cosine or token-set Jaccard and p(s) the selector's relevance probability.
+- `learned`: P(link | a, s) from a pairwise logistic regression over lexical features
+  (`archehr.align.learned`, shipped as versioned JSON); its threshold and max_links come from the
+  model file unless the config sets them.
+Each answer sentence links its best note sentence (clinicians cite at least one per answer sentence)
+and every other one scoring >= threshold, at most `max_links`. Headers are never linked.
+`calibrate()` picks the similarity threshold on a labelled split. benchmarks/st4_quality.py and
+docs/align.md hold the cross-validated comparison behind the shipped settings.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from archehr.data.model import Case, ClinicianAnswerSentence, Split
+from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.similarity import Similarity
 from archehr.relevance.base import Selection, SentenceScores
 
+METHODS = ("similarity", "learned")
+
+
+def _number(name: str, value: object, low: float, high: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)) \
+            or not low <= float(value) <= high:
+        span = f"[{low:g}, {high:g}]" if high < math.inf else f">= {low:g}"
+        raise ConfigError(Problem(f"must be a number {span}, not {value!r}", field=f"align.{name}", code="bad-value"))
+    return float(value)
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(Problem(f"must be an integer >= 1, not {value!r}", field=f"align.{name}", code="bad-value"))
+    return value
+
+
+def choose_links(matrix: np.ndarray, ids: Sequence[str], threshold: float, max_links: int) -> list[list[str]]:
+    """Per row: the best column, plus the next best with a score >= threshold, at most max_links (ids sorted)."""
+    out = []
+    for row in matrix:
+        order = np.argsort(-row, kind="stable")
+        take = [int(order[0])] + [int(j) for j in order[1:max_links] if row[j] >= threshold]
+        out.append(sorted((ids[j] for j in take), key=lambda x: (len(x), x)))
+    return out
+
 
 class Aligner:
-    def __init__(self, threshold: float = 0.75, selector_weight: float = 0.0, similarity: str = "lexical",
-                 max_links: int = 4):
-        self.threshold = float(threshold)
-        self.selector_weight = float(selector_weight)
+    def __init__(self, threshold: float | None = None, selector_weight: float = 0.0, similarity: str = "lexical",
+                 max_links: int | None = None, method: str = "similarity", model: str | None = None, **unknown: Any):
+        if unknown:
+            raise ConfigError(Problem(f"unknown align setting(s) {', '.join(map(repr, sorted(unknown)))} (known: "
+                                      "method, model, threshold, max_links, similarity, selector_weight)",
+                                      field="align", code="bad-key"))
+        if method not in METHODS:
+            raise ConfigError(Problem(f"method must be {' or '.join(METHODS)}, not {method!r}", field="align.method",
+                                      code="bad-value"))
+        self.method = method
+        self.selector_weight = _number("selector_weight", selector_weight, 0.0, 1.0)
         self.similarity = Similarity(similarity)
-        self.max_links = int(max_links)
+        self.model = None
+        if method == "learned":
+            from archehr.align.learned import load_model
+
+            self.model = load_model(model)
+            threshold = self.model.threshold if threshold is None else threshold
+            max_links = self.model.max_links if max_links is None else max_links
+        elif model is not None:
+            raise ConfigError(Problem("model is only used with method: learned", field="align.model", code="bad-key"))
+        # a threshold above 1 is legal: it links only the best sentence of each answer sentence
+        self.threshold = _number("threshold", 0.75 if threshold is None else threshold, 0.0)
+        self.max_links = _count("max_links", 4 if max_links is None else max_links)
 
     def scores(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
                scores: SentenceScores | None = None) -> np.ndarray:
+        headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
+        if self.model is not None:
+            from archehr.align.features import pair_features
+
+            out = self.model.predict(pair_features(case, answers, self.model.feature_names, scores))
+            out[:, headers] = 0.0
+            return out
         note = [clean_sentence(s.text) for s in case.sentences]
         sim = self.similarity.matrix([a.text for a in answers], note)
         sim = np.clip(sim, 0.0, None)
@@ -37,18 +96,12 @@ class Aligner:
         if scores is not None:
             by_id = dict(zip(scores.sentence_ids, scores.relevant(), strict=True))
             prob = np.array([by_id.get(s.id, 0.0) for s in case.sentences])
-        headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
         out = (1 - self.selector_weight) * sim + self.selector_weight * prob[None, :]
         out[:, headers] = 0.0
         return out
 
     def links(self, matrix: np.ndarray, ids: Sequence[str], threshold: float) -> list[list[str]]:
-        out = []
-        for row in matrix:
-            order = np.argsort(-row, kind="stable")
-            take = [int(order[0])] + [int(j) for j in order[1:self.max_links] if row[j] >= threshold]
-            out.append(sorted((ids[j] for j in take), key=lambda x: (len(x), x)))
-        return out
+        return choose_links(matrix, ids, threshold, self.max_links)
 
     def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
               selection: Selection | None = None) -> list[dict[str, Any]]:
@@ -58,8 +111,12 @@ class Aligner:
         return [{"answer_id": a.id, "evidence_id": ev} for a, ev in zip(answers, links, strict=True)]
 
     def describe(self) -> dict[str, Any]:
-        return {"threshold": self.threshold, "selector_weight": self.selector_weight,
-                "similarity": self.similarity.kind, "max_links": self.max_links}
+        d: dict[str, Any] = {"method": self.method, "threshold": self.threshold, "max_links": self.max_links}
+        if self.model is not None:
+            d.update(feature_set=self.model.feature_set, model_training=self.model.training)
+        else:
+            d.update(selector_weight=self.selector_weight, similarity=self.similarity.kind)
+        return d
 
 
 def calibrate(aligner: Aligner, split: Split, scores: dict[str, SentenceScores] | None = None,

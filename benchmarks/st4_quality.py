@@ -1,0 +1,470 @@
+"""Subtask 4 (evidence alignment) quality: grouped K-fold CV over the labelled pool, held-out checks once.
+
+Pool (tuning allowed): every case with clinician_answer_sentences + citations in demo dev, demo
+test-2026 and synthetic dev. Held out (never tuned on; scored only with --final): synthetic test
+and demo test. Folds are by case (ids prefixed by their split, so "1" of two splits stay apart).
+Everything a method chooses (threshold, max_links, selector weight, LR weights) comes from the
+training folds only; the selector probabilities come from a relevance model retrained on the
+training folds (the shipped one was trained on the whole pool, so its probabilities on pool cases
+would be in-sample). Links are scored exactly as the official st4 scorer does: the set of
+(answer_id, evidence_id) pairs per case, micro P/R/F1 over sums (archehr_scoring.aggregate2026).
+
+Run: python benchmarks/st4_quality.py [--k 5] [--seeds 0 1 2] [--no-embedding] [--final]
+     python benchmarks/st4_quality.py --write-model archehr/align/model_pairwise.json   (rebuild)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from archehr.align import Aligner, choose_links
+from archehr.align.features import FEATURE_SETS, headers, pair_features
+from archehr.align.learned import PairModel, fit_pairs, training_stamp
+from archehr.data.model import Split
+from archehr.data.releases import load_split_dir
+from archehr.relevance.base import SentenceScores
+from archehr.relevance.cv import grouped_folds, merge_splits
+from archehr.relevance.features import case_features
+from archehr.relevance.trained import TrainedModel, _fit, labels
+from archehr_scoring.aggregate2026 import alignment_case_prf
+
+REPO = Path(__file__).resolve().parents[1]
+SYN = REPO.parent / "shared" / "data" / "synthetic"  # shared/ lies beside the checkout (as in CI)
+POOL = (("dev", REPO / "data/demo/dev"), ("test-2026", REPO / "data/demo/test-2026"), ("syn-dev", SYN / "dev"))
+HELD = (("syn-test", SYN / "test"), ("demo-test", REPO / "data/demo/test"))
+ALL_FEATURES = FEATURE_SETS["lexical+selector+embedding"]
+THRESHOLDS = tuple(np.round(np.arange(0.05, 0.96, 0.025), 3))
+MAX_LINKS = (1, 2, 3, 4, 5, 6)
+SELECTOR_L2 = 3.0  # the shipped relevance model's L2
+
+
+@dataclass
+class CaseData:
+    case_id: str
+    answer_ids: tuple[str, ...]
+    sentence_ids: tuple[str, ...]
+    gold: frozenset[tuple[str, str]]
+    x: np.ndarray  # (answers, sentences, ALL_FEATURES) without the selector columns filled
+    headers: np.ndarray
+    aligner_inputs: tuple = ()
+    extra: dict = field(default_factory=dict)
+
+    def y(self) -> np.ndarray:
+        return np.array([[(a, s) in self.gold for s in self.sentence_ids] for a in self.answer_ids], dtype=float)
+
+
+def labelled(parts: Sequence[tuple[str, Path]]) -> Split:
+    loaded = []
+    for lab, d in parts:
+        sp = load_split_dir(d)
+        keep = [c.case_id for c in sp.cases if sp.key is not None and _has_links(sp, c.case_id)]
+        print(f"  {lab:10s} {d}: {len(sp.cases)} cases, {len(keep)} with clinician_answer_sentences + citations")
+        loaded.append((lab, sp.subset(keep)))
+    return merge_splits(loaded)
+
+
+def _has_links(sp: Split, cid: str) -> bool:
+    try:
+        k = sp.key_for(cid)
+    except Exception:  # noqa: BLE001 - a case the key does not list has no links
+        return False
+    return bool(k.clinician_answer_sentences) and any(a.citations for a in k.clinician_answer_sentences)
+
+
+def build(split: Split, embedding: bool) -> dict[str, CaseData]:
+    from archehr.glossary import load_glossary
+
+    g = load_glossary()
+    enc = None
+    names = ALL_FEATURES if embedding else FEATURE_SETS["lexical+selector"]
+    if embedding:
+        from archehr.relevance.embedding import get_encoder
+
+        enc = get_encoder()
+    out = {}
+    for c in split.cases:
+        ans = split.key_for(c.case_id).clinician_answer_sentences or ()
+        x = pair_features(c, ans, names, None, g, enc)
+        gold = frozenset((a.id, e) for a in ans for e in a.citations)
+        out[c.case_id] = CaseData(c.case_id, tuple(a.id for a in ans), c.sentence_ids, gold, x, headers(c),
+                                  (c, ans))
+    return out
+
+
+# ---------------------------------------------------------------- selector probabilities (honest)
+
+def selector_probs(split: Split, train_ids: Sequence[str], target_ids: Sequence[str],
+                   feats: dict[str, np.ndarray]) -> dict[str, SentenceScores]:
+    """The shipped relevance model's recipe (lexical features, L2 3) fitted on `train_ids` only."""
+    xs = [feats[i] for i in train_ids]
+    labs = [labels(split, split.case(i)) for i in train_ids]
+    scaler, heads = _fit(xs, [lab[0] for lab in labs], [lab[1] for lab in labs], SELECTOR_L2)
+    m = TrainedModel("lexical", (), scaler, heads, SELECTOR_L2)
+    out = {}
+    for i in target_ids:
+        ess, sup = m.predict(feats[i])  # (essential, supplementary), as TrainedClassifier.score builds them
+        out[i] = SentenceScores(i, split.case(i).sentence_ids, tuple(ess.tolist()), tuple(sup.tolist()))
+    return out
+
+
+def oof_selector(split: Split, train_ids: Sequence[str], held_ids: Sequence[str], feats: dict[str, np.ndarray],
+                 k: int = 5) -> dict[str, SentenceScores]:
+    """Held cases: model on all of train. Train cases: inner k-fold within train (never sees held labels)."""
+    out = selector_probs(split, train_ids, held_ids, feats)
+    inner = grouped_folds(split.subset(list(train_ids)), min(k, len(train_ids)), seed=99)
+    for fold in inner:
+        rest = [i for i in train_ids if i not in set(fold)]
+        out.update(selector_probs(split, rest, fold, feats))
+    return out
+
+
+def with_selector(d: CaseData, s: SentenceScores) -> np.ndarray:
+    p = np.array(s.relevant())
+    x = d.x.copy()
+    i, j = ALL_FEATURES.index("selector_prob"), ALL_FEATURES.index("selector_rank")
+    x[:, :, i] = p[None, :]
+    order = np.argsort(-p, kind="stable")
+    rank = np.zeros_like(p)
+    rank[order] = 1.0 / (1.0 + np.arange(len(p)))
+    x[:, :, j] = rank[None, :]
+    return x
+
+
+# ---------------------------------------------------------------- scoring
+
+def links_of(d: CaseData, rows: list[list[str]]) -> frozenset[tuple[str, str]]:
+    return frozenset((a, e) for a, ev in zip(d.answer_ids, rows, strict=True) for e in ev)
+
+
+def counts(d: CaseData, pred: frozenset[tuple[str, str]]) -> tuple[int, int, int]:
+    return len(pred & d.gold), len(pred), len(d.gold)
+
+
+def micro(cs: Sequence[tuple[int, int, int]]) -> tuple[float, float, float]:
+    tp, npred, ngold = (sum(c[i] for c in cs) for i in range(3))
+    return alignment_case_prf(tp, npred, ngold)  # the official micro rule (per-case rule on the sums)
+
+
+def case_f1(c: tuple[int, int, int]) -> float:
+    return alignment_case_prf(*c)[2]
+
+
+# ---------------------------------------------------------------- methods: fit(train) -> predict(case)
+
+Predictor = Callable[[CaseData, np.ndarray], frozenset[tuple[str, str]]]
+Method = Callable[[list[CaseData], dict[str, np.ndarray]], Predictor]
+
+
+def _rows_from_matrix(d: CaseData, m: np.ndarray, threshold: float, max_links: int) -> list[list[str]]:
+    return choose_links(m, d.sentence_ids, threshold, max_links)
+
+
+def _tune(train: list[CaseData], mats: dict[str, np.ndarray], ts: Sequence[float] = THRESHOLDS,
+          ks: Sequence[int] = MAX_LINKS) -> tuple[float, int]:
+    best, arg = -1.0, (0.5, 4)
+    for k in ks:
+        for t in ts:
+            f = micro([counts(d, links_of(d, _rows_from_matrix(d, mats[d.case_id], float(t), k))) for d in train])[2]
+            if f > best + 1e-12:
+                best, arg = f, (float(t), k)
+    return arg
+
+
+def aligner_method(threshold: float | None, selector_weight: float | Sequence[float] = 0.0, max_links: int | None = 4,
+                   similarity: str = "lexical") -> Method:
+    """The shipped Aligner; None = tuned on the training folds."""
+    weights = (selector_weight,) if isinstance(selector_weight, float) else tuple(selector_weight)
+
+    def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
+        best, chosen = -1.0, None
+        for w in weights:
+            al = Aligner(0.75 if threshold is None else threshold, w, similarity, max_links or 4)
+            mats = {d.case_id: _aligner_matrix(al, d, xs[d.case_id]) for d in train}
+            t, k = _tune(train, mats, THRESHOLDS if threshold is None else (threshold,),
+                         MAX_LINKS if max_links is None else (max_links,))
+            f = micro([counts(d, links_of(d, _rows_from_matrix(d, mats[d.case_id], t, k))) for d in train])[2]
+            if f > best:
+                best, chosen = f, Aligner(t, w, similarity, k)
+
+        def predict(d: CaseData, x: np.ndarray) -> frozenset[tuple[str, str]]:
+            return links_of(d, chosen.links(_aligner_matrix(chosen, d, x), d.sentence_ids, chosen.threshold))
+        return predict
+    return fit
+
+
+def _aligner_matrix(al: Aligner, d: CaseData, x: np.ndarray) -> np.ndarray:
+    case, ans = d.aligner_inputs
+    key = ("aligner", al.similarity.kind)
+    if key not in d.extra:
+        d.extra[key] = al.scores(case, ans, None)  # selector_weight 0: pure similarity, cached
+    sim = d.extra[key]
+    p = x[0, :, ALL_FEATURES.index("selector_prob")]
+    out = (1 - al.selector_weight) * sim + al.selector_weight * p[None, :]
+    out[:, d.headers] = 0.0
+    return out
+
+
+def best_one() -> Method:
+    def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
+        al = Aligner(2.0, 0.0, "lexical", 1)
+        return lambda d, x: links_of(d, al.links(_aligner_matrix(al, d, x), d.sentence_ids, 2.0))
+    return fit
+
+
+def max_overlap() -> Method:
+    """Every sentence sharing the most content words with the answer sentence (ties all linked)."""
+    col = ALL_FEATURES.index("cover_answer")
+
+    def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
+        def predict(d: CaseData, x: np.ndarray) -> frozenset[tuple[str, str]]:
+            rows = []
+            for i in range(len(d.answer_ids)):
+                v = np.where(d.headers, 0.0, x[i, :, col])
+                rows.append([d.sentence_ids[j] for j in np.flatnonzero(v >= v.max() - 1e-12)] if v.max() > 0
+                            else [d.sentence_ids[int(np.argmax(v))]])
+            return links_of(d, rows)
+        return predict
+    return fit
+
+
+def feature_matrix_method(name: str) -> Method:
+    """One feature as the score (e.g. bm25_rel: relative threshold 'within x of the best'), tuned t/k."""
+    col = ALL_FEATURES.index(name)
+
+    def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
+        mats = {d.case_id: np.where(d.headers[None, :], 0.0, xs[d.case_id][:, :, col]) for d in train}
+        t, k = _tune(train, mats)
+
+        def predict(d: CaseData, x: np.ndarray) -> frozenset[tuple[str, str]]:
+            return links_of(d, choose_links(np.where(d.headers[None, :], 0.0, x[:, :, col]), d.sentence_ids, t, k))
+        return predict
+    return fit
+
+
+def _pairs(d: CaseData, x: np.ndarray, cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    keep = ~d.headers
+    return x[:, keep][:, :, cols].reshape(-1, len(cols)), d.y()[:, keep].reshape(-1)
+
+
+def _lr_matrix(model: PairModel, d: CaseData, x: np.ndarray, cols: list[int]) -> np.ndarray:
+    p = model.predict(x[:, :, cols])
+    p[:, d.headers] = 0.0
+    return p
+
+
+def lr_method(feature_set: str, l2: float = 1.0, inner_k: int = 5, drop: Sequence[str] = ()) -> Method:
+    """Pairwise LR; threshold and max_links from inner-CV probabilities on the training folds."""
+    names = [n for n in FEATURE_SETS[feature_set] if n not in drop]
+    cols = [ALL_FEATURES.index(n) for n in names]
+
+    def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
+        model = fit_lr(train, xs, feature_set, l2, cols, names)
+        oof: dict[str, np.ndarray] = {}
+        ids = [d.case_id for d in train]
+        rng = np.random.default_rng(7)
+        order = [ids[i] for i in rng.permutation(len(ids))]
+        for f in range(inner_k):
+            held = set(order[f::inner_k])
+            m = fit_lr([d for d in train if d.case_id not in held], xs, feature_set, l2, cols, names)
+            for d in train:
+                if d.case_id in held:
+                    oof[d.case_id] = _lr_matrix(m, d, xs[d.case_id], cols)
+        t, k = _tune(train, oof)
+        model.threshold, model.max_links = t, k
+
+        def predict(d: CaseData, x: np.ndarray) -> frozenset[tuple[str, str]]:
+            return links_of(d, choose_links(_lr_matrix(model, d, x, cols), d.sentence_ids, t, k))
+        predict.model = model  # type: ignore[attr-defined]
+        return predict
+    return fit
+
+
+def fit_lr(train: list[CaseData], xs: dict[str, np.ndarray], feature_set: str, l2: float,
+           cols: list[int], names: Sequence[str]) -> PairModel:
+    pairs = [_pairs(d, xs[d.case_id], cols) for d in train]
+    return fit_pairs([p[0] for p in pairs], [p[1] for p in pairs], feature_set, l2, names)
+
+
+# ---------------------------------------------------------------- CV driver
+
+def cross_validate(pool: Split, data: dict[str, CaseData], methods: dict[str, Method], k: int,
+                   seeds: Sequence[int]) -> tuple[dict[str, list[float]], dict[str, dict[str, list]], dict[str, float]]:
+    """Per method: fold micro F1s, per-case counts (per seed), and prediction time."""
+    feats = {c.case_id: case_features(c, "lexical") for c in pool.cases}
+    fold_f1: dict[str, list[float]] = {m: [] for m in methods}
+    per_case: dict[str, dict[str, list]] = {m: {} for m in methods}
+    elapsed = dict.fromkeys(methods, 0.0)
+    for seed in seeds:
+        for fold in grouped_folds(pool, k, seed):
+            held = set(fold)
+            train_ids = [c for c in pool.case_ids if c not in held]
+            sel = oof_selector(pool, train_ids, fold, feats)
+            xs = {i: with_selector(data[i], sel[i]) for i in pool.case_ids}
+            train = [data[i] for i in train_ids]
+            for name, method in methods.items():
+                pred = method(train, xs)
+                t0 = time.perf_counter()
+                cs = [counts(data[i], pred(data[i], xs[i])) for i in fold]
+                elapsed[name] += time.perf_counter() - t0
+                fold_f1[name].append(100 * micro(cs)[2])
+                for i, c in zip(fold, cs, strict=True):
+                    per_case[name].setdefault(i, []).append(c)
+    return fold_f1, per_case, elapsed
+
+
+def summarise(fold_f1: dict[str, list[float]], per_case: dict[str, dict[str, list]], elapsed: dict[str, float],
+              reference: str, n_cases: int, seeds: int) -> None:
+    ref_cases = per_case[reference]
+    print(f"\n{'method':40s} {'microP':>7s} {'microR':>7s} {'microF1':>8s} {'fold F1 mean+-sd':>17s} "
+          f"{'dF1 vs ref':>10s} {'won/lost/tie':>12s} {'pred cases/s':>12s}")
+    for name, f1s in fold_f1.items():
+        allc = [c for cs in per_case[name].values() for c in cs]
+        p, r, f = micro(allc)
+        diffs = [statistics.mean(case_f1(c) for c in per_case[name][i])
+                 - statistics.mean(case_f1(c) for c in ref_cases[i]) for i in ref_cases]
+        won = sum(x > 1e-9 for x in diffs)
+        lost = sum(x < -1e-9 for x in diffs)
+        speed = n_cases * seeds / elapsed[name] if elapsed[name] > 0 else float("inf")
+        tie = len(diffs) - won - lost
+        print(f"{name:40s} {100 * p:7.1f} {100 * r:7.1f} {100 * f:8.1f} {statistics.mean(f1s):8.1f} +- "
+              f"{statistics.stdev(f1s):5.1f} {100 * statistics.mean(diffs):+10.1f} {won:4d}/{lost:3d}/{tie:3d}"
+              f" {speed:12.0f}")
+    print(f"(dF1 = mean paired per-case F1 difference vs {reference!r}, in points; won/lost counted per case)")
+
+
+def ablations(feature_set: str) -> dict[str, Method]:
+    """The chosen LR with one feature dropped at a time, and other L2 strengths."""
+    m: dict[str, Method] = {f"LR {feature_set}": lr_method(feature_set)}
+    for l2 in (0.1, 10.0, 100.0):
+        m[f"  L2 {l2:g}"] = lr_method(feature_set, l2)
+    for n in FEATURE_SETS[feature_set]:
+        m[f"  - {n}"] = lr_method(feature_set, drop=(n,))
+    return m
+
+
+def candidates(embedding: bool) -> dict[str, Method]:
+    m: dict[str, Method] = {
+        "baseline: best-1 lexical": best_one(),
+        "baseline: max word overlap (ties)": max_overlap(),
+        "shipped: lexical t=0.75 w=0 k=4": aligner_method(0.75, 0.0, 4),
+        "aligner: t,k tuned (w=0)": aligner_method(None, 0.0, None),
+        "aligner: t,k,w tuned": aligner_method(None, (0.0, 0.1, 0.2, 0.3, 0.5), None),
+        "relative bm25: t,k tuned": feature_matrix_method("bm25_rel"),
+        "LR lexical": lr_method("lexical"),
+        "LR lexical+selector": lr_method("lexical+selector"),
+    }
+    if embedding:
+        m["aligner embedding: t,k tuned"] = aligner_method(None, 0.0, None, "embedding")
+        m["LR lexical+embedding"] = lr_method("lexical+embedding")
+        m["LR lexical+selector+embedding"] = lr_method("lexical+selector+embedding")
+    return m
+
+
+def final(pool: Split, data: dict[str, CaseData], methods: dict[str, Method], embedding: bool) -> None:
+    """Fit every method on the whole pool, score each held-out split once."""
+    print("\nHELD-OUT (fitted on the whole pool; scored once)")
+    held = labelled(HELD)
+    hdata = build(held, embedding)
+    feats = {c.case_id: case_features(c, "lexical") for c in list(pool.cases) + list(held.cases)}
+    both = merge_splits([("pool", pool), ("held", held)])
+    sel = oof_selector(both, ["pool:" + i for i in pool.case_ids], ["held:" + i for i in held.case_ids],
+                       {("pool:" if c in pool.case_ids else "held:") + c: v for c, v in feats.items()})
+    psel = {i: s for i, s in sel.items() if i.startswith("pool:")}
+    xs = {i: with_selector(data[i], psel["pool:" + i]) for i in pool.case_ids}
+    xs.update({i: with_selector(hdata[i], sel["held:" + i]) for i in held.case_ids})
+    train = [data[i] for i in pool.case_ids]
+    print(f"{'method':40s} " + " ".join(f"{lab + ' P/R/F1':>22s}" for lab, _ in HELD))
+    for name, method in methods.items():
+        pred = method(train, xs)
+        row = []
+        for lab, _ in HELD:
+            cs = [counts(hdata[i], pred(hdata[i], xs[i])) for i in held.case_ids if i.startswith(lab + ":")]
+            p, r, f = micro(cs)
+            row.append(f"{100 * p:6.1f} {100 * r:6.1f} {100 * f:6.1f}")
+        print(f"{name:40s} " + " ".join(f"{x:>22s}" for x in row))
+
+
+def _where(d: Path) -> str:
+    return str(d.relative_to(REPO)) if d.is_relative_to(REPO) else str(d.relative_to(REPO.parent))
+
+
+def write_model(pool: Split, data: dict[str, CaseData], feature_set: str, path: Path) -> None:
+    feats = {c.case_id: case_features(c, "lexical") for c in pool.cases}
+    # pool cases' selector probabilities out of fold, as the model will see unseen cases' probabilities
+    sel: dict[str, SentenceScores] = {}
+    for fold in grouped_folds(pool, 5, 0):
+        sel.update(selector_probs(pool, [c for c in pool.case_ids if c not in set(fold)], fold, feats))
+    xs = {i: with_selector(data[i], sel[i]) for i in pool.case_ids}
+    pred = lr_method(feature_set)([data[i] for i in pool.case_ids], xs)
+    model: PairModel = pred.model  # type: ignore[attr-defined]
+    from archehr.relevance.trained import training_hash
+
+    # paths relative to the checkout's parent: the file must not name the machine it was built on
+    model.training = training_stamp(pool=[f"{lab}={_where(d)}" for lab, d in POOL],
+                                    sha256=training_hash(pool), cases=len(pool.cases),
+                                    links=sum(len(d.gold) for d in data.values()),
+                                    recipe="benchmarks/st4_quality.py --write-model")
+    model.save(path)
+    print(f"wrote {path}: threshold {model.threshold}, max_links {model.max_links}")
+
+
+def speed(pool: Split) -> None:
+    """End-to-end Aligner.align speed (features included) with the shipped selector's probabilities."""
+    from archehr.relevance.registry import load_selector
+
+    ev = load_selector("lexical")
+    scores = {c.case_id: ev.scores(c) for c in pool.cases}
+    print("\nSPEED: Aligner.align over the pool, selector scores given (cases/s)")
+    for label, al in (("similarity t=0.75 (old shipped)", Aligner(0.75, 0.0, "lexical", 4)),
+                      ("learned (new shipped)", Aligner(method="learned"))):
+        t0 = time.perf_counter()
+        for c in pool.cases:
+            al.align(c, pool.key_for(c.case_id).clinician_answer_sentences or (), scores[c.case_id])
+        print(f"  {label:34s} {len(pool.cases) / (time.perf_counter() - t0):8.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--no-embedding", action="store_true")
+    ap.add_argument("--final", action="store_true", help="also fit on the pool and score the held-out splits once")
+    ap.add_argument("--write-model", type=Path, help="fit the shipped learned aligner on the pool and save it")
+    ap.add_argument("--feature-set", default="lexical+selector", choices=sorted(FEATURE_SETS))
+    ap.add_argument("--ablation", action="store_true", help="feature drops and L2 of --feature-set instead")
+    args = ap.parse_args()
+    embedding = not args.no_embedding
+    if embedding:
+        from archehr.relevance.embedding import embeddings_available
+
+        embedding = embeddings_available()[0]
+    print("POOL (tuning allowed)")
+    pool = labelled(POOL)
+    t0 = time.perf_counter()
+    data = build(pool, embedding)
+    build_s = time.perf_counter() - t0
+    print(f"{len(pool.cases)} cases, {sum(len(d.answer_ids) for d in data.values())} answer sentences, "
+          f"{sum(len(d.gold) for d in data.values())} gold links; pair features {len(pool.cases) / build_s:.1f} "
+          f"cases/s (embedding {'on' if embedding else 'off'})")
+    if args.write_model:
+        write_model(pool, data, args.feature_set, args.write_model)
+        return
+    methods = ablations(args.feature_set) if args.ablation else candidates(embedding)
+    reference = f"LR {args.feature_set}" if args.ablation else "shipped: lexical t=0.75 w=0 k=4"
+    fold_f1, per_case, elapsed = cross_validate(pool, data, methods, args.k, args.seeds)
+    print(f"\nCV: grouped {args.k}-fold x seeds {args.seeds}; micro over all held-out predictions")
+    summarise(fold_f1, per_case, elapsed, reference, len(pool.cases), len(args.seeds))
+    speed(pool)
+    if args.final:
+        final(pool, data, methods, embedding)
+
+
+if __name__ == "__main__":
+    main()
