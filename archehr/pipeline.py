@@ -203,7 +203,7 @@ class System:
         return self._backend
 
     def prepare(self, train: Split | None) -> None:
-        """Use a labelled training split: demonstrations for the llm generator, st4 calibration."""
+        """Use a labelled training split: demonstrations for the llm generator (the st4 aligner is pre-trained)."""
         prep = getattr(self.generator, "prepare", None)
         if callable(prep):
             prep(train)
