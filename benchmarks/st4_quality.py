@@ -10,7 +10,11 @@ would be in-sample). Links are scored exactly as the official st4 scorer does: t
 (answer_id, evidence_id) pairs per case, micro P/R/F1 over sums (archehr_scoring.aggregate2026).
 
 Run: python benchmarks/st4_quality.py [--k 5] [--seeds 0 1 2] [--no-embedding] [--final]
-     python benchmarks/st4_quality.py --write-model archehr/align/model_pairwise.json   (rebuild)
+     python benchmarks/st4_quality.py --write-model FILE   (the shipped recipe, archehr.align.rebuild; the shipped
+     file itself is rebuilt with `archehr train --rebuild-shipped [--only align]`)
+
+The pool loading, pair features, out-of-fold selector probabilities, tuning and LR fitting are the library's
+(archehr/align/rebuild.py), so the benchmark evaluates exactly what ships.
 """
 
 from __future__ import annotations
@@ -19,20 +23,20 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 
 from archehr.align import Aligner, choose_links
-from archehr.align.features import FEATURE_SETS, headers, pair_features
-from archehr.align.learned import PairModel, fit_pairs, training_stamp
+from archehr.align import rebuild as lib
+from archehr.align.features import FEATURE_SETS
+from archehr.align.rebuild import PairCase, counts, links_of, micro, selector_probs
 from archehr.data.model import Split
 from archehr.data.releases import load_split_dir
 from archehr.relevance.base import SentenceScores
 from archehr.relevance.cv import grouped_folds, merge_splits
 from archehr.relevance.features import case_features
-from archehr.relevance.trained import TrainedModel, _fit, labels
 from archehr_scoring.aggregate2026 import alignment_case_prf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,48 +44,30 @@ SYN = REPO.parent / "shared" / "data" / "synthetic"  # shared/ lies beside the c
 POOL = (("dev", REPO / "data/demo/dev"), ("test-2026", REPO / "data/demo/test-2026"), ("syn-dev", SYN / "dev"))
 HELD = (("syn-test", SYN / "test"), ("demo-test", REPO / "data/demo/test"))
 ALL_FEATURES = FEATURE_SETS["lexical+selector+embedding"]
-THRESHOLDS = tuple(np.round(np.arange(0.05, 0.96, 0.025), 3))
-MAX_LINKS = (1, 2, 3, 4, 5, 6)
-SELECTOR_L2 = 3.0  # the shipped relevance model's L2
+THRESHOLDS = lib.THRESHOLDS
+MAX_LINKS = lib.MAX_LINKS
 
 
 @dataclass
-class CaseData:
-    case_id: str
-    answer_ids: tuple[str, ...]
-    sentence_ids: tuple[str, ...]
-    gold: frozenset[tuple[str, str]]
-    x: np.ndarray  # (answers, sentences, ALL_FEATURES) without the selector columns filled
-    headers: np.ndarray
+class CaseData(PairCase):
+    """The library's pair case (x in the ALL_FEATURES layout, or its lexical+selector prefix) plus what the
+    similarity aligner needs."""
+
     aligner_inputs: tuple = ()
     extra: dict = field(default_factory=dict)
-
-    def y(self) -> np.ndarray:
-        return np.array([[(a, s) in self.gold for s in self.sentence_ids] for a in self.answer_ids], dtype=float)
 
 
 def labelled(parts: Sequence[tuple[str, Path]]) -> Split:
     loaded = []
     for lab, d in parts:
         sp = load_split_dir(d)
-        keep = [c.case_id for c in sp.cases if sp.key is not None and _has_links(sp, c.case_id)]
-        print(f"  {lab:10s} {d}: {len(sp.cases)} cases, {len(keep)} with clinician_answer_sentences + citations")
-        loaded.append((lab, sp.subset(keep)))
+        keep = lib.linked(sp)
+        print(f"  {lab:10s} {d}: {len(sp.cases)} cases, {len(keep.cases)} with clinician_answer_sentences + citations")
+        loaded.append((lab, keep))
     return merge_splits(loaded)
 
 
-def _has_links(sp: Split, cid: str) -> bool:
-    try:
-        k = sp.key_for(cid)
-    except Exception:  # noqa: BLE001 - a case the key does not list has no links
-        return False
-    return bool(k.clinician_answer_sentences) and any(a.citations for a in k.clinician_answer_sentences)
-
-
 def build(split: Split, embedding: bool) -> dict[str, CaseData]:
-    from archehr.glossary import load_glossary
-
-    g = load_glossary()
     enc = None
     names = ALL_FEATURES if embedding else FEATURE_SETS["lexical+selector"]
     if embedding:
@@ -89,29 +75,14 @@ def build(split: Split, embedding: bool) -> dict[str, CaseData]:
 
         enc = get_encoder()
     out = {}
-    for c in split.cases:
-        ans = split.key_for(c.case_id).clinician_answer_sentences or ()
-        x = pair_features(c, ans, names, None, g, enc)
-        gold = frozenset((a.id, e) for a in ans for e in a.citations)
-        out[c.case_id] = CaseData(c.case_id, tuple(a.id for a in ans), c.sentence_ids, gold, x, headers(c),
-                                  (c, ans))
+    for cid, d in lib.pair_cases(split, names, enc).items():
+        case = split.case(cid)
+        out[cid] = CaseData(**{f.name: getattr(d, f.name) for f in fields(PairCase)},
+                            aligner_inputs=(case, split.key_for(cid).clinician_answer_sentences or ()))
     return out
 
 
 # ---------------------------------------------------------------- selector probabilities (honest)
-
-def selector_probs(split: Split, train_ids: Sequence[str], target_ids: Sequence[str],
-                   feats: dict[str, np.ndarray]) -> dict[str, SentenceScores]:
-    """The shipped relevance model's recipe (lexical features, L2 3) fitted on `train_ids` only."""
-    xs = [feats[i] for i in train_ids]
-    labs = [labels(split, split.case(i)) for i in train_ids]
-    scaler, heads = _fit(xs, [lab[0] for lab in labs], [lab[1] for lab in labs], SELECTOR_L2)
-    m = TrainedModel("lexical", (), scaler, heads, SELECTOR_L2)
-    out = {}
-    for i in target_ids:
-        ess, sup = m.predict(feats[i])  # (essential, supplementary), as TrainedClassifier.score builds them
-        out[i] = SentenceScores(i, split.case(i).sentence_ids, tuple(ess.tolist()), tuple(sup.tolist()))
-    return out
 
 
 def oof_selector(split: Split, train_ids: Sequence[str], held_ids: Sequence[str], feats: dict[str, np.ndarray],
@@ -126,31 +97,10 @@ def oof_selector(split: Split, train_ids: Sequence[str], held_ids: Sequence[str]
 
 
 def with_selector(d: CaseData, s: SentenceScores) -> np.ndarray:
-    p = np.array(s.relevant())
-    x = d.x.copy()
-    i, j = ALL_FEATURES.index("selector_prob"), ALL_FEATURES.index("selector_rank")
-    x[:, :, i] = p[None, :]
-    order = np.argsort(-p, kind="stable")
-    rank = np.zeros_like(p)
-    rank[order] = 1.0 / (1.0 + np.arange(len(p)))
-    x[:, :, j] = rank[None, :]
-    return x
+    return lib.with_selector(d.x, ALL_FEATURES[: d.x.shape[-1]], s)
 
 
-# ---------------------------------------------------------------- scoring
-
-def links_of(d: CaseData, rows: list[list[str]]) -> frozenset[tuple[str, str]]:
-    return frozenset((a, e) for a, ev in zip(d.answer_ids, rows, strict=True) for e in ev)
-
-
-def counts(d: CaseData, pred: frozenset[tuple[str, str]]) -> tuple[int, int, int]:
-    return len(pred & d.gold), len(pred), len(d.gold)
-
-
-def micro(cs: Sequence[tuple[int, int, int]]) -> tuple[float, float, float]:
-    tp, npred, ngold = (sum(c[i] for c in cs) for i in range(3))
-    return alignment_case_prf(tp, npred, ngold)  # the official micro rule (per-case rule on the sums)
-
+# ---------------------------------------------------------------- scoring (links_of, counts, micro: the library's)
 
 def case_f1(c: tuple[int, int, int]) -> float:
     return alignment_case_prf(*c)[2]
@@ -166,15 +116,7 @@ def _rows_from_matrix(d: CaseData, m: np.ndarray, threshold: float, max_links: i
     return choose_links(m, d.sentence_ids, threshold, max_links)
 
 
-def _tune(train: list[CaseData], mats: dict[str, np.ndarray], ts: Sequence[float] = THRESHOLDS,
-          ks: Sequence[int] = MAX_LINKS) -> tuple[float, int]:
-    best, arg = -1.0, (0.5, 4)
-    for k in ks:
-        for t in ts:
-            f = micro([counts(d, links_of(d, _rows_from_matrix(d, mats[d.case_id], float(t), k))) for d in train])[2]
-            if f > best + 1e-12:
-                best, arg = f, (float(t), k)
-    return arg
+_tune = lib.tune
 
 
 def aligner_method(threshold: float | None, selector_weight: float | Sequence[float] = 0.0, max_links: int | None = 4,
@@ -248,15 +190,7 @@ def feature_matrix_method(name: str) -> Method:
     return fit
 
 
-def _pairs(d: CaseData, x: np.ndarray, cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    keep = ~d.headers
-    return x[:, keep][:, :, cols].reshape(-1, len(cols)), d.y()[:, keep].reshape(-1)
-
-
-def _lr_matrix(model: PairModel, d: CaseData, x: np.ndarray, cols: list[int]) -> np.ndarray:
-    p = model.predict(x[:, :, cols])
-    p[:, d.headers] = 0.0
-    return p
+_lr_matrix = lib.link_matrix
 
 
 def lr_method(feature_set: str, l2: float = 1.0, inner_k: int = 5, drop: Sequence[str] = ()) -> Method:
@@ -265,31 +199,14 @@ def lr_method(feature_set: str, l2: float = 1.0, inner_k: int = 5, drop: Sequenc
     cols = [ALL_FEATURES.index(n) for n in names]
 
     def fit(train: list[CaseData], xs: dict[str, np.ndarray]) -> Predictor:
-        model = fit_lr(train, xs, feature_set, l2, cols, names)
-        oof: dict[str, np.ndarray] = {}
-        ids = [d.case_id for d in train]
-        rng = np.random.default_rng(7)
-        order = [ids[i] for i in rng.permutation(len(ids))]
-        for f in range(inner_k):
-            held = set(order[f::inner_k])
-            m = fit_lr([d for d in train if d.case_id not in held], xs, feature_set, l2, cols, names)
-            for d in train:
-                if d.case_id in held:
-                    oof[d.case_id] = _lr_matrix(m, d, xs[d.case_id], cols)
-        t, k = _tune(train, oof)
-        model.threshold, model.max_links = t, k
+        model = lib.fit_tuned(train, xs, feature_set, l2, cols, names, inner_k)
+        t, k = model.threshold, model.max_links
 
         def predict(d: CaseData, x: np.ndarray) -> frozenset[tuple[str, str]]:
             return links_of(d, choose_links(_lr_matrix(model, d, x, cols), d.sentence_ids, t, k))
         predict.model = model  # type: ignore[attr-defined]
         return predict
     return fit
-
-
-def fit_lr(train: list[CaseData], xs: dict[str, np.ndarray], feature_set: str, l2: float,
-           cols: list[int], names: Sequence[str]) -> PairModel:
-    pairs = [_pairs(d, xs[d.case_id], cols) for d in train]
-    return fit_pairs([p[0] for p in pairs], [p[1] for p in pairs], feature_set, l2, names)
 
 
 # ---------------------------------------------------------------- CV driver
@@ -391,26 +308,10 @@ def final(pool: Split, data: dict[str, CaseData], methods: dict[str, Method], em
         print(f"{name:40s} " + " ".join(f"{x:>22s}" for x in row))
 
 
-def _where(d: Path) -> str:
-    return str(d.relative_to(REPO)) if d.is_relative_to(REPO) else str(d.relative_to(REPO.parent))
-
-
-def write_model(pool: Split, data: dict[str, CaseData], feature_set: str, path: Path) -> None:
-    feats = {c.case_id: case_features(c, "lexical") for c in pool.cases}
-    # pool cases' selector probabilities out of fold, as the model will see unseen cases' probabilities
-    sel: dict[str, SentenceScores] = {}
-    for fold in grouped_folds(pool, 5, 0):
-        sel.update(selector_probs(pool, [c for c in pool.case_ids if c not in set(fold)], fold, feats))
-    xs = {i: with_selector(data[i], sel[i]) for i in pool.case_ids}
-    pred = lr_method(feature_set)([data[i] for i in pool.case_ids], xs)
-    model: PairModel = pred.model  # type: ignore[attr-defined]
-    from archehr.relevance.trained import training_hash
-
-    # paths relative to the checkout's parent: the file must not name the machine it was built on
-    model.training = training_stamp(pool=[f"{lab}={_where(d)}" for lab, d in POOL],
-                                    sha256=training_hash(pool), cases=len(pool.cases),
-                                    links=sum(len(d.gold) for d in data.values()),
-                                    recipe="benchmarks/st4_quality.py --write-model")
+def write_model(feature_set: str, path: Path) -> None:
+    """The shipped recipe (archehr.align.rebuild), written to `path` (the benchmark never loads it back)."""
+    model = lib.build_model(SYN, feature_set, recipe="benchmarks/st4_quality.py --write-model",
+                            log=print)
     model.save(path)
     print(f"wrote {path}: threshold {model.threshold}, max_links {model.max_links}")
 
@@ -445,6 +346,9 @@ def main() -> None:
         from archehr.relevance.embedding import embeddings_available
 
         embedding = embeddings_available()[0]
+    if args.write_model:
+        write_model(args.feature_set, args.write_model)
+        return
     print("POOL (tuning allowed)")
     pool = labelled(POOL)
     t0 = time.perf_counter()
@@ -453,9 +357,6 @@ def main() -> None:
     print(f"{len(pool.cases)} cases, {sum(len(d.answer_ids) for d in data.values())} answer sentences, "
           f"{sum(len(d.gold) for d in data.values())} gold links; pair features {len(pool.cases) / build_s:.1f} "
           f"cases/s (embedding {'on' if embedding else 'off'})")
-    if args.write_model:
-        write_model(pool, data, args.feature_set, args.write_model)
-        return
     methods = ablations(args.feature_set) if args.ablation else candidates(embedding)
     reference = f"LR {args.feature_set}" if args.ablation else "shipped: lexical t=0.75 w=0 k=4"
     fold_f1, per_case, elapsed = cross_validate(pool, data, methods, args.k, args.seeds)

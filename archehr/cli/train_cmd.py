@@ -1,8 +1,9 @@
 """`archehr train`: fit the `trained` relevance classifier on a labelled split and calibrate its threshold.
 
-`archehr train --rebuild-shipped` instead rebuilds the two shipped model files from their fixed training
-splits (archehr.relevance.rebuild). It is a mode of `train`, not a sub-command: `train` is a single command
-whose options come straight after it, and a typer group would make `archehr train --split dev` ambiguous.
+`archehr train --rebuild-shipped` instead rebuilds the shipped model files (the two selector models and the
+st4 aligner) from their fixed training splits (archehr.relevance.rebuild). It is a mode of `train`, not a
+sub-command: `train` is a single command whose options come straight after it, and a typer group would make
+`archehr train --split dev` ambiguous.
 """
 
 from __future__ import annotations
@@ -41,10 +42,10 @@ def _refuse(flags: list[str], why: str) -> None:
 
 
 def rebuild_shipped(synthetic: Path | None, only: str | None, out_dir: Path | None) -> None:
-    """Retrain both shipped models (or `only` one) on their fixed splits and print what each one got."""
+    """Retrain every shipped model (or `only` one) on its fixed splits and print what each one got."""
     from archehr.relevance.rebuild import DEFAULT_SYNTHETIC, KINDS, rebuild
 
-    # asked for by name, a model that cannot be built is an error; in the default "both" it is skipped with a note
+    # asked for by name, a model that cannot be built is an error; in the default "all" it is skipped with a note
     rebuild((only,) if only else KINDS, synthetic or DEFAULT_SYNTHETIC, out_dir, log=print,
             skip_unavailable=only is None)
 
@@ -70,15 +71,15 @@ def train(
     plot: Annotated[Path | None, typer.Option("--plot", help="PNG path for --sweep (default: beside the model "
                                                              "file).")] = None,
     rebuild: Annotated[bool, typer.Option(
-        "--rebuild-shipped", help="Rebuild the shipped model files (archehr/relevance/model_*.json) from demo dev + "
-                                  "demo test-2026 + synthetic dev instead; takes only --synthetic, --only, "
-                                  "--out-dir.")] = False,
+        "--rebuild-shipped", help="Rebuild the shipped model files (archehr/relevance/model_*.json and the st4 "
+                                  "aligner archehr/align/model_pairwise.json) from demo dev + demo test-2026 + "
+                                  "synthetic dev instead; takes only --synthetic, --only, --out-dir.")] = False,
     synthetic: Annotated[Path | None, typer.Option(
         "--synthetic", help="With --rebuild-shipped: the synthetic release folder (its dev split is trained on; "
                             "default: ../shared/data/synthetic beside the repository).", show_default=False)] = None,
     only: Annotated[str | None, typer.Option(
-        "--only", help="With --rebuild-shipped: rebuild one model, lexical | embedding (default: both; embedding "
-                       "is skipped with a note when MiniLM is not installed).", show_default=False)] = None,
+        "--only", help="With --rebuild-shipped: rebuild one model, lexical | embedding | align (default: all three; "
+                       "embedding is skipped with a note when MiniLM is not installed).", show_default=False)] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out-dir", help="With --rebuild-shipped: write the model files here instead of over the shipped ones.",
         show_default=False)] = None,

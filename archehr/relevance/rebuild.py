@@ -1,7 +1,11 @@
 """Rebuild the shipped model files from the labelled splits they train on (library side).
 
-The command is `archehr train --rebuild-shipped [--synthetic DIR] [--only lexical|embedding] [--out-dir DIR]`
-(archehr/cli/train_cmd.py); this module only loads, trains, writes and reports through `log`.
+The command is `archehr train --rebuild-shipped [--synthetic DIR] [--only lexical|embedding|align] [--out-dir DIR]`
+(archehr/cli/train_cmd.py); this module only loads, trains, writes and reports through `log`. Besides the two
+selector models it rebuilds the st4 aligner (kind `align`, archehr/align/model_pairwise.json) through
+archehr.align.rebuild, which trains on the same three splits (only their cases with answer-sentence citations).
+The aligner refits its selector probabilities out of fold and reads no relevance model file, so it does not
+depend on the lexical model written in the same run.
 
 Both models train on the bundled demo release's dev and test-2026 splits plus the synthetic release's
 dev split (every case they hold, so new labelled demo dev cases are picked up by rerunning it). The
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from archehr.align.learned import SHIPPED as ALIGN_SHIPPED
 from archehr.data.model import Split
 from archehr.data.releases import demo_dir, load_split
 from archehr.errors import ConfigError, Problem, UnavailableError
@@ -24,7 +29,8 @@ from archehr.relevance.registry import SHIPPED_MODELS
 DEMO_PARTS = ("dev", "test-2026")  # the demo test split is kept out (see the module docstring)
 SYNTHETIC_PART = "synthetic-dev"
 FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding"}
-KINDS = tuple(FEATURES)
+KINDS = (*FEATURES, "align")
+SHIPPED_FILES: dict[str, Path] = {**SHIPPED_MODELS, "align": ALIGN_SHIPPED}  # kind -> the shipped file it replaces
 DEFAULT_SYNTHETIC = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "synthetic"
 
 
@@ -40,7 +46,7 @@ def shipped_parts(synthetic: str | Path = DEFAULT_SYNTHETIC) -> list[tuple[str, 
 
 def _check_kinds(kinds: Sequence[str], skip_unavailable: bool) -> None:
     """Refuse an unknown kind, or (unless `skip_unavailable`) an embedding model that cannot be built here."""
-    unknown = [k for k in kinds if k not in FEATURES]
+    unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         raise ConfigError(Problem(f"unknown shipped model {', '.join(map(repr, unknown))} (known: {', '.join(KINDS)})"))
     if "embedding" in kinds and not skip_unavailable:
@@ -60,25 +66,34 @@ def rebuild(kinds: Sequence[str] = KINDS, synthetic: str | Path = DEFAULT_SYNTHE
     Every training split is loaded before anything is written, so a missing or unlabelled one (InputError
     naming its folder) leaves the model files untouched. `out_dir` writes there (same file names) instead of
     over the shipped files. The embedding model is skipped with a note in `log` when MiniLM is missing,
-    unless `skip_unavailable` is False, which raises UnavailableError first instead.
+    unless `skip_unavailable` is False, which raises UnavailableError first instead. `align` is built by
+    archehr.align.rebuild (`train_kw` do not apply to it).
     """
+    from archehr.align.rebuild import load_pool, rebuild_align
     from archehr.relevance.embedding import embeddings_available
     from archehr.relevance.trained import train_parts
 
     note = log or (lambda _msg: None)  # the library reports through the caller; it never prints itself
     _check_kinds(kinds, skip_unavailable)
-    parts = shipped_parts(synthetic)
-    n_case = sum(len(sp.cases) for _, sp in parts)
-    note(f"training data: {', '.join(f'{lab} {len(sp.cases)} ({sp.source})' for lab, sp in parts)}; {n_case} cases")
+    parts = shipped_parts(synthetic) if any(k in FEATURES for k in kinds) else []
+    if parts:
+        n_case = sum(len(sp.cases) for _, sp in parts)
+        note(f"training data: {', '.join(f'{lab} {len(sp.cases)} ({sp.source})' for lab, sp in parts)}; "
+             f"{n_case} cases")
+    pool = load_pool(synthetic, note) if "align" in kinds else None  # loaded (and checked) before any write
     written: dict[str, Path] = {}
     for kind in kinds:
+        path = (out_dir / SHIPPED_FILES[kind].name) if out_dir else SHIPPED_FILES[kind]
+        if kind == "align":
+            rebuild_align(synthetic, path, note, pool)
+            written[kind] = path
+            continue
         if kind == "embedding":
             ok, why = embeddings_available()
             if not ok:
                 note(f"{kind}: skipped ({why})")
                 continue
         model, cal = train_parts(parts, FEATURES[kind], **train_kw)
-        path = (out_dir / SHIPPED_MODELS[kind].name) if out_dir else SHIPPED_MODELS[kind]
         model.save(path)
         written[kind] = path
         note(f"{kind}: leave-one-case-out L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P(essential), "
