@@ -134,16 +134,10 @@ def pair_cases(split: Split, names: Sequence[str], encoder: object | None = None
 def selector_probs(split: Split, train_ids: Sequence[str], target_ids: Sequence[str], feats: dict[str, np.ndarray],
                    l2: float = SELECTOR_L2) -> dict[str, SentenceScores]:
     """The shipped relevance model's recipe (lexical features, L2 `l2`) fitted on `train_ids` only."""
-    from archehr.relevance.trained import TrainedModel, _fit, labels
+    from archehr.relevance.trained import fit_fixed, labels
 
-    labs = [labels(split, split.case(i)) for i in train_ids]
-    scaler, heads = _fit([feats[i] for i in train_ids], [lab[0] for lab in labs], [lab[1] for lab in labs], l2)
-    m = TrainedModel("lexical", (), scaler, heads, l2)
-    out = {}
-    for i in target_ids:
-        ess, sup = m.predict(feats[i])  # (essential, supplementary), as TrainedClassifier.score builds them
-        out[i] = SentenceScores(i, split.case(i).sentence_ids, tuple(ess.tolist()), tuple(sup.tolist()))
-    return out
+    m = fit_fixed("lexical", (), [feats[i] for i in train_ids], [labels(split, split.case(i)) for i in train_ids], l2)
+    return {i: m.scores(split.case(i), feats[i]) for i in target_ids}
 
 
 def lexical_features(split: Split) -> dict[str, np.ndarray]:

@@ -80,6 +80,11 @@ class TrainedModel:
         rel = np.maximum(self.heads["relevant"].predict_proba(xs), ess)
         return ess, rel - ess
 
+    def scores(self, case: Case, x: np.ndarray) -> SentenceScores:
+        """The case's scores from its feature matrix `x` (one row per note sentence, in note order)."""
+        e, s = self.predict(x)
+        return SentenceScores(case.case_id, case.sentence_ids, tuple(e.tolist()), tuple(s.tolist()))
+
     def to_json(self) -> dict[str, object]:
         return {
             "format": FORMAT,
@@ -111,6 +116,14 @@ def _fit(xs: Sequence[np.ndarray], ys_ess: Sequence[np.ndarray], ys_rel: Sequenc
     return scaler, heads
 
 
+def fit_fixed(feature_set: str, names: tuple[str, ...], xs: Sequence[np.ndarray],
+              labs: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> TrainedModel:
+    """Both heads fitted at a given L2 (no selector calibration): the inner fit of `train`'s L2 search, and of
+    any out-of-fold scoring that needs the shipped recipe on a subset of cases."""
+    scaler, heads = _fit(xs, [lab[0] for lab in labs], [lab[1] for lab in labs], l2)
+    return TrainedModel(feature_set, names, scaler, heads, l2)
+
+
 def train(split: Split, feature_set: str = "lexical+embedding", target: str = "essential",
           l2_grid: Sequence[float] = L2_GRID, review_level: float | None = None,
           review_quantile: float = 0.2) -> tuple[TrainedModel, Calibration]:
@@ -134,13 +147,8 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
     def make(l2: float):
         def fit_and_score(train_split: Split, held: Split) -> list[SentenceScores]:
             ids = train_split.case_ids
-            scaler, heads = _fit([feats[i] for i in ids], [labs[i][0] for i in ids], [labs[i][1] for i in ids], l2)
-            m = TrainedModel(feature_set, names, scaler, heads, l2)
-            out = []
-            for c in held.cases:
-                e, s = m.predict(feats[c.case_id])
-                out.append(SentenceScores(c.case_id, c.sentence_ids, tuple(e.tolist()), tuple(s.tolist())))
-            return out
+            m = fit_fixed(feature_set, names, [feats[i] for i in ids], [labs[i] for i in ids], l2)
+            return [m.scores(c, feats[c.case_id]) for c in held.cases]
         return fit_and_score
 
     best: tuple[float, Calibration, list[SentenceScores]] | None = None
@@ -269,9 +277,7 @@ class TrainedClassifier(RelevanceClassifier):
 
     def score(self, case: Case) -> SentenceScores:
         require_sentences(case)
-        x = case_features(case, self.model.feature_set, encoder=self.encoder)
-        e, s = self.model.predict(x)
-        return SentenceScores(case.case_id, case.sentence_ids, tuple(e.tolist()), tuple(s.tolist()))
+        return self.model.scores(case, case_features(case, self.model.feature_set, encoder=self.encoder))
 
     def score_many(self, cases: Sequence[Case]) -> list[SentenceScores]:
         if self.encoder is not None:  # one batched pass over every sentence, then per-case features hit the cache

@@ -658,7 +658,10 @@ class FastBertScorer:
             b_refs, b_cands = refs[start:start + block], cands[start:start + block]
             t0 = time.perf_counter()
             texts = list(dict.fromkeys((*b_refs, *b_cands)))  # first-occurrence order: no hash-seed dependence
-            ids = [ids_of[t] if t in ids_of else ids_of.setdefault(t, self.tokenizer.encode(t)) for t in texts]
+            for t in texts:  # a text repeated in a later block is tokenized once
+                if t not in ids_of:
+                    ids_of[t] = self.tokenizer.encode(t)
+            ids = [ids_of[t] for t in texts]
             t1 = time.perf_counter()
             embs = dict(zip(texts, self.encoder.encode(ids), strict=True))
             t2 = time.perf_counter()
