@@ -76,20 +76,18 @@ def st1(label: str, dirs: list[Path]) -> None:
 
 
 def _bertscore(refs: list[str], systems: list[list[str]]) -> list[float | None]:
-    try:
-        import bert_score  # noqa: F401
+    """Mean BERTScore F1 x100 per system with MiniLM (4 layers, distilbert baseline), through the scorer's own
+    metric; None when MiniLM is not installed."""
+    from archehr_scoring.metrics.base import TextExample
+    from archehr_scoring.metrics.bertscore import BertScore
 
-        from archehr.relevance.embedding import model_dir
-    except Exception:  # noqa: BLE001 - optional: reported as n/a
+    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    if metric.unavailable_reason() is not None:
         return [None] * len(systems)
-    import bert_score
-
-    base = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "distilbert-base-uncased.tsv"
-    out = []
+    out: list[float | None] = []
     for preds in systems:
-        _, _, f = bert_score.score(preds, refs, model_type=str(model_dir()), num_layers=4, idf=False,
-                                   rescale_with_baseline=True, baseline_path=str(base), lang="en", batch_size=8)
-        out.append(100 * float(f.mean()))
+        rows = metric.compute([TextExample(str(i), p, r) for i, (r, p) in enumerate(zip(refs, preds, strict=True))])
+        out.append(sum(v["bertscore"] for v in rows.values()) / len(rows))
     return out
 
 

@@ -123,17 +123,16 @@ def rouge_scores(refs: list[str], preds: list[str]) -> list[float]:
 
 
 def bertscores(refs: list[str], preds: list[str]) -> list[float] | None:
-    """Per-case BERTScore F1 x100 with MiniLM (as benchmarks/predict_quality.py), None if not installed."""
-    try:
-        import bert_score
+    """Per-case BERTScore F1 x100 with MiniLM (4 layers, distilbert baseline), through the scorer's own metric
+    (the fast path: bert-score's numbers without loading transformers); None when MiniLM is not installed."""
+    from archehr_scoring.metrics.base import TextExample
+    from archehr_scoring.metrics.bertscore import BertScore
 
-        from archehr.relevance.embedding import model_dir
-    except Exception:  # noqa: BLE001 - optional: reported as n/a
+    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    if metric.unavailable_reason() is not None:
         return None
-    base = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "distilbert-base-uncased.tsv"
-    _, _, f = bert_score.score(preds, refs, model_type=str(model_dir()), num_layers=4, idf=False,
-                               rescale_with_baseline=True, baseline_path=str(base), lang="en", batch_size=16)
-    return [100 * float(x) for x in f]
+    rows = metric.compute([TextExample(str(i), p, r) for i, (r, p) in enumerate(zip(refs, preds, strict=True))])
+    return [rows[str(i)]["bertscore"] for i in range(len(refs))]
 
 
 def fit_config(configs: list, table: list[list[float]], train: list[int], pool_of: list[str]) -> int:
