@@ -38,10 +38,13 @@ class FakeServer:
                     body, code = b"{}", 200
                 elif mode in ("500", "400"):
                     body, code = b"boom", int(mode)
+                elif mode == "refuse_format" and "response_format" in outer.payloads[-1]:
+                    body, code = b'{"error": {"message": "response_format json_schema is not supported"}}', 400
                 elif mode == "malformed":
                     body, code = b'{"choices": [ {"message": ', 200
                 else:
                     text = {"ok": "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|",
+                            "refuse_format": "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|",
                             "nocite": "The heart tracing was abnormal.\nA pacemaker was placed.",
                             # what SmolLM2 really wrote for one case: fluent, uncited, about nothing in the note
                             "offtopic": "The patient's story is a testament to the importance of a healthy "
@@ -322,3 +325,37 @@ def test_last_line_cut_off_by_the_token_limit_is_dropped():
         llm_case(), Selection("9", ("4",), 1.0))
     assert [ln.text for ln in ans.lines] == ["A pacemaker was placed."]
     assert any("cut off" in n for n in ans.notes)
+
+
+def test_response_format_is_sent_and_dropped_for_good_when_the_server_refuses_it(server):
+    fmt = {"type": "json_schema", "json_schema": {"name": "ids", "schema": {"type": "object"}}}
+    b = backend(server.url)
+    assert b.complete("hi", response_format=fmt)
+    assert server.payloads[-1]["response_format"] == fmt
+    backend(server.url, structured_output=False).complete("hi", response_format=fmt)
+    assert "response_format" not in server.payloads[-1]
+    server.mode = "refuse_format"
+    out = b.complete("hi", response_format=fmt)
+    assert out and "response_format" not in server.payloads[-1]
+    assert "response_format" in server.payloads[-2]  # refused once, asked again without
+    n = server.calls
+    b.complete("again", response_format=fmt)
+    assert server.calls == n + 1 and "response_format" not in server.payloads[-1]  # remembered
+    assert b.structured_output_refused and "400" in b.structured_output_refused
+
+
+def test_cache_entry_of_the_wrong_shape_is_a_miss_and_is_rewritten(server, tmp_path):
+    from archehr.llm.cache import CachedBackend
+
+    cached = CachedBackend(backend(server.url), tmp_path)
+    first = cached.complete("q")
+    (entry,) = tmp_path.rglob("*.json")
+    for bad in ("[1, 2]", '{"completions": [null]}', '{"completions": "text"}', '{"completions": []}', "{", '"x"'):
+        entry.write_text(bad)
+        assert cached.complete("q") == first
+        assert json.loads(entry.read_text())["completions"] == first
+    assert cached.hits == 0 and server.calls == 7
+    assert cached.complete("q") == first and cached.hits == 1
+    fmt = {"type": "json_object"}
+    cached.complete("q", response_format=fmt)
+    assert server.calls == 8  # the format is part of the key

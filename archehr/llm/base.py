@@ -42,15 +42,21 @@ class Backend(ABC):
 
     @abstractmethod
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
-                 max_tokens: int = 256) -> list[str]:
-        """`n` completions of `prompt`; deterministic for temperature 0 or a fixed seed."""
+                 max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
+        """`n` completions of `prompt`; deterministic for temperature 0 or a fixed seed.
+
+        `response_format` is an OpenAI-style structured-output request, e.g. `{"type": "json_schema",
+        "json_schema": {"name": ..., "schema": {...}}}`. It is a hint: a backend that cannot honour it
+        (or whose server refuses it) returns plain text, so callers always parse the text reply.
+        """
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:
         """Everything that changes the output (model, revision, endpoint, ...): provenance and cache key."""
 
     def complete_many(self, prompts: Sequence[str], **kwargs: Any) -> list[list[str] | BackendError]:
-        """Complete several prompts; a failed one yields its BackendError instead of raising."""
+        """Complete several prompts (keywords as `complete`, `response_format` included), in order;
+        a failed one yields its BackendError instead of raising."""
         out: list[list[str] | BackendError] = []
         for p in prompts:
             try:

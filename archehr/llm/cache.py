@@ -1,14 +1,17 @@
 """On-disk response cache: re-running a system never pays twice for the same completion.
 
 The key is a hash of the backend's settings (`describe()`), the prompt and the sampling
-parameters, so changing the model, the endpoint or the template misses the cache by design.
-Entries are written atomically, one small JSON file per key; only successful replies are cached.
+parameters (the requested `response_format` included), so changing the model, the endpoint or the
+template misses the cache by design. Entries are written atomically, one small JSON file per key;
+only successful replies are cached. An entry that cannot be read, or reads but has the wrong shape
+(hand-edited, written by another version), is a miss and is rewritten: never a crash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,16 @@ def cache_key(settings: dict[str, Any], prompt: str, **sampling: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def _entry_completions(data: Any, n: int) -> list[str] | None:
+    """The cached completions when the entry has the expected shape, else None (a miss)."""
+    if not isinstance(data, dict):
+        return None
+    comps = data.get("completions")
+    if not isinstance(comps, list) or len(comps) != n or not all(isinstance(c, str) for c in comps):
+        return None
+    return comps
+
+
 class CachedBackend(Backend):
     """Wraps a backend; `hits` and `misses` count lookups for run.json."""
 
@@ -32,24 +45,31 @@ class CachedBackend(Backend):
         self.dir = Path(cache_dir)
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()  # counters are shared by the --workers threads
 
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
-                 max_tokens: int = 256) -> list[str]:
-        sampling = {"n": n, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
+                 max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
+        sampling: dict[str, Any] = {"n": n, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
+        if response_format is not None:  # absent from the key when unused: older entries still hit
+            sampling["response_format"] = response_format
         key = cache_key(self.inner.describe(), prompt, **sampling)
         path = self._path(key)
+        cached = None
         if path.is_file():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data.get("completions"), list):
-                    self.hits += 1
-                    return [str(c) for c in data["completions"]]
+                cached = _entry_completions(json.loads(path.read_text(encoding="utf-8")), n)
             except (OSError, ValueError):
-                pass  # a damaged entry is a miss; it gets rewritten below
-        self.misses += 1
+                cached = None  # a damaged entry is a miss; it gets rewritten below
+        with self._lock:
+            if cached is not None:
+                self.hits += 1
+            else:
+                self.misses += 1
+        if cached is not None:
+            return cached
         out = self.inner.complete(prompt, **sampling)
         write_json(path, {"key": key, "sampling": sampling, "completions": out})
         return out

@@ -140,7 +140,8 @@ class TransformersBackend(Backend):
             pass  # a read-only or full disk only costs the conversion again next time
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
-                 max_tokens: int = 256) -> list[str]:
+                 max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
+        # response_format is ignored: a 135M model has no constrained decoding here; callers parse text
         import torch
 
         tok, model = self.load()
