@@ -52,7 +52,7 @@ def st1(label: str, dirs: list[Path]) -> None:
     from rouge_score import rouge_scorer
 
     from archehr.data.releases import load_split_dir
-    from archehr.question import cut_words, template_question
+    from archehr.question import template_question
 
     cases = [c for d in dirs for c in load_split_dir(d).cases if c.clinician_question]
     if not cases:
@@ -72,7 +72,6 @@ def st1(label: str, dirs: list[Path]) -> None:
     for label, preds, b in (("template (offline baseline)", ours, bert[0]),
                             ("first 15 words of the question phrase", base, bert[1])):
         print(f"| {label} | {rouge(preds):.2f} | {'n/a' if b is None else f'{b:.2f}'} |")
-    del cut_words
 
 
 def _bertscore(refs: list[str], systems: list[list[str]]) -> list[float | None]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from archehr_scoring.prf import prf
 from archehr_scoring.results import AGGREGATORS, AggregationContext
 
 Row = Mapping[str, float]
@@ -40,26 +41,18 @@ def metric_keys(name: str) -> tuple[str, ...]:
     return METRIC_KEYS.get(name, (name,))
 
 
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
 def evidence_case_prf(predicted: frozenset[str], gold: frozenset[str]) -> tuple[float, float, float]:
     """Subtask 2, one case: both empty -> 1; empty prediction -> 0; empty gold -> 0."""
     if not predicted and not gold:
         return 1.0, 1.0, 1.0
     if not predicted or not gold:
         return 0.0, 0.0, 0.0
-    tp = len(predicted & gold)
-    p, r = tp / len(predicted), tp / len(gold)
-    return p, r, _f1(p, r)
+    return prf(len(predicted & gold), len(predicted), len(gold))
 
 
 def alignment_case_prf(tp: int, n_pred: int, n_gold: int) -> tuple[float, float, float]:
     """Subtask 4, one case: P = 0 without predictions, R = 0 without gold (both empty -> 0, unlike st2)."""
-    p = tp / n_pred if n_pred > 0 else 0.0
-    r = tp / n_gold if n_gold > 0 else 0.0
-    return p, r, _f1(p, r)
+    return prf(tp, n_pred, n_gold)
 
 
 def _mean(values: list[float]) -> float:
@@ -82,9 +75,7 @@ def aggregate_st2(rows: Sequence[Row], ctx: AggregationContext) -> dict[str, flo
         if n_pred == 0 and n_gold == 0:  # official: nothing predicted and nothing to find -> perfect
             p = r = f = 1.0
         else:
-            p = tp / n_pred if n_pred > 0 else 0.0
-            r = tp / n_gold if n_gold > 0 else 0.0
-            f = _f1(p, r)
+            p, r, f = prf(tp, n_pred, n_gold)
         out.update({f"{mode}_macro_precision": mp, f"{mode}_macro_recall": mr, f"{mode}_macro_f1": mf,
                     f"{mode}_micro_precision": p * 100, f"{mode}_micro_recall": r * 100,
                     f"{mode}_micro_f1": f * 100})

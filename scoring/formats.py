@@ -111,10 +111,10 @@ def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
             rec["citations"] = ";".join(extra["citations"])
         rec.update(row)
         if report.task == "2025" and "strict_tp" in row:
-            from archehr_scoring.factuality import prf
+            from archehr_scoring.prf import prf_counts
 
             for mode in ("strict", "lenient"):
-                p, r, f = prf(row[f"{mode}_tp"], row[f"{mode}_fp"], row[f"{mode}_fn"])
+                p, r, f = prf_counts(row[f"{mode}_tp"], row[f"{mode}_fp"], row[f"{mode}_fn"])
                 rec.update({f"{mode}_precision": 100 * p, f"{mode}_recall": 100 * r, f"{mode}_f1": 100 * f})
         if "answer_as_scored" in extra:
             rec["answer_as_scored"] = extra["answer_as_scored"]

@@ -1,10 +1,7 @@
-"""2025 submissions (answers with `|id|` citations): official parsing, validation, warnings and fixes.
+"""2025 submissions (answers with `|id|` citations): reading, validation, warnings and fixes.
 
-Parsing reproduces the official 2025 scorer line by line, quirks included (see
-../shared/spec/official-scoring.md): `line.rsplit("|", 2)`; citation pieces are NOT stripped (so
-`|1, 2|` cites "1" and " 2", which matches nothing); only the last `|...|` of a line counts; text
-after the closing pipe is dropped; a final "." is added; more than 75 words are cut but the
-citations of cut lines still count. Where that behaviour is a trap, `answer_warnings` says so per
+The answer format itself (the official parsing with its quirks, the word count, the 75-word cut) is
+`answer_format`, shared with the generators. Where that behaviour is a trap, `answer_warnings` says so per
 case and line instead of changing the number; `fix_answer` writes what the author most likely meant.
 """
 
@@ -20,70 +17,10 @@ from typing import Any
 from archehr.data.json_io import load_json_text, read_text
 from archehr.data.model import Case, Split
 from archehr.errors import DataError, Problem, SubmissionError
+from archehr_scoring.answer_format import MAX_WORDS, AnswerLine, ParsedAnswer, parse_answer
 
-MAX_WORDS = 75
 _BRACKET = re.compile(r"\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]")
 _PIPE_GROUP = re.compile(r"\|([^|\n]*)\|")
-
-
-@dataclass(frozen=True)
-class AnswerLine:
-    """One non-empty line of an answer, as the official scorer reads it."""
-
-    number: int  # 1-based line number inside the submitted answer text
-    raw: str
-    sentence: str  # stripped text before the last |...|, with a final "." added when missing
-    citations: tuple[str, ...]  # the official pieces, NOT stripped, in written order
-    first_word: int  # index of the line's first word in the joined answer
-    n_words: int
-    after: str = ""  # text after the closing pipe (dropped by the official scorer)
-    has_citation_part: bool = False
-
-
-@dataclass(frozen=True)
-class ParsedAnswer:
-    case_id: str
-    raw: str
-    lines: tuple[AnswerLine, ...]
-    text: str  # the answer as scored (sentences joined by " ", cut to MAX_WORDS words)
-    citations: frozenset[str]
-    n_words: int  # before the cut
-    truncated: bool
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in text.split(" ") if w.strip()]
-
-
-def parse_answer(case_id: str, answer: str, max_words: int = MAX_WORDS) -> ParsedAnswer:
-    """The official reading of one answer (`load_submission` of the 2025 scoring script)."""
-    stripped = answer.strip()
-    offset = answer[: len(answer) - len(answer.lstrip())].count("\n")  # lines removed by strip()
-    lines: list[AnswerLine] = []
-    word_pos = 0
-    for i, line in enumerate(stripped.split("\n")):
-        if not line.strip():
-            continue
-        parts = line.rsplit("|", 2)
-        if len(parts) < 3:
-            sent, cits, after, has = line.strip(), (), "", False
-        else:
-            sent = parts[0].strip()
-            cits = tuple(c for c in parts[1].split(",") if c.strip())
-            after, has = parts[2], True
-        if sent and sent[-1] not in ".!?":
-            sent += "."
-        n = len(_words(sent))
-        lines.append(AnswerLine(offset + i + 1, line, sent, cits, word_pos, n, after, has))
-        word_pos += n
-    text = " ".join(ln.sentence for ln in lines if ln.sentence)
-    words = _words(text)
-    truncated = len(words) > max_words
-    if truncated:
-        text = " ".join(words[:max_words])
-    cited = frozenset(c for ln in lines for c in ln.citations)
-    return ParsedAnswer(case_id, answer, tuple(lines), text, cited, len(words), truncated)
-
 
 # --- reading ---------------------------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from typing import Any
 from archehr.atomic import write_json
 from archehr.data.json_io import json_line_of, load_json_text, read_text
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
+from archehr_scoring.answer_format import cut_words
 
 TASKS_2026: tuple[str, ...] = ("st1", "st2", "st3", "st4")
 TASK_TITLES = {
@@ -57,13 +58,6 @@ def check_task_name(task: str) -> str:
         raise ConfigError(Problem(f"unknown 2026 subtask {task!r}; expected one of {', '.join(TASKS_2026)}",
                                   field="--task", code="option"))
     return task
-
-
-def cut_words(text: str, limit: int) -> str:
-    """The official cut: strip; over `limit` whitespace-separated words -> the first `limit` joined by ' '."""
-    text = text.strip()
-    words = text.split()
-    return " ".join(words[:limit]) if len(words) > limit else text
 
 
 def load_submission_json(path: str | os.PathLike[str]) -> tuple[Any, str]:

@@ -11,11 +11,15 @@ from archehr.generate.answer import (
     AnswerLine,
     answer_problems,
     official_word_count,
-    parse_official,
 )
 from archehr.generate.clean import clean_sentence
 from archehr.generate.registry import GENERATORS, build_generator
 from archehr.relevance.base import Selection, SentenceScores
+from archehr_scoring.answer_format import parse_answer
+
+
+def parse_official(answer: str) -> list[tuple[str, list[str]]]:
+    return [(ln.sentence, list(ln.citations)) for ln in parse_answer("", answer).lines]
 
 
 def make_case(texts: list[str], cid: str = "1") -> Case:

@@ -143,10 +143,10 @@ def test_st4_alignment_beats_linking_the_top_sentence_only(dev):
 
 def test_st1_template_question_hand_examples():
     from archehr.data.model import Case, Phrase
-    from archehr.question import cut_words, template_question
+    from archehr.question import shorten_question, template_question
 
     c = Case("1", patient_narrative="x", patient_question=(Phrase(0, 0, "My question is if I need surgery?"),))
     assert template_question(c) == "The patient need surgery?"  # filler and first person removed
     c2 = Case("2", patient_question=(Phrase(0, 0, "I have had chest pain ever since."), Phrase(1, 0, "Any ideas?")))
     assert template_question(c2).startswith("What explains that the patient has had chest pain")
-    assert len(cut_words(" ".join(["w"] * 30)).split()) == 15
+    assert len(shorten_question(" ".join(["w"] * 30)).split()) == 15

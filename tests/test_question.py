@@ -12,12 +12,12 @@ from archehr.question.rules import (
     FIRST_CONFIG,
     WriterConfig,
     choose_question,
-    cut_words,
     drop_hedges,
     drop_if_clause,
     fix_agreement,
     need_passive,
     participle,
+    shorten_question,
     strip_fillers,
     third_person,
     to_passive,
@@ -56,11 +56,11 @@ def test_hedges_dropped() -> None:
 
 def test_word_cut_keeps_fifteen_words_and_prefers_a_clause_boundary() -> None:
     words = [f"w{i}" for i in range(30)]
-    assert cut_words(" ".join(words)) == " ".join(words[:15]) + "?"
+    assert shorten_question(" ".join(words)) == " ".join(words[:15]) + "?"
     words[10] += ","  # a comma after word 11, in the second half of the window: end there
-    assert cut_words(" ".join(words)) == " ".join(w.rstrip(",") for w in words[:11]) + "?"
-    assert cut_words("short one.") == "short one?"
-    assert cut_words("a b c d e f", limit=4) == "a b c d?"
+    assert shorten_question(" ".join(words)) == " ".join(w.rstrip(",") for w in words[:11]) + "?"
+    assert shorten_question("short one.") == "short one?"
+    assert shorten_question("a b c d e f", limit=4) == "a b c d?"
 
 
 def test_question_sentence_choice() -> None:

@@ -1,16 +1,28 @@
-"""A cited answer and the official 2025 reading of it (line format, citation parsing, word budget).
+"""A cited answer as the generators build it, written in the official 2025 format.
 
-The official parser (spec/official-scoring.md) reads each non-empty line with `rsplit("|", 2)`,
-keeps citation pieces unstripped, appends "." to a sentence not ending in .!?, joins sentences by
-" ", counts words as non-empty `split(" ")` pieces and cuts at 75. Our writer produces only lines
-that parser reads back unchanged, so what we count here is what the scorer will count.
+The format itself (parsing, word count, the 75-word cut, safe line text) is the scorer's
+`archehr_scoring.answer_format`; everything here counts with it, so what a generator counts is what
+the scorer will count.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-WORD_BUDGET = 75
+from archehr_scoring.answer_format import (
+    MAX_WORDS,
+    answer_text,
+    line_words,
+    official_sentence,
+    parse_answer,
+    render_line,
+    safe_text,
+    word_count,
+)
+
+WORD_BUDGET = MAX_WORDS
+official_word_count = word_count  # the name generators and their tests have used
+__all__ = ["WORD_BUDGET", "Answer", "AnswerLine", "answer_problems", "line_words", "official_word_count", "safe_text"]
 
 
 @dataclass(frozen=True)
@@ -21,8 +33,7 @@ class AnswerLine:
     citations: tuple[str, ...]
 
     def render(self) -> str:
-        text = safe_text(self.text)
-        return f"{text} |{','.join(self.citations)}|" if self.citations else text
+        return render_line(self.text, self.citations)
 
 
 @dataclass(frozen=True)
@@ -40,7 +51,7 @@ class Answer:
 
     def text_without_citations(self) -> str:
         """The answer as plain text (subtask 3): the sentences joined by spaces."""
-        return " ".join(official_sentence(safe_text(line.text)) for line in self.lines if line.text.strip())
+        return answer_text(official_sentence(safe_text(line.text)) for line in self.lines)
 
     @property
     def cited_ids(self) -> tuple[str, ...]:
@@ -51,49 +62,13 @@ class Answer:
         return tuple(seen)
 
 
-def safe_text(text: str) -> str:
-    """One line of text the official parser reads back as written: no newlines, no pipes."""
-    return " ".join(text.replace("|", "/").split())
-
-
-def official_sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def parse_official(answer: str) -> list[tuple[str, list[str]]]:
-    """(sentence, citations) per non-empty line, exactly as the official 2025 parser reads them."""
-    out: list[tuple[str, list[str]]] = []
-    for raw in answer.split("\n"):
-        line = raw.strip()
-        if not line:
-            continue
-        parts = line.rsplit("|", 2)
-        if len(parts) < 3:
-            sentence, cits = line, []
-        else:
-            sentence, cits = parts[0].strip(), [c for c in parts[1].split(",") if c.strip()]
-        out.append((official_sentence(sentence), cits))
-    return out
-
-
-def official_word_count(answer: str) -> int:
-    text = " ".join(s for s, _ in parse_official(answer))
-    return sum(1 for w in text.split(" ") if w.strip())
-
-
-def line_words(text: str) -> int:
-    """Words one line adds to the official count (its text, after the final-period rule)."""
-    return sum(1 for w in official_sentence(safe_text(text)).split(" ") if w.strip())
-
-
 def answer_problems(answer: str, note_ids: set[str] | None = None) -> list[str]:
     """Why an answer string would be rejected or mis-read by the official scorer (empty = valid)."""
     problems: list[str] = []
-    parsed = parse_official(answer)
-    if not parsed:
+    parsed = parse_answer("", answer)
+    if not parsed.lines:
         return ["empty answer"]
-    cited = [c for _, cs in parsed for c in cs]
+    cited = [c for line in parsed.lines for c in line.citations]
     if not cited:
         problems.append("no citation at all (the official scorer aborts on such a case)")
     if any(c != c.strip() for c in cited):
@@ -102,7 +77,6 @@ def answer_problems(answer: str, note_ids: set[str] | None = None) -> list[str]:
         unknown = sorted({c.strip() for c in cited} - note_ids)
         if unknown:
             problems.append(f"cites ids not in the note: {', '.join(unknown)}")
-    n = official_word_count(answer)
-    if n > WORD_BUDGET:
-        problems.append(f"{n} words, over the {WORD_BUDGET}-word budget (the scorer would cut it)")
+    if parsed.n_words > WORD_BUDGET:
+        problems.append(f"{parsed.n_words} words, over the {WORD_BUDGET}-word budget (the scorer would cut it)")
     return problems

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+from archehr.relevance.text import is_header
+
+__all__ = ["clean_sentence", "is_header"]  # is_header is defined once, with the note's sections
+
 _DEID = re.compile(r"\[\*\*(.*?)\*\*\]")
 _DATE = re.compile(r"^[\d/\-]+$")
 # "# Syncope / heart block: On telemetry ..." -> the problem-list header is not part of the sentence
@@ -33,9 +37,3 @@ def clean_sentence(text: str) -> str:
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     text = re.sub(r"\bthe the\b", "the", text)
     return " ".join(text.split()).strip()
-
-
-def is_header(text: str) -> bool:
-    """A sentence that is only a section title ("Brief Hospital Course:")."""
-    t = text.strip()
-    return bool(t) and t.endswith(":") and len(t.split()) <= 6

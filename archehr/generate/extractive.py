@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from archehr.data.model import Case
-from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine, line_words
+from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine
 from archehr.generate.base import Generator
-from archehr.generate.clean import clean_sentence, is_header
+from archehr.generate.clean import clean_sentence
 from archehr.relevance.base import Selection, SentenceScores
+from archehr.relevance.text import is_header
+from archehr_scoring.answer_format import line_words
 
 # The line used when every selected sentence alone is over the budget: cutting one would break
 # the "never half a sentence" rule, and an answer must cite something.

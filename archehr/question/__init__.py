@@ -16,7 +16,7 @@ from typing import Any
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError
-from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, cut_words, write_question
+from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, shorten_question, write_question
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class LLMQuestionWriter:
         line = re.sub(r"^(clinician question|question)\s*:\s*", "", line, flags=re.IGNORECASE)
         if len(line.split()) < 3:
             return Question(self.fallback.write(case).text, fallback="template: reply too short or empty")
-        return Question(cut_words(line))
+        return Question(shorten_question(line))
 
     def describe(self) -> dict[str, Any]:
         return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,

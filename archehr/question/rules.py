@@ -107,7 +107,7 @@ class WriterConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-def cut_words(text: str, limit: int = MAX_WORDS) -> str:
+def shorten_question(text: str, limit: int = MAX_WORDS) -> str:
     """At most `limit` words, preferring to end at a clause boundary; always ends with "?"."""
     words = text.split()
     if len(words) > limit:
@@ -299,10 +299,10 @@ def write_question(case: Case, cfg: WriterConfig) -> str:
     if best is None:
         # "Any ideas?" carries no content: ask about the statement just before it
         statements = [s for s in cands if not is_generic(s)] or cands
-        return cut_words("What explains that " + _rewrite(statements[-1], cfg).rstrip(".!?"), cfg.max_words)
+        return shorten_question("What explains that " + _rewrite(statements[-1], cfg).rstrip(".!?"), cfg.max_words)
     text = _rewrite(best, cfg) or best
     text = text[0].upper() + text[1:]
-    return cut_words(text, cfg.max_words)
+    return shorten_question(text, cfg.max_words)
 
 
 # Every switch off: the template as first written (it gives the same output on all 84 tuning narratives), kept

@@ -15,6 +15,7 @@ from archehr.data.model import KeyEntry, Relevance, Split
 from archehr.errors import InputError, Problem
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.selector import Selector
+from archehr_scoring.prf import prf_counts
 
 THRESHOLDS: tuple[float, ...] = tuple(round(x, 3) for x in np.arange(0.02, 0.981, 0.02))
 
@@ -50,17 +51,15 @@ class Counts:
 
     @property
     def f1(self) -> float:
-        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-        return 2 * p * r / (p + r) if p + r else 0.0
+        return prf_counts(self.tp, self.fp, self.fn)[2]
 
     @property
     def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+        return prf_counts(self.tp, self.fp, self.fn)[0]
 
     @property
     def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        return prf_counts(self.tp, self.fp, self.fn)[1]
 
 
 def gold_ids(entry: KeyEntry, lenient: bool = False) -> set[str]:
