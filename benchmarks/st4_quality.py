@@ -10,11 +10,11 @@ would be in-sample). Links are scored exactly as the official st4 scorer does: t
 (answer_id, evidence_id) pairs per case, micro P/R/F1 over sums (archehr_scoring.aggregate2026).
 
 Run: python benchmarks/st4_quality.py [--k 5] [--seeds 0 1 2] [--no-embedding] [--final]
-     python benchmarks/st4_quality.py --write-model FILE   (the shipped recipe, archehr.align.rebuild; the shipped
+     python benchmarks/st4_quality.py --write-model FILE   (the shipped recipe, archehr.training.align; the shipped
      file itself is rebuilt with `archehr train --rebuild-shipped [--only align]`)
 
 The pool loading, pair features, out-of-fold selector probabilities, tuning and LR fitting are the library's
-(archehr/align/rebuild.py), so the benchmark evaluates exactly what ships.
+(archehr/training/align.py), so the benchmark evaluates exactly what ships.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from pathlib import Path
 import numpy as np
 
 from archehr.align import Aligner, choose_links
-from archehr.align import rebuild as lib
 from archehr.align.features import FEATURE_SETS
-from archehr.align.rebuild import PairCase, counts, links_of, micro, selector_probs
 from archehr.data.model import Split
 from archehr.data.releases import load_split_dir
 from archehr.relevance.base import SentenceScores
 from archehr.relevance.cv import grouped_folds, merge_splits
 from archehr.relevance.features import case_features
+from archehr.training import align as lib
+from archehr.training.align import PairCase, counts, links_of, micro, selector_probs
 from archehr_scoring.aggregate2026 import alignment_case_prf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -309,8 +309,8 @@ def final(pool: Split, data: dict[str, CaseData], methods: dict[str, Method], em
 
 
 def write_model(feature_set: str, path: Path) -> None:
-    """The shipped recipe (archehr.align.rebuild), written to `path` (the benchmark never loads it back)."""
-    model = lib.build_model(SYN, feature_set, recipe="benchmarks/st4_quality.py --write-model",
+    """The shipped recipe (archehr.training.align), written to `path` (the benchmark never loads it back)."""
+    model = lib.build_model(SYN, REPO / "data" / "demo", feature_set, recipe="benchmarks/st4_quality.py --write-model",
                             log=print)
     model.save(path)
     print(f"wrote {path}: threshold {model.threshold}, max_links {model.max_links}")

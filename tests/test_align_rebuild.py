@@ -1,4 +1,4 @@
-"""The shipped st4 aligner's rebuild: archehr.align.rebuild, run by `archehr train --rebuild-shipped [--only align]`.
+"""The shipped st4 aligner's rebuild: archehr.training.align, run by `archehr train --rebuild-shipped [--only align]`.
 
 The shipped-file stand-ins (autouse fixture `shipped` of test_relevance_rebuild_cli) keep every write away from the
 real model files; the CLI tests here also always pass --out-dir or expect nothing to be written.
@@ -14,10 +14,11 @@ import pytest
 from relevance_helpers import tiny_split
 from test_relevance_rebuild_cli import _tiny, _unchanged, shipped, shipped_bytes  # noqa: F401,F811 - fixtures
 
-import archehr.align.rebuild as arb
+import archehr.training.align as arb
 from archehr.align.learned import SHIPPED, load_model
 from archehr.cli.main import main
 from archehr.data.model import ClinicianAnswerSentence, Split
+from archehr.data.releases import demo_dir
 from archehr.errors import DataError
 from archehr.relevance.base import SentenceScores
 
@@ -74,9 +75,9 @@ def test_only_align_missing_synthetic_is_exit_2_one_line_and_writes_nothing(tmp_
 def test_part_without_links_is_a_data_error_naming_it_and_nothing_is_written(tmp_path, monkeypatch):
     parts = tiny_align_parts()
     parts[2] = ("syn-dev", tiny_split(3, name="dev"))  # labelled for relevance, but no answer-sentence citations
-    monkeypatch.setattr(arb, "load_parts", lambda synthetic=None: parts)
+    monkeypatch.setattr(arb, "load_parts", lambda *_args: parts)
     with pytest.raises(DataError, match="clinician_answer_sentences") as e:
-        arb.rebuild_align("unused", tmp_path / "m.json")
+        arb.rebuild_align("unused", "unused", tmp_path / "m.json")
     assert e.value.problems[0].file == "/tmp/tiny-release/dev"
     assert not list(tmp_path.iterdir())
 
@@ -106,7 +107,7 @@ def test_tune_picks_the_best_threshold_and_max_links_by_hand():
 
 def test_rebuild_reproduces_the_shipped_model(synthetic_dir):
     """The real pool (demo dev + test-2026 + synthetic dev) gives the shipped file back, weights included."""
-    model = arb.build_model(synthetic_dir)  # writes nothing
+    model = arb.build_model(synthetic_dir, demo_dir())  # writes nothing
     shipped_json = json.loads(SHIPPED.read_text())
     got = model.to_json()
     for k in ("weights", "bias", "threshold", "max_links", "l2"):

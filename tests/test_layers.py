@@ -52,3 +52,76 @@ def test_only_loaders_know_the_file_formats() -> None:
         if rel == "archehr/data/xml_io.py":
             continue
         assert "lxml" not in {m.split(".")[0] for m in _imports(f)}, rel
+
+
+def _unit(module: str) -> str | None:
+    """The layer unit a module belongs to: `archehr.X` / `archehr_scoring.X` (X a subpackage or a top-level module);
+    None for the root packages themselves (their facade may name anything) and for third-party modules."""
+    parts = module.split(".")
+    if parts[0] not in ("archehr", "archehr_scoring") or len(parts) < 2:
+        return None
+    return ".".join(parts[:2])
+
+
+def _units_graph() -> dict[str, set[str]]:
+    roots = {"archehr": REPO / "archehr", "archehr_scoring": REPO / "scoring"}
+    graph: dict[str, set[str]] = {}
+    for name, root in roots.items():
+        for f in root.rglob("*.py"):
+            rel = f.relative_to(root).with_suffix("").parts
+            if rel == ("__init__",) or rel == ("__main__",):
+                continue
+            src = f"{name}.{rel[0]}"
+            deps = {u for u in map(_unit, _ours(_imports(f))) if u and u != src}
+            graph.setdefault(src, set()).update(deps)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one unit (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_cycle_finder_finds_a_planted_cycle() -> None:
+    g = {"archehr.a": {"archehr.b"}, "archehr.b": {"archehr.c"}, "archehr.c": {"archehr.a"}, "archehr.d": {"archehr.a"}}
+    assert _cycles(g) == [["archehr.a", "archehr.b", "archehr.c"]]
+    assert _unit("archehr.relevance.trained") == "archehr.relevance" and _unit("archehr") is None
+
+
+def test_no_import_cycle_between_subpackages() -> None:
+    # Imports inside functions count too: a lazy import is still a dependency of the layer. Training code that
+    # needs two model packages goes in archehr/training/, above both.
+    graph = _units_graph()
+    assert "archehr.relevance" in graph and "archehr_scoring.metrics" in graph
+    cycles = _cycles(graph)
+    assert not cycles, "import cycles between subpackages: " + "; ".join(" <-> ".join(c) for c in cycles)

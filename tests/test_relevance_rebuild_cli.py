@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from relevance_helpers import tiny_split
 
-import archehr.align.rebuild as arb
 import archehr.relevance.embedding as emb
-import archehr.relevance.rebuild as rb
+import archehr.training.align as arb
+import archehr.training.shipped as rb
 from archehr.cli.main import main
 from archehr.data.releases import demo_dir, load_split, write_split
 
@@ -46,8 +46,8 @@ def _unchanged(before: dict[str, bytes]) -> bool:
 def _tiny(monkeypatch, minilm: bool = True) -> None:
     from test_align_rebuild import tiny_align_parts
 
-    monkeypatch.setattr(rb, "shipped_parts", lambda synthetic=None: TINY_PARTS)
-    monkeypatch.setattr(arb, "load_parts", lambda synthetic=None: tiny_align_parts())
+    monkeypatch.setattr(rb, "shipped_parts", lambda *_args: TINY_PARTS)
+    monkeypatch.setattr(arb, "load_parts", lambda *_args: tiny_align_parts())
     monkeypatch.setattr(emb, "embeddings_available", lambda: (True, "") if minilm else NO_MINILM)
 
 

@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 
 from archehr import __version__
-from archehr.cli import data_cmd, stubs
+from archehr.cli import (
+    compare_cmd,
+    data_cmd,
+    leaderboard_cmd,
+    package_cmd,
+    predict_cmd,
+    report_cmd,
+    score_cmd,
+    train_cmd,
+    validate_cmd,
+)
 from archehr.cli.common import err, print_problems
 from archehr.errors import ArchehrError, InputError, UnavailableError
 
@@ -36,7 +46,10 @@ def _root(
 
 
 app.add_typer(data_cmd.app, name="data")
-stubs.register_all(app)
+# Each command module exposes `register(app)` and imports its heavy dependencies inside the command, so that
+# start-up stays fast. Listed explicitly: a deleted module is an ImportError here, never a silent stub.
+for _cmd in (predict_cmd, score_cmd, validate_cmd, train_cmd, leaderboard_cmd, report_cmd, compare_cmd, package_cmd):
+    _cmd.register(app)
 
 EXIT_BAD_INPUT = 2
 EXIT_UNAVAILABLE = 3

@@ -1,7 +1,7 @@
 """`archehr train`: fit the `trained` relevance classifier on a labelled split and calibrate its threshold.
 
 `archehr train --rebuild-shipped` instead rebuilds the shipped model files (the two selector models and the
-st4 aligner) from their fixed training splits (archehr.relevance.rebuild). It is a mode of `train`, not a
+st4 aligner) from their fixed training splits (archehr.training.shipped). It is a mode of `train`, not a
 sub-command: `train` is a single command whose options come straight after it, and a typer group would make
 `archehr train --split dev` ambiguous.
 """
@@ -41,12 +41,19 @@ def _refuse(flags: list[str], why: str) -> None:
         raise ConfigError(Problem(f"{why}: {', '.join(flags)}"))
 
 
+# The synthetic release lies beside the checkout in the project's layout, and the commands are run from the
+# checkout: so the default is relative to the current folder, never to where the package is installed.
+DEFAULT_SYNTHETIC = Path("..") / "shared" / "data" / "synthetic"
+SYNTHETIC_ENV = "ARCHEHR_SYNTHETIC"
+
+
 def rebuild_shipped(synthetic: Path | None, only: str | None, out_dir: Path | None) -> None:
     """Retrain every shipped model (or `only` one) on its fixed splits and print what each one got."""
-    from archehr.relevance.rebuild import DEFAULT_SYNTHETIC, KINDS, rebuild
+    from archehr.data.releases import demo_dir
+    from archehr.training.shipped import KINDS, rebuild
 
     # asked for by name, a model that cannot be built is an error; in the default "all" it is skipped with a note
-    rebuild((only,) if only else KINDS, synthetic or DEFAULT_SYNTHETIC, out_dir, log=print,
+    rebuild((only,) if only else KINDS, synthetic or DEFAULT_SYNTHETIC.resolve(), demo_dir(), out_dir, log=print,
             skip_unavailable=only is None)
 
 
@@ -75,8 +82,10 @@ def train(
                                   "aligner archehr/align/model_pairwise.json) from demo dev + demo test-2026 + "
                                   "synthetic dev instead; takes only --synthetic, --only, --out-dir.")] = False,
     synthetic: Annotated[Path | None, typer.Option(
-        "--synthetic", help="With --rebuild-shipped: the synthetic release folder (its dev split is trained on; "
-                            "default: ../shared/data/synthetic beside the repository).", show_default=False)] = None,
+        "--synthetic", envvar=SYNTHETIC_ENV,
+        help="With --rebuild-shipped: the synthetic release folder (its dev split is trained on; default: "
+             f"${SYNTHETIC_ENV}, else {DEFAULT_SYNTHETIC.as_posix()} from the current folder).",
+        show_default=False)] = None,
     only: Annotated[str | None, typer.Option(
         "--only", help="With --rebuild-shipped: rebuild one model, lexical | embedding | align (default: all three; "
                        "embedding is skipped with a note when MiniLM is not installed).", show_default=False)] = None,

@@ -1,7 +1,9 @@
 """Fit the shipped st4 aligner (archehr/align/model_pairwise.json) on its labelled pool (library side).
 
-Run through `archehr train --rebuild-shipped [--only align]` (archehr.relevance.rebuild dispatches here);
-benchmarks/st4_quality.py --write-model calls `build_model` too, so there is one recipe.
+Run through `archehr train --rebuild-shipped [--only align]` (archehr.training.shipped dispatches here);
+benchmarks/st4_quality.py --write-model calls `build_model` too, so there is one recipe. It lives in the
+training layer, above both `relevance` (its out-of-fold selector) and `align` (the model it fits), so neither
+of those imports the other's training code.
 
 Pool: every case with clinician_answer_sentences + citations in demo dev, demo test-2026 and synthetic
 dev (the held-out demo test and synthetic test are never used). Case ids are prefixed by their part
@@ -38,7 +40,9 @@ MAX_LINKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DEMO_PARTS = ("dev", "test-2026")
 SYNTHETIC_LABEL = "syn-dev"
 RECIPE = "archehr train --rebuild-shipped"
-_ROOT = Path(__file__).resolve().parents[2]  # the checkout (recorded paths are relative to it or its parent)
+# Recorded pool paths are made relative to the checkout or its parent, so that a rebuild in another clone
+# records the same strings (provenance only: no data is looked up from here).
+_ROOT = Path(__file__).resolve().parents[2]
 
 Log = Callable[[str], None]
 Links = frozenset[tuple[str, str]]
@@ -92,18 +96,19 @@ def pool_from_parts(parts: Sequence[tuple[str, Split]], log: Log | None = None) 
     return pool
 
 
-def load_parts(synthetic: str | Path) -> list[tuple[str, Split]]:
-    """(label, split) of the pool's parts; a missing or unlabelled split raises the loader's InputError."""
-    from archehr.data.releases import demo_dir, load_split
+def load_parts(synthetic: str | Path, demo: str | Path) -> list[tuple[str, Split]]:
+    """(label, split) of the pool's parts (`demo`: the demo release folder); a missing or unlabelled split
+    raises the loader's InputError."""
+    from archehr.data.releases import load_split
 
-    parts = [(name, load_split(demo_dir(), name, require_key=True)) for name in DEMO_PARTS]
+    parts = [(name, load_split(demo, name, require_key=True)) for name in DEMO_PARTS]
     parts.append((SYNTHETIC_LABEL, load_split(synthetic, "dev", require_key=True)))
     return parts
 
 
-def load_pool(synthetic: str | Path, log: Log | None = None) -> tuple[Split, list[str]]:
+def load_pool(synthetic: str | Path, demo: str | Path, log: Log | None = None) -> tuple[Split, list[str]]:
     """The pool and its parts as recorded in the model file ("label=path", paths without the machine's prefix)."""
-    parts = load_parts(synthetic)
+    parts = load_parts(synthetic, demo)
     return pool_from_parts(parts, log), [f"{lab}={_where(Path(sp.source))}" for lab, sp in parts]
 
 
@@ -245,12 +250,13 @@ def grouped_folds(split: Split, k: int, seed: int) -> list[list[str]]:
     return folds(split, min(k, len(split.cases)), seed)
 
 
-def build_model(synthetic: str | Path, feature_set: str = FEATURE_SET, recipe: str = RECIPE,
+def build_model(synthetic: str | Path, demo: str | Path, feature_set: str = FEATURE_SET, recipe: str = RECIPE,
                 log: Log | None = None, pool: tuple[Split, list[str]] | None = None) -> PairModel:
-    """Load the pool (or take `pool` from `load_pool`), fit, and stamp the training record; writes nothing."""
+    """Load the pool from the synthetic and demo release folders (or take `pool` from `load_pool`), fit, and
+    stamp the training record; writes nothing."""
     from archehr.relevance.trained import training_hash
 
-    split, where = pool if pool is not None else load_pool(synthetic, log)
+    split, where = pool if pool is not None else load_pool(synthetic, demo, log)
     encoder = None
     if any(n.startswith("cosine") for n in FEATURE_SETS[feature_set]):
         from archehr.relevance.embedding import get_encoder
@@ -263,10 +269,10 @@ def build_model(synthetic: str | Path, feature_set: str = FEATURE_SET, recipe: s
     return model
 
 
-def rebuild_align(synthetic: str | Path, path: Path, log: Log | None = None,
+def rebuild_align(synthetic: str | Path, demo: str | Path, path: Path, log: Log | None = None,
                   pool: tuple[Split, list[str]] | None = None) -> PairModel:
     """Build the shipped aligner and write it atomically to `path` (nothing is written if anything fails)."""
-    model = build_model(synthetic, log=log, pool=pool)
+    model = build_model(synthetic, demo, log=log, pool=pool)
     model.save(path)  # archehr.atomic.write_json
     t = model.training
     (log or (lambda _msg: None))(f"align: pool {t['cases']} cases, {t['links']} links; threshold {model.threshold}, "

@@ -3,12 +3,14 @@
 The command is `archehr train --rebuild-shipped [--synthetic DIR] [--only lexical|embedding|align] [--out-dir DIR]`
 (archehr/cli/train_cmd.py); this module only loads, trains, writes and reports through `log`. Besides the two
 selector models it rebuilds the st4 aligner (kind `align`, archehr/align/model_pairwise.json) through
-archehr.align.rebuild, which trains on the same three splits (only their cases with answer-sentence citations).
+archehr.training.align, which trains on the same three splits (only their cases with answer-sentence citations).
+The data locations are arguments (the CLI resolves their defaults): nothing here knows where a checkout keeps
+its data.
 The aligner refits its selector probabilities out of fold and reads no relevance model file, so it does not
 depend on the lexical model written in the same run.
 
-Both models train on the bundled demo release's dev and test-2026 splits plus the synthetic release's
-dev split (every case they hold, so new labelled demo dev cases are picked up by rerunning it). The
+Both models train on the demo release's (the bundled one, by default) dev and test-2026 splits plus the synthetic
+release's dev split (every case they hold, so new labelled demo dev cases are picked up by rerunning it). The
 demo test split stays out: `archehr predict --split test` and the committed baseline runs are scored
 on it. The synthetic test split is never trained on. L2 and threshold come from leave-one-case-out
 calibration, as in `archehr train`. The embedding model is skipped (with a note) when MiniLM is not
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from archehr.align.learned import SHIPPED as ALIGN_SHIPPED
 from archehr.data.model import Split
-from archehr.data.releases import demo_dir, load_split
+from archehr.data.releases import load_split
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.registry import SHIPPED_MODELS
 
@@ -31,15 +33,15 @@ SYNTHETIC_PART = "synthetic-dev"
 FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding"}
 KINDS = (*FEATURES, "align")
 SHIPPED_FILES: dict[str, Path] = {**SHIPPED_MODELS, "align": ALIGN_SHIPPED}  # kind -> the shipped file it replaces
-DEFAULT_SYNTHETIC = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "synthetic"
 
 
-def shipped_parts(synthetic: str | Path = DEFAULT_SYNTHETIC) -> list[tuple[str, Split]]:
+def shipped_parts(synthetic: str | Path, demo: str | Path) -> list[tuple[str, Split]]:
     """(label, split) of every part the shipped models train on, labels as recorded in the model files.
 
-    A missing or unlabelled split raises the loader's InputError naming its folder.
+    `synthetic` and `demo` are the release folders. A missing or unlabelled split raises the loader's InputError
+    naming its folder.
     """
-    parts = [(name, load_split(demo_dir(), name, require_key=True)) for name in DEMO_PARTS]
+    parts = [(name, load_split(demo, name, require_key=True)) for name in DEMO_PARTS]
     parts.append((SYNTHETIC_PART, load_split(synthetic, "dev", require_key=True)))
     return parts
 
@@ -58,34 +60,36 @@ def _check_kinds(kinds: Sequence[str], skip_unavailable: bool) -> None:
             raise UnavailableError(what, reason)
 
 
-def rebuild(kinds: Sequence[str] = KINDS, synthetic: str | Path = DEFAULT_SYNTHETIC, out_dir: Path | None = None,
+def rebuild(kinds: Sequence[str], synthetic: str | Path, demo: str | Path, out_dir: Path | None = None,
             log: Callable[[str], None] | None = None, skip_unavailable: bool = True,
             **train_kw: object) -> dict[str, Path]:
     """Train and write each shipped model in `kinds` (`train_kw` go to `train`); returns kind -> path written.
+
+    `synthetic` and `demo` are the synthetic and demo release folders the models train on.
 
     Every training split is loaded before anything is written, so a missing or unlabelled one (InputError
     naming its folder) leaves the model files untouched. `out_dir` writes there (same file names) instead of
     over the shipped files. The embedding model is skipped with a note in `log` when MiniLM is missing,
     unless `skip_unavailable` is False, which raises UnavailableError first instead. `align` is built by
-    archehr.align.rebuild (`train_kw` do not apply to it).
+    archehr.training.align (`train_kw` do not apply to it).
     """
-    from archehr.align.rebuild import load_pool, rebuild_align
     from archehr.relevance.embedding import embeddings_available
     from archehr.relevance.trained import train_parts
+    from archehr.training.align import load_pool, rebuild_align
 
     note = log or (lambda _msg: None)  # the library reports through the caller; it never prints itself
     _check_kinds(kinds, skip_unavailable)
-    parts = shipped_parts(synthetic) if any(k in FEATURES for k in kinds) else []
+    parts = shipped_parts(synthetic, demo) if any(k in FEATURES for k in kinds) else []
     if parts:
         n_case = sum(len(sp.cases) for _, sp in parts)
         note(f"training data: {', '.join(f'{lab} {len(sp.cases)} ({sp.source})' for lab, sp in parts)}; "
              f"{n_case} cases")
-    pool = load_pool(synthetic, note) if "align" in kinds else None  # loaded (and checked) before any write
+    pool = load_pool(synthetic, demo, note) if "align" in kinds else None  # loaded (and checked) before any write
     written: dict[str, Path] = {}
     for kind in kinds:
         path = (out_dir / SHIPPED_FILES[kind].name) if out_dir else SHIPPED_FILES[kind]
         if kind == "align":
-            rebuild_align(synthetic, path, note, pool)
+            rebuild_align(synthetic, demo, path, note, pool)
             written[kind] = path
             continue
         if kind == "embedding":
