@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from archehr.configs import configs_dir
 from archehr.data.model import Case, Split
-from archehr.errors import ConfigError, InputError, Problem
+from archehr.errors import ConfigError, DataError, InputError, Problem
 from archehr.generate.answer import Answer
 from archehr.relevance.base import Selection, SentenceScores
 
 TASKS = ("2025", "st1", "st2", "st3", "st4")
 DEFAULT_SYSTEM = "trained-extractive"
+# A system name becomes a folder name (`runs/<name>-<split>-<task>`): no separator, no leading dot, no "..".
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
 _SECTIONS = {"name", "description", "selector", "generator", "backend", "question", "align", "seed"}
 
 
@@ -46,6 +49,11 @@ class SystemConfig:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def safe_name(text: str) -> str:
+    """`text` as one plain folder-name component (the default run folder is built from names)."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", text).lstrip("._+-")[:100] or "unnamed"
 
 
 def builtin_systems() -> list[str]:
@@ -92,24 +100,55 @@ def parse_system(raw: Any, source: str) -> SystemConfig:
     if isinstance(sel, dict) and sel.get("kind", "default") not in ("default", "all", "classifier"):
         problems.append(Problem(f"kind must be default, all or classifier, not {sel.get('kind')!r}", source,
                                 field="selector.kind"))
+    name = raw.get("name") or safe_name(Path(source).stem)
+    if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name):
+        problems.append(Problem(f"name {name!r} is not a plain name (letters, digits, '.', '_', '+', '-'; no "
+                                "path): it names the default output folder", source, field="name"))
+    seed = raw.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        problems.append(Problem(f"seed must be an integer, got {seed!r}", source, field="seed"))
     if problems:
         raise ConfigError(problems)
-    return SystemConfig(name=str(raw.get("name") or Path(source).stem), source=source, selector=dict(sel),
+    return SystemConfig(name=name, source=source, selector=dict(sel),
                         generator=dict(gen), backend=dict(backend) if backend else None,
                         question=dict(raw.get("question") or {}), align=dict(raw.get("align") or {}),
-                        seed=int(raw.get("seed", 0)), description=str(raw.get("description", "")), raw=raw)
+                        seed=seed, description=str(raw.get("description", "")), raw=raw)
 
 
 def load_config(name_or_path: str | None = None) -> SystemConfig:
     import yaml
 
+    from archehr.data.json_io import nesting_problem, read_text
+
     path = find_system_file(name_or_path or DEFAULT_SYSTEM)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = read_text(path)
+    except DataError as e:
+        raise ConfigError(e.problems) from None
+    try:
+        raw = yaml.safe_load(text)
     except yaml.YAMLError as e:
-        line = getattr(getattr(e, "problem_mark", None), "line", None)
-        raise ConfigError(Problem(f"not valid YAML: {e}", str(path), line=None if line is None else line + 1)) from None
+        raise ConfigError(yaml_problem(e, str(path))) from None
+    except RecursionError:
+        raw, why = None, f"nested more than {MAX_CONFIG_DEPTH} levels deep"
+    else:
+        why = nesting_problem(raw, MAX_CONFIG_DEPTH, max_nodes=10_000) if isinstance(raw, (dict, list)) else None
+    if why:
+        raise ConfigError(Problem(f"system config {why}", str(path), code="config-size"))
     return parse_system(raw, str(path))
+
+
+MAX_CONFIG_DEPTH = 16
+
+
+def yaml_problem(e: Exception, source: str) -> Problem:
+    """A PyYAML error (several lines with a caret drawing) as one line with its line and column."""
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    problem, context = getattr(e, "problem", None), getattr(e, "context", None)
+    what = str(problem or str(e).splitlines()[0])
+    where = "; ".join(x for x in (str(context) if context else "", f"column {mark.column + 1}" if mark else "") if x)
+    return Problem(f"not valid YAML: {what}" + (f" ({where})" if where else ""), source,
+                   line=None if mark is None else mark.line + 1, code="yaml-syntax")
 
 
 def load_system(name_or_path: str | None = None, cache_dir: str | Path | None = None) -> System:

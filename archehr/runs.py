@@ -5,7 +5,7 @@
                                timings, fallbacks), rewritten atomically at start and end
     OUT_DIR/submission.json    written atomically once every case is done
 
-A run killed at any point leaves at worst one torn last checkpoint line, which resuming ignores;
+A run killed at any point leaves at worst one torn last checkpoint line, which resuming drops from the file;
 `resume=True` skips every case whose input hash matches its checkpoint line and redoes the rest.
 """
 
@@ -26,9 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from archehr.atomic import write_json
+from archehr.atomic import write_json, write_text
+from archehr.data.json_io import load_json_text, read_json
 from archehr.data.model import Case, Split
-from archehr.errors import ConfigError, Problem, SubmissionError
+from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr.pipeline import TASKS, CasePrediction, System
 
 CHECKPOINT = "checkpoint.jsonl"
@@ -122,16 +123,25 @@ class RunResult:
 
 
 def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
+    """The finished rows of a checkpoint, repairing it first: a line torn by a kill (or any unreadable line) is
+    dropped from the file, so the next row is never appended onto it (which would make that row unreadable
+    on every later resume)."""
     done: dict[str, dict[str, Any]] = {}
     if not path.is_file():
         return done
-    for line in path.read_text(encoding="utf-8").splitlines():
+    raw = path.read_bytes()
+    good: list[str] = []
+    for line in raw.decode("utf-8", errors="replace").splitlines():
         try:
-            row = json.loads(line)
-        except ValueError:
-            continue  # a line torn by a kill: that case is simply redone
+            row = load_json_text(line, str(path))
+        except DataError:
+            continue  # a torn or damaged line: that case is simply redone
         if isinstance(row, dict) and "case_id" in row and "prediction" in row:
             done[str(row["case_id"])] = row
+            good.append(line)
+    repaired = "".join(line + "\n" for line in good)
+    if repaired.encode("utf-8") != raw:
+        write_text(path, repaired)
     return done
 
 
@@ -167,8 +177,10 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     previous: dict[str, Any] = {}
     if run_json.is_file():
         try:
-            previous = json.loads(run_json.read_text(encoding="utf-8"))
-        except ValueError:
+            previous = read_json(run_json)
+        except DataError:
+            previous = {}
+        if not isinstance(previous, dict):
             previous = {}
     if (ckpt.is_file() or (out / SUBMISSION).is_file()) and not (resume or force):
         raise ConfigError(Problem("this run directory already holds a run; pass --resume to continue it or "
@@ -178,7 +190,7 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
         (out / SUBMISSION).unlink(missing_ok=True)
     sysdesc = system.describe()
     if resume and previous:
-        prev_sys = previous.get("system") or {}
+        prev_sys = previous.get("system") if isinstance(previous.get("system"), dict) else {}
         mismatch = [what for what, before, now in (("task", previous.get("task"), task),
                                                     ("split", previous.get("split"), split.name),
                                                     ("system config", prev_sys.get("config_sha256"),

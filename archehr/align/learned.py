@@ -11,7 +11,6 @@ on that pool only.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,8 @@ import numpy as np
 from archehr import __version__
 from archehr.align.features import FEATURE_SETS
 from archehr.atomic import write_json
-from archehr.errors import ConfigError, Problem
+from archehr.data.json_io import read_json
+from archehr.errors import ConfigError, DataError, Problem
 from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 
 FORMAT = "archehr-align-model"
@@ -111,9 +111,9 @@ def load_model(path: str | Path | None = None) -> PairModel:
     if not p.is_file():
         raise ConfigError(Problem("align model file not found", str(p), field="align.model", code="missing-file"))
     try:
-        d = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise _bad(f"not valid JSON: {e}", str(p)) from None
+        d = read_json(p)
+    except DataError as e:
+        raise ConfigError(e.problems) from None
     return parse_model(d, str(p))
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import DataDirOpt, VersionOpt, err, print_problems
+from archehr.errors import ConfigError, Problem
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +22,7 @@ def predict(
     system: Annotated[str | None, typer.Option("--system", help="Built-in system name or a YAML path "
                                                "(default: trained-extractive).")] = None,
     out_dir: Annotated[str | None, typer.Option("-o", "--out-dir", help="Run directory "
-                                                "(default: submissions/<system>-<split>-<task>).")] = None,
+                                                "(default: runs/<system>-<split>-<task>).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run in OUT_DIR.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Start over in an OUT_DIR that holds a run.")] = False,
     train_split: Annotated[str, typer.Option("--train-split", help="Labelled split for LLM demonstrations "
@@ -47,7 +48,7 @@ def predict(
         if train_split in release.split_names:
             train = load_split(data_dir, train_split, version_dir)
     sys_obj.prepare(train)
-    out = Path(out_dir) if out_dir else Path("submissions") / f"{sys_obj.config.name}-{split}-{task}"
+    out = Path(out_dir) if out_dir else default_run_dir(sys_obj.config.name, data.name, task)
 
     bar = _Progress(len(data)) if progress else None
     try:
@@ -64,6 +65,20 @@ def predict(
         print(f"{n} case{'s' if n != 1 else ''} flagged for review: {', '.join(result.flagged)}")
     if result.fallbacks:
         err(f"{len(result.fallbacks)} case(s) fell back to another generator: see {out / 'run.json'} (fallbacks)")
+
+
+RUNS_DIR = Path("runs")  # git-ignored; submissions/ holds only the committed baselines
+
+
+def default_run_dir(system: str, split: str, task: str) -> Path:
+    """runs/<system>-<split>-<task>, each part reduced to a plain name: a downloaded config's `name:` or a
+    `--split` path can never point it elsewhere (and so never make --force delete elsewhere)."""
+    from archehr.pipeline import safe_name
+
+    out = RUNS_DIR / safe_name(f"{safe_name(system)}-{safe_name(split)}-{safe_name(task)}")
+    if out.parent != RUNS_DIR or out.name in ("", ".", ".."):  # cannot happen after safe_name; kept as the guarantee
+        raise ConfigError(Problem(f"refusing the run folder {out}", field="--out-dir"))
+    return out
 
 
 class _Progress:

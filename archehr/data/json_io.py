@@ -20,12 +20,76 @@ def json_line_of(text: str, case_id: object) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
+MAX_JSON_DEPTH = 64  # release and submission files nest 4 levels deep; run.json and caches fewer than 10
+
+
+def nesting_problem(obj: Any, max_depth: int = MAX_JSON_DEPTH, max_nodes: int | None = None) -> str | None:
+    """Why `obj` is too deep (or, counting shared YAML aliases once per use, too large) to process; None if fine.
+
+    Iterative on purpose: a recursive walk is exactly what such input breaks. The depth limit also ends a walk
+    of a self-referencing YAML structure.
+    """
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    seen = 0
+    while stack:
+        o, depth = stack.pop()
+        if depth > max_depth:
+            return f"nested more than {max_depth} levels deep"
+        seen += len(o)
+        if max_nodes is not None and seen > max_nodes:
+            return f"more than {max_nodes} values once aliases are expanded"
+        children = o.values() if isinstance(o, dict) else o
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return None
+
+
+def _has_lone_surrogate(obj: Any) -> bool:
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            try:
+                o.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    return False
+
+
 def load_json_text(text: str, file: str) -> Any:
+    """Parse JSON read from `file`: every way it can be bad is one DataError, never another exception.
+
+    A UTF-8 byte-order mark is skipped (as the XML parser does); nesting deeper than MAX_JSON_DEPTH, numbers
+    Python refuses to convert and `\\ud800`-style lone surrogates (which cannot be written back as UTF-8)
+    are refused.
+    """
+    text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(Problem(f"not valid JSON: {e.msg} (column {e.colno})", file, None, None, e.lineno,
                                 code="json-syntax")) from None
+    except RecursionError:
+        data, deep = None, f"nested more than {MAX_JSON_DEPTH} levels deep"
+    except ValueError as e:  # an integer of more than 4300 digits
+        raise DataError(Problem(f"not valid JSON: {e}".split(";")[0], file, code="json-syntax")) from None
+    else:
+        deep = nesting_problem(data) if isinstance(data, (dict, list)) else None
+    if deep:
+        raise DataError(Problem(f"JSON {deep}; no archehr file is", file, code="json-depth"))
+    if re.search(r"\\u[dD][89a-fA-F]", text) and _has_lone_surrogate(data):
+        raise DataError(Problem("JSON string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff), which is "
+                                "not text", file, code="json-syntax"))
+    return data
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read and parse a JSON file; any problem (unreadable, not UTF-8, bad JSON) is one DataError."""
+    return load_json_text(read_text(path), str(path))
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from lxml import etree
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.errors import DataError, Problem
+
+
+_INT = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 def _text(el: etree._Element) -> str:
@@ -23,11 +27,11 @@ def _int_attr(el: etree._Element, name: str, file: str, case_id: str, field: str
         if required:
             problems.append(Problem(f"missing attribute {name!r}", file, case_id, field, el.sourceline))
         return None
-    try:
-        return int(raw.strip())
-    except ValueError:
+    # int() would also take "2_7_0", "+5" and non-ASCII digits ("٣"): the official files hold plain ASCII digits
+    if not _INT.fullmatch(raw.strip()):
         problems.append(Problem(f"attribute {name}={raw!r} is not an integer", file, case_id, field, el.sourceline))
         return None
+    return int(raw.strip())
 
 
 def parse_cases_xml(data: bytes, file: str = "<xml>") -> tuple[tuple[Case, ...], list[Problem]]:
@@ -38,6 +42,12 @@ def parse_cases_xml(data: bytes, file: str = "<xml>") -> tuple[tuple[Case, ...],
     except etree.XMLSyntaxError as e:
         line = e.lineno if e.lineno else None
         return (), [Problem(f"malformed XML: {e.msg}", file, None, None, line, code="xml-syntax")]
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        # Never expanded (resolve_entities=False), so `&name;` would silently vanish from the case text; release
+        # files have no DOCTYPE, and one declaring entities is an XXE / billion-laughs attempt or a broken export.
+        return (), [Problem("the XML declares entities in its DOCTYPE (<!ENTITY ...>), which archehr does not expand; "
+                            "release files have no DOCTYPE: remove it", file, None, None, 1, code="xml-entity")]
     if root.tag != "annotations":
         problems.append(Problem(f"root element is <{root.tag}>, expected <annotations>", file, None, None,
                                 root.sourceline))

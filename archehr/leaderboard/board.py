@@ -16,10 +16,12 @@ from archehr.errors import ArchehrError, ConfigError, InputError, Problem
 from archehr.leaderboard.cache import (
     ScoreCache,
     cache_key,
+    ci_from_cache,
+    paired_from_cache,
     problems_from_cache,
     problems_to_cache,
-    report_from_dict,
     report_to_dict,
+    score_entry_from_cache,
     sha256_file,
     sha256_files,
 )
@@ -146,18 +148,18 @@ def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCac
     A ConfigError (a bad option: --metrics, a bad baseline file, ...) is not the run's problem but the same for
     every run: it propagates (exit 2, one message) and is never cached as the run being invalid.
     """
-    if not run.submission.is_file():
-        return Entry(run, "invalid", list(run.problems))
+    if not run.submission.is_file() or any(not p.code.startswith("warning") for p in run.problems):
+        return Entry(run, "invalid", list(run.problems))  # no submission, or a run.json that cannot be read
     sha = sha256_file(run.submission)
     ck = cache_key("score", submission=sha, key=key_sha, scorer=scorer.fingerprint())
-    hit = cache.get(ck)
+    hit = cache.get(ck, score_entry_from_cache)
     warnings = [p for p in run.problems]
     paths = {"<submission>": str(run.submission), "<key>": str(key)}
     if hit is not None:
-        if hit["status"] == "ok":
-            return Entry(run, "ok", warnings, report_from_dict(hit["report"]), submission_sha256=sha,
-                         cache_key=ck, cached=True)
-        return Entry(run, hit["status"], warnings + problems_from_cache(hit["problems"], paths),
+        status, cached_report, cached_problems = hit
+        if status == "ok":
+            return Entry(run, "ok", warnings, cached_report, submission_sha256=sha, cache_key=ck, cached=True)
+        return Entry(run, status, warnings + problems_from_cache(cached_problems, paths),
                      submission_sha256=sha, cache_key=ck, cached=True)
     try:
         report = scorer.score(run.submission, key)
@@ -254,9 +256,9 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
 
 def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tuple[float, float]]:
     ck = cache_key("ci", score=e.cache_key, n=n, seed=seed)
-    hit = cache.get(ck)
+    hit = cache.get(ck, ci_from_cache)
     if hit is not None:
-        return {k: (v[0], v[1]) for k, v in hit.items()}
+        return hit
     ci = bootstrap_ci(partial_aware(e.report), n=n, seed=seed) if e.report is not None else {}
     cache.put(ck, {k: list(v) for k, v in ci.items()})
     return ci
@@ -265,9 +267,9 @@ def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tupl
 def _cached_paired(top: Entry, e: Entry, cache: ScoreCache, test: str, n: int, seed: int) -> dict[str, PairedResult]:
     """top - e on every key (positive delta: the top run is ahead)."""
     ck = cache_key("paired", a=top.cache_key, b=e.cache_key, test=test, n=n, seed=seed)
-    hit = cache.get(ck)
+    hit = cache.get(ck, paired_from_cache)
     if hit is not None:
-        return {k: PairedResult(**v) for k, v in hit.items()}
+        return hit
     if top.report is None or e.report is None:
         return {}
     res = PAIRED_TESTS[test](partial_aware(top.report), partial_aware(e.report), n=n, seed=seed)

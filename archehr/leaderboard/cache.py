@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from archehr.atomic import write_json
-from archehr.errors import Problem
+from archehr.data.json_io import read_json
+from archehr.errors import DataError, Problem
+from archehr_scoring.bootstrap import PairedResult
 from archehr_scoring.results import PartialScore, ScoreReport
 
 CACHE_FORMAT = 2  # bump when what is stored changes meaning (2: partial scores as {"value", "averaged", "missing"})
 CACHE_DIR_NAME = ".archehr-cache"
+T = TypeVar("T")
 
 
 def sha256_file(path: str | Path) -> str:
@@ -55,14 +59,21 @@ class ScoreCache:
     def enabled(self) -> bool:
         return self.root is not None
 
-    def get(self, key: str) -> Any | None:
+    def get(self, key: str, parse: Callable[[Any], T]) -> T | None:
+        """The entry under `key` as `parse` reads it; absent, damaged or of the wrong shape is a miss.
+
+        `parse` raises CacheShapeError (or KeyError/TypeError/ValueError...) on an entry it cannot use: the
+        caller then recomputes and overwrites it, as for a missing file.
+        """
         if self.root is None:
             self.misses += 1
             return None
         p = self.root / f"{key}.json"
         try:
-            value = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # absent or damaged: recompute (and overwrite)
+            value = parse(read_json(p)) if p.is_file() else None
+        except (DataError, CacheShapeError, KeyError, IndexError, TypeError, ValueError, AttributeError):
+            value = None
+        if value is None:
             self.misses += 1
             return None
         self.hits += 1
@@ -71,6 +82,58 @@ class ScoreCache:
     def put(self, key: str, value: Any) -> None:
         if self.root is not None:
             write_json(self.root / f"{key}.json", value, indent=None)
+
+
+class CacheShapeError(ValueError):
+    """A cache entry that is valid JSON but not what was stored under its kind."""
+
+
+def _number(v: Any, optional: bool = False) -> float | None:
+    if v is None and optional:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise CacheShapeError(f"expected a number, got {type(v).__name__}")
+    return float(v)
+
+
+def _mapping(v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise CacheShapeError(f"expected an object, got {type(v).__name__}")
+    return v
+
+
+def _strings(v: Any) -> dict[str, str]:
+    if not all(isinstance(x, str) for x in _mapping(v).values()):
+        raise CacheShapeError("expected an object of strings")
+    return dict(v)
+
+
+def _nonempty(d: Any) -> dict[str, Any]:
+    # nothing to recompute is cheap to recompute: an empty entry is more likely damage than a result
+    if not _mapping(d):
+        raise CacheShapeError("empty entry")
+    return d
+
+
+def ci_from_cache(d: Any) -> dict[str, tuple[float, float]]:
+    out = {}
+    d = _nonempty(d)
+    for k, v in _mapping(d).items():
+        if not isinstance(v, list) or len(v) != 2:
+            raise CacheShapeError("a CI is a [low, high] pair")
+        out[k] = (_number(v[0]), _number(v[1]))
+    return out  # type: ignore[return-value]
+
+
+def paired_from_cache(d: Any) -> dict[str, PairedResult]:
+    out = {}
+    d = _nonempty(d)
+    for k, v in _mapping(d).items():
+        v = _mapping(v)
+        out[k] = PairedResult(str(v["key"]), _number(v["a"]), _number(v["b"]), _number(v["delta"]),  # type: ignore[arg-type]
+                              _number(v["ci_low"], True), _number(v["ci_high"], True), _number(v["p"]),
+                              str(v["method"]))
+    return out
 
 
 def report_to_dict(r: ScoreReport) -> dict[str, Any]:
@@ -117,19 +180,40 @@ def problems_from_cache(items: list[dict[str, Any]], paths: dict[str, str]) -> l
 
 
 def problem_from_dict(d: dict[str, Any]) -> Problem:
-    return Problem(str(d.get("message", "")), d.get("file"), d.get("case_id"), d.get("field"), d.get("line"),
+    def opt_str(k: str) -> str | None:
+        v = d.get(k)
+        return None if v is None else str(v)
+
+    line = d.get("line")
+    return Problem(str(d.get("message", "")), opt_str("file"), opt_str("case_id"), opt_str("field"),
+                   line if isinstance(line, int) and not isinstance(line, bool) else None,
                    str(d.get("code") or "error"))
 
 
 def report_from_dict(d: dict[str, Any]) -> ScoreReport:
+    """The inverse of report_to_dict; CacheShapeError when `d` is not what it writes."""
+    d = _mapping(d)
+    if not isinstance(d["task"], str):
+        raise CacheShapeError("task is not a string")
     return ScoreReport(
         task=d["task"],
-        scores=dict(d["scores"]),
-        per_case={c: dict(v) for c, v in d["per_case"].items()},
-        signatures=dict(d["signatures"]),
-        unavailable=dict(d.get("unavailable") or {}),
-        partial={k: PartialScore.from_dict(v) for k, v in (d.get("partial") or {}).items()},
-        warnings=tuple(problem_from_dict(w) for w in d.get("warnings") or ()),
-        ci={k: (v[0], v[1]) for k, v in d["ci"].items()} if d.get("ci") else None,
-        meta=dict(d.get("meta") or {}),
+        scores={k: _number(v, optional=True) for k, v in _mapping(d["scores"]).items()},
+        per_case={c: {s: _number(x, optional=True) for s, x in _mapping(v).items()}  # type: ignore[misc]
+                  for c, v in _mapping(d["per_case"]).items()},
+        signatures=_strings(d["signatures"]),
+        unavailable=_strings(d.get("unavailable") or {}),
+        partial={k: PartialScore.from_dict(_mapping(v)) for k, v in _mapping(d.get("partial") or {}).items()},
+        warnings=tuple(problem_from_dict(_mapping(w)) for w in d.get("warnings") or ()),
+        ci=ci_from_cache(d["ci"]) if d.get("ci") else None,
+        meta=_mapping(d.get("meta") or {}),
     )
+
+
+def score_entry_from_cache(hit: Any) -> tuple[str, ScoreReport | None, list[dict[str, Any]]]:
+    """(status, report, stored problems) of a cached score entry."""
+    hit = _mapping(hit)
+    if hit["status"] == "ok":
+        return "ok", report_from_dict(hit["report"]), []
+    if hit["status"] not in ("invalid", "error") or not isinstance(hit["problems"], list):
+        raise CacheShapeError("unknown status")
+    return hit["status"], None, [_mapping(p) for p in hit["problems"]]

@@ -8,13 +8,13 @@ scorer's per-case rows (`report.aggregate([case])`), so the page and `archehr sc
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from archehr.data.json_io import read_json
 from archehr.data.model import Case, KeyEntry, Relevance, Split
-from archehr.errors import Problem, SubmissionError
+from archehr.errors import DataError, Problem, SubmissionError
 from archehr.leaderboard.board import partial_aware
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
 from archehr.leaderboard.portable import portable_text
@@ -52,9 +52,9 @@ def parse_answer_2025(case_id: str, answer: str) -> tuple[AnswerLine, ...]:
 def load_submission_items(path: Path) -> dict[str, Any]:
     """case_id -> answer/prediction of a submission the scorer accepted (read again for display)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise SubmissionError(Problem(f"cannot read submission: {e}", str(path))) from None
+        data = read_json(path)
+    except DataError as e:
+        raise SubmissionError(e.problems) from None
     if not isinstance(data, list):
         raise SubmissionError(Problem("expected a JSON list of cases", str(path)))
     return {str(x.get("case_id")).strip(): x.get("answer", x.get("prediction"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from archehr.errors import Problem
@@ -34,8 +35,28 @@ def problem_text(p: Problem) -> str:
                                                                                       else "")
 
 
+_MD_PUNCT = re.compile(r"([\\\[\]|])")
+
+
 def _md_escape(s: str) -> str:
-    return s.replace("|", "\\|").replace("\n", " ")
+    """Text from a run (its name, run.json, error messages) as inert Markdown: no HTML, link, image or cell
+    break survives, whatever the viewer (GitHub sanitises HTML, many viewers do not). Emphasis and code
+    spans are left alone: they cannot run or fetch anything."""
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(_MD_PUNCT.sub(r"\\\1", s).split())
+
+
+def _md_code(s: str) -> str:
+    """Text inside a `code span`: only a backtick (ending the span) or a newline can break out."""
+    return " ".join(s.replace("`", "'").replace("|", "\\|").split())
+
+
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r", "|")
+
+
+def csv_text(s: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP CSV injection: a leading ' quotes it)."""
+    return "'" + s if s.startswith(_CSV_FORMULA) else s
 
 
 def headline_keys(lb: Leaderboard) -> list[str]:
@@ -66,14 +87,15 @@ def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an imp
 def to_markdown(lb: Leaderboard) -> str:
     keys = headline_keys(lb)
     out = [f"# Leaderboard ({lb.task})", ""]
-    out.append(f"Ranked by `{lb.rank_key}` (higher is better)." + (f" Note: {lb.rank_note}." if lb.rank_note else ""))
+    out.append(f"Ranked by `{_md_code(lb.rank_key)}` (higher is better)."
+               + (f" Note: {_md_escape(lb.rank_note)}." if lb.rank_note else ""))
     out.append(f"Scores on the official scale with 95% bootstrap CIs over cases ({lb.n_resamples} resamples, "
                f"seed {lb.seed}); p = {'paired bootstrap' if lb.test == 'bootstrap' else 'approximate randomisation'}"
-               f" test of each run against rank 1 on `{lb.rank_key}`."
+               f" test of each run against rank 1 on `{_md_code(lb.rank_key)}`."
                + (" `*` = partial score, not the official one (see the notes)." if has_partial(lb) else ""))
-    out.append(f"Key: `{Path(lb.key_file).name}` (sha256 {lb.key_sha256[:12]}).")
+    out.append(f"Key: `{_md_code(Path(lb.key_file).name)}` (sha256 {lb.key_sha256[:12]}).")
     out.append("")
-    head = ["#", "run", *[f"{k}" for k in keys], "p vs #1", "system", "commit", "status"]
+    head = ["#", "run", *[_md_escape(k) for k in keys], "p vs #1", "system", "commit", "status"]
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "|".join(["---:" if i == 0 else "---" for i in range(len(head))]) + "|")
     partial_notes: dict[str, set[str]] = {}
@@ -92,16 +114,16 @@ def to_markdown(lb: Leaderboard) -> str:
         res = e.vs_top.get(lb.rank_key)
         cells.append(fmt_p(res.p) if res else ("—" if e.rank == 1 else ""))
         prov = provenance_summary(e.run.provenance)
-        cells += [_md_escape(prov["system"]), prov["commit"] + (" (dirty)" if prov["dirty"] else ""),
+        cells += [_md_escape(prov["system"]), _md_escape(prov["commit"]) + (" (dirty)" if prov["dirty"] else ""),
                   _md_escape(status_text(e))]
         out.append("| " + " | ".join(cells) + " |")
     notes = []
     if lb.rank_note:
-        notes.append(f"- {lb.rank_note}.")
+        notes.append(f"- {_md_escape(lb.rank_note)}.")
     for k, what in sorted(partial_notes.items()):
-        notes.append(f"- `{k}*` is partial: {PARTIAL_NOTE} {', '.join(sorted(what))} only.")
+        notes.append(f"- `{_md_code(k)}*` is partial: {PARTIAL_NOTE} {_md_escape(', '.join(sorted(what)))} only.")
     for m, why in sorted(lb.unavailable.items()):
-        notes.append(f"- `{m}` unavailable: {_md_escape(portable_text(why))}")
+        notes.append(f"- `{_md_code(m)}` unavailable: {_md_escape(portable_text(why))}")
     for e in lb.entries:
         if e.status != "ok":
             for p in e.problems[:20]:
@@ -112,7 +134,7 @@ def to_markdown(lb: Leaderboard) -> str:
         out += ["", "Notes:", "", *notes]
     if lb.signatures:
         out += ["", "Metric signatures:", ""]
-        out += [f"- `{_md_escape(portable_text(s))}`" for _, s in sorted(lb.signatures.items())]
+        out += [f"- `{_md_code(portable_text(s))}`" for _, s in sorted(lb.signatures.items())]
     return "\n".join(out) + "\n"
 
 
@@ -130,13 +152,13 @@ def to_csv(lb: Leaderboard) -> str:
         prov = provenance_summary(e.run.provenance)
         res = e.vs_top.get(lb.rank_key)
         w.writerow([
-            e.rank or "", e.name, e.status,
+            e.rank or "", csv_text(e.name), csv_text(e.status),
             *["" if e.report is None or e.report.scores.get(k) is None else repr(e.report.scores[k]) for k in cols],
             *[repr(e.ci[k][0]) if k in e.ci else "" for k in cols],
             *[repr(e.ci[k][1]) if k in e.ci else "" for k in cols],
             "" if res is None else repr(res.p),
             ";".join(f"{k}={e.value(k)!r}" for k in sorted(e.report.partial)) if e.report else "",
-            prov["system"], prov["commit"],
-            " | ".join(problem_text(p) for p in e.problems if not p.code.startswith("warning")),
+            csv_text(prov["system"]), csv_text(prov["commit"]),
+            csv_text(" | ".join(problem_text(p) for p in e.problems if not p.code.startswith("warning"))),
         ])
     return buf.getvalue()

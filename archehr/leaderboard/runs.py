@@ -6,13 +6,13 @@ leaderboard lists it instead of silently dropping it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from archehr.errors import InputError, Problem
+from archehr.data.json_io import read_json
+from archehr.errors import DataError, InputError, Problem
 
 SUBMISSION_NAME = "submission.json"
 RUN_NAME = "run.json"
@@ -83,11 +83,12 @@ def read_provenance(run_json: Path | None) -> tuple[dict[str, Any], list[Problem
     if run_json is None or not run_json.is_file():
         return {}, []
     try:
-        data = json.loads(run_json.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        return {}, [Problem(f"run.json unreadable: {e}", str(run_json), code="warning-provenance")]
+        data = read_json(run_json)
+    except DataError as e:
+        return {}, [Problem(f"run.json unreadable: {p.message}", p.file, line=p.line, code="provenance")
+                    for p in e.problems]
     if not isinstance(data, dict):
-        return {}, [Problem("run.json is not a JSON object", str(run_json), code="warning-provenance")]
+        return {}, [Problem("run.json is not a JSON object", str(run_json), code="provenance")]
     return data, []
 
 

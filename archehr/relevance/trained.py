@@ -20,8 +20,9 @@ import numpy as np
 
 from archehr import __version__
 from archehr.atomic import write_json
+from archehr.data.json_io import read_json
 from archehr.data.model import Case, Relevance, Split
-from archehr.errors import ConfigError, Problem, UnavailableError
+from archehr.errors import ConfigError, DataError, Problem, UnavailableError
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.calibration import Calibration, loco_scores, require_labels, sweep
 from archehr.relevance.features import FEATURE_SETS, case_features, feature_names
@@ -240,9 +241,9 @@ def load_model(path: str | Path) -> TrainedModel:
     if not p.is_file():
         raise ConfigError(Problem("model file not found", str(p), code="missing-file"))
     try:
-        d = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(Problem(f"model file is not valid JSON: {e}", str(p), code="bad-json")) from None
+        d = read_json(p)
+    except DataError as e:
+        raise ConfigError(e.problems) from None
     return parse_model(d, str(p))
 
 
