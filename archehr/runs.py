@@ -30,6 +30,8 @@ from archehr.atomic import write_json, write_text
 from archehr.data.json_io import load_json_text, read_json
 from archehr.data.model import Case, Split
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
+from archehr.llm.usage import totals as usage_totals
+from archehr.llm.usage import track_usage
 from archehr.pipeline import TASKS, CasePrediction, System
 
 CHECKPOINT = "checkpoint.jsonl"
@@ -120,6 +122,7 @@ class RunResult:
     seconds: float
     warnings: list[Problem]
     flagged: list[str] = dataclasses.field(default_factory=list)  # low-confidence cases, for review
+    llm_usage: dict[str, Any] | None = None  # totals over the split (resumed cases included), when an LLM ran
 
 
 def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
@@ -224,11 +227,14 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     def one(case: Case) -> None:
         nonlocal n_done
         t = time.perf_counter()
-        pred = system.predict(case, task, split)
+        with track_usage() as usage:
+            pred = system.predict(case, task, split)
         row = {"case_id": case.case_id, "input_sha256": hashes[case.case_id], "prediction": pred.prediction,
                "fallback": pred.fallback, "notes": list(pred.notes), "cited": list(pred.cited),
                "flagged": bool(pred.flagged),
                "seconds": round(time.perf_counter() - t, 4)}
+        if usage.active:
+            row["llm"] = usage.to_dict()
         with lock:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             fh.flush()
@@ -273,9 +279,16 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     })
     if backend is not None and hasattr(backend, "hits"):
         record["llm_cache"] = {"dir": portable_path(backend.dir), "hits": backend.hits, "misses": backend.misses}
+    per_case_llm = {r["case_id"]: r["llm"] for r in rows if isinstance(r.get("llm"), dict)}
+    llm_totals = None
+    if per_case_llm:
+        llm_totals = usage_totals(per_case_llm.values())
+        record["llm_usage"] = {"totals": llm_totals, "per_case": per_case_llm}
+    if backend is not None and backend.report():
+        record["llm_transport"] = backend.report()
     write_json(run_json, record)
     return RunResult(out, {r["case_id"]: CasePrediction(r["case_id"], r["prediction"], r.get("fallback"),
                                                          tuple(r.get("notes", ())), tuple(r.get("cited", ())),
                                                          bool(r.get("flagged")))
                            for r in rows},
-                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings, flagged)
+                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings, flagged, llm_totals)

@@ -3,79 +3,22 @@
 from __future__ import annotations
 
 import json
-import threading
+import re
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from llm_fault_server import FaultServer, closed_port_url
 
 from archehr.generate.answer import answer_problems
 from archehr.llm.base import BackendError
 from archehr.llm.registry import BACKENDS, build_backend
 
 
-class FakeServer:
-    """127.0.0.1 server whose replies follow `mode`: ok, timeout, 500, malformed, nocite, offtopic, 400."""
-
-    def __init__(self, mode: str = "ok"):
-        self.mode = mode
-        self.calls = 0
-        self.payloads: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # keep test output clean
-                pass
-
-            def do_POST(self):  # noqa: N802 - http.server API
-                n = int(self.headers.get("Content-Length", 0))
-                outer.payloads.append(json.loads(self.rfile.read(n)))
-                outer.calls += 1
-                mode = outer.mode
-                if mode == "timeout":
-                    time.sleep(1.0)
-                    body, code = b"{}", 200
-                elif mode in ("500", "400"):
-                    body, code = b"boom", int(mode)
-                elif mode == "refuse_format" and "response_format" in outer.payloads[-1]:
-                    body, code = b'{"error": {"message": "response_format json_schema is not supported"}}', 400
-                elif mode == "malformed":
-                    body, code = b'{"choices": [ {"message": ', 200
-                else:
-                    text = {"ok": "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|",
-                            "refuse_format": "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|",
-                            "nocite": "The heart tracing was abnormal.\nA pacemaker was placed.",
-                            # what SmolLM2 really wrote for one case: fluent, uncited, about nothing in the note
-                            "offtopic": "The patient's story is a testament to the importance of a healthy "
-                                        "lifestyle. Why did this happen?"}[mode]
-                    body, code = json.dumps({"choices": [{"message": {"content": text}}]}).encode(), 200
-                try:
-                    self.send_response(code)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
 def server():
-    s = FakeServer()
+    s = FaultServer()
     yield s
     s.close()
 
@@ -92,14 +35,97 @@ def test_backend_registry():
         build_backend("opneai")
 
 
-@pytest.mark.parametrize("mode, reason", [("timeout", "timed out"), ("500", "HTTP 500"),
-                                          ("malformed", "malformed reply")])
-def test_backend_retries_then_raises_with_the_reason(server, mode, reason):
+# every fault a server can throw at us: (mode, the reason BackendError gives, requests sent with retries=1)
+FAULTS = [
+    ("500", "HTTP 500", 2),
+    ("429", "HTTP 429", 2),
+    ("hang", "deadline", 1),  # a request that ran out its deadline is not retried
+    ("trickle", "deadline", 1),
+    ("malformed", "not JSON", 2),
+    ("empty_choices", "no choices", 2),
+    ("null_content", "content is null", 2),
+    ("cut", "cut short", 2),
+    ("not_http", "not HTTP", 2),
+    ("bad_utf8", "not valid UTF-8", 2),
+    ("reset", "broken reply|transport error", 2),
+    ("huge", "longer than max_tokens", 1),  # the server ignored max_tokens: refused, not retried
+    ("400", "HTTP 400", 1),  # a client error will not fix itself
+]
+
+
+@pytest.mark.parametrize("mode, reason, calls", FAULTS, ids=[f[0] for f in FAULTS])
+def test_each_fault_is_a_backend_error_with_its_reason(server, mode, reason, calls):
     server.mode = mode
-    b = backend(server.url)
-    with pytest.raises(BackendError, match=reason):
+    server.retry_after = "0"
+    b = backend(server.url, timeout=1.5)
+    t = time.perf_counter()
+    with pytest.raises(BackendError, match=reason) as info:
+        b.complete("hi", max_tokens=200)
+    assert time.perf_counter() - t < 4  # the trickle is cut at the deadline, not when it ends
+    assert server.calls == calls, info.value.reason
+    assert info.value.reason.strip()
+
+
+def test_connection_refused_is_retried_then_a_backend_error():
+    b = backend(closed_port_url(), retries=2)
+    with pytest.raises(BackendError, match="cannot connect") as info:
         b.complete("hi")
-    assert server.calls == 2  # one try plus one retry
+    assert "after 3 attempts" in info.value.reason
+
+
+def test_retry_after_is_honoured_in_seconds_and_http_dates_and_capped(server):
+    from email.utils import format_datetime
+
+    from archehr.llm.openai_backend import retry_after_seconds
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert retry_after_seconds("3") == 3.0 and retry_after_seconds("-1") == 0.0
+    assert retry_after_seconds(format_datetime(now + timedelta(seconds=40), usegmt=True), now) == 40.0
+    assert retry_after_seconds("soon") is None and retry_after_seconds(None) is None
+    server.script = ["429"]
+    server.retry_after = "0.6"
+    t = time.perf_counter()
+    assert backend(server.url, backoff=0.0).complete("hi") and server.calls == 2
+    assert time.perf_counter() - t >= 0.6  # waited as asked, not the (zero) backoff
+    server.script = ["429"]
+    server.retry_after = "3600"
+    t = time.perf_counter()
+    assert backend(server.url, max_retry_after=0.2).complete("hi")
+    assert time.perf_counter() - t < 2  # an hour is capped
+
+
+def test_circuit_breaker_fails_fast_then_a_probe_closes_it(server):
+    server.mode = "500"
+    b = backend(server.url, retries=0, breaker_after=2, breaker_cooldown=0.5)
+    for _ in range(2):
+        with pytest.raises(BackendError, match="HTTP 500"):
+            b.complete("hi")
+    t = time.perf_counter()
+    with pytest.raises(BackendError, match="circuit breaker open"):
+        b.complete("hi")
+    assert server.calls == 2 and time.perf_counter() - t < 0.1
+    time.sleep(0.55)
+    server.mode = "ok"
+    assert b.complete("hi")  # the half-open probe succeeds: closed again
+    assert b.complete("hi") and server.calls == 4
+    rep = b.report()["breaker"]
+    assert rep["state"] == "closed" and [e["event"] for e in rep["events"]] == ["opened", "closed"]
+    assert rep["requests_refused"] == 1
+
+
+def test_usage_and_latency_are_tracked_per_scope(server):
+    from archehr.llm.usage import track_usage
+
+    b = backend(server.url)
+    with track_usage() as u:
+        b.complete("hi", n=2)
+    assert u.requests == 2 and u.prompt_tokens == 22 and u.completion_tokens == 22 and u.seconds > 0
+    server.mode = "500"
+    with track_usage() as u2:
+        with pytest.raises(BackendError):
+            b.complete("hi")
+        assert b.complete_many(["a", "b"])  # fanned out over threads: still this scope's requests
+    assert u2.requests == 3 and u2.failed == 3 and u.requests == 2
 
 
 def test_client_errors_are_not_retried(server):
@@ -150,7 +176,7 @@ backend:
     return cfg
 
 
-@pytest.mark.parametrize("mode", ["timeout", "500", "malformed", "nocite", "offtopic", "ok"])
+@pytest.mark.parametrize("mode", ["nocite", "offtopic", "ok"])
 def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path, synthetic_dir, mode):
     from archehr.data.releases import load_split
     from archehr.pipeline import load_system
@@ -166,10 +192,7 @@ def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path
         assert answer_problems(r["answer"], set(split.case(r["case_id"]).sentence_ids)) == []
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     assert run["status"] == "complete"
-    if mode in ("timeout", "500", "malformed"):
-        assert set(run["fallbacks"]) == {"1", "2"}
-        assert all("backend error" in v and "extractive" in v for v in run["fallbacks"].values())
-    elif mode == "nocite":
+    if mode == "nocite":
         # Uncited lines are re-attached only where the note supports them. Case 1 is the pacemaker
         # case: "A pacemaker was placed." is backed by a note sentence, so it is kept with that
         # citation and the repair is recorded. Case 2 (heart failure, diuretics) backs neither line:
@@ -190,6 +213,93 @@ def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path
     else:
         assert run["fallbacks"] == {} and res.fallbacks == {}
         assert "heart tracing" in sub[0]["answer"]
+
+
+def shipped_system(tmp_path: Path, url: str, **params) -> Path:
+    """configs/systems/openai-server.yaml with its backend pointed at `url` (small deadlines for tests)."""
+    import yaml
+
+    from archehr.pipeline import find_system_file
+
+    raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
+    raw["backend"]["params"].update({"base_url": url, **params})
+    path = tmp_path / "openai-server.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
+    from archehr.cli.main import main
+
+    out = tmp_path / "run"
+    code = main(["predict", "--data-dir", "data/demo", "--split", "test", "--system", str(system), "-o", str(out),
+                 "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--force", *extra])
+    return code, out
+
+
+def check_complete_submission(out: Path) -> dict:
+    from archehr.data.releases import load_split
+
+    split = load_split("data/demo", "test")
+    sub = json.loads((out / "submission.json").read_text())
+    assert [r["case_id"] for r in sub] == [c.case_id for c in split.cases]
+    for r in sub:
+        assert answer_problems(r["answer"], set(split.case(r["case_id"]).sentence_ids)) == []
+    run = json.loads((out / "run.json").read_text())
+    assert run["status"] == "complete"
+    return run
+
+
+# (mode, what the first case's fallback says); "refused" is a port nobody listens on
+RUN_FAULTS = [("500", "HTTP 500"), ("429", "HTTP 429"), ("hang", "deadline"), ("trickle", "deadline"),
+              ("malformed", "not JSON"), ("empty_choices", "no choices"), ("null_content", "content is null"),
+              ("cut", "cut short"), ("not_http", "not HTTP"), ("bad_utf8", "not valid UTF-8"),
+              ("huge", "longer than max_tokens"), ("refused", "cannot connect")]
+
+
+@pytest.mark.parametrize("mode, reason", RUN_FAULTS, ids=[f[0] for f in RUN_FAULTS])
+def test_predict_with_the_shipped_system_survives_every_fault(server, tmp_path, capsys, monkeypatch, mode, reason):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    server.mode = mode
+    url = closed_port_url() if mode == "refused" else server.url
+    system = shipped_system(tmp_path, url, timeout=1.0, backoff=0.01, max_retry_after=0.1)
+    t = time.perf_counter()
+    code, out = predict(tmp_path, system)
+    seconds = time.perf_counter() - t
+    printed = capsys.readouterr()
+    assert code == 0 and "Traceback" not in printed.out + printed.err
+    run = check_complete_submission(out)
+    cases = [c for c in run["input_sha256"]]
+    assert sorted(run["fallbacks"]) == sorted(cases)  # every case fell back, and says why
+    first = run["fallbacks"][cases[0]]
+    assert "backend error" in first and re.search(reason, first), first
+    # the breaker opened after two failed requests: the other cases did not wait on the server
+    assert all("circuit breaker open" in run["fallbacks"][c] for c in cases[1:])
+    assert run["llm_transport"]["breaker"]["events"][0]["event"] == "opened"
+    tot = run["llm_usage"]["totals"]
+    assert tot["requests"] == tot["failed"] >= 2 and "LLM:" in printed.out
+    # bounded: two requests' worth of waiting on the server (hang/trickle: 2 x the 1 s deadline), not 10 cases'
+    assert tot["seconds"] < 5 and seconds < 60
+
+
+def test_workers_keep_requests_in_flight_across_cases_and_runs_stay_identical(server, tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    server.latency = 0.1
+    system = shipped_system(tmp_path, server.url)
+    runs = {}
+    for workers in (1, 4):
+        server.max_in_flight = 0
+        code, out = predict(tmp_path / str(workers), system, "--workers", str(workers), "--cache-dir",
+                            str(tmp_path / f"cache{workers}"))
+        assert code == 0
+        runs[workers] = (check_complete_submission(out), (out / "submission.json").read_text(), server.max_in_flight)
+    assert runs[1][2] == 1 and runs[4][2] == 4
+    assert runs[1][1] == runs[4][1]  # the same submission, in the same order
+    for key in ("fallbacks", "repairs", "cases_run"):
+        assert runs[1][0][key] == runs[4][0][key]
+    usage = {w: {c: {k: v for k, v in u.items() if k != "seconds"} for c, u in r[0]["llm_usage"]["per_case"].items()}
+             for w, r in runs.items()}
+    assert usage[1] == usage[4] and all(u["requests"] >= 1 for u in usage[1].values())
 
 
 class Scripted:

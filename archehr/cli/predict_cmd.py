@@ -60,6 +60,10 @@ def predict(
     print_problems(result.warnings)
     print(f"{out / 'submission.json'}: {len(result.predictions)} cases ({len(result.done_before)} resumed, "
           f"{len(result.done_now)} run in {result.seconds:.1f}s)")
+    if result.llm_usage:
+        from archehr.llm.usage import summary_line
+
+        print(summary_line(result.llm_usage))
     if result.flagged:
         n = len(result.flagged)
         print(f"{n} case{'s' if n != 1 else ''} flagged for review: {', '.join(result.flagged)}")

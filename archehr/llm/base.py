@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextvars
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from archehr.errors import ArchehrError
@@ -54,13 +56,26 @@ class Backend(ABC):
     def describe(self) -> dict[str, Any]:
         """Everything that changes the output (model, revision, endpoint, ...): provenance and cache key."""
 
+    def report(self) -> dict[str, Any]:
+        """Transport state worth recording in run.json (retries, circuit breaker, refused options)."""
+        return {}
+
+    # how many prompts `complete_many` sends at once (a server batches them; a local model cannot)
+    fan_out: int = 1
+
     def complete_many(self, prompts: Sequence[str], **kwargs: Any) -> list[list[str] | BackendError]:
         """Complete several prompts (keywords as `complete`, `response_format` included), in order;
-        a failed one yields its BackendError instead of raising."""
-        out: list[list[str] | BackendError] = []
-        for p in prompts:
+        a failed one yields its BackendError instead of raising. Up to `fan_out` run at once."""
+
+        def run(p: str) -> list[str] | BackendError:
             try:
-                out.append(self.complete(p, **kwargs))
+                return self.complete(p, **kwargs)
             except BackendError as e:
-                out.append(e)
-        return out
+                return e
+
+        if self.fan_out <= 1 or len(prompts) <= 1:
+            return [run(p) for p in prompts]
+        # each task runs in a copy of the caller's context, so its LLM usage lands on the caller's case
+        with ThreadPoolExecutor(max_workers=min(len(prompts), self.fan_out)) as pool:
+            futures = [pool.submit(contextvars.copy_context().run, run, p) for p in prompts]
+            return [f.result() for f in futures]

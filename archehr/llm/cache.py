@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from archehr.atomic import write_json
-from archehr.llm.base import Backend, BackendError
+from archehr.llm.base import Backend
+from archehr.llm.usage import record_cache_hit
 
 
 def cache_key(settings: dict[str, Any], prompt: str, **sampling: Any) -> str:
@@ -42,6 +42,7 @@ class CachedBackend(Backend):
     def __init__(self, inner: Backend, cache_dir: str | Path):
         self.inner = inner
         self.name = inner.name
+        self.fan_out = inner.fan_out
         self.dir = Path(cache_dir)
         self.hits = 0
         self.misses = 0
@@ -69,13 +70,14 @@ class CachedBackend(Backend):
             else:
                 self.misses += 1
         if cached is not None:
+            record_cache_hit()
             return cached
         out = self.inner.complete(prompt, **sampling)
         write_json(path, {"key": key, "sampling": sampling, "completions": out})
         return out
 
-    def complete_many(self, prompts: Sequence[str], **kwargs: Any) -> list[list[str] | BackendError]:
-        return Backend.complete_many(self, prompts, **kwargs)
-
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
+
+    def report(self) -> dict[str, Any]:
+        return self.inner.report()

@@ -1,129 +1,311 @@
 """`openai`: any OpenAI-compatible chat endpoint (vLLM, TGI, Ollama, llama.cpp server, OpenAI).
 
-Standard library HTTP only (no SDK): timeouts, retries with exponential backoff on timeouts,
-connection errors, 429/5xx and malformed replies, and a bound on concurrent requests shared by
-every thread using this backend.
+The HTTP client is httpx (imported on first use): its async API lets one `asyncio.wait_for` put a
+TOTAL deadline on a request (connect, send, headers, body), which a socket timeout cannot do: a
+server trickling one byte a second never trips an idle timeout. Retries are ours, so every fault
+has one documented outcome (docs/predict.md, Faults):
+
+- transport faults (refused, reset, DNS, TLS, a reply that is not HTTP or is cut short), HTTP
+  408/425/429/5xx and unreadable replies (invalid UTF-8, not JSON, no choices, null content) are
+  retried with exponential backoff, or after the server's `Retry-After` (capped);
+- a request that runs out its deadline is not retried: the server is hung or overloaded, and a
+  retry would double both the wait and its load;
+- other 4xx and a reply longer than `max_tokens` allows (the server ignored the limit) fail at once;
+- after `breaker_after` failed requests in a row the circuit breaker opens (archehr/llm/breaker.py).
+
+Every failure is a BackendError with its reason; callers fall back and record it in run.json.
+Requests from all threads share one event loop (a daemon thread) and one connection pool.
 """
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
+import importlib.util
 import json
 import os
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from archehr.errors import ConfigError
+from archehr.errors import ConfigError, UnavailableError
 from archehr.llm.base import Backend, BackendError, split_reply_start
+from archehr.llm.breaker import CircuitBreaker
+from archehr.llm.usage import record_request
+
+_RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+_STRUCTURED_WORDS = ("response_format", "json_schema", "guided", "structured", "grammar")
+HTTPX_FIX = "pip install 'archehr[llm]' (httpx)"
+
+
+class _Retryable(Exception):
+    """A failed attempt worth another one; `wait` is the server's Retry-After, when it gave one."""
+
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.wait = wait
+
+
+class _Final(Exception):
+    """A failed attempt another one will not fix."""
+
+
+class _Timeout(_Final):
+    pass
+
+
+class _FormatRefused(Exception):
+    pass
+
+
+@dataclass
+class _Reply:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delay-seconds or an HTTP-date (RFC 9110 10.2.3)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def parse_completion(body: bytes, max_tokens: int) -> _Reply:
+    """The assistant text and token usage of a chat-completions body; _Retryable/_Final says why not."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _Retryable(f"reply is not valid UTF-8 (byte {e.start} of {len(body)})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise _Retryable(f"reply is not JSON ({e.msg} at char {e.pos}): {text[:80]!r}") from None
+    if not isinstance(data, dict):
+        raise _Retryable(f"reply is JSON but not an object: {text[:80]!r}")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise _Retryable("reply has no choices" + (f" (error: {str(data['error'])[:120]})" if "error" in data else ""))
+    first = choices[0]
+    message = first.get("message") if isinstance(first, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is None:
+        refusal = message.get("refusal") if isinstance(message, dict) else None
+        why = f"; refusal: {refusal!r}" if refusal else ""
+        raise _Retryable(f"reply has no text (message content is null{why})")
+    if not isinstance(content, str):
+        raise _Retryable(f"reply content is {type(content).__name__}, not text")
+    words = len(content.split())
+    if words > max_tokens:  # every word costs at least one token: the server ignored max_tokens
+        raise _Final(f"reply of {words} words is longer than max_tokens={max_tokens} allows (the server ignored "
+                     "the limit); refused")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return _Reply(content, _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")))
+
+
+def _int(x: Any) -> int:
+    return x if isinstance(x, int) and not isinstance(x, bool) and x >= 0 else 0
+
+
+class _LoopThread:
+    """One asyncio loop on a daemon thread: every calling thread's requests share its connection pool."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="archehr-openai", daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
 
 class OpenAIBackend(Backend):
     name = "openai"
 
     def __init__(self, base_url: str = "http://127.0.0.1:8000/v1", model: str = "default",
-                 api_key_env: str = "OPENAI_API_KEY", timeout: float = 60.0, retries: int = 3,
-                 backoff: float = 1.0, max_concurrency: int = 4, system_prompt: str | None = None,
-                 structured_output: bool = True):
+                 api_key_env: str = "OPENAI_API_KEY", timeout: float = 20.0, connect_timeout: float = 5.0,
+                 retries: int = 3, backoff: float = 1.0, max_backoff: float = 30.0, max_retry_after: float = 60.0,
+                 max_concurrency: int | None = None, system_prompt: str | None = None,
+                 structured_output: bool = True, breaker_after: int = 2, breaker_cooldown: float = 60.0,
+                 max_reply_bytes: int = 2_000_000):
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"openai backend: base_url must start with http:// or https://, not {base_url!r}")
-        if int(max_concurrency) < 1 or int(retries) < 0 or float(timeout) <= 0:
-            raise ConfigError("openai backend: max_concurrency >= 1, retries >= 0 and timeout > 0 are required")
+        if (max_concurrency is not None and int(max_concurrency) < 1) or int(retries) < 0 or float(timeout) <= 0 \
+                or int(breaker_after) < 0 or int(max_reply_bytes) < 1:
+            raise ConfigError("openai backend: timeout > 0, retries >= 0, breaker_after >= 0 (0: no breaker), "
+                              "max_reply_bytes >= 1 and max_concurrency >= 1 (or null) are required")
+        if importlib.util.find_spec("httpx") is None:
+            raise UnavailableError("openai backend", "httpx is not installed", HTTPX_FIX)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key_env = api_key_env
-        self.timeout = float(timeout)
+        self.timeout = float(timeout)  # TOTAL seconds per attempt, body included
+        self.connect_timeout = min(float(connect_timeout), self.timeout)
         self.retries = int(retries)
         self.backoff = float(backoff)
-        self.max_concurrency = int(max_concurrency)
+        self.max_backoff = float(max_backoff)
+        self.max_retry_after = float(max_retry_after)
+        self.max_concurrency = None if max_concurrency is None else int(max_concurrency)
         self.system_prompt = system_prompt
         self.structured_output = bool(structured_output)
+        self.max_reply_bytes = int(max_reply_bytes)
         # set once the server refused a response_format: later requests go without it (run.json records why)
         self.structured_output_refused: str | None = None
-        self._slots = threading.BoundedSemaphore(self.max_concurrency)
+        self.breaker = CircuitBreaker(int(breaker_after), float(breaker_cooldown))
+        self.fan_out = self.max_concurrency or 8
+        self._slots = threading.BoundedSemaphore(self.max_concurrency) if self.max_concurrency else None
+        self._loop: _LoopThread | None = None
+        self._client: Any = None
+        self._init_lock = threading.Lock()
+        self._stats_lock = threading.Lock()
+        self.retried_attempts = 0
 
     def describe(self) -> dict[str, Any]:
-        # the API key is a credential, never provenance: only the variable's name is recorded
+        # the API key is a credential, never provenance: only the variable's name is recorded.
+        # Transport settings (timeouts, retries) do not change a reply, so they stay out of the cache key.
         return {"backend": self.name, "base_url": self.base_url, "model": self.model,
                 "system_prompt": self.system_prompt, "structured_output": self.structured_output}
 
-    def _request(self, payload: dict[str, Any]) -> str:
+    def report(self) -> dict[str, Any]:
+        with self._stats_lock:
+            retried = self.retried_attempts
+        return {"timeout": self.timeout, "retries": self.retries, "retried_attempts": retried,
+                "structured_output_refused": self.structured_output_refused, "breaker": self.breaker.report()}
+
+    # -- one HTTP exchange, run on the loop thread -------------------------------------------------
+
+    def _loop_thread(self) -> _LoopThread:
+        with self._init_lock:
+            if self._loop is None:
+                self._loop = _LoopThread()
+            return self._loop
+
+    async def _post(self, payload: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        import httpx
+
+        if self._client is None:  # created on the loop thread, which is the only one using it
+            limit = self.max_concurrency or 100
+            self._client = httpx.AsyncClient(
+                timeout=httpx.Timeout(self.timeout, connect=self.connect_timeout),
+                limits=httpx.Limits(max_connections=limit, max_keepalive_connections=limit),
+                follow_redirects=False, trust_env=True)
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.api_key_env)
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        req = urllib.request.Request(f"{self.base_url}/chat/completions", data=json.dumps(payload).encode("utf-8"),
-                                     headers=headers, method="POST")
-        with self._slots, urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 - user's endpoint
-            body = resp.read()
+        async with self._client.stream("POST", f"{self.base_url}/chat/completions", json=payload,
+                                       headers=headers) as resp:
+            body = bytearray()
+            async for chunk in resp.aiter_bytes():
+                body += chunk
+                if len(body) > self.max_reply_bytes:
+                    raise _Final(f"reply larger than max_reply_bytes={self.max_reply_bytes}; refused")
+            return resp.status_code, {k.lower(): v for k, v in resp.headers.items()}, bytes(body)
+
+    async def _attempt(self, payload: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
         try:
-            data = json.loads(body)
-            content = data["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise _Retryable(f"malformed reply ({type(e).__name__}): {body[:120]!r}") from None
-        if not isinstance(content, str):
-            raise _Retryable(f"malformed reply: content is {type(content).__name__}, not text")
-        return content
+            return await asyncio.wait_for(self._post(payload), self.timeout)
+        except TimeoutError:
+            raise _Timeout(f"no complete reply within the {self.timeout:g}s deadline ({self.base_url})") from None
+
+    def _exchange(self, payload: dict[str, Any], max_tokens: int) -> _Reply:
+        """One attempt: a reply, or _Retryable/_Final/_FormatRefused with the reason."""
+        import httpx
+
+        try:
+            status, headers, body = self._loop_thread().run(self._attempt(payload))
+        except (_Final, _Retryable):
+            raise
+        except httpx.TimeoutException as e:
+            raise _Timeout(f"timed out ({type(e).__name__}) talking to {self.base_url}") from None
+        except httpx.ConnectError as e:  # refused, DNS, TLS handshake
+            raise _Retryable(f"cannot connect to {self.base_url}: {e or type(e).__name__}") from None
+        except httpx.RemoteProtocolError as e:  # not HTTP, or the body cut short
+            raise _Retryable(f"broken reply from {self.base_url} (not HTTP, or cut short): {e}") from None
+        except (httpx.HTTPError, OSError) as e:  # resets, read/write errors, bad content-encoding
+            raise _Retryable(f"transport error ({type(e).__name__}) with {self.base_url}: {e}") from None
+        if status == 200:
+            return parse_completion(body, max_tokens)
+        snippet = body[:300].decode("utf-8", "replace")
+        if status == 400 and "response_format" in payload and \
+                any(w in snippet.lower() for w in _STRUCTURED_WORDS):
+            raise _FormatRefused(f"HTTP 400: {snippet[:160]}")
+        reason = f"HTTP {status} from {self.base_url}" + (f": {snippet[:160]}" if snippet.strip() else "")
+        if status in _RETRY_STATUS:
+            raise _Retryable(reason, retry_after_seconds(headers.get("retry-after")))
+        raise _Final(reason)  # other client errors will not fix themselves
+
+    # -- one request: attempts, waits, breaker ------------------------------------------------------
 
     def _one(self, prompt: str, temperature: float, seed: int, max_tokens: int,
              response_format: dict[str, Any] | None = None) -> str:
+        probe = self.breaker.admit()
         messages = ([{"role": "system", "content": self.system_prompt}] if self.system_prompt else [])
         user, start = split_reply_start(prompt)
         messages.append({"role": "user", "content": f"{user}\n{start}" if start else user})
-        payload = {"model": self.model, "messages": messages, "temperature": temperature, "seed": seed,
-                   "max_tokens": max_tokens}
+        payload: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
+                                   "seed": seed, "max_tokens": max_tokens}
         if response_format is not None and self.structured_output and self.structured_output_refused is None:
             payload["response_format"] = response_format
+        t0 = time.perf_counter()
+        attempts = 1 if probe else self.retries + 1  # a probe of an open breaker gets one try
         last = ""
-        for attempt in range(self.retries + 1):
+        tried = 0
+        while tried < attempts:
+            tried += 1
             try:
-                return self._request(payload)
-            except urllib.error.HTTPError as e:
-                last = f"HTTP {e.code} from {self.base_url}"
-                if e.code == 400 and "response_format" in payload and _refuses_structured(e):
-                    # the server cannot do structured output: ask again in plain text, and stop asking
-                    self.structured_output_refused = f"{last} refused response_format"
-                    return self._one(prompt, temperature, seed, max_tokens, None)
-                if e.code != 429 and e.code < 500:
-                    raise BackendError(last) from None  # a client error will not fix itself
-            except TimeoutError:
-                last = f"timed out after {self.timeout:g}s ({self.base_url})"
-            except urllib.error.URLError as e:
-                last = f"cannot reach {self.base_url}: {e.reason}"
+                if self._slots is None:
+                    reply = self._exchange(payload, max_tokens)
+                else:
+                    with self._slots:
+                        reply = self._exchange(payload, max_tokens)
+            except _FormatRefused as e:
+                # the server cannot do structured output: ask again in plain text (a free attempt), and
+                # stop asking for the rest of the run
+                self.structured_output_refused = f"{e} (from {self.base_url})"
+                payload.pop("response_format", None)
+                attempts += 1
+                continue
+            except _Final as e:
+                last = str(e)
+                break
             except _Retryable as e:
                 last = str(e)
-            except (ConnectionError, OSError) as e:
-                last = f"connection error: {e}"
-            if attempt < self.retries:
-                time.sleep(self.backoff * (2 ** attempt))
-        raise BackendError(f"{last} (after {self.retries + 1} attempts)")
+                if tried < attempts:
+                    with self._stats_lock:
+                        self.retried_attempts += 1
+                    wait = min(self.backoff * (2 ** (tried - 1)), self.max_backoff) if e.wait is None \
+                        else min(e.wait, self.max_retry_after)
+                    time.sleep(wait)
+                continue
+            self.breaker.success()
+            record_request(time.perf_counter() - t0, reply.prompt_tokens, reply.completion_tokens)
+            return reply.text
+        self.breaker.failure(last, probe)
+        record_request(time.perf_counter() - t0, failed=True)
+        raise BackendError(f"{last} (after {tried} attempt{'s' if tried != 1 else ''})")
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
                  max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
         # one request per sample with seed+i: many servers ignore `n`, all honour `seed`
         return [self._one(prompt, temperature, seed + i, max_tokens, response_format) for i in range(n)]
 
-    def complete_many(self, prompts: Sequence[str], **kwargs: Any) -> list[list[str] | BackendError]:
-        def run(p: str) -> list[str] | BackendError:
-            try:
-                return self.complete(p, **kwargs)
-            except BackendError as e:
-                return e
-
-        with ThreadPoolExecutor(max_workers=self.max_concurrency) as pool:
-            return list(pool.map(run, prompts))
-
-
-def _refuses_structured(e: urllib.error.HTTPError) -> bool:
-    try:
-        body = e.read(4096).decode("utf-8", "replace").lower()
-    except OSError:
-        return False
-    return any(w in body for w in ("response_format", "json_schema", "guided", "structured"))
-
-
-class _Retryable(Exception):
-    """A reply we could not read: worth another attempt."""
+    def close(self) -> None:
+        if self._loop is not None:
+            if self._client is not None:
+                self._loop.run(self._client.aclose())
+            self._loop.loop.call_soon_threadsafe(self._loop.loop.stop)

@@ -57,6 +57,9 @@ class TransformersBackend(Backend):
         self.stop_at_blank_line = bool(stop_at_blank_line)
         self._loaded: tuple[Any, Any] | None = None
         self._lock = threading.Lock()
+        # one generation at a time: torch.manual_seed is process-wide, so --workers threads generating at
+        # once would draw from each other's seeds (and a CPU model gains nothing from it)
+        self._generate_lock = threading.Lock()
 
     def location(self) -> tuple[Path, str | None]:
         if self.model == "smollm2":
@@ -156,14 +159,14 @@ class TransformersBackend(Backend):
         mask = torch.ones_like(ids)
         outs = []
         for i in range(n):
-            torch.manual_seed(seed + i)
             pad = tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id
             kw: dict[str, Any] = {"max_new_tokens": max_tokens, "attention_mask": mask, "pad_token_id": pad}
             kw.update({"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False})
             if self.stop_at_blank_line:
                 kw.update({"stop_strings": ["\n\n"], "tokenizer": tok})
             try:
-                with torch.no_grad():
+                with self._generate_lock, torch.no_grad():
+                    torch.manual_seed(seed + i)
                     out = model.generate(ids, **kw)
             except RuntimeError as e:  # out of memory, bad input length: the caller falls back
                 raise BackendError(f"generation failed: {e}") from None
