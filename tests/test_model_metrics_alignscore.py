@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from archehr_scoring.metrics.alignscore import AlignScore, aggregate, chunk_context
+from archehr_scoring.metrics.alignscore import OFFICIAL_MINI_BATCH, AlignScore, aggregate, chunk_context, encode_pairs
 from archehr_scoring.metrics.alignscore_sentences import english_splitter
 from archehr_scoring.metrics.base import TextExample
 from archehr_scoring.metrics.registry import build_metric
@@ -224,6 +224,31 @@ def test_long_claim_sentence_is_truncated_not_crashing(tiny):
     claim = " ".join(["word"] * 300) + "."  # ~1500 byte-level tokens, longer than 512 on its own
     result = _metric(tiny).run([TextExample("7", claim, "Short context.")])
     assert 0.0 <= result.per_case["7"]["alignscore"] <= 100.0
+
+
+def test_an_over_long_claim_retokenises_its_whole_official_mini_batch(tiny):
+    """Official batch_tokenize: one pair failing `only_first` sends all 8 pairs of its mini-batch to longest_first."""
+    folder, _, _ = tiny
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)  # byte-level, no merges: one token per byte
+    long_claim, half = "x" * 600, "y" * 300
+    premises = ["short."] + [half] + ["p."] * (OFFICIAL_MINI_BATCH - 2) + [half]
+    hypotheses = [long_claim] + [half] + ["h."] * (OFFICIAL_MINI_BATCH - 2) + [half]
+    encoded = encode_pairs(tokenizer, premises, hypotheses, 512)
+    assert len(encoded) == OFFICIAL_MINI_BATCH + 1
+    assert all(len(e["input_ids"]) <= 512 for e in encoded)
+
+    def claim_tokens(e):  # <s> premise </s></s> claim </s>
+        ids = e["input_ids"]
+        return len(ids) - 1 - ids.index(tokenizer.sep_token_id) - 2
+
+    # same mini-batch as the failing pair: longest_first cut the 300-token claim too
+    assert claim_tokens(encoded[1]) < 300
+    assert encoded[1] == tokenizer(half, half, truncation="longest_first", max_length=512).data
+    # next mini-batch: only_first again, the claim is whole and the premise is cut
+    assert claim_tokens(encoded[OFFICIAL_MINI_BATCH]) == 300
+    assert encoded[OFFICIAL_MINI_BATCH] == tokenizer(half, half, truncation="only_first", max_length=512).data
+    # pairs that fit are the same either way
+    assert encoded[2] == tokenizer("p.", "h.").data
 
 
 def test_checkpoint_without_alignscore_heads_is_unavailable(tiny, tmp_path):

