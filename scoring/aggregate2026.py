@@ -1,44 +1,21 @@
-"""Per-case rows -> official scores.json of the four 2026 subtasks (registered as aggregators st1..st4).
+"""Per-case statistics -> official scores.json keys of the four 2026 subtasks (the tasks' aggregators).
 
-Kept free of heavy imports: bootstrap CIs and paired tests call these on every resample.
-The arithmetic follows the official scripts step by step (numpy mean of per-case fractions in
-submission order, then x100) so that set scores match them exactly, not just to rounding.
+Kept free of heavy imports: bootstrap CIs and paired tests run these on thousands of samples at once.
+The arithmetic follows the official scripts step by step (numpy mean of per-case fractions, then
+x100) so that set scores match them exactly, not just to rounding (see `archehr_scoring.stats`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from archehr_scoring.prf import prf
-from archehr_scoring.results import AGGREGATORS, AggregationContext
+from archehr_scoring.prf import prf, prf_array
+from archehr_scoring.stats import Batch
+from archehr_scoring.tasks import AggregationContext, get_task
 
-Row = Mapping[str, float]
-
-# Official output keys in the order the official scripts write them.
-ST1_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum", "bertscore", "medcon", "alignscore", "overall_score")
-ST3_KEYS = ("bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "sari", "bertscore", "medcon", "alignscore",
-            "overall_score")
-ST2_KEYS = tuple(f"{mode}_{avg}_{m}" for mode in ("strict", "lenient") for avg in ("macro", "micro")
-                 for m in ("precision", "recall", "f1")) + ("overall_score",)
-ST4_KEYS = tuple(f"{avg}_{m}" for avg in ("micro", "macro") for m in ("precision", "recall", "f1")) + ("overall_score",)
-
-# What each text subtask's overall score averages (official lists).
-OVERALL_PARTS = {
-    "st1": ("alignscore", "rougeLsum", "medcon", "bertscore"),
-    "st3": ("bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
-}
-# Text metrics of each subtask (metric registry names) and the score keys each produces.
-TASK_METRICS = {
-    "st1": ("rouge", "bertscore", "alignscore", "medcon"),
-    "st3": ("bleu", "rouge", "sari", "bertscore", "alignscore", "medcon"),
-}
-METRIC_KEYS = {"rouge": ("rouge1", "rouge2", "rougeL", "rougeLsum")}
-
-
-def metric_keys(name: str) -> tuple[str, ...]:
-    return METRIC_KEYS.get(name, (name,))
+PRF = ("precision", "recall", "f1")
 
 
 def evidence_case_prf(predicted: frozenset[str], gold: frozenset[str]) -> tuple[float, float, float]:
@@ -55,66 +32,53 @@ def alignment_case_prf(tp: int, n_pred: int, n_gold: int) -> tuple[float, float,
     return prf(tp, n_pred, n_gold)
 
 
-def _mean(values: list[float]) -> float:
-    return float(np.mean(values))
+def _macro(b: Batch, prefix: str) -> dict[str, Any]:
+    return {m: b.np_mean(f"{prefix}{m}") * 100 for m in PRF}
 
 
-def _macro(rows: Sequence[Row], prefix: str) -> list[float]:
-    return [_mean([row[f"{prefix}{m}"] for row in rows]) * 100 for m in ("precision", "recall", "f1")]
+def _micro(tp: Any, n_pred: Any, n_gold: Any) -> dict[str, Any]:
+    return dict(zip(PRF, prf_array(tp, n_pred, n_gold), strict=True))
 
 
-def aggregate_st2(rows: Sequence[Row], ctx: AggregationContext) -> dict[str, float | None]:
-    if not rows:
-        return dict.fromkeys(ST2_KEYS)
-    out: dict[str, float | None] = {}
+def aggregate_st2(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if not b.has("strict_tp"):
+        return out
     for mode in ("strict", "lenient"):
-        mp, mr, mf = _macro(rows, f"{mode}_")
-        tp = sum(int(row[f"{mode}_tp"]) for row in rows)
-        n_pred = sum(int(row[f"{mode}_n_pred"]) for row in rows)
-        n_gold = sum(int(row[f"{mode}_n_gold"]) for row in rows)
-        if n_pred == 0 and n_gold == 0:  # official: nothing predicted and nothing to find -> perfect
-            p = r = f = 1.0
-        else:
-            p, r, f = prf(tp, n_pred, n_gold)
-        out.update({f"{mode}_macro_precision": mp, f"{mode}_macro_recall": mr, f"{mode}_macro_f1": mf,
-                    f"{mode}_micro_precision": p * 100, f"{mode}_micro_recall": r * 100,
-                    f"{mode}_micro_f1": f * 100})
-    out = {k: out[k] for k in ST2_KEYS if k in out}
+        tp, n_pred, n_gold = (b.total(f"{mode}_{s}") for s in ("tp", "n_pred", "n_gold"))
+        micro = _micro(tp, n_pred, n_gold)
+        nothing = (n_pred == 0) & (n_gold == 0)  # official: nothing predicted and nothing to find -> perfect
+        for m, v in _macro(b, f"{mode}_").items():
+            out[f"{mode}_macro_{m}"] = v
+        for m, v in micro.items():
+            out[f"{mode}_micro_{m}"] = np.where(nothing, 1.0, v) * 100
     out["overall_score"] = out["strict_micro_f1"]
     return out
 
 
-def aggregate_st4(rows: Sequence[Row], ctx: AggregationContext) -> dict[str, float | None]:
-    if not rows:
-        return dict.fromkeys(ST4_KEYS)
-    tp = sum(int(row["tp"]) for row in rows)
-    n_pred = sum(int(row["n_pred"]) for row in rows)
-    n_gold = sum(int(row["n_gold"]) for row in rows)
-    p, r, f = alignment_case_prf(tp, n_pred, n_gold)  # the official micro rule is the per-case rule on sums
-    mp, mr, mf = _macro(rows, "")
-    return {"micro_precision": p * 100, "micro_recall": r * 100, "micro_f1": f * 100,
-            "macro_precision": mp, "macro_recall": mr, "macro_f1": mf, "overall_score": f * 100}
+def aggregate_st4(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
+    if not b.has("tp"):
+        return {}
+    # the official micro rule is the per-case rule on sums
+    out = {f"micro_{m}": v * 100 for m, v in _micro(b.total("tp"), b.total("n_pred"), b.total("n_gold")).items()}
+    out.update({f"macro_{m}": v for m, v in _macro(b, "").items()})
+    out["overall_score"] = out["micro_f1"]
+    return out
 
 
-def _text_aggregator(task: str, keys: tuple[str, ...]):
-    def aggregate(rows: Sequence[Row], ctx: AggregationContext) -> dict[str, float | None]:
-        out: dict[str, float | None] = {}
-        for k in keys[:-1]:
-            # A key is scored only when every case has it: an unavailable metric is None, never a
-            # mean over the cases that happened to work.
-            out[k] = _mean([row[k] for row in rows]) if rows and all(k in row for row in rows) else None
-        parts = [out[k] for k in OVERALL_PARTS[task]]
-        out["overall_score"] = _mean(parts) if all(v is not None for v in parts) else None  # type: ignore[arg-type]
-        return out
-
-    return aggregate
+def _text(task: str, b: Batch) -> dict[str, Any]:
+    t = get_task(task)
+    # A key is scored only when every case has it: an unavailable metric is None, never a mean over
+    # the cases that happened to work.
+    out: dict[str, Any] = {k: b.np_mean(k) if b.has(k) else None for k in t.keys[:-1]}
+    parts = [out[k] for k in t.partial[0].parts]
+    out["overall_score"] = None if any(v is None for v in parts) else np.stack(parts, axis=1).mean(axis=1)
+    return out
 
 
-for _task, _agg in (("st1", _text_aggregator("st1", ST1_KEYS)), ("st2", aggregate_st2),
-                    ("st3", _text_aggregator("st3", ST3_KEYS)), ("st4", aggregate_st4)):
-    if _task not in AGGREGATORS:
-        AGGREGATORS.add(_task, _agg)
+def aggregate_st1(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
+    return _text("st1", b)
 
 
-def official_keys(task: str) -> tuple[str, ...]:
-    return {"st1": ST1_KEYS, "st2": ST2_KEYS, "st3": ST3_KEYS, "st4": ST4_KEYS}[task]
+def aggregate_st3(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
+    return _text("st3", b)

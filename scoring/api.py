@@ -1,7 +1,9 @@
-"""Task dispatch used by the CLI and the leaderboard: score, validate and detect, for 2025 and st1..st4.
+"""The one scoring pipeline, for every registered task (`archehr_scoring.tasks`): score, validate, detect.
 
-The 2026 functions live in `archehr_scoring.score2026` and are imported only when a 2026 task is
-asked for, so scoring a 2025 submission never imports their dependencies (and vice versa).
+read the submission -> its task (given, or detected from its shape) -> the options that apply ->
+the task's handler validates it and reads per-case statistics and metric inputs -> the text metrics
+run -> the task's aggregator gives the official keys -> partial overall scores -> bootstrap CIs.
+Task code (handlers, aggregators) is imported only when its task is used.
 """
 
 from __future__ import annotations
@@ -19,34 +21,23 @@ from archehr.data.xml_io import read_cases_xml
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.reference import load_reference, no_notes_warning, resolve_reference_file
-from archehr_scoring.results import ScoreReport
+from archehr_scoring.results import ScoreReport, partial_scores
+from archehr_scoring.tasks import (
+    Inputs,
+    Task,
+    check_task,
+    task_names,
+    tasks_with,
+)
+from archehr_scoring.tasks import detect_task as _detect
 
-TASKS = ("2025", "st1", "st2", "st3", "st4")
-NOTE_ID_TASKS = ("2025", "st2", "st4")  # submissions that cite note sentence ids
 PathLike = str | os.PathLike[str]
-
-
-def check_task(task: str | None) -> str | None:
-    if task in (None, "auto"):
-        return None
-    if task not in TASKS:
-        raise ConfigError(Problem(f"unknown task {task!r}; expected one of {', '.join(TASKS)} (or auto)",
-                                  field="--task", code="option"))
-    return task
+DEFAULT_SETTINGS = MetricSettings()  # frozen: safe to share as a default
 
 
 def detect_task(obj: Any) -> str:
-    """The task a parsed submission's shape implies: `answer` fields -> 2025, else a 2026 subtask."""
-    if isinstance(obj, list) and obj and all(isinstance(it, dict) for it in obj) \
-            and any("answer" in it for it in obj) and not any("prediction" in it for it in obj):
-        return "2025"
-    if isinstance(obj, list) and obj and all(isinstance(it, dict) for it in obj) \
-            and any("prediction" in it for it in obj):
-        from archehr_scoring.submission2026 import detect_task_2026
-
-        return detect_task_2026(obj)
-    raise SubmissionError(Problem("cannot tell the task: expected a non-empty JSON list of {case_id, answer} "
-                                  "(2025) or {case_id, prediction} (2026) objects; pass --task", code="detect"))
+    """The task a parsed submission's shape implies (SubmissionError when no task claims it)."""
+    return _detect(obj).name
 
 
 def _read_json(path: PathLike) -> tuple[Any, str]:
@@ -55,6 +46,14 @@ def _read_json(path: PathLike) -> tuple[Any, str]:
         return load_json_text(text, str(path)), text
     except DataError as e:
         raise SubmissionError(e.problems) from None
+
+
+def read_submission(submission: Any) -> tuple[Any, str, str | None]:
+    """(parsed object, file text, file name) of a submission path or an already parsed object."""
+    if isinstance(submission, (str, os.PathLike)):
+        obj, text = _read_json(submission)
+        return obj, text, str(submission)
+    return submission, "", None
 
 
 def load_key_split(key: Split | PathLike, data: PathLike | None = None) -> tuple[Split, str | None]:
@@ -73,75 +72,111 @@ def cases_only_split(data: PathLike) -> Split:
     return Split(xml.parent.name, read_cases_xml(xml), None, None, None, str(xml))
 
 
+def _task_of(task: str | None, obj: Any) -> tuple[Task, bool]:
+    given = check_task(task)
+    return (given, False) if given is not None else (_detect(obj), True)
+
+
+def _option_problem(option: str, pred: Any) -> ConfigError:
+    return ConfigError(Problem(f"{option} applies to {', '.join(tasks_with(pred))} only", field=option,
+                               code="option"))
+
+
+def check_reference(task: Task, reference: str | None) -> str | None:
+    """The reference the task's text metrics compare with (a --reference choice only where the task has several)."""
+    if reference is None:
+        return task.references[0] if task.references else None
+    if len(task.references) < 2:
+        raise _option_problem("--reference", lambda t: len(t.references) > 1)
+    if reference not in task.references:
+        raise ConfigError(Problem(f"unknown reference {reference!r}; expected one of {', '.join(task.references)}",
+                                  field="--reference", code="option"))
+    return reference
+
+
+def check_case_ids(task: Task, case_ids: Any) -> frozenset[str] | None:
+    if case_ids is None:
+        return None
+    if not task.case_ids_option:
+        raise _option_problem("--case-ids", lambda t: t.case_ids_option)
+    from archehr_scoring.case_ids import parse_case_ids
+
+    return case_ids if isinstance(case_ids, frozenset) else parse_case_ids(case_ids)
+
+
+def _notes_warning(task: Task, split: Split | None) -> list[Problem]:
+    return no_notes_warning(split) if task.cites_note_ids else []
+
+
 def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLike | None = None,
           metrics: str | Sequence[str] | None = None, settings: MetricSettings | None = None,
-          reference: str = "essential", bootstrap: int = 0, seed: int = 12345, case_ids: Any = None) -> ScoreReport:
+          reference: str | None = None, bootstrap: int = 0, seed: int = 12345, case_ids: Any = None,
+          key_file: str | None = None) -> ScoreReport:
     """Score a submission (path or parsed JSON) against a key (path, split folder or Split) on a task.
 
-    `task=None` (or "auto") detects it from the submission's shape.
+    `task=None` (or "auto") detects it from the submission's shape (recorded in `meta`). Raises
+    SubmissionError / DataError / ConfigError listing every problem; never a partial result.
     """
-    task = check_task(task)
-    detected = task is None
-    if task is None:
-        obj = _read_json(submission)[0] if isinstance(submission, (str, os.PathLike)) else submission
-        task = detect_task(obj)
-    if isinstance(metrics, str):
-        metrics = [m.strip() for m in metrics.split(",") if m.strip()]
-    if task == "2025":
-        from archehr_scoring.score2025 import score_2025
+    from archehr_scoring import __version__
+    from archehr_scoring.metric_runs import resolve_metrics, run_metrics
 
-        _refuse_case_ids_2025(case_ids)
-        split, key_file = load_key_split(key, data)
-        return score_2025(submission, split, metrics=metrics, settings=settings, reference=reference,
-                          bootstrap=bootstrap, seed=seed, key_file=key_file)
-    from archehr_scoring.score2026 import score_2026
+    settings = settings or DEFAULT_SETTINGS
+    obj, text, file = read_submission(submission)
+    spec, detected = _task_of(task, obj)
+    names = resolve_metrics(spec, metrics)
+    ref_kind = check_reference(spec, reference)
+    wanted = check_case_ids(spec, case_ids)
+    split, found_key_file = load_key_split(key, data)
+    inputs = Inputs(obj, split, file, text, key_file or found_key_file, wanted, names, ref_kind)
+    prepared = spec.handler_obj().prepare(spec.name, inputs)
 
-    if reference != "essential":
-        raise ConfigError(Problem("--reference applies to the 2025 task only (2026 subtasks have fixed references)",
-                                  field="--reference", code="option"))
-    ref, _ = load_key_split(key, data)
-    # task None lets score_2026 detect it again and record `task_detected` in the report's meta
-    report = score_2026(None if detected else task, submission, ref, metrics=list(metrics) if metrics else None,
-                        settings=settings, case_ids=case_ids, bootstrap=bootstrap, seed=seed)
-    if report.task in NOTE_ID_TASKS:
-        report = dataclasses.replace(report, warnings=report.warnings + tuple(no_notes_warning(ref)))
+    rows = prepared.rows
+    text_metrics = [n for n in names if n not in spec.own_metrics]
+    ran = run_metrics(text_metrics, prepared.examples, rows, settings, ref_kind)
+    signatures = {**prepared.signatures, **ran.signatures}
+    # in submission order, as the official scripts iterate
+    scores = ScoreReport(spec.name, {}, rows, signatures, ran.unavailable).aggregate(prepared.case_ids)
+    meta: dict[str, Any] = {
+        "edition": spec.edition,
+        "subtask": f"{spec.name} ({spec.title})",
+        "task_detected": detected,
+        "n_cases": len(prepared.case_ids),
+        "scorer_version": __version__,
+        **prepared.meta,
+    }
+    if spec.metrics:
+        meta["metrics"] = list(names)
+        meta["not_requested"] = [m for m in spec.metrics if m not in names]
+    if text_metrics:
+        meta["settings"] = dataclasses.asdict(settings)
+    if spec.word_limit is not None:
+        meta["word_limit"] = spec.word_limit
+    warnings = prepared.warnings + ran.warnings + _notes_warning(spec, split)
+    report = ScoreReport(spec.name, scores, rows, signatures, ran.unavailable, partial_scores(spec, scores),
+                         tuple(warnings), None, meta)
+    if bootstrap > 0:
+        from archehr_scoring.bootstrap import bootstrap_ci
+
+        report = dataclasses.replace(report, ci=bootstrap_ci(report, bootstrap, seed),
+                                     meta={**meta, "bootstrap": {"n": bootstrap, "seed": seed, "level": 0.95}})
     return report
-
-
-def _refuse_case_ids_2025(case_ids: Any) -> None:
-    if case_ids is not None:
-        raise ConfigError(Problem("--case-ids applies to the 2026 subtasks only", field="--case-ids",
-                                  code="option"))
 
 
 def validate(task: str | None, submission: PathLike | list[Any], key: Split | PathLike | None = None,
              data: PathLike | None = None, case_ids: Any = None) -> tuple[str, list[Problem], list[Problem]]:
     """(task, errors, warnings) of a submission; without key/data only its shape is checked."""
-    task = check_task(task)
-    if isinstance(submission, (str, os.PathLike)):
-        obj, text = _read_json(submission)
-        file: str | None = str(submission)
-    else:
-        obj, text, file = submission, "", None
-    if task is None:
-        task = detect_task(obj)
+    obj, text, file = read_submission(submission)
+    spec, _ = _task_of(task, obj)
+    wanted = check_case_ids(spec, case_ids)
     split: Split | None = None
+    key_file: str | None = None
     if key is not None:
-        split, _ = load_key_split(key, data)
+        split, key_file = load_key_split(key, data)
     elif data is not None:
         split = cases_only_split(data)
-    if task == "2025":
-        from archehr_scoring.submission2025 import check_submission_2025, validate_2025
+    errors, warnings = spec.handler_obj().validate(spec.name, Inputs(obj, split, file, text, key_file, wanted))
+    return spec.name, errors, warnings + _notes_warning(spec, split)
 
-        _refuse_case_ids_2025(case_ids)
-        sub, errors = check_submission_2025(obj, file, text)
-        errs, warnings = validate_2025(sub, split)
-        return task, errors + errs, warnings + no_notes_warning(split)
-    from archehr_scoring.case_ids import parse_case_ids
-    from archehr_scoring.score2026 import validate_2026
 
-    wanted = case_ids if isinstance(case_ids, frozenset) else parse_case_ids(case_ids)
-    problems = validate_2026(task, obj, split, file, text=text, case_ids=wanted)
-    return (task, [p for p in problems if not p.code.startswith("warning")],
-            [p for p in problems if p.code.startswith("warning")] + (no_notes_warning(split) if task in NOTE_ID_TASKS
-                                                                     else []))
+__all__ = ["score", "validate", "detect_task", "load_key_split", "cases_only_split", "read_submission",
+           "task_names"]

@@ -1,57 +1,77 @@
-"""Bootstrap confidence intervals and paired significance over cases, from per-case rows."""
+"""Bootstrap confidence intervals and paired significance over cases, from per-case statistics.
+
+As sacrebleu's significance module does: the per-case statistics become arrays once, every resample
+(or randomisation trial) is a column of case indices, and the task's aggregator reduces all of them at
+once (`archehr_scoring.stats`). The random draws are those of the former per-sample loop (numpy PCG64,
+explicit seed), so the same seed gives the same numbers.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from archehr_scoring.results import ScoreReport
+from archehr_scoring.stats import CaseStats
+from archehr_scoring.tasks import aggregate_batch, get_task
+
+# Samples aggregated per block: bounds memory (cases x block floats per statistic) on large splits.
+_CELLS_PER_BLOCK = 2_000_000
 
 
-def _resamples(case_ids: Sequence[str], n: int, seed: int) -> list[list[str]]:
+def _blocks(n: int, k: int) -> Iterator[int]:
+    size = max(1, _CELLS_PER_BLOCK // max(k, 1))
+    for start in range(0, n, size):
+        yield min(size, n - start)
+
+
+def _aggregate_samples(report: ScoreReport, stats: CaseStats, index: np.ndarray, partial: bool
+                       ) -> dict[str, np.ndarray | None]:
+    return aggregate_batch(get_task(report.task), stats.take(index), report.context(),
+                           report.partial_parts() if partial else None)
+
+
+def _resampled(report: ScoreReport, ids: Sequence[str], n: int, seed: int, partial: bool
+               ) -> Iterator[dict[str, np.ndarray | None]]:
+    """Every key over bootstrap resamples of `ids`, block by block (draws identical to one sample at a time)."""
     # numpy's PCG64 with an explicit seed: identical across platforms, hash seeds and threads.
     rng = np.random.default_rng(seed)
-    k = len(case_ids)
-    return [[case_ids[i] for i in rng.integers(0, k, size=k)] for _ in range(n)]
+    stats, k = CaseStats(ids, report.per_case), len(ids)
+    for size in _blocks(n, k):
+        yield _aggregate_samples(report, stats, rng.integers(0, k, size=(size, k)), partial)
 
 
-def bootstrap_ci(report: ScoreReport, n: int = 1000, seed: int = 12345,
-                 alpha: float = 0.05) -> dict[str, tuple[float, float]]:
-    """Percentile CI of every score that is not None, resampling cases with replacement."""
+def _collect(blocks: Iterator[dict[str, np.ndarray | None]]) -> dict[str, np.ndarray]:
+    parts: dict[str, list[np.ndarray]] = {}
+    for block in blocks:
+        for key, v in block.items():
+            if v is not None:
+                parts.setdefault(key, []).append(np.asarray(v, dtype=float))
+    return {key: np.concatenate(v) for key, v in parts.items()}
+
+
+def _quantiles(values: np.ndarray, alpha: float) -> tuple[float, float] | None:
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return None
+    return float(np.quantile(values, alpha / 2)), float(np.quantile(values, 1 - alpha / 2))
+
+
+def bootstrap_ci(report: ScoreReport, n: int = 1000, seed: int = 12345, alpha: float = 0.05,
+                 partial: bool = False) -> dict[str, tuple[float, float]]:
+    """Percentile CI of every score that is not None, resampling cases with replacement.
+
+    `partial`: also for official overall scores left None, as the mean of their recorded parts.
+    """
     ids = sorted(report.per_case)
     if not ids or n <= 0:
         return {}
-    samples: dict[str, list[float]] = {}
-    for sample in _resamples(ids, n, seed):
-        for k, v in report.aggregate(sample).items():
-            if v is not None and not math.isnan(v):
-                samples.setdefault(k, []).append(v)
-    return {k: (float(np.quantile(v, alpha / 2)), float(np.quantile(v, 1 - alpha / 2)))
-            for k, v in samples.items()}
-
-
-def paired_bootstrap_p(a: ScoreReport, b: ScoreReport, key: str, n: int = 1000, seed: int = 12345) -> float | None:
-    """Two-sided paired-bootstrap p-value that a and b differ on `key` (same cases resampled for both)."""
-    ids = sorted(set(a.per_case) & set(b.per_case))
-    va, vb = a.aggregate(ids).get(key), b.aggregate(ids).get(key)
-    if not ids or va is None or vb is None:
-        return None
-    observed = va - vb
-    # Shifted-distribution test (Koehn 2004 / Berg-Kirkpatrick 2012): how often a resampled delta
-    # exceeds twice the observed one in the observed direction.
-    count = 0
-    for sample in _resamples(ids, n, seed):
-        sa, sb = a.aggregate(sample).get(key), b.aggregate(sample).get(key)
-        if sa is None or sb is None:
-            continue
-        d = sa - sb
-        if (observed >= 0 and d > 2 * observed) or (observed < 0 and d < 2 * observed):
-            count += 1
-    return min(1.0, 2 * (count + 1) / (n + 1)) if observed != 0 else 1.0
+    samples = _collect(_resampled(report, ids, n, seed, partial))
+    out = {k: _quantiles(v, alpha) for k, v in samples.items()}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -68,52 +88,62 @@ class PairedResult:
     method: str  # "bootstrap" | "randomization"
 
 
-def _paired_setup(a: ScoreReport, b: ScoreReport
+def _paired_setup(a: ScoreReport, b: ScoreReport, partial: bool
                   ) -> tuple[list[str], dict[str, float | None], dict[str, float | None], list[str]]:
     """The cases both reports scored, both full aggregates over them, and the keys numeric in both."""
     ids = sorted(set(a.per_case) & set(b.per_case))
     if not ids:
         return ids, {}, {}, []
-    full_a, full_b = a.aggregate(ids), b.aggregate(ids)
+    full_a, full_b = a.aggregate(ids, partial), b.aggregate(ids, partial)
     return ids, full_a, full_b, [k for k in full_a if _num(full_a.get(k)) and _num(full_b.get(k))]
 
 
-def paired_bootstrap(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 12345,
-                     alpha: float = 0.05) -> dict[str, PairedResult]:
-    """Every key at once: the paired-bootstrap p of :func:`paired_bootstrap_p` plus a percentile CI of a - b.
+def _deltas(sa: dict[str, Any], sb: dict[str, Any], keys: Sequence[str]) -> dict[str, np.ndarray]:
+    """a - b per sample for each key both sides computed (NaN where a side could not)."""
+    return {k: np.asarray(sa[k], dtype=float) - np.asarray(sb[k], dtype=float)
+            for k in keys if sa.get(k) is not None and sb.get(k) is not None}
 
-    One pass over the resamples aggregates each report once per sample (instead of once per key),
-    which is what makes a leaderboard of many systems affordable.
+
+def paired_bootstrap(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 12345,
+                     alpha: float = 0.05, partial: bool = False) -> dict[str, PairedResult]:
+    """Every key at once: a paired-bootstrap p-value and a percentile CI of a - b.
+
+    Shifted-distribution test (Koehn 2004 / Berg-Kirkpatrick 2012): how often a resampled delta
+    exceeds twice the observed one in the observed direction.
     """
-    ids, full_a, full_b, keys = _paired_setup(a, b)
+    ids, full_a, full_b, keys = _paired_setup(a, b, partial)
     if not ids:
         return {}
-    deltas: dict[str, list[float]] = {k: [] for k in keys}
-    counts = dict.fromkeys(keys, 0)
-    observed = {k: full_a[k] - full_b[k] for k in keys}  # type: ignore[operator]
-    for sample in _resamples(ids, n, seed):
-        sa, sb = a.aggregate(sample), b.aggregate(sample)
-        for k in keys:
-            va, vb = sa.get(k), sb.get(k)
-            if not _num(va) or not _num(vb):
-                continue
-            d = va - vb  # type: ignore[operator]
-            deltas[k].append(d)
-            o = observed[k]
-            if (o >= 0 and d > 2 * o) or (o < 0 and d < 2 * o):
-                counts[k] += 1
+    rng = np.random.default_rng(seed)
+    sa_stats, sb_stats, k = CaseStats(ids, a.per_case), CaseStats(ids, b.per_case), len(ids)
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in keys}
+    for size in _blocks(n, k):
+        index = rng.integers(0, k, size=(size, k))
+        d = _deltas(_aggregate_samples(a, sa_stats, index, partial), _aggregate_samples(b, sb_stats, index, partial),
+                    keys)
+        for key in d:
+            parts[key].append(d[key])
     out: dict[str, PairedResult] = {}
-    for k in keys:
-        o = observed[k]
-        p = min(1.0, 2 * (counts[k] + 1) / (n + 1)) if o != 0 else 1.0
-        lo = float(np.quantile(deltas[k], alpha / 2)) if deltas[k] else None
-        hi = float(np.quantile(deltas[k], 1 - alpha / 2)) if deltas[k] else None
-        out[k] = PairedResult(k, float(full_a[k]), float(full_b[k]), float(o), lo, hi, p,  # type: ignore[arg-type]
-                              "bootstrap")
+    for key in keys:
+        o = full_a[key] - full_b[key]  # type: ignore[operator]
+        deltas = np.concatenate(parts[key]) if parts[key] else np.zeros(0)
+        deltas = deltas[~np.isnan(deltas)]
+        count = int(np.count_nonzero(deltas > 2 * o) if o >= 0 else np.count_nonzero(deltas < 2 * o))
+        p = min(1.0, 2 * (count + 1) / (n + 1)) if o != 0 else 1.0
+        ci = _quantiles(deltas, alpha)
+        out[key] = PairedResult(key, float(full_a[key]), float(full_b[key]), float(o),  # type: ignore[arg-type]
+                                ci[0] if ci else None, ci[1] if ci else None, p, "bootstrap")
     return out
 
 
-def approx_randomization(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 12345) -> dict[str, PairedResult]:
+def paired_bootstrap_p(a: ScoreReport, b: ScoreReport, key: str, n: int = 1000, seed: int = 12345) -> float | None:
+    """Two-sided paired-bootstrap p-value that a and b differ on `key` (same cases resampled for both)."""
+    res = paired_bootstrap(a, b, n, seed).get(key)
+    return None if res is None else res.p
+
+
+def approx_randomization(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: int = 12345,
+                         partial: bool = False) -> dict[str, PairedResult]:
     """Paired approximate randomisation (Noreen 1989), every key at once.
 
     Each trial swaps the two systems' rows of a case with probability 1/2 and re-aggregates; the
@@ -121,29 +151,22 @@ def approx_randomization(a: ScoreReport, b: ScoreReport, n: int = 1000, seed: in
     such as micro F1 because whole per-case rows are swapped, not per-case scores. No CI: the
     permutation distribution is centred on zero by construction.
     """
-    ids, full_a, full_b, keys = _paired_setup(a, b)
+    ids, full_a, full_b, keys = _paired_setup(a, b, partial)
     if not ids:
         return {}
     observed = {k: abs(full_a[k] - full_b[k]) for k in keys}  # type: ignore[operator]
     counts = dict.fromkeys(keys, 0)
-    rows_a = [a.per_case[c] for c in ids]
-    rows_b = [b.per_case[c] for c in ids]
+    stats_a, stats_b = CaseStats(ids, a.per_case), CaseStats(ids, b.per_case)
+    task, pa, pb = get_task(a.task), a.partial_parts() if partial else None, b.partial_parts() if partial else None
     rng = np.random.default_rng(seed)
     # A tiny tolerance so that ties in exact arithmetic are not lost to float noise.
     eps = 1e-9
-    for _ in range(n):
-        swap = rng.random(len(ids)) < 0.5
-        # Through report.aggregate (not the bare aggregator) so a report type that derives extra
-        # keys from the aggregate keeps doing so on the swapped rows.
-        xa = dataclasses.replace(a, per_case={c: rb if s else ra for c, ra, rb, s in zip(ids, rows_a, rows_b, swap,
-                                                                                        strict=True)})
-        xb = dataclasses.replace(b, per_case={c: ra if s else rb for c, ra, rb, s in zip(ids, rows_a, rows_b, swap,
-                                                                                        strict=True)})
-        sa, sb = xa.aggregate(ids), xb.aggregate(ids)
-        for k in keys:
-            va, vb = sa.get(k), sb.get(k)
-            if _num(va) and _num(vb) and abs(va - vb) >= observed[k] - eps:  # type: ignore[operator]
-                counts[k] += 1
+    for size in _blocks(n, len(ids)):
+        swap = rng.random((size, len(ids))) < 0.5
+        sa = aggregate_batch(task, stats_a.swap(stats_b, swap), a.context(), pa)
+        sb = aggregate_batch(get_task(b.task), stats_b.swap(stats_a, swap), b.context(), pb)
+        for k, d in _deltas(sa, sb, keys).items():
+            counts[k] += int(np.count_nonzero(np.abs(d) >= observed[k] - eps))
     return {k: PairedResult(k, float(full_a[k]), float(full_b[k]),  # type: ignore[arg-type]
                             float(full_a[k] - full_b[k]), None, None,  # type: ignore[operator]
                             (counts[k] + 1) / (n + 1), "randomization")
@@ -154,4 +177,4 @@ PAIRED_TESTS = {"bootstrap": paired_bootstrap, "randomization": approx_randomiza
 
 
 def _num(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and not np.isnan(v)

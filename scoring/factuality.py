@@ -8,15 +8,12 @@ ids are compared as the official scorer compares them: as written, never strippe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 
 from archehr.data.model import KeyEntry, Relevance
 from archehr_scoring.metrics.base import signature
-from archehr_scoring.prf import prf_counts
 
 MODES = {"strict": (Relevance.ESSENTIAL,), "lenient": (Relevance.ESSENTIAL, Relevance.SUPPLEMENTARY)}
-FACTUALITY_KEYS = tuple(f"{mode}_{avg}_{m}" for mode in MODES for avg in ("macro", "micro")
-                        for m in ("precision", "recall", "f1"))
 
 
 def case_counts(predicted: Iterable[str], key: KeyEntry) -> dict[str, float]:
@@ -29,22 +26,6 @@ def case_counts(predicted: Iterable[str], key: KeyEntry) -> dict[str, float]:
         row[f"{mode}_fp"] = len(pred - gold)
         row[f"{mode}_fn"] = len(gold - pred)
     return row
-
-
-def aggregate_factuality(rows: Sequence[Mapping[str, float]]) -> dict[str, float | None]:
-    """The twelve official factuality keys on 0..100 (None for no rows)."""
-    if not rows:
-        return dict.fromkeys(FACTUALITY_KEYS)
-    out: dict[str, float | None] = {}
-    for mode in MODES:
-        per_case = [prf_counts(r[f"{mode}_tp"], r[f"{mode}_fp"], r[f"{mode}_fn"]) for r in rows]
-        # Same arithmetic order as the official script: sum/len, then x100.
-        for i, m in enumerate(("precision", "recall", "f1")):
-            out[f"{mode}_macro_{m}"] = sum(c[i] for c in per_case) / len(per_case) * 100
-        tp, fp, fn = (sum(r[f"{mode}_{s}"] for r in rows) for s in ("tp", "fp", "fn"))
-        for m, v in zip(("precision", "recall", "f1"), prf_counts(tp, fp, fn), strict=True):
-            out[f"{mode}_micro_{m}"] = v * 100
-    return out
 
 
 def factuality_signature() -> str:

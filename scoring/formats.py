@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from archehr_scoring.results import ScoreReport
+from archehr_scoring.tasks import TASKS, get_task, resolve
 
 FORMATS = ("text", "json", "csv", "md")
 
@@ -103,6 +104,8 @@ def render(report: ScoreReport, fmt: str = "text") -> str:
 def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
     """One record per case: every per-case statistic, plus the answer as scored when known."""
     cases = report.meta.get("cases", {})
+    hook = get_task(report.task).case_scores if report.task in TASKS else None
+    extras = resolve(hook) if hook else None
     out = []
     for cid, row in report.per_case.items():
         rec: dict[str, Any] = {"case_id": cid}
@@ -110,12 +113,8 @@ def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
         if "citations" in extra:
             rec["citations"] = ";".join(extra["citations"])
         rec.update(row)
-        if report.task == "2025" and "strict_tp" in row:
-            from archehr_scoring.prf import prf_counts
-
-            for mode in ("strict", "lenient"):
-                p, r, f = prf_counts(row[f"{mode}_tp"], row[f"{mode}_fp"], row[f"{mode}_fn"])
-                rec.update({f"{mode}_precision": 100 * p, f"{mode}_recall": 100 * r, f"{mode}_f1": 100 * f})
+        if extras is not None:
+            rec.update(extras(row))
         if "answer_as_scored" in extra:
             rec["answer_as_scored"] = extra["answer_as_scored"]
         out.append(rec)

@@ -6,6 +6,10 @@ sides differently (2026 subtask 2 scores "nothing predicted, nothing to find" as
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 
 def f1(p: float, r: float) -> float:
     """Harmonic mean of P and R, 0 when both are 0."""
@@ -22,3 +26,19 @@ def prf(tp: float, n_pred: float, n_gold: float) -> tuple[float, float, float]:
 def prf_counts(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
     """(P, R, F1) from true positives, false positives and false negatives."""
     return prf(tp, tp + fp, tp + fn)
+
+
+# The same rule on arrays (many cases or bootstrap samples at once, see archehr_scoring.stats); the
+# operations run in the same order as above, so each element equals the scalar result bit for bit.
+
+
+def ratio_array(num: Any, den: Any) -> np.ndarray:
+    """num / den where den > 0, else 0."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
+
+
+def prf_array(tp: Any, n_pred: Any, n_gold: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Elementwise :func:`prf`."""
+    p, r = ratio_array(tp, n_pred), ratio_array(tp, n_gold)
+    return p, r, ratio_array(2 * p * r, p + r)

@@ -1,34 +1,22 @@
 """What a scoring run returns: official aggregate scores derived from per-case rows.
 
-Every task (2025, st1..st4) registers an aggregator that maps per-case rows to the official
+Every task (`archehr_scoring.tasks`) names an aggregator that maps per-case statistics to the official
 scores. The report keeps the rows, so per-case tables, bootstrap CIs and paired tests all come
 from the same aggregator instead of being recomputed by each metric.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from archehr.errors import Problem
-from archehr.registry import Registry
+from archehr_scoring.tasks import AggregationContext, Task
 
 # A per-case row: case_id -> {stat name: value}. Stats are whatever the aggregator needs
 # (tp/fp/fn counts for factuality, metric values for text metrics, on the official scale).
 Rows = Mapping[str, Mapping[str, float]]
-Aggregator = Callable[[Sequence[Mapping[str, float]], "AggregationContext"], dict[str, float | None]]
-
-
-@dataclass(frozen=True)
-class AggregationContext:
-    """What an aggregator needs besides the rows: which metrics ran and which did not."""
-
-    available: frozenset[str]
-    unavailable: Mapping[str, str] = field(default_factory=dict)
-
-
-AGGREGATORS: Registry[Aggregator] = Registry("task aggregator")
 
 
 @dataclass(frozen=True)
@@ -71,10 +59,22 @@ class ScoreReport:
     def context(self) -> AggregationContext:
         return AggregationContext(frozenset(self.signatures) - frozenset(self.unavailable), self.unavailable)
 
-    def aggregate(self, case_ids: Sequence[str]) -> dict[str, float | None]:
-        """Re-aggregate over a (re)sample of cases: the basis of bootstrap CIs and paired tests."""
-        agg = AGGREGATORS.get(self.task)
-        return agg([self.per_case[c] for c in case_ids], self.context())
+    def partial_parts(self) -> dict[str, tuple[str, ...]]:
+        return {k: p.averaged for k, p in self.partial.items()}
+
+    def aggregate(self, case_ids: Sequence[str], partial: bool = False) -> dict[str, float | None]:
+        """The official keys over these cases (in this order), e.g. one case, or the scored cases again.
+
+        `partial`: an official overall left None is filled with the mean of the parts its partial score
+        averages (as tables and leaderboards show it).
+        """
+        from archehr_scoring.stats import CaseStats
+        from archehr_scoring.tasks import aggregate_batch, get_task
+
+        stats = CaseStats(case_ids, self.per_case)
+        out = aggregate_batch(get_task(self.task), stats.take([list(range(len(case_ids)))]), self.context(),
+                              self.partial_parts() if partial else None)
+        return {k: None if v is None else float(v[0]) for k, v in out.items()}
 
     def to_json_dict(self) -> dict[str, Any]:
         """Official keys at the top level (null when unavailable) plus `_meta`."""
@@ -89,3 +89,21 @@ class ScoreReport:
             **self.meta,
         }
         return out
+
+
+def partial_scores(task: Task, scores: Mapping[str, float | None]) -> dict[str, PartialScore]:
+    """key -> PartialScore for each official overall that is None but has parts that ran (clearly not official)."""
+    out: dict[str, PartialScore] = {}
+    for rule in task.partial:
+        if scores.get(rule.key) is not None:
+            continue
+        values = {p: scores[p] if scores.get(p) is not None else (out[p].value if p in out else None)
+                  for p in rule.parts}
+        have = tuple(p for p in rule.parts if values[p] is not None)
+        if not have or (rule.all_parts and len(have) < len(rule.parts)):
+            continue
+        missing = tuple(p for p in rule.parts if values[p] is None)
+        # a part that is itself partial brings what it misses ("averages the partial relevance above")
+        missing += tuple(m for p in have if p in out for m in out[p].missing)
+        out[rule.key] = PartialScore(sum(values[p] for p in have) / len(have), have, missing)  # type: ignore[misc]
+    return out

@@ -1,124 +1,47 @@
-"""Score a 2025 submission: per-case statistics first, then the registered "2025" aggregator.
+"""The 2025 task's submissions: detect, validate and read them into per-case statistics and metric inputs.
 
-Per case: factuality counts (strict/lenient tp/fp/fn) and one value per text metric key (official
-0..100 scale). The aggregator turns rows into the official keys exactly as the official script:
-macro = mean of per-case P/R/F1, micro = pooled counts, text metrics = mean over cases,
-overall relevance = mean of [alignscore, rougeLsum, bleu, medcon, bertscore, sari] and overall =
-mean of factuality and relevance. An unavailable metric leaves its keys and the overall scores
-null; `partial` then reports, under its own name, the mean of what was available.
+Per case: factuality counts (strict/lenient tp/fp/fn, the task's own metric) and what the text
+metrics compare (the answer cut to 75 words vs question + essential sentences, or the clinician
+answer with `--reference clinician`). `archehr_scoring.api.score` runs the metrics and the task's
+aggregator (`archehr_scoring.aggregate2025`); the task itself is declared in `archehr_scoring.tasks`.
 
 This module stays light (no torch): metric modules are imported only when their metric is built.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from archehr.data.model import Case, KeyEntry, Split
-from archehr.errors import ConfigError, DataError, Problem, SubmissionError, UnavailableError
-from archehr_scoring.factuality import FACTUALITY_KEYS, aggregate_factuality, case_counts, factuality_signature
-from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample
+from archehr.errors import DataError, Problem, SubmissionError
+from archehr_scoring.factuality import case_counts, factuality_signature
+from archehr_scoring.metrics.base import MetricSettings, TextExample
 from archehr_scoring.reference import require_notes
-from archehr_scoring.results import AGGREGATORS, AggregationContext, PartialScore, ScoreReport
+from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import (
     ParsedAnswer,
     Submission2025,
     answer_warnings,
     check_cases,
-    load_submission_2025,
+    check_submission_2025,
+    fix_submission,
     parse_answer,
+    read_submission_2025,
+    validate_2025,
 )
+from archehr_scoring.tasks import Inputs, Prepared
 
 TASK = "2025"
-RELEVANCE_METRICS = ("bleu", "rouge", "sari", "bertscore", "alignscore", "medcon")
-ALL_METRICS = ("factuality",) + RELEVANCE_METRICS
-METRIC_KEYS: dict[str, tuple[str, ...]] = {"rouge": ("rouge1", "rouge2", "rougeL", "rougeLsum")}
-TEXT_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum", "bleu", "sari", "bertscore", "medcon", "alignscore")
-OVERALL_RELEVANCE_PARTS = ("alignscore", "rougeLsum", "bleu", "medcon", "bertscore", "sari")
-OFFICIAL_KEYS = FACTUALITY_KEYS + ("overall_factuality_score",) + TEXT_KEYS + ("overall_relevance_score",
-                                                                               "overall_score")
-REFERENCES = ("essential", "clinician")
 
 
-def metric_keys(name: str) -> tuple[str, ...]:
-    return METRIC_KEYS.get(name, (name,))
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
-def aggregate_2025(rows: Sequence[Mapping[str, float]], ctx: AggregationContext) -> dict[str, float | None]:
-    """Per-case rows -> the official leaderboard keys (None where a metric did not run)."""
-    out: dict[str, float | None] = {}
-    if rows and "factuality" in ctx.available and all("strict_tp" in r for r in rows):
-        out.update(aggregate_factuality(rows))
-    else:
-        out.update(dict.fromkeys(FACTUALITY_KEYS))
-    out["overall_factuality_score"] = out["strict_micro_f1"]
-    for k in TEXT_KEYS:
-        # Scored only when every case has it: never a mean over the cases that happened to work.
-        out[k] = _mean([r[k] for r in rows]) if rows and all(k in r for r in rows) else None
-    parts = [out[k] for k in OVERALL_RELEVANCE_PARTS]
-    out["overall_relevance_score"] = _mean(parts) if all(v is not None for v in parts) else None  # type: ignore
-    fr = [out["overall_factuality_score"], out["overall_relevance_score"]]
-    out["overall_score"] = _mean(fr) if all(v is not None for v in fr) else None  # type: ignore[arg-type]
-    return {k: out[k] for k in OFFICIAL_KEYS}
-
-
-if TASK not in AGGREGATORS:
-    AGGREGATORS.add(TASK, aggregate_2025)
-
-
-def partial_overall(scores: Mapping[str, float | None]) -> dict[str, PartialScore]:
-    """Means of what was available when an official overall score is null (clearly not the official one)."""
-    out: dict[str, PartialScore] = {}
-    if scores.get("overall_relevance_score") is not None:
-        return out
-    have = tuple(k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is not None)
-    missing = tuple(k for k in OVERALL_RELEVANCE_PARTS if scores.get(k) is None)
-    if not have:
-        return out
-    rel = _mean([scores[k] for k in have])  # type: ignore[misc]
-    out["overall_relevance_score"] = PartialScore(rel, have, missing)
-    fact = scores.get("overall_factuality_score")
-    if fact is not None:
-        # averages the partial relevance above: `averaged` names official keys, `partial` says which are partial
-        out["overall_score"] = PartialScore(_mean([fact, rel]), ("overall_factuality_score",
-                                                                 "overall_relevance_score"), missing)
-    return out
-
-
-def resolve_metrics(metrics: str | Sequence[str] | None) -> list[str]:
-    """Requested metric names (registry names plus `factuality`), checked, deduplicated, in order."""
-    from archehr_scoring.metrics.registry import METRICS
-
-    if metrics is None:
-        return list(ALL_METRICS)
-    names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
-    out: list[str] = []
-    problems: list[Problem] = []
-    for raw in names:
-        n = raw.strip()
-        if not n:
-            continue
-        if n == "all":
-            out += [m for m in ALL_METRICS if m not in out]
-            continue
-        if n != "factuality" and n not in METRICS:
-            problems.append(Problem(METRICS.unknown_message(n).replace("(known: ", "(known: factuality, "),
-                                    field="--metrics", code="option"))
-            continue
-        if n not in out:
-            out.append(n)
-    if problems:
-        raise ConfigError(problems)
-    if not out:
-        raise ConfigError(Problem("no metric requested", field="--metrics", code="option"))
-    return out
+def detect(obj: Any) -> str | None:
+    """`answer` fields and no `prediction`: a 2025 submission."""
+    if isinstance(obj, list) and obj and all(isinstance(it, dict) for it in obj) \
+            and any("answer" in it for it in obj) and not any("prediction" in it for it in obj):
+        return TASK
+    return None
 
 
 def question_text(case: Case) -> str:
@@ -160,86 +83,67 @@ def build_examples(split: Split, parsed: Sequence[ParsedAnswer], reference: str)
     return out
 
 
-def run_metric(name: str, examples: Sequence[TextExample], settings: MetricSettings, reference: str) -> MetricResult:
-    """Build and run one registered metric; a missing module/model becomes `unavailable`, never a number."""
-    from archehr_scoring.metrics.registry import build_metric
+def _read(inputs: Inputs) -> tuple[Submission2025, list[Problem]]:
+    if isinstance(inputs.obj, Submission2025):
+        return inputs.obj, []
+    return check_submission_2025(inputs.obj, inputs.file, inputs.text)
 
-    try:
-        metric = build_metric(name, **dataclasses.asdict(settings), reference_kind=reference)
-    except ModuleNotFoundError as e:
-        return MetricResult(name, metric_keys(name), f"{name}|unavailable",
-                            unavailable=f"cannot import what {name} needs ({e.name}): install it")
-    except UnavailableError as e:
-        return MetricResult(name, metric_keys(name), f"{name}|unavailable", unavailable=str(e))
-    try:
-        return metric.run(examples)
-    except UnavailableError as e:
-        return MetricResult(name, metric_keys(name), metric.signature(), unavailable=str(e))
+
+class Handler2025:
+    """How the pipeline reads a 2025 submission (see `archehr_scoring.tasks.Task.handler`)."""
+
+    def validate(self, task: str, inputs: Inputs) -> tuple[list[Problem], list[Problem]]:
+        sub, errors = _read(inputs)
+        errs, warnings = validate_2025(sub, inputs.split)
+        return errors + errs, warnings
+
+    def prepare(self, task: str, inputs: Inputs) -> Prepared:
+        split = inputs.split
+        if split is None or split.key is None:
+            raise DataError(Problem("this split has no key: scoring needs archehr-qa_key.json",
+                                    split.source if split else None, code="missing-file"))
+        require_notes(split, "2025 scoring reads the note sentences, narratives and questions")
+        sub, problems = _read(inputs)
+        problems += check_cases(sub, split, inputs.key_file)
+        if problems:
+            raise SubmissionError(problems)
+        reference = inputs.reference or "essential"
+        text_metrics = [n for n in inputs.metrics if n != "factuality"]
+        if text_metrics:
+            ref_problems = _reference_problems(split, sub.case_ids, reference, inputs.key_file)
+            if ref_problems:
+                raise DataError(ref_problems)
+        parsed = [parse_answer(cid, ans) for cid, ans in sub.entries]
+        warnings: list[Problem] = []
+        for p in parsed:
+            warnings += answer_warnings(p, split.case(p.case_id), sub.file, sub.line_of(p.case_id))
+        rows: dict[str, dict[str, float]] = {p.case_id: {} for p in parsed}
+        signatures: dict[str, str] = {}
+        if "factuality" in inputs.metrics:
+            signatures["factuality"] = factuality_signature()
+            for p in parsed:
+                rows[p.case_id].update(case_counts(p.citations, split.key_for(p.case_id)))
+        meta = {"reference": reference,
+                "cases": {p.case_id: {"answer_as_scored": p.text, "citations": sorted(p.citations),
+                                      "words": p.n_words, "truncated": p.truncated} for p in parsed}}
+        return Prepared(tuple(rows), rows, build_examples(split, parsed, reference) if text_metrics else [],
+                        signatures, warnings, meta)
+
+
+HANDLER = Handler2025()
+
+
+def fix(submission: Any, split: Split | None) -> list[dict[str, str]]:
+    """A repaired copy of a valid submission (`archehr validate --fix`)."""
+    return fix_submission(read_submission_2025(submission), split)
 
 
 def score_2025(submission: str | os.PathLike[str] | list[Any] | Submission2025, split: Split,
                metrics: str | Sequence[str] | None = None, settings: MetricSettings | None = None,
                reference: str = "essential", bootstrap: int = 0, seed: int = 12345,
                key_file: str | None = None) -> ScoreReport:
-    """Score one 2025 submission against a split with a key; bad input raises with every problem."""
-    settings = settings or MetricSettings()
-    if reference not in REFERENCES:
-        raise ConfigError(Problem(f"unknown reference {reference!r}; expected one of {', '.join(REFERENCES)}",
-                                  field="--reference", code="option"))
-    names = resolve_metrics(metrics)
-    if split.key is None:
-        raise DataError(Problem("this split has no key: scoring needs archehr-qa_key.json", split.source,
-                                code="missing-file"))
-    require_notes(split, "2025 scoring reads the note sentences, narratives and questions")
-    sub, problems = load_submission_2025(submission)
-    problems += check_cases(sub, split, key_file)
-    if problems:
-        raise SubmissionError(problems)
-    relevance = [n for n in names if n != "factuality"]
-    if relevance:
-        ref_problems = _reference_problems(split, sub.case_ids, reference, key_file)
-        if ref_problems:
-            raise DataError(ref_problems)
+    """`archehr_scoring.api.score` on the 2025 task with a loaded split (kept for existing callers)."""
+    from archehr_scoring.api import score
 
-    parsed = [parse_answer(cid, ans) for cid, ans in sub.entries]
-    warnings: list[Problem] = []
-    for p in parsed:
-        warnings += answer_warnings(p, split.case(p.case_id), sub.file, sub.line_of(p.case_id))
-
-    rows: dict[str, dict[str, float]] = {p.case_id: {} for p in parsed}
-    signatures: dict[str, str] = {}
-    unavailable: dict[str, str] = {}
-    if "factuality" in names:
-        signatures["factuality"] = factuality_signature()
-        for p in parsed:
-            rows[p.case_id].update(case_counts(p.citations, split.key_for(p.case_id)))
-    examples = build_examples(split, parsed, reference) if relevance else []
-    for name in relevance:
-        result = run_metric(name, examples, settings, reference)
-        signatures[name] = result.signature
-        if not result.available:
-            unavailable[name] = result.unavailable or "unavailable"
-            continue
-        for cid, values in (result.per_case or {}).items():
-            rows[cid].update(values)
-        warnings += [Problem(w, code="warning-metric") for w in result.warnings]
-
-    ctx = AggregationContext(frozenset(signatures) - frozenset(unavailable), unavailable)
-    scores = aggregate_2025([rows[p.case_id] for p in parsed], ctx)
-    meta: dict[str, Any] = {
-        "reference": reference,
-        "metrics": names,
-        "not_requested": [m for m in ALL_METRICS if m not in names],
-        "n_cases": len(parsed),
-        "settings": dataclasses.asdict(settings),
-        "cases": {p.case_id: {"answer_as_scored": p.text, "citations": sorted(p.citations), "words": p.n_words,
-                              "truncated": p.truncated} for p in parsed},
-    }
-    report = ScoreReport(TASK, scores, rows, signatures, unavailable, partial_overall(scores), tuple(warnings),
-                         None, meta)
-    if bootstrap and bootstrap > 0:
-        from archehr_scoring.bootstrap import bootstrap_ci
-
-        report = dataclasses.replace(report, ci=bootstrap_ci(report, bootstrap, seed),
-                                     meta={**meta, "bootstrap": {"n": bootstrap, "seed": seed, "level": 0.95}})
-    return report
+    return score(TASK, submission, split, metrics=metrics, settings=settings, reference=reference,
+                 bootstrap=bootstrap, seed=seed, key_file=key_file)

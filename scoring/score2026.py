@@ -1,4 +1,4 @@
-"""Score and validate submissions of the four 2026 subtasks, as the official scripts do.
+"""The four 2026 subtasks' submissions: detect, validate and read them as the official scripts do.
 
 - st1 question interpretation: text cut to 15 words vs the XML's `<clinician_question>`; ROUGE,
   BERTScore, AlignScore, MEDCON; overall = mean(alignscore, rougeLsum, medcon, bertscore).
@@ -12,49 +12,52 @@
   citations; micro and macro P/R/F1; overall = micro F1.
 Where we differ from the official code on purpose: a metric that cannot run is `None` (the
 official st1 script writes 0), so the overall score is `None` too.
+
+The subtasks are declared in `archehr_scoring.tasks`; `archehr_scoring.api.score` runs the metrics
+and aggregators (`archehr_scoring.aggregate2026`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from archehr.data.model import Split
 from archehr.data.releases import KEY_NAME, XML_NAME
-from archehr.errors import ConfigError, DataError, Problem, SubmissionError, UnavailableError
+from archehr.errors import DataError, Problem, SubmissionError
 from archehr_scoring import __version__
-from archehr_scoring.aggregate2026 import (
-    OVERALL_PARTS,
-    TASK_METRICS,
-    alignment_case_prf,
-    evidence_case_prf,
-    metric_keys,
-    official_keys,
-)
-from archehr_scoring.case_ids import format_case_ids, parse_case_ids
+from archehr_scoring.aggregate2026 import alignment_case_prf, evidence_case_prf
+from archehr_scoring.case_ids import format_case_ids
 from archehr_scoring.metrics.base import MetricSettings, TextExample, signature
 from archehr_scoring.reference import load_reference
-from archehr_scoring.results import AGGREGATORS, PartialScore, ScoreReport
+from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2026 import (
-    TASK_TITLES,
-    TEXT_TASKS,
-    WORD_LIMITS,
     Submission2026,
     check_shape_2026,
     check_task_name,
     detect_task_2026,
-    load_submission_json,
+    kind,
     parse_submission_2026,
 )
+from archehr_scoring.tasks import Inputs, Prepared, get_task
 
 __all__ = ["score_2026", "validate_2026", "detect_task_2026", "load_reference_2026", "reference_case_ids"]
 
 CaseIdsArg = str | Iterable[str] | frozenset[str] | None
-DEFAULT_SETTINGS = MetricSettings()  # frozen: safe to share as a default
-# What the text metrics compare the prediction with (recorded in their signatures).
-REFERENCE_KIND = {"st1": "clinician_question", "st3": "clinician_answer_without_citations"}
+QUESTION_REFERENCE = "clinician_question"  # st1: the XML's question, not the key
+
+
+def detect(obj: Any) -> str | None:
+    """A list of {case_id, prediction} objects: one of the 2026 subtasks (which one: `detect_task_2026`)."""
+    if isinstance(obj, list) and obj and all(isinstance(it, dict) for it in obj) \
+            and any("prediction" in it for it in obj):
+        return detect_task_2026(obj)
+    return None
+
+
+def _scored_against_xml(task: str) -> bool:
+    return get_task(task).references == (QUESTION_REFERENCE,)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,9 +77,9 @@ def reference_case_ids(task: str, ref: Split, case_ids: frozenset[str] | None = 
     """
     check_task_name(task)
     src = ref.source
-    if task == "st1":
+    if _scored_against_xml(task):
         if not ref.cases:
-            raise DataError(Problem(f"st1 is scored against the XML's <clinician_question>; no {XML_NAME} was found "
+            raise DataError(Problem(f"{task} is scored against the XML's <clinician_question>; no {XML_NAME} was found "
                                     "(pass the XML itself or put it beside the key)", src, code="missing-reference"))
         ids = [c.case_id for c in ref.cases if case_ids is None or c.case_id in case_ids]
         missing = [c for c in ids if not ref.case(c).clinician_question]
@@ -91,7 +94,7 @@ def reference_case_ids(task: str, ref: Split, case_ids: frozenset[str] | None = 
     problems: list[Problem] = []
     for c in ids:
         entry = ref.key_for(c)
-        if task == "st3":
+        if kind(task) == "text":
             if not entry.clinician_answer_without_citations:
                 problems.append(Problem("key has no clinician_answer_without_citations (the st3 reference)", src, c,
                                         "clinician_answer_without_citations", code="missing-reference"))
@@ -100,11 +103,11 @@ def reference_case_ids(task: str, ref: Split, case_ids: frozenset[str] | None = 
             if c not in ref.case_ids or not ref.case(c).patient_narrative:
                 problems.append(Problem(f"no patient_narrative in {XML_NAME} (the st3 SARI source)", src, c,
                                         "patient_narrative", code="missing-reference"))
-        elif task == "st4" and entry.clinician_answer_sentences is None:
+        elif kind(task) == "links" and entry.clinician_answer_sentences is None:
             problems.append(Problem("key has no clinician_answer_sentences (the st4 reference)", src, c,
                                     "clinician_answer_sentences", code="missing-reference"))
-    if task == "st3" and not ref.cases:
-        problems.insert(0, Problem(f"st3 needs {XML_NAME} beside the key: SARI's source is the patient narrative",
+    if kind(task) == "text" and not ref.cases:
+        problems.insert(0, Problem(f"{task} needs {XML_NAME} beside the key: SARI's source is the patient narrative",
                                    src, code="missing-reference"))
     if problems:
         raise DataError(problems)
@@ -140,7 +143,7 @@ def validate_2026(task: str, submission_obj: Any, split: Split | None, file: str
         return problems
     expected = reference_case_ids(task, split, case_ids)
     if case_ids is not None:
-        known = set(split.case_ids if task == "st1" else (k.case_id for k in split.key or ()))
+        known = set(split.case_ids if _scored_against_xml(task) else (k.case_id for k in split.key or ()))
         unknown = sorted(case_ids - known, key=_num_first)
         if unknown:
             problems.append(Problem(f"--case-ids selects cases the reference does not have: "
@@ -155,7 +158,7 @@ def validate_2026(task: str, submission_obj: Any, split: Split | None, file: str
     for c in extra:
         problems.append(Problem("case is in the submission but not in the reference", file, c, "case_id",
                                 code="unknown-case"))
-    if task in ("st2", "st4"):
+    if kind(task) in ("ids", "links"):
         problems += _check_ids(task, obj, split, set(expected), file)
     return problems
 
@@ -174,7 +177,7 @@ def _check_ids(task: str, obj: list[Any], split: Split, expected: set[str], file
         entry = split.key_for(cid)
         # The official scripts take the valid note sentence ids from the key's labels.
         valid = {a.sentence_id for a in entry.answers}
-        if task == "st2":
+        if kind(task) == "ids":
             bad = sorted({x for x in it["prediction"] if isinstance(x, str) and x not in valid}, key=_num_first)
             if bad:
                 out.append(Problem(f"unknown sentence id(s) {', '.join(repr(b) for b in bad)}; this note has "
@@ -207,97 +210,52 @@ def _id_range(ids: set[str]) -> str:
 # Scoring
 
 
+class Handler2026:
+    """How the pipeline reads a 2026 submission (see `archehr_scoring.tasks.Task.handler`)."""
+
+    def validate(self, task: str, inputs: Inputs) -> tuple[list[Problem], list[Problem]]:
+        problems = validate_2026(task, inputs.obj, inputs.split, inputs.file, text=inputs.text,
+                                 case_ids=inputs.case_ids)
+        return ([p for p in problems if not p.code.startswith("warning")],
+                [p for p in problems if p.code.startswith("warning")])
+
+    def prepare(self, task: str, inputs: Inputs) -> Prepared:
+        ref, wanted = inputs.split, inputs.case_ids
+        errors, warnings = self.validate(task, inputs)
+        if errors:
+            raise SubmissionError(errors)
+        sub = parse_submission_2026(task, inputs.obj, inputs.file, inputs.text, wanted)
+        if not sub.case_ids:
+            raise SubmissionError(Problem("no case left to score" + (" after --case-ids" if wanted else ""),
+                                          inputs.file, code="empty-submission"))
+        rows: dict[str, dict[str, float]] = {cid: {} for cid in sub.case_ids}
+        examples: list[TextExample] = []
+        signatures: dict[str, str] = {}
+        if kind(task) == "ids":
+            rows, signatures = _evidence_rows(sub, ref), {"evidence": _set_signature(task)}
+        elif kind(task) == "links":
+            rows, signatures = _alignment_rows(sub, ref), {"alignment": _set_signature(task)}
+        else:
+            examples = text_examples_2026(task, sub, ref)
+        return Prepared(sub.case_ids, rows, examples, signatures, warnings,
+                        {"reference": ref.source, "case_ids": format_case_ids(sub.case_ids)})
+
+
+HANDLER = Handler2026()
+
+
 def score_2026(task: str | None, submission: Any, split_or_key: Split | str | os.PathLike[str],
                metrics: Sequence[str] | None = None, settings: MetricSettings | None = None,
                case_ids: CaseIdsArg = None, bootstrap: int = 0, seed: int = 12345) -> ScoreReport:
-    """Score a 2026 submission (a path or the parsed JSON list) on one subtask.
+    """`archehr_scoring.api.score` on a 2026 subtask (`task=None` detects it; kept for existing callers)."""
+    from archehr_scoring.api import score
 
-    `task=None` detects the subtask from the submission's shape (recorded in `meta`).
-    `case_ids` ("121-167,3" or a set) restricts scoring like `--case_ids_to_score`.
-    Raises SubmissionError listing every problem when the submission is invalid.
-    """
-    settings = settings or DEFAULT_SETTINGS
-    file: str | None = None
-    text = ""
-    if isinstance(submission, (str, os.PathLike)):
-        file = str(submission)
-        obj, text = load_submission_json(submission)
-    else:
-        obj = submission
-    detected = task is None or task == "auto"
-    task = detect_task_2026(obj) if detected else check_task_name(task)  # type: ignore[arg-type]
-    wanted = case_ids if isinstance(case_ids, frozenset) or case_ids is None else parse_case_ids(case_ids)
-    ref = load_reference_2026(split_or_key)
-    names = _metric_names(task, metrics)
-
-    problems = validate_2026(task, obj, ref, file, text=text, case_ids=wanted)
-    errors = [p for p in problems if not p.code.startswith("warning")]
-    if errors:
-        raise SubmissionError(errors)
-    sub = parse_submission_2026(task, obj, file, text, wanted)
-    if not sub.case_ids:
-        raise SubmissionError(Problem("no case left to score" + (" after --case-ids" if wanted else ""), file,
-                                      code="empty-submission"))
-
-    meta: dict[str, Any] = {
-        "edition": "2026",
-        "subtask": f"{task} ({TASK_TITLES[task]})",
-        "task_detected": detected,
-        "reference": ref.source,
-        "n_cases": len(sub.case_ids),
-        "case_ids": format_case_ids(sub.case_ids),
-        "scorer_version": __version__,
-    }
-    unavailable: dict[str, str] = {}
-    partial: dict[str, PartialScore] = {}
-    if task in TEXT_TASKS:
-        rows, signatures, unavailable = _text_rows(task, sub, ref, names, settings)
-        meta["word_limit"] = WORD_LIMITS[task]
-        meta["settings"] = dataclasses.asdict(settings)
-        not_run = [m for m in TASK_METRICS[task] if m not in names]
-        if not_run:
-            meta["not_requested"] = not_run
-    elif task == "st2":
-        rows, signatures = _evidence_rows(sub, ref), {"evidence": _set_signature("st2")}
-    else:
-        rows, signatures = _alignment_rows(sub, ref), {"alignment": _set_signature("st4")}
-
-    ctx_report = ScoreReport(task, {}, rows, signatures, unavailable)
-    scores = AGGREGATORS.get(task)([rows[c] for c in sub.case_ids], ctx_report.context())
-    scores = {k: scores.get(k) for k in official_keys(task)}
-    if task in TEXT_TASKS and scores["overall_score"] is None:
-        have = tuple(k for k in OVERALL_PARTS[task] if scores[k] is not None)
-        if have:
-            partial["overall_score"] = PartialScore(sum(scores[k] for k in have) / len(have),  # type: ignore[misc]
-                                                    have, tuple(k for k in OVERALL_PARTS[task] if scores[k] is None))
-    report = ScoreReport(task, scores, rows, signatures, unavailable, partial,
-                         tuple(p for p in problems if p.code.startswith("warning")), None, meta)
-    if bootstrap > 0:
-        from archehr_scoring.bootstrap import bootstrap_ci
-
-        report = dataclasses.replace(report, ci=bootstrap_ci(report, bootstrap, seed),
-                                     meta={**meta, "bootstrap": {"n": bootstrap, "seed": seed}})
-    return report
-
-
-def _metric_names(task: str, metrics: Sequence[str] | None) -> tuple[str, ...]:
-    if task not in TEXT_TASKS:
-        if metrics:
-            raise ConfigError(Problem(f"{task} is scored on id sets; it takes no --metrics (got "
-                                      f"{', '.join(metrics)})", field="--metrics", code="option"))
-        return ()
-    allowed = TASK_METRICS[task]
-    if not metrics:
-        return allowed
-    bad = [m for m in metrics if m not in allowed]
-    if bad:
-        raise ConfigError(Problem(f"{task} does not use metric(s) {', '.join(bad)}; its metrics are "
-                                  f"{', '.join(allowed)}", field="--metrics", code="option"))
-    return tuple(m for m in allowed if m in metrics)  # official order
+    return score(task, submission, split_or_key, metrics=metrics, settings=settings, case_ids=case_ids,
+                 bootstrap=bootstrap, seed=seed)
 
 
 def _set_signature(task: str) -> str:
-    if task == "st2":
+    if kind(task) == "ids":
         return signature("st2-evidence", strict="essential", lenient="drop-supplementary-predictions",
                          empty="both=1,one=0", micro_empty="1", version=__version__)
     return signature("st4-alignment", unit="answer_id-evidence_id-link", empty="no-pred=P0,no-gold=R0,both=0",
@@ -339,7 +297,7 @@ def text_examples_2026(task: str, sub: Submission2026, ref: Split) -> list[TextE
     texts = sub.texts or {}
     out = []
     for cid in sub.case_ids:
-        if task == "st1":
+        if _scored_against_xml(task):
             reference = ref.case(cid).clinician_question or ""
             out.append(TextExample(cid, texts[cid], reference))
         else:
@@ -347,50 +305,3 @@ def text_examples_2026(task: str, sub: Submission2026, ref: Split) -> list[TextE
             source = ref.case(cid).patient_narrative or ""
             out.append(TextExample(cid, texts[cid], reference, sari_source=source, sari_reference=reference))
     return out
-
-
-def _text_rows(task: str, sub: Submission2026, ref: Split, names: Sequence[str], settings: MetricSettings,
-               ) -> tuple[dict[str, dict[str, float]], dict[str, str], dict[str, str]]:
-    examples = text_examples_2026(task, sub, ref)
-    rows: dict[str, dict[str, float]] = {cid: {} for cid in sub.case_ids}
-    signatures: dict[str, str] = {}
-    unavailable: dict[str, str] = {}
-    for name in names:
-        sig, reason, per_case = _run_metric(name, examples, settings, REFERENCE_KIND[task])
-        signatures[name] = sig
-        if reason is not None:
-            unavailable[name] = reason
-            continue
-        for cid in sub.case_ids:
-            for k in metric_keys(name):
-                rows[cid][k] = float((per_case or {})[cid][k])
-    return rows, signatures, unavailable
-
-
-def _run_metric(name: str, examples: list[TextExample], settings: MetricSettings, reference_kind: str,
-                ) -> tuple[str, str | None, dict[str, dict[str, float]] | None]:
-    """(signature, unavailable reason or None, per-case values). Never a made-up number."""
-    from archehr_scoring.metrics.registry import build_metric
-
-    try:
-        metric = build_metric(name, **metric_settings(settings), reference_kind=reference_kind)
-    except ModuleNotFoundError as e:
-        if (e.name or "").startswith("archehr_scoring"):
-            why = f"this installation has no implementation of {name!r} ({e.name} is missing)"
-        else:
-            why = f"module {e.name!r} is not installed (pip install 'archehr[models]')"
-        return f"{name}|unavailable", why, None
-    except UnavailableError as e:
-        return f"{name}|unavailable", str(e), None
-    try:
-        result = metric.run(examples)
-    except UnavailableError as e:
-        return metric.signature(), str(e), None
-    if result.unavailable is not None:
-        return result.signature, result.unavailable, None
-    return result.signature, None, result.per_case
-
-
-def metric_settings(settings: MetricSettings) -> dict[str, Any]:
-    """Keyword settings handed to every text metric (each one reads the fields it uses)."""
-    return dataclasses.asdict(settings)

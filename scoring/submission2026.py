@@ -21,16 +21,10 @@ from archehr.atomic import write_json
 from archehr.data.json_io import json_line_of, load_json_text, read_text
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr_scoring.answer_format import cut_words
+from archehr_scoring.tasks import get_task, tasks_with
 
-TASKS_2026: tuple[str, ...] = ("st1", "st2", "st3", "st4")
-TASK_TITLES = {
-    "st1": "question interpretation",
-    "st2": "evidence identification",
-    "st3": "answer generation",
-    "st4": "evidence alignment",
-}
-WORD_LIMITS = {"st1": 15, "st3": 75}
-TEXT_TASKS = frozenset(WORD_LIMITS)
+# The three 2026 prediction kinds (the subtasks themselves are declared in archehr_scoring.tasks)
+PREDICTION_KINDS = ("text", "ids", "links")
 
 
 @dataclass(frozen=True)
@@ -53,11 +47,25 @@ class Submission2026:
     answer_ids: Mapping[str, tuple[str, ...]] | None = None  # st4: answer ids named per case (for checks)
 
 
+def subtasks() -> list[str]:
+    """The registered tasks whose submissions have a 2026 shape (a list of {case_id, prediction})."""
+    return tasks_with(lambda t: t.prediction in PREDICTION_KINDS and t.edition == "2026")
+
+
 def check_task_name(task: str) -> str:
-    if task not in TASKS_2026:
-        raise ConfigError(Problem(f"unknown 2026 subtask {task!r}; expected one of {', '.join(TASKS_2026)}",
+    if task not in subtasks():
+        raise ConfigError(Problem(f"unknown 2026 subtask {task!r}; expected one of {', '.join(subtasks())}",
                                   field="--task", code="option"))
     return task
+
+
+def kind(task: str) -> str:
+    """What a subtask's prediction is: text (cut to its word limit), ids (note sentences) or links."""
+    return get_task(check_task_name(task)).prediction
+
+
+def word_limit(task: str) -> int:
+    return get_task(task).word_limit or 0
 
 
 def load_submission_json(path: str | os.PathLike[str]) -> tuple[Any, str]:
@@ -125,21 +133,21 @@ def _check_prediction(task: str, pred: Any, file: str | None, cid: str, line: in
     def add(msg: str, code: str, field: str = "prediction") -> None:
         out.append(Problem(msg, file, cid, field, line, code=code))
 
-    if task in TEXT_TASKS:
+    if kind(task) == "text":
         if not isinstance(pred, str):
             add(f"prediction must be a string, got {_describe(pred)}", "type")
         elif not pred.strip():
             add("empty prediction", "empty-prediction")
         else:
-            n, limit = len(pred.split()), WORD_LIMITS[task]
+            n, limit = len(pred.split()), word_limit(task)
             if n > limit:
                 add(f"prediction has {n} words; the scorer keeps only the first {limit}", "warning-truncated")
         return out
     if not isinstance(pred, list):
-        what = "sentence-id strings" if task == "st2" else "{answer_id, evidence_id} objects"
+        what = "sentence-id strings" if kind(task) == "ids" else "{answer_id, evidence_id} objects"
         add(f"prediction must be a list of {what}, got {_describe(pred)}", "type")
         return out
-    if task == "st2":
+    if kind(task) == "ids":
         bad = [x for x in pred if not _is_id(x)]
         if bad:
             add(f"sentence ids must be strings, got {', '.join(repr(b) for b in bad[:5])}", "type")
@@ -196,10 +204,10 @@ def parse_submission_2026(task: str, obj: Any, file: str | None = None, text: st
     if errors:
         raise SubmissionError(errors)
     order = tuple(it["case_id"] for it in obj)
-    if task in TEXT_TASKS:
-        return Submission2026(task, order, texts={it["case_id"]: cut_words(it["prediction"], WORD_LIMITS[task])
+    if kind(task) == "text":
+        return Submission2026(task, order, texts={it["case_id"]: cut_words(it["prediction"], word_limit(task))
                                                   for it in obj})
-    if task == "st2":
+    if kind(task) == "ids":
         return Submission2026(task, order, evidence={it["case_id"]: frozenset(it["prediction"]) for it in obj})
     return Submission2026(
         task, order,
@@ -225,9 +233,9 @@ def detect_task_2026(obj: Any) -> str:
     preds = [it.get("prediction") for it in obj]
     if all(isinstance(p, str) for p in preds):
         counts = [len(p.split()) for p in preds]
-        if max(counts) <= WORD_LIMITS["st1"]:
+        if max(counts) <= word_limit("st1"):
             return "st1"
-        if statistics.median(counts) > 2 * WORD_LIMITS["st1"]:
+        if statistics.median(counts) > 2 * word_limit("st1"):
             return "st3"
         if sum(p.rstrip().endswith("?") for p in preds) > len(preds) / 2:
             return "st1"
@@ -262,9 +270,9 @@ def to_official_2026(task: str, predictions: Mapping[str, Any]) -> list[dict[str
     check_task_name(task)
     out: list[dict[str, Any]] = []
     for cid, pred in predictions.items():
-        if task in TEXT_TASKS:
+        if kind(task) == "text":
             value: Any = pred
-        elif task == "st2":
+        elif kind(task) == "ids":
             value = _ids(pred)
         else:
             value = [{"answer_id": str(a), "evidence_id": _ids(ev)} for a, ev in _alignment_pairs(pred)]

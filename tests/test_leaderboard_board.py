@@ -11,7 +11,7 @@ from leaderboard_toy import TASK, ToyScorer
 
 from archehr.cli.main import main
 from archehr.leaderboard import scorer as scorer_mod
-from archehr.leaderboard.board import Entry, build_leaderboard, choose_rank_key, partial_aware
+from archehr.leaderboard.board import Entry, build_leaderboard, choose_rank_key
 from archehr.leaderboard.cache import ScoreCache, report_from_dict, report_to_dict
 from archehr.leaderboard.render import to_csv, to_markdown
 from archehr.leaderboard.runs import Run, find_runs
@@ -136,17 +136,17 @@ def _partial_report(overall: float | None, parts: dict[str, float]) -> ScoreRepo
 
 @pytest.fixture
 def mean_parts_task():
-    from archehr_scoring.results import AGGREGATORS
+    from archehr_scoring.tasks import TASKS, Task, add_task
 
-    if "mean-parts" not in AGGREGATORS:
-        AGGREGATORS.add("mean-parts", lambda rows, ctx: {**{k: sum(r[k] for r in rows) / len(rows) for k in rows[0]},
-                                                         "overall_score": None})
+    if "mean-parts" not in TASKS:
+        add_task(Task("mean-parts", "test", "mean of parts", ("bleu", "rougeLsum", "overall_score"), handler=None,
+                      aggregator=lambda b, ctx: {k: b.mean(k) for k in ("bleu", "rougeLsum") if b.has(k)}))
 
 
 def test_partial_overall_is_the_mean_of_its_parts_and_marked(mean_parts_task):
     e = Entry(Run("x", Path("x")), "ok", report=_partial_report(None, {"bleu": 10.0, "rougeLsum": 30.0}))
     assert e.value("overall_score") == pytest.approx(20.0) and e.is_partial("overall_score")
-    assert partial_aware(e.report).aggregate(["1"])["overall_score"] == pytest.approx(20.0)
+    assert e.report.aggregate(["1"], partial=True)["overall_score"] == pytest.approx(20.0)
     key, note = choose_rank_key("st3", [e])
     assert key == "overall_score" and "partial" in note and "alignscore" in note
 

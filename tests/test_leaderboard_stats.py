@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from leaderboard_toy import TASK, ToyScorer
+from leaderboard_toy import TASK, ToyScorer, toy_report
 
 from archehr.cli.main import main
 from archehr.leaderboard import scorer as scorer_mod
@@ -19,11 +19,7 @@ from archehr_scoring.results import ScoreReport
 
 def _report(counts: list[tuple[int, int, int]]) -> ScoreReport:
     rows = {str(i): {"tp": float(tp), "fp": float(fp), "fn": float(fn)} for i, (tp, fp, fn) in enumerate(counts)}
-    from leaderboard_toy import toy_aggregate
-
-    from archehr_scoring.results import AggregationContext
-
-    return ScoreReport(TASK, toy_aggregate(list(rows.values()), AggregationContext(frozenset())), rows, {})
+    return toy_report(rows)
 
 
 def test_identical_systems_are_never_significant():

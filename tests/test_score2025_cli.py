@@ -15,7 +15,10 @@ from archehr.data.model import Case, KeyEntry, NoteSentence, Relevance, Sentence
 from archehr.errors import ConfigError, DataError, SubmissionError
 from archehr_scoring import api
 from archehr_scoring.metrics.base import MetricSettings
-from archehr_scoring.score2025 import OFFICIAL_KEYS, score_2025
+from archehr_scoring.score2025 import score_2025
+from archehr_scoring.tasks import get_task
+
+OFFICIAL_KEYS = get_task("2025").keys
 
 E, S, N = Relevance.ESSENTIAL, Relevance.SUPPLEMENTARY, Relevance.NOT_RELEVANT
 

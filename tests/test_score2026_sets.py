@@ -9,10 +9,10 @@ import pytest
 
 from archehr.data.model import Case, ClinicianAnswerSentence, KeyEntry, NoteSentence, Relevance, SentenceLabel, Split
 from archehr.errors import ConfigError, SubmissionError
-from archehr_scoring.aggregate2026 import ST2_KEYS, ST4_KEYS
 from archehr_scoring.bootstrap import bootstrap_ci
 from archehr_scoring.case_ids import format_case_ids, parse_case_ids
 from archehr_scoring.score2026 import score_2026
+from archehr_scoring.tasks import get_task
 
 E, S, N = Relevance.ESSENTIAL, Relevance.SUPPLEMENTARY, Relevance.NOT_RELEVANT
 SET_FIXTURES = ["st2-lexical", "st2-ess-plus-supp", "st2-some-empty", "st4-gold", "st4-first-essential"]
@@ -60,7 +60,7 @@ def test_st2_strict_lenient_and_empty_rules_by_hand() -> None:
     })
     r = score_2026("st2", _sub({"A": ["1", "3"], "B": [], "C": [], "D": ["5"]}), ref)
     s = r.scores
-    assert list(s) == list(ST2_KEYS)
+    assert list(s) == list(get_task("st2").keys)
     assert s["strict_macro_precision"] == pytest.approx(100 * (0.5 + 1) / 4)
     assert s["strict_macro_recall"] == pytest.approx(100 * (0.5 + 1) / 4)
     assert s["strict_macro_f1"] == pytest.approx(100 * (0.5 + 1) / 4)
@@ -112,7 +112,7 @@ def test_st4_links_and_per_case_rules_by_hand() -> None:
                 "Y": [], "Z": [{"answer_id": "1", "evidence_id": []}]})
     r = score_2026("st4", sub, ref)
     s = r.scores
-    assert list(s) == list(ST4_KEYS)
+    assert list(s) == list(get_task("st4").keys)
     # X: predicted {(1,1),(1,3),(2,2)}, gold {(1,1),(1,2)} -> tp 1, P 1/3, R 1/2, F1 0.4
     assert r.per_case["X"]["f1"] == pytest.approx(0.4)
     # Y: nothing predicted, nothing gold -> 0 (unlike subtask 2); Z: nothing predicted -> 0

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import err, print_problems
+from archehr.errors import Problem
 
 MEMBER = "submission.json"
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the zip format's epoch: reproducible archives
@@ -42,17 +43,19 @@ def package(
     """Validate a 2026 submission (every problem at once) and build the upload zip with submission.json at its root."""
     from archehr.atomic import write_bytes
     from archehr.errors import SubmissionError
-    from archehr_scoring.score2026 import load_reference_2026, validate_2026
-    from archehr_scoring.submission2026 import TASK_TITLES, detect_task_2026, load_submission_json
+    from archehr_scoring import api
+    from archehr_scoring.tasks import get_task, tasks_with
 
-    obj, text = load_submission_json(submission)
+    obj, _, _ = api.read_submission(submission)
+    name = task or api.detect_task(obj)
+    spec = get_task(name)
+    if not spec.upload_zip:
+        raise SubmissionError(Problem(f"{name} submissions have no upload zip: `archehr package` builds those of "
+                                      f"{', '.join(tasks_with(lambda t: t.upload_zip))}", str(submission),
+                                      code="detect" if task is None else "option"))
     if task is None:
-        task = detect_task_2026(obj)
-        err(f"subtask: {task} ({TASK_TITLES[task]}), detected from the submission's shape; pass --task to choose")
-    ref = load_reference_2026(key) if key is not None else None
-    problems = validate_2026(task, obj, ref, str(submission), text=text)
-    warnings = [p for p in problems if p.code.startswith("warning")]
-    errors = [p for p in problems if not p.code.startswith("warning")]
+        err(f"subtask: {name} ({spec.title}), detected from the submission's shape; pass --task to choose")
+    _, errors, warnings = api.validate(name, submission, key=key)
     print_problems(warnings)
     if errors:
         raise SubmissionError(errors)  # the CLI prints each problem and exits 2; no zip is written
@@ -60,8 +63,8 @@ def package(
     if target.resolve() == submission.resolve():
         raise SubmissionError(f"the output {target} would overwrite the submission itself; pass -o OUT.zip")
     write_bytes(target, build_zip(submission.read_bytes()))
-    checked = "checked against the key" if ref is not None else "shape checked only (pass --key to check ids)"
-    print(f"wrote {target} ({MEMBER}, {len(obj)} cases, {task}; {checked}; {len(warnings)} warnings)")
+    checked = "checked against the key" if key is not None else "shape checked only (pass --key to check ids)"
+    print(f"wrote {target} ({MEMBER}, {len(obj)} cases, {name}; {checked}; {len(warnings)} warnings)")
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
 def predict(
     data_dir: DataDirOpt = None,
     split: Annotated[str, typer.Option("--split", help="dev | test | test-2026 (or any split folder).")] = "test",
-    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")] = "2025",
+    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 (the tasks systems predict)")
+                    ] = "2025",
     system: Annotated[str | None, typer.Option("--system", help="Built-in system name or a YAML path "
                                                "(default: trained-extractive).")] = None,
     out_dir: Annotated[str | None, typer.Option("-o", "--out-dir", help="Run directory "

@@ -51,7 +51,7 @@ def report(
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""
     from archehr.atomic import write_text
     from archehr.leaderboard import scorer as scorer_mod
-    from archehr.leaderboard.board import partial_aware, score_cached
+    from archehr.leaderboard.board import score_cached
     from archehr.leaderboard.cache import ScoreCache
     from archehr.leaderboard.html_report import load_submission_items, report_html
     from archehr_scoring.bootstrap import bootstrap_ci
@@ -64,7 +64,7 @@ def report(
     scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
     rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))
-    rep = dataclasses.replace(rep, ci=bootstrap_ci(partial_aware(rep), n=resamples, seed=seed))
+    rep = dataclasses.replace(rep, ci=bootstrap_ci(rep, n=resamples, seed=seed, partial=True))
     name = submission.parent.name if submission.name == "submission.json" else submission.stem
     html = report_html(task, rep, split, load_submission_items(submission), title or f"Report: {name}")
     write_text(out, html)

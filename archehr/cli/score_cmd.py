@@ -34,9 +34,10 @@ def score(
     per_case: Annotated[Path | None, typer.Option("--per-case", help="Write every metric per case to FILE "
                                                                      "(.json for JSON, else CSV).",
                                                   show_default=False)] = None,
-    reference: Annotated[str, typer.Option("--reference", help="2025 relevance reference: essential (question + "
-                                                               "essential sentences, official) | clinician "
-                                                               "(clinician answer).")] = "essential",
+    reference: Annotated[str | None, typer.Option("--reference", help="2025 relevance reference: essential (question + "
+                                                               "essential sentences, official; the default) | "
+                                                               "clinician (clinician answer).",
+                                                   show_default=False)] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples for 95% CIs (0 = none).")
                          ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 12345,

@@ -44,16 +44,18 @@ def validate(
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected text or json", field="--format", code="option"))
     task_name, errors, warnings = api.validate(task, submission, key=key, data=data, case_ids=case_ids)
     if fix is not None and not errors:
-        if task_name != "2025":
-            raise ConfigError(Problem("--fix repairs 2025 submissions only", field="--fix", code="option"))
-        from archehr_scoring.submission2025 import fix_submission, read_submission_2025
+        from archehr_scoring.tasks import get_task, resolve, tasks_with
 
+        fixer = get_task(task_name).fixer
+        if fixer is None:
+            raise ConfigError(Problem(f"--fix repairs {', '.join(tasks_with(lambda t: t.fixer is not None))} "
+                                      "submissions only", field="--fix", code="option"))
         split = None
         if key is not None:
             split, _ = api.load_key_split(key, data)
         elif data is not None:
             split = api.cases_only_split(data)
-        write_json(fix, fix_submission(read_submission_2025(submission), split), indent=2)
+        write_json(fix, resolve(fixer)(submission, split), indent=2)
     if fmt == "json":
         print(json.dumps({"task": task_name, "errors": [_item(p) for p in errors],
                           "warnings": [_item(p) for p in warnings]}, indent=2, ensure_ascii=False))

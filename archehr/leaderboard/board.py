@@ -6,7 +6,6 @@ status column; it never stops the others from being scored.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,25 +28,10 @@ from archehr.leaderboard.runs import Run, find_runs
 from archehr.leaderboard.scorer import Scorer, key_files
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, bootstrap_ci
 from archehr_scoring.results import ScoreReport
+from archehr_scoring.tasks import OVERALL_KEY, TASKS, get_task
 
-OVERALL_KEY = "overall_score"
 # When the official overall cannot be computed here (a model-based metric is unavailable), rank by
-# the first of these that every scored run has, and say so in the table.
-RANK_FALLBACKS: dict[str, tuple[str, ...]] = {
-    "2025": ("overall_factuality_score",),
-    "st1": ("rougeLsum",),
-    "st3": ("rougeLsum",),
-}
-# Columns a Markdown table shows (leaderboard.json/.csv/.html carry every official key).
-HEADLINE: dict[str, tuple[str, ...]] = {
-    "2025": ("overall_score", "overall_factuality_score", "overall_relevance_score", "lenient_micro_f1",
-             "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
-    "st1": ("overall_score", "rougeLsum", "bertscore", "alignscore", "medcon"),
-    "st2": ("overall_score", "strict_micro_precision", "strict_micro_recall", "lenient_micro_f1",
-            "strict_macro_f1"),
-    "st3": ("overall_score", "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
-    "st4": ("overall_score", "micro_precision", "micro_recall", "macro_f1"),
-}
+# the first of the task's `rank_fallbacks` that every scored run has, and say so in the table.
 Progress = Callable[[str], None]
 
 
@@ -78,42 +62,12 @@ class Entry:
         v = self.report.scores.get(key)
         if v is None and key in self.report.partial:
             if self._partial_scores is None:  # aggregate once: tables ask for every cell
-                self._partial_scores = partial_aware(self.report).aggregate(sorted(self.report.per_case))
+                self._partial_scores = self.report.aggregate(sorted(self.report.per_case), partial=True)
             v = self._partial_scores.get(key)
         return v
 
     def is_partial(self, key: str) -> bool:
         return self.report is not None and self.report.scores.get(key) is None and key in self.report.partial
-
-
-class PartialAware(ScoreReport):
-    """A report whose aggregate fills an overall the scorer left None with the mean of its recorded parts.
-
-    The scorer records in `partial[key].averaged` which parts a partial overall averages; computing it
-    inside `aggregate` lets bootstrap CIs and paired tests treat it like any other key.
-    """
-
-    def aggregate(self, case_ids: Sequence[str]) -> dict[str, float | None]:
-        s = dict(super().aggregate(case_ids))
-        todo = {k: v.averaged for k, v in self.partial.items()}
-        # A partial overall may average another partial key (2025: overall <- partial relevance),
-        # so fill keys whose parts are all known until nothing changes.
-        while todo:
-            ready = {k: parts for k, parts in todo.items()
-                     if parts and all(isinstance(s.get(p), (int, float)) for p in parts)}
-            if not ready:
-                break
-            for k, parts in ready.items():
-                if s.get(k) is None:
-                    s[k] = sum(s[p] for p in parts) / len(parts)  # type: ignore[misc]
-                del todo[k]
-        return s
-
-
-def partial_aware(r: ScoreReport) -> ScoreReport:
-    if not r.partial or isinstance(r, PartialAware):
-        return r
-    return PartialAware(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)})
 
 
 @dataclass
@@ -204,7 +158,7 @@ def choose_rank_key(task: str, entries: Sequence[Entry], wanted: str | None = No
             return OVERALL_KEY, (f"{why}; {OVERALL_KEY}* of {n_partial} run{'s' if n_partial > 1 else ''} is "
                                  "partial: the mean of the parts that could run, not the official score")
         return OVERALL_KEY, None
-    for k in RANK_FALLBACKS.get(task, ()):
+    for k in get_task(task).rank_fallbacks if task in TASKS else ():
         if all(e.value(k) is not None for e in ok):
             return k, f"ranked by {k}: {why}"
     return OVERALL_KEY, f"{why}; runs without it are not ranked"
@@ -259,7 +213,7 @@ def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tupl
     hit = cache.get(ck, ci_from_cache)
     if hit is not None:
         return hit
-    ci = bootstrap_ci(partial_aware(e.report), n=n, seed=seed) if e.report is not None else {}
+    ci = bootstrap_ci(e.report, n=n, seed=seed, partial=True) if e.report is not None else {}
     cache.put(ck, {k: list(v) for k, v in ci.items()})
     return ci
 
@@ -272,7 +226,7 @@ def _cached_paired(top: Entry, e: Entry, cache: ScoreCache, test: str, n: int, s
         return hit
     if top.report is None or e.report is None:
         return {}
-    res = PAIRED_TESTS[test](partial_aware(top.report), partial_aware(e.report), n=n, seed=seed)
+    res = PAIRED_TESTS[test](top.report, e.report, n=n, seed=seed, partial=True)
     cache.put(ck, {k: vars(v) for k, v in res.items()})
     return res
 

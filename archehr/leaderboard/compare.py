@@ -6,11 +6,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from archehr.leaderboard.board import OVERALL_KEY, partial_aware
-from archehr.leaderboard.html_report import CASE_KEYS
+from archehr.leaderboard.html_report import case_key_names
 from archehr.leaderboard.portable import portable_text
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, paired_bootstrap
 from archehr_scoring.results import ScoreReport
+from archehr_scoring.tasks import OVERALL_KEY
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,17 @@ class Comparison:
 
 def compare_reports(a: ScoreReport, b: ScoreReport, a_name: str = "A", b_name: str = "B", *, test: str = "bootstrap",
                     n_resamples: int = 1000, seed: int = 12345, case_key: str | None = None) -> Comparison:
-    pa, pb = partial_aware(a), partial_aware(b)
     shared = sorted(set(a.per_case) & set(b.per_case))
-    results = paired_bootstrap(pb, pa, n=n_resamples, seed=seed) if shared else {}
+    results = paired_bootstrap(b, a, n=n_resamples, seed=seed, partial=True) if shared else {}
     if test != "bootstrap" and shared:  # CIs always come from the bootstrap; p from the test asked for
-        ps = PAIRED_TESTS[test](pb, pa, n=n_resamples, seed=seed)
+        ps = PAIRED_TESTS[test](b, a, n=n_resamples, seed=seed, partial=True)
         results = {k: dataclasses.replace(r, p=ps[k].p, method=ps[k].method) for k, r in results.items() if k in ps}
-    sa, sb = pa.aggregate(shared), pb.aggregate(shared)
+    sa, sb = a.aggregate(shared, partial=True), b.aggregate(shared, partial=True)
     keys = [k for k in a.scores if k in sa] + [k for k in b.scores if k not in a.scores and k in sb]
     if case_key is None:
-        case_key = OVERALL_KEY if sa.get(OVERALL_KEY) is not None else CASE_KEYS.get(a.task, ("rougeLsum",))[0]
-    cases = [CaseDiff(c, pa.aggregate([c]).get(case_key), pb.aggregate([c]).get(case_key)) for c in shared]
+        case_key = OVERALL_KEY if sa.get(OVERALL_KEY) is not None else case_key_names(a.task)[0]
+    cases = [CaseDiff(c, a.aggregate([c], partial=True).get(case_key), b.aggregate([c], partial=True).get(case_key))
+             for c in shared]
     cases.sort(key=lambda d: (-(abs(d.delta) if d.delta is not None else -1), d.case_id))
     only = sorted(set(a.per_case) ^ set(b.per_case))
     return Comparison(a_name, b_name, a.task, test, n_resamples, seed, results, keys, sa, sb, case_key, cases, only,

@@ -15,19 +15,12 @@ from typing import Any
 from archehr.data.json_io import read_json
 from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import DataError, Problem, SubmissionError
-from archehr.leaderboard.board import partial_aware
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
 from archehr.leaderboard.portable import portable_text
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import MAX_WORDS, AnswerLine, parse_answer
+from archehr_scoring.tasks import TASKS, Task
 
-# Which per-case score, precision and recall each task's charts use (all from the aggregator).
-CASE_KEYS: dict[str, tuple[str, str, str]] = {
-    "2025": ("strict_micro_f1", "strict_micro_precision", "strict_micro_recall"),
-    "st2": ("strict_micro_f1", "strict_micro_precision", "strict_micro_recall"),
-    "st4": ("micro_f1", "micro_precision", "micro_recall"),
-}
-TEXT_CASE_KEY = "rougeLsum"
 PR_SERIES = (("precision", "#4a78c2"), ("recall", "#e08a2c"))
 WORD_LIMIT_2025 = MAX_WORDS
 
@@ -61,26 +54,38 @@ def load_submission_items(path: Path) -> dict[str, Any]:
             for x in data if isinstance(x, dict)}
 
 
+def _spec(task: str) -> Task | None:
+    return TASKS.get(task) if task in TASKS else None
+
+
+def _kind(task: str) -> str:
+    """How a case's prediction is shown: answer | text | ids | links ("" = scores only)."""
+    spec = _spec(task)
+    return spec.prediction if spec else ""
+
+
 def case_views(task: str, split: Split, items: dict[str, Any], report: ScoreReport) -> list[CaseView]:
     views = []
+    kind = _kind(task)
     scored = set(report.per_case)
     for case in split.cases:
         if case.case_id not in scored:
             continue
         key = split.key_for(case.case_id) if split.has_key and case.case_id in {k.case_id for k in split.key or ()} \
             else None
-        v = CaseView(case, key, scores=dict(partial_aware(report).aggregate([case.case_id])))
+        v = CaseView(case, key, scores=dict(report.aggregate([case.case_id], partial=True)))
         pred = items.get(case.case_id)
-        if task == "2025" and isinstance(pred, str):
+        if kind == "answer" and isinstance(pred, str):
             v.lines = parse_answer_2025(case.case_id, pred)
             v.cited = {c for line in v.lines for c in line.citations}
-        elif task == "st2" and isinstance(pred, list):
+        elif kind == "ids" and isinstance(pred, list):
             v.cited = {str(x) for x in pred}
-        elif task in ("st1", "st3") and isinstance(pred, str):
+        elif kind == "text" and isinstance(pred, str):
             v.text = pred
-            v.reference = case.clinician_question if task == "st1" else (key.clinician_answer_without_citations
-                                                                         if key else None)
-        elif task == "st4" and isinstance(pred, list):
+            ref = (_spec(task).references or ("",))[0]  # type: ignore[union-attr]
+            # the reference field the task's text metrics read: on the case (XML) or its key entry
+            v.reference = getattr(case, ref, None) or getattr(key, ref, None)
+        elif kind == "links" and isinstance(pred, list):
             for item in pred:
                 if isinstance(item, dict):
                     ev = item.get("evidence_id") or []
@@ -160,7 +165,8 @@ def _cite_links(v: CaseView, anchor: str, ids: tuple[str, ...]) -> str:
 
 
 def _answer_html(task: str, v: CaseView, anchor: str) -> str:
-    if task == "2025":
+    kind = _kind(task)
+    if kind == "answer":
         rows = []
         for line in v.lines:
             cut = line.first_word >= WORD_LIMIT_2025
@@ -171,10 +177,10 @@ def _answer_html(task: str, v: CaseView, anchor: str) -> str:
                 ' <span class="small bad">(no citation)</span>'
             rows.append(f'<p{" class=muted" if cut else ""}>{esc(line.sentence)}{cites}{note}</p>')
         return '<div class="answer"><h3>System answer</h3>' + "".join(rows) + "</div>" if rows else ""
-    if task in ("st1", "st3"):
+    if kind == "text":
         ref = f'<div><h3>Reference</h3><p>{esc(v.reference or "")}</p></div>'
         return f'<div class="grid2 answer"><div><h3>System</h3><p>{esc(v.text or "")}</p></div>{ref}</div>'
-    if task == "st4" and v.key and v.key.clinician_answer_sentences:
+    if kind == "links" and v.key and v.key.clinician_answer_sentences:
         rows = []
         for s in v.key.clinician_answer_sentences:
             pred = v.links.get(s.id, ())
@@ -200,9 +206,15 @@ def _cite_links_st4(v: CaseView, anchor: str, ids: tuple[str, ...], gold: set[st
     return ",".join(out) or '<span class="small muted">none</span>'
 
 
+def case_key_names(task: str) -> tuple[str, str, str]:
+    """The task's per-case score, precision and recall keys (all from its aggregator)."""
+    spec = _spec(task)
+    return spec.case_keys if spec else ("overall_score", "", "")
+
+
 def case_keys(task: str, report: ScoreReport) -> tuple[str, str, str]:
     """Per-case score, precision and recall keys for the charts ("" when the task has none)."""
-    f, p, r = CASE_KEYS.get(task, (TEXT_CASE_KEY, "", ""))
+    f, p, r = case_key_names(task)
     if f not in report.scores:
         f = "overall_score" if "overall_score" in report.scores else next(iter(report.scores), "")
     if p not in report.scores or r not in report.scores:
@@ -232,8 +244,7 @@ setTimeout(function(){t.classList.remove('flash')},2000)});})();
 
 def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, Any], title: str) -> str:
     views = case_views(task, split, items, report)
-    pa = partial_aware(report)
-    overall = pa.aggregate(sorted(report.per_case))
+    overall = report.aggregate(sorted(report.per_case), partial=True)
     keys = list(report.scores)
     ci = report.ci or {}
     body = [f'<header><h1>{esc(title)}</h1><p class="muted">Task {esc(task)} &middot; {len(views)} cases &middot; '
@@ -280,7 +291,7 @@ def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, A
         specialties = sorted({s for v in views for s in v.case.clinical_specialty})
         for sp in specialties:
             ids = [v.case.case_id for v in views if sp in v.case.clinical_specialty]
-            agg = pa.aggregate(ids)
+            agg = report.aggregate(ids, partial=True)
             groups.append((f"{sp} ({len(ids)})", [agg.get(p_key), agg.get(r_key)]))
         if groups:
             charts.append('<figure class="chart"><figcaption>Precision and recall per clinical specialty '

@@ -9,9 +9,10 @@ import re
 from pathlib import Path
 
 from archehr.errors import Problem
-from archehr.leaderboard.board import HEADLINE, Leaderboard, to_json_dict
+from archehr.leaderboard.board import Leaderboard, to_json_dict
 from archehr.leaderboard.portable import portable_text
 from archehr.leaderboard.runs import provenance_summary
+from archehr_scoring.tasks import TASKS
 
 MD_NAME = "LEADERBOARD.md"
 JSON_NAME = "leaderboard.json"
@@ -60,7 +61,7 @@ def csv_text(s: str) -> str:
 
 
 def headline_keys(lb: Leaderboard) -> list[str]:
-    wanted = HEADLINE.get(lb.task)
+    wanted = TASKS.get(lb.task).headline if lb.task in TASKS else ()
     keys = [k for k in wanted if k in lb.keys] if wanted else list(lb.keys)
     if lb.rank_key in keys:
         keys.remove(lb.rank_key)

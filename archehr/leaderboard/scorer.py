@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Protocol
 
 from archehr.data.model import Split
-from archehr.errors import ArchehrError, ConfigError, Problem
+from archehr.errors import ArchehrError
 from archehr_scoring import reference
 from archehr_scoring.reference import reference_files, resolve_reference_file
 from archehr_scoring.results import ScoreReport
+from archehr_scoring.tasks import get_task
 
-TASKS_2026 = ("st1", "st2", "st3", "st4")
 # Libraries whose version can change a metric's numbers (read from package metadata: no import).
 FINGERPRINT_DISTRIBUTIONS = ("rouge-score", "sacrebleu", "nltk", "bert-score", "transformers", "torch",
                              "medspacy-quickumls", "quickumls")
@@ -51,25 +51,13 @@ class OfficialScorer:
         self.metrics = metrics
         self.settings = settings
         self._fingerprint: str | None = None
-        # Import the task's scoring module now: it registers the aggregator that cached reports need.
-        if task == "2025":
-            import archehr_scoring.score2025  # noqa: F401
-        elif task in TASKS_2026:
-            import archehr_scoring.score2026  # noqa: F401
-        else:
-            raise ConfigError(Problem(f"unknown task {task!r}; expected 2025, {', '.join(TASKS_2026)}",
-                                      field="--task", code="option"))
+        self.spec = get_task(task)  # an unknown task fails here, before any run is scored
 
-    def _metric_names(self) -> tuple[list[str], str]:
-        if self.task == "2025":
-            from archehr_scoring.score2025 import resolve_metrics
+    def _metric_names(self) -> tuple[list[str], str | None]:
+        from archehr_scoring.metric_runs import resolve_metrics
 
-            return [m for m in resolve_metrics(self.metrics) if m != "factuality"], "essential"
-        from archehr_scoring.aggregate2026 import TASK_METRICS
-        from archehr_scoring.score2026 import REFERENCE_KIND
-
-        names = [m for m in TASK_METRICS.get(self.task, ()) if not self.metrics or m in self.metrics]
-        return names, REFERENCE_KIND.get(self.task, "")
+        names = [m for m in resolve_metrics(self.spec, self.metrics) if m not in self.spec.own_metrics]
+        return names, self.spec.references[0] if self.spec.references else None
 
     def fingerprint(self) -> str:
         """Task, scorer version, settings, library versions and which metrics can run here.
@@ -106,16 +94,9 @@ class OfficialScorer:
         return self._fingerprint
 
     def score(self, submission: Path, key: Path) -> ScoreReport:
-        kwargs: dict = {"metrics": self.metrics}
-        if self.settings is not None:
-            kwargs["settings"] = self.settings
-        if self.task == "2025":
-            from archehr_scoring.score2025 import score_2025
+        from archehr_scoring.api import score
 
-            return score_2025(submission, reference.load_reference(key), key_file=str(key), **kwargs)
-        from archehr_scoring.score2026 import score_2026
-
-        return score_2026(self.task, submission, key, **kwargs)
+        return score(self.task, submission, key, metrics=self.metrics, settings=self.settings)  # type: ignore[arg-type]
 
 
 def _settings_file_parts(settings: object) -> list[str]:
