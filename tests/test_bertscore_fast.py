@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from archehr.errors import ConfigError
 from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.metrics.bert_encoder import (
     BertTokenizerReplica,
@@ -328,8 +329,8 @@ def test_impl_setting_and_signature() -> None:
     assert "|impl:fast|" in auto.signature() and "transformers:" not in auto.signature()
     ref = _metric("minilm", bertscore_impl="bert-score")
     assert ref._impl[0] == "bert-score" and "|impl:bert-score|" in ref.signature()
-    with pytest.raises(ValueError, match="bertscore_impl"):
-        _ = _metric(folder, bertscore_impl="nope")._impl
+    with pytest.raises(ConfigError, match="parameter impl must be one of auto, fast, bert-score"):
+        _metric(folder, bertscore_impl="nope")  # refused when built, before any model loads
     missing = _metric("/nonexistent/folder")
     assert "|impl:auto|" in missing.signature() and "does not exist" in (missing.unavailable_reason() or "")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,20 +15,14 @@ from archehr.cli.leaderboard_cmd import (
     SeedOpt,
     TaskOpt,
     TestOpt,
-    parse_metrics,
 )
-from archehr.cli.model_options import (
-    AlignCkptOpt,
-    AlignModelOpt,
-    BertBaselineOpt,
-    BertImplOpt,
-    BertLayersOpt,
-    BertModelOpt,
-    QuickumlsOpt,
-    model_settings,
-)
+from archehr.cli.model_options import metric_specs, model_options
+
+if TYPE_CHECKING:
+    from archehr_scoring.metrics.base import MetricSettings
 
 
+@model_options
 def compare(
     a: Annotated[Path, typer.Argument(help="Submission A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Submission B (compared with A: differences are B - A).")],
@@ -45,13 +39,7 @@ def compare(
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.",
                                                   show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
-    bertscore_model: BertModelOpt = None,
-    bertscore_layers: BertLayersOpt = None,
-    bertscore_baseline: BertBaselineOpt = None,
-    bertscore_impl: BertImplOpt = "auto",
-    alignscore_ckpt: AlignCkptOpt = None,
-    alignscore_model: AlignModelOpt = None,
-    quickumls: QuickumlsOpt = None,
+    settings: MetricSettings | None = None,  # the model options, added by @model_options
 ) -> None:
     """Compare two submissions on the same key with paired significance over cases."""
     from archehr.atomic import write_text
@@ -64,11 +52,9 @@ def compare(
 
     if test not in PAIRED_TESTS:
         raise InputError(Problem(f"unknown test {test!r}; use one of {', '.join(PAIRED_TESTS)}", field="--test"))
-    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
-                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
-                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
+    metrics_list, settings = metric_specs(metrics, settings)
     key_file = scorer_mod.resolve_key(key)
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
     cache = ScoreCache(cache_dir)
     problems: list[Problem] = []
     reports = []

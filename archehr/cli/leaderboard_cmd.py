@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from archehr.cli.common import err
-from archehr.cli.model_options import (
-    AlignCkptOpt,
-    AlignModelOpt,
-    BertBaselineOpt,
-    BertImplOpt,
-    BertLayersOpt,
-    BertModelOpt,
-    QuickumlsOpt,
-    model_settings,
-)
+from archehr.cli.model_options import metric_specs, model_options
+
+if TYPE_CHECKING:
+    from archehr_scoring.metrics.base import MetricSettings
 
 TaskOpt = Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")]
-MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separated metric names (default: the "
-                                                                  "task's official set).", show_default=False)]
+MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separated metrics, each a name or a spec "
+                                                                  "with parameters, e.g. 'rouge,bertscore(model="
+                                                                  "minilm,layers=4)' (default: the task's official "
+                                                                  "set).", show_default=False)]
 TestOpt = Annotated[str, typer.Option("--test", help="Significance test against rank 1: bootstrap | randomization")]
 ResamplesOpt = Annotated[int, typer.Option("--resamples", min=0, help="Bootstrap resamples / randomisation trials.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the resampling (results are reproducible).")]
@@ -30,10 +26,7 @@ CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/sto
                                                   show_default=False)]
 
 
-def parse_metrics(metrics: str | None) -> list[str] | None:
-    return [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
-
-
+@model_options
 def leaderboard(
     dirs: Annotated[list[Path], typer.Argument(help="Submissions folders (each sub-folder with submission.json "
                                                     "is a run), run folders or submission files.")],
@@ -55,13 +48,7 @@ def leaderboard(
     rank_by: Annotated[str | None, typer.Option("--rank-by", help="Rank by this key instead of the official "
                                                                   "overall score.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
-    bertscore_model: BertModelOpt = None,
-    bertscore_layers: BertLayersOpt = None,
-    bertscore_baseline: BertBaselineOpt = None,
-    bertscore_impl: BertImplOpt = "auto",
-    alignscore_ckpt: AlignCkptOpt = None,
-    alignscore_model: AlignModelOpt = None,
-    quickumls: QuickumlsOpt = None,
+    settings: MetricSettings | None = None,  # the model options, added by @model_options
 ) -> None:
     """Score every submission (cached), rank by the official overall score, write LEADERBOARD.md/.json/.csv/.html."""
     from archehr.atomic import write_text
@@ -71,13 +58,11 @@ def leaderboard(
     from archehr.leaderboard.html_board import leaderboard_html
     from archehr.leaderboard.render import CSV_NAME, HTML_NAME, JSON_NAME, MD_NAME, to_csv, to_json_text, to_markdown
 
-    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
-                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
-                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
+    metrics_list, settings = metric_specs(metrics, settings)
     key_file = scorer_mod.resolve_key(key)
     out_dir = out or (dirs[0] if dirs[0].is_dir() else dirs[0].parent)
     cache = ScoreCache(None if no_cache else (cache_dir or out_dir / CACHE_DIR_NAME))
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
     lb = build_leaderboard(dirs, key_file, scorer, cache=cache, test=test, n_resamples=resamples, seed=seed,
                            rank_by=rank_by, progress=None if quiet else err)
     md = to_markdown(lb)

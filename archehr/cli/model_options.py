@@ -1,14 +1,19 @@
-"""The model-metric options (BERTScore, AlignScore, MEDCON) of every scoring command, defined once.
+"""The model-metric options (BERTScore, AlignScore, MEDCON) of every scoring command, declared once.
 
-`archehr score`, `leaderboard`, `compare` and `report` all take these options with the same names, help and
-validation, and map them to `MetricSettings` through `model_settings()` only: a new option added here and to
-the builder reaches the four commands, so they cannot drift apart again.
+`archehr score`, `leaderboard`, `compare` and `report` are decorated with `@model_options`: it adds these
+seven options to the command (same names, help and validation everywhere) and hands the command one
+`settings` (`MetricSettings`, or None for the official defaults) built by `model_settings()`. Each option is
+a parameter of one metric (`--bertscore-model` is `bertscore(model=...)`); `metric_specs` reads the
+`--metrics` list, whose specs may set the same parameters.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -39,6 +44,50 @@ AlignModelOpt = Annotated[str | None, typer.Option("--alignscore-model", help="A
 QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", "--quickumls-path", help="QuickUMLS index folder "
                                                                                            "(MEDCON).",
                                                    show_default=False)]
+
+
+# (parameter name, annotation, default) of each option, in help order.
+MODEL_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("bertscore_model", BertModelOpt, None),
+    ("bertscore_layers", BertLayersOpt, None),
+    ("bertscore_baseline", BertBaselineOpt, None),
+    ("bertscore_impl", BertImplOpt, "auto"),
+    ("alignscore_ckpt", AlignCkptOpt, None),
+    ("alignscore_model", AlignModelOpt, None),
+    ("quickumls", QuickumlsOpt, None),
+)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def model_options(command: F) -> F:
+    """Add the seven model-metric options to a typer command that takes `settings` (they replace it)."""
+    sig = inspect.signature(command)
+    if "settings" not in sig.parameters:
+        raise TypeError(f"{command.__name__} must take a `settings` parameter to use @model_options")
+    params = []
+    for p in sig.parameters.values():  # typer needs evaluated annotations; `settings` is ours, not an option
+        if p.name != "settings":
+            ann = eval(p.annotation, command.__globals__) if isinstance(p.annotation, str) else p.annotation
+            params.append(p.replace(annotation=ann))
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
+               for name, ann, default in MODEL_OPTIONS]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        options = {name: kwargs.pop(name, default) for name, _, default in MODEL_OPTIONS}
+        return command(*args, settings=model_settings(**options), **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    return wrapper  # type: ignore[return-value]
+
+
+def metric_specs(metrics: str | None, settings: MetricSettings | None
+                 ) -> tuple[list[str] | None, MetricSettings | None]:
+    """The metric names of `--metrics` and the settings with its specs' parameters (`bertscore(layers=3)`)."""
+    from archehr_scoring.metrics.spec import apply_metric_specs
+
+    return apply_metric_specs(metrics or None, settings)
 
 
 def model_settings(*, bertscore_model: str | None = None, bertscore_layers: int | None = None,

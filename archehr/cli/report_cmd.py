@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,20 +15,14 @@ from archehr.cli.leaderboard_cmd import (
     ResamplesOpt,
     SeedOpt,
     TaskOpt,
-    parse_metrics,
 )
-from archehr.cli.model_options import (
-    AlignCkptOpt,
-    AlignModelOpt,
-    BertBaselineOpt,
-    BertImplOpt,
-    BertLayersOpt,
-    BertModelOpt,
-    QuickumlsOpt,
-    model_settings,
-)
+from archehr.cli.model_options import metric_specs, model_options
+
+if TYPE_CHECKING:
+    from archehr_scoring.metrics.base import MetricSettings
 
 
+@model_options
 def report(
     submission: Annotated[Path, typer.Argument(help="The submission JSON.")],
     key: Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml beside it) or its split folder.")],
@@ -40,13 +34,7 @@ def report(
     title: Annotated[str | None, typer.Option("--title", help="Page title (default: the submission's name).",
                                               show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
-    bertscore_model: BertModelOpt = None,
-    bertscore_layers: BertLayersOpt = None,
-    bertscore_baseline: BertBaselineOpt = None,
-    bertscore_impl: BertImplOpt = "auto",
-    alignscore_ckpt: AlignCkptOpt = None,
-    alignscore_model: AlignModelOpt = None,
-    quickumls: QuickumlsOpt = None,
+    settings: MetricSettings | None = None,  # the model options, added by @model_options
 ) -> None:
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""
     from archehr.atomic import write_text
@@ -56,12 +44,10 @@ def report(
     from archehr.leaderboard.html_report import load_submission_items, report_html
     from archehr_scoring.bootstrap import bootstrap_ci
 
-    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
-                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
-                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
+    metrics_list, settings = metric_specs(metrics, settings)
     key_file = scorer_mod.resolve_key(key)
     split = scorer_mod.load_reference(key_file)
-    scorer = scorer_mod.make_scorer(task, parse_metrics(metrics), settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
     rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))
     rep = dataclasses.replace(rep, ci=bootstrap_ci(rep, n=resamples, seed=seed, partial=True))

@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from archehr.cli.common import err, print_problems
-from archehr.cli.model_options import (
-    AlignCkptOpt,
-    AlignModelOpt,
-    BertBaselineOpt,
-    BertImplOpt,
-    BertLayersOpt,
-    BertModelOpt,
-    QuickumlsOpt,
-    model_settings,
-)
+from archehr.cli.model_options import metric_specs, model_options
+
+if TYPE_CHECKING:
+    from archehr_scoring.metrics.base import MetricSettings
 
 
+@model_options
 def score(
     submission: Annotated[Path, typer.Argument(help="Submission JSON.")],
     key: Annotated[Path, typer.Argument(help="Key JSON (archehr-qa_key.json) or its split folder.")],
@@ -28,7 +23,9 @@ def score(
     task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 | auto (from the "
                                                      "submission's shape).")] = "auto",
     metrics: Annotated[str | None, typer.Option("--metrics", help="Comma-separated: factuality, bleu, rouge, sari, "
-                                                                  "bertscore, alignscore, medcon (default: all).",
+                                                                  "bertscore, alignscore, medcon, each a name or a "
+                                                                  "spec with parameters, e.g. 'bertscore(model="
+                                                                  "minilm,layers=4)' (default: all).",
                                                 show_default=False)] = None,
     fmt: Annotated[str, typer.Option("--format", help="text | json | csv | md")] = "text",
     per_case: Annotated[Path | None, typer.Option("--per-case", help="Write every metric per case to FILE "
@@ -41,13 +38,7 @@ def score(
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples for 95% CIs (0 = none).")
                          ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 12345,
-    bertscore_model: BertModelOpt = None,
-    bertscore_layers: BertLayersOpt = None,
-    bertscore_baseline: BertBaselineOpt = None,
-    bertscore_impl: BertImplOpt = "auto",
-    alignscore_ckpt: AlignCkptOpt = None,
-    alignscore_model: AlignModelOpt = None,
-    quickumls: QuickumlsOpt = None,
+    settings: MetricSettings | None = None,  # the model options, added by @model_options
     case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: cases to score, e.g. 121-167.",
                                                  show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print warnings on stderr.")] = False,
@@ -60,10 +51,8 @@ def score(
     if fmt not in formats.FORMATS:
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
                                   field="--format", code="option"))
-    settings = model_settings(bertscore_model=bertscore_model, bertscore_layers=bertscore_layers,
-                              bertscore_baseline=bertscore_baseline, bertscore_impl=bertscore_impl,
-                              alignscore_ckpt=alignscore_ckpt, alignscore_model=alignscore_model, quickumls=quickumls)
-    report = api.score(task, submission, key, data=data, metrics=metrics, settings=settings, reference=reference,
+    metrics_list, settings = metric_specs(metrics, settings)
+    report = api.score(task, submission, key, data=data, metrics=metrics_list, settings=settings, reference=reference,
                        bootstrap=bootstrap, seed=seed, case_ids=case_ids)
     out = formats.render(report, fmt)
     if per_case is not None:

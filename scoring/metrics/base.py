@@ -1,6 +1,7 @@
 """The contract every text metric follows: per-case values first, aggregation after.
 
-A metric is built from its settings (model paths, layers, ...), says whether it can run here
+A metric is built from the parameters it declares (`parameters`: model, layers, ...; see params.py),
+says whether it can run here
 (`unavailable_reason`), and computes a value per case for each of its output keys on the official
 scale (0..100; BERTScore may be negative). Averages, bootstrap CIs and per-case tables are all
 derived from those per-case values, never recomputed by the metric.
@@ -11,8 +12,10 @@ from __future__ import annotations
 import statistics
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from archehr_scoring.metrics.params import Param, resolve_params
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,13 @@ class TextMetric(ABC):
     keys: tuple[str, ...] = ()
     higher_is_better: bool = True
     value_range: tuple[float, float] = (0.0, 100.0)
+    parameters: ClassVar[tuple[Param, ...]] = ()  # what the metric takes; nothing else reaches it
 
-    def __init__(self, **settings: Any):
-        self.settings = settings
+    def __init__(self, reference_kind: str | None = "essential", **params: Any):
+        """`params`: the metric's own parameters (by name, or by their MetricSettings field); the other fields of
+        a flat MetricSettings are ignored (they belong to other metrics), any other name is a ConfigError."""
+        self.reference_kind = reference_kind  # which reference the examples carry (recorded in the signature)
+        self.params: dict[str, Any] = resolve_params(self.name, self.parameters, params, SETTING_FIELDS)
 
     @abstractmethod
     def signature(self) -> str:
@@ -85,23 +92,29 @@ def signature(name: str, **parts: object) -> str:
 
 @dataclass(frozen=True)
 class MetricSettings:
-    """Settings of the model-based metrics; defaults are the official ones.
+    """The model-metric parameters as one flat record (the API's `settings=` and the CLI options).
 
-    A model or index that is not present makes its metric report `unavailable`, never a number.
+    Each field is the parameter of one metric that names it as its `setting` (`bertscore_model` is
+    bertscore's `model`), and `params_for` hands each metric only its own; the defaults are the
+    official ones and equal the metrics' declared defaults (a test keeps them equal). A model or index
+    that is not present makes its metric report `unavailable`, never a number.
     """
 
     bertscore_model: str = "distilbert-base-uncased"  # name in an HF cache, or a local folder
     bertscore_layers: int | None = 4
     bertscore_baseline: str | None = None  # rescale TSV; None = bert-score's own file for the model
     bertscore_rescale: bool = True
-    # Sentences per forward pass. bert-score pads each batch to its longest sentence; 16 wastes less on padding
-    # than bert-score's 64 (~25% less CPU on 2025 cases); values differ only by float rounding (<= ~1e-6 rel.).
     bertscore_batch_size: int = 16
-    # auto: the torch-only fast path for BERT/DistilBERT folders (same numbers, no transformers import), bert-score
-    # otherwise; "bert-score" forces the reference implementation; "fast" fails rather than fall back.
     bertscore_impl: str = "auto"
     alignscore_ckpt: str | None = None  # AlignScore-base.ckpt
     alignscore_model: str = "roberta-base"
     alignscore_batch_size: int = 32
     quickumls_path: str | None = None  # QuickUMLS index folder
     device: str = "cpu"
+
+    def params_for(self, metric: type[TextMetric]) -> dict[str, Any]:
+        """The fields that are `metric`'s parameters, under the parameters' names."""
+        return {p.name: getattr(self, p.setting) for p in metric.parameters if p.setting}
+
+
+SETTING_FIELDS = frozenset(f.name for f in fields(MetricSettings))

@@ -109,7 +109,7 @@ class Bleu(TextMetric):
 
     def signature(self) -> str:
         return signature("BLEU", nrefs=1, tok="13a", order=4, smooth="none", impl="nmt-compute_bleu",
-                         ref=self.settings.get("reference_kind", "essential"), version=_version())
+                         ref=self.reference_kind, version=_version())
 
     def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
         return {ex.case_id: {"bleu": 100 * sentence_bleu(ex.prediction, ex.reference)} for ex in examples}

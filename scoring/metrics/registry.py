@@ -1,16 +1,18 @@
 """The metric registry: names -> lazily imported metric classes.
 
 Entries are import paths so that `archehr score --metrics bleu` never imports torch: a metric's
-module is imported only when the metric is built.
+module is imported only when the metric is built (metric modules import their heavy dependencies
+inside the class, so reading a metric's declared parameters stays cheap).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
 from archehr.registry import Registry
-from archehr_scoring.metrics.base import TextMetric
+from archehr_scoring.metrics.base import MetricSettings, TextMetric
 
 METRICS: Registry[str] = Registry("metric")
 
@@ -26,6 +28,19 @@ for _name, _path in {
     METRICS.add(_name, _path)
 
 
-def build_metric(name: str, **settings: Any) -> TextMetric:
+def metric_class(name: str) -> type[TextMetric]:
+    """The registered class (UnknownNameError with "did you mean" for an unknown name)."""
     module, cls = METRICS.get(name).split(":")
-    return getattr(importlib.import_module(module), cls)(**settings)
+    return getattr(importlib.import_module(module), cls)
+
+
+def build_metric(name: str, settings: MetricSettings | None = None, /, reference_kind: str | None = "essential",
+                 **params: Any) -> TextMetric:
+    """Metric `name` with its own parameters: those of `settings` that are its own, then `params` over them."""
+    cls = metric_class(name)
+    values: dict[str, Any] = {}
+    if settings is not None:
+        # A metric that declares no parameters yet reads the flat settings itself.
+        values = settings.params_for(cls) if cls.parameters else dataclasses.asdict(settings)
+    values.update(params)
+    return cls(reference_kind=reference_kind, **values)

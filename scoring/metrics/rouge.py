@@ -216,7 +216,7 @@ class Rouge(TextMetric):
         from archehr_scoring.metrics.bleu import _version
 
         return signature("ROUGE", types="1+2+L+Lsum", stem="no", tok="rouge_score-default", lsum_split="newline",
-                         stat="fmeasure", ref=self.settings.get("reference_kind", "essential"),
+                         stat="fmeasure", ref=self.reference_kind,
                          impl="rouge_score-0.1.2", version=_version())
 
     def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:

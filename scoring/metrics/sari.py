@@ -115,7 +115,7 @@ class Sari(TextMetric):
         from archehr_scoring.metrics.bleu import _version
 
         return signature("SARI", nrefs=1, tok="13a", lc="yes", order=4, impl="evaluate-sari",
-                         ref=self.settings.get("reference_kind", "essential"), version=_version())
+                         ref=self.reference_kind, version=_version())
 
     def compute(self, examples: Sequence[TextExample]) -> dict[str, dict[str, float]]:
         out = {}

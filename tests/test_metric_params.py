@@ -1,0 +1,144 @@
+"""Metrics declare their parameters; each gets only its own; metric spec strings parse back and map onto options."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from archehr.cli.main import main
+from archehr.data.releases import demo_dir
+from archehr.errors import ConfigError
+from archehr_scoring.metrics.base import MetricSettings
+from archehr_scoring.metrics.registry import METRICS, build_metric, metric_class
+from archehr_scoring.metrics.spec import apply_metric_specs, parse_metric_spec, parse_metric_specs
+
+ROOT = Path(__file__).resolve().parents[1]
+SUB = ROOT / "submissions" / "cite-all" / "submission.json"
+DECLARING = ("bleu", "rouge", "sari", "bertscore")  # alignscore and medcon: still reading the flat settings
+
+
+def test_every_setting_field_belongs_to_one_declared_parameter_with_the_same_default() -> None:
+    owners: dict[str, list[str]] = {}
+    for name in METRICS:
+        for p in metric_class(name).parameters:
+            assert p.setting is not None, f"{name}.{p.name} has no settings field"
+            assert p.default == getattr(MetricSettings(), p.setting), f"{name}.{p.name}: default differs"
+            assert p.check(name, p.default) == p.default
+            owners.setdefault(p.setting, []).append(name)
+    assert all(len(v) == 1 or k == "device" for k, v in owners.items())  # device: every torch metric's own
+
+
+@pytest.mark.parametrize("name", DECLARING)
+def test_a_metric_gets_only_its_own_parameters(name: str) -> None:
+    settings = MetricSettings(bertscore_model="/x/model", bertscore_layers=3, alignscore_model="my-roberta",
+                              quickumls_path="/idx")
+    for metric in (build_metric(name, settings), build_metric(name, **dataclasses.asdict(settings))):
+        declared = {p.name for p in metric_class(name).parameters}
+        assert set(metric.params) == declared
+    if name == "bleu":
+        assert build_metric("bleu", settings).params == {}
+    if name == "bertscore":
+        assert build_metric("bertscore", settings).params["model"] == "/x/model"
+        assert build_metric("bertscore").params == {p.name: p.default for p in metric_class("bertscore").parameters}
+
+
+@pytest.mark.parametrize("text", ["rouge", "bertscore(model=minilm,layers=4)", "bertscore(layers=none)",
+                                  'bertscore(baseline="/a b/c,d.tsv",rescale=false)', 'bertscore(model="x\\"y")',
+                                  "bertscore(impl=bert-score,batch_size=8,device=cpu)"])
+def test_spec_strings_parse_back(text: str) -> None:
+    spec = parse_metric_spec(text)
+    assert str(spec) == text
+    assert parse_metric_spec(str(spec)) == spec
+
+
+def test_spec_values_are_typed_and_lists_split_outside_parentheses() -> None:
+    specs = parse_metric_specs(" rouge , bertscore( model = minilm , layers = 4 ),bleu,")
+    assert [s.name for s in specs] == ["rouge", "bertscore", "bleu"]
+    names, settings = apply_metric_specs("rouge,bertscore(model=minilm,layers=4,rescale=no)", None)
+    assert names == ["rouge", "bertscore"]
+    assert settings == MetricSettings(bertscore_model="minilm", bertscore_layers=4, bertscore_rescale=False)
+    assert apply_metric_specs("bleu,rouge", None) == (["bleu", "rouge"], None)
+    assert apply_metric_specs(["factuality", "bertscore(layers=2)"], None)[0] == ["factuality", "bertscore"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("bertscor(layers=3)", "did you mean 'bertscore'"),
+    ("bertscore(layer=3)", "did you mean 'layers'"),
+    ("bertscore(layers=four)", "parameter layers must be an integer or none, got 'four'"),
+    ("bertscore(layers=-1)", "parameter layers must be at least 0"),
+    ("bertscore(impl=faster)", "parameter impl must be one of auto, fast, bert-score"),
+    ("bertscore(rescale=maybe)", "parameter rescale must be true or false"),
+    ("bleu(order=2)", "metric bleu takes no parameters"),
+    ("bertscore(model=minilm", "expected ',' or ')'"),
+    ("bertscore(model)", "expected '=' after model"),
+    ("bertscore(layers=3,layers=4)", "parameter layers is given twice"),
+    ("rouge bleu", "expected ',' between metrics"),
+])
+def test_bad_specs_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        apply_metric_specs(text, None)
+    assert message in str(e.value)
+
+
+def test_a_spec_agrees_with_or_contradicts_the_options() -> None:
+    opts = MetricSettings(bertscore_model="minilm")
+    assert apply_metric_specs("bertscore(model=minilm,layers=3)", opts)[1] == MetricSettings(
+        bertscore_model="minilm", bertscore_layers=3)
+    with pytest.raises(ConfigError, match="contradicts bertscore_model='minilm'"):
+        apply_metric_specs("bertscore(model=other)", opts)
+    with pytest.raises(ConfigError, match="two values"):
+        apply_metric_specs("bertscore(layers=3),bertscore(layers=5)", None)
+
+
+def test_python_values_are_checked_naming_the_parameter() -> None:
+    with pytest.raises(ConfigError, match=r"bertscore: parameter layers must be an integer or none, got 3.5"):
+        build_metric("bertscore", MetricSettings(bertscore_layers=3.5))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"parameter rescale must be true or false, got 1"):
+        build_metric("bertscore", rescale=1)
+    assert build_metric("bertscore", layers="3").params["layers"] == 3  # text, as in a spec string
+    with pytest.raises(ConfigError, match="did you mean 'layers'"):
+        build_metric("bertscore", layer=3)
+    assert build_metric("bertscore", baseline=Path("/b.tsv")).params["baseline"] == "/b.tsv"
+
+
+def test_the_signature_is_the_same_for_the_same_settings() -> None:
+    via_options = build_metric("bertscore", MetricSettings(bertscore_model="/nonexistent/m", bertscore_layers=3))
+    _, settings = apply_metric_specs("bertscore(model=/nonexistent/m,layers=3)", None)
+    via_spec = build_metric("bertscore", settings)
+    via_python = build_metric("bertscore", model="/nonexistent/m", layers=3)
+    assert via_options.signature() == via_spec.signature() == via_python.signature()
+    assert "|model:/nonexistent/m|found:folder|weights_sha256:none|layers:3|" in via_spec.signature()
+    bleu = build_metric("bleu", MetricSettings(bertscore_layers=3), reference_kind="clinician").signature()
+    assert bleu.startswith("BLEU|nrefs:1|tok:13a|order:4|smooth:none|impl:nmt-compute_bleu|ref:clinician|version:")
+
+
+def _score(args: list[str], capsys) -> tuple[int, str, str]:
+    capsys.readouterr()
+    rc = main(["score", str(SUB), str(demo_dir() / "test" / "archehr-qa_key.json"), "--format", "json", "-q"] + args)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_spec_and_options_score_the_same(capsys) -> None:
+    rc1, spec_out, _ = _score(["--metrics", "rouge,bertscore(model=/nonexistent/m,layers=3)"], capsys)
+    rc2, opt_out, _ = _score(["--metrics", "rouge,bertscore", "--bertscore-model", "/nonexistent/m",
+                              "--bertscore-layers", "3"], capsys)
+    assert rc1 == rc2 == 0
+    a, b = json.loads(spec_out), json.loads(opt_out)
+    assert a["_meta"]["signatures"] == b["_meta"]["signatures"] and a["rougeLsum"] == b["rougeLsum"]
+    assert "layers:3" in a["_meta"]["signatures"]["bertscore"]
+    assert a["_meta"]["settings"]["bertscore_layers"] == 3
+
+
+@pytest.mark.parametrize("command", ["score", "leaderboard"])
+def test_cli_bad_spec_is_exit_2_with_one_clear_line(command: str, tmp_path: Path, capsys) -> None:
+    key = str(demo_dir() / "test" / "archehr-qa_key.json")
+    args = (["score", str(SUB), key] if command == "score"
+            else ["leaderboard", str(ROOT / "submissions"), "--key", key, "--out", str(tmp_path), "--no-cache"])
+    assert main(args + ["--metrics", "bertscore(layer=3)"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'layers'" in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())  # nothing written
