@@ -2,13 +2,13 @@
 
     python benchmarks/llm_workers.py [--cases 100] [--latency 0.2] [--workers 8]
 
-The shipped `openai-server` system (its backend pointed at a local scripted server on 127.0.0.1,
-response cache off: the repeated cases would be hits) predicts the same cases with --workers 1 and --workers N; prints both
-times, the ratio (target: at most 1/6 for 8 workers) and the most requests the server saw in
-flight. The demo dev cases are repeated with new ids up to --cases; the scripted reply cites the
-first note sentence of the prompt, so each case needs one request. The generator's repair uses
-lexical support here (`similarity: lexical`) so the figure measures the transport, not MiniLM on
-2 shared cores; both runs must write the same submission.
+The shipped `openai-server` system, its backend pointed at a scripted server on 127.0.0.1
+(response cache off: the repeated cases would be hits), predicts the same cases with --workers 1
+and --workers N. Prints both times, the ratio (target: at most 1/6 for 8 workers) and the most
+requests the server saw in flight. The demo dev cases are repeated with new ids up to --cases; the
+scripted reply cites the first note sentence of the prompt, so each case needs one request. The
+generator's repair uses lexical support here (`similarity: lexical`), so the figure measures the
+transport, not MiniLM on 2 shared cores; both runs must write the same submission.
 """
 
 from __future__ import annotations

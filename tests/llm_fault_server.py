@@ -13,7 +13,6 @@ import socket
 import socketserver
 import struct
 import threading
-import time
 from collections.abc import Callable
 
 GOOD = "The heart tracing was abnormal. |2|\nA pacemaker was placed. |14|"
@@ -170,11 +169,3 @@ def closed_port_url() -> str:
     s.close()
     return f"http://127.0.0.1:{port}/v1"
 
-
-def wait_until(pred: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return pred()

@@ -34,3 +34,6 @@ def test_smollm2_answers_one_case_validly(synthetic_dir, tmp_path):
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     assert run["system"]["backend"]["model"] == "smollm2"
     assert run["llm_cache"]["misses"] >= 1
+    usage = run["llm_usage"]["per_case"]["1"]
+    assert usage["requests"] >= 1 and usage["prompt_tokens"] > 0 and 0 < usage["completion_tokens"] <= 24 * \
+        usage["requests"]

