@@ -1,11 +1,11 @@
 """A system = selector + generator (+ LLM backend) + parameters, read from `configs/systems/*.yaml`.
 
     name: trained-extractive
-    selector: {kind: default}              # default | all | classifier (+ classifier:, params:, threshold:)
+    selector: {kind: default}              # default | all | classifier (+ classifier:, params:) | llm
     generator: {name: extractive, params: {}}
-    backend: {name: openai, params: {...}, cache: true}   # only for generator llm / question llm
+    backend: {name: openai, params: {...}, cache: true}   # for selector llm, generator llm, question llm, align llm
     question: {method: template}           # st1: template | llm
-    align: {threshold: 0.35, selector_weight: 0.3}       # st4
+    align: {method: learned}               # st4: similarity | learned | llm (+ fallback: {...})
 
 `load_system(name_or_path)` accepts a built-in name (found in a checkout and when installed) or a
 YAML path. `System.predict(case, task)` returns the official prediction of one case for one task.
@@ -97,8 +97,8 @@ def parse_system(raw: Any, source: str) -> SystemConfig:
     backend = raw.get("backend")
     if backend is not None and not (isinstance(backend, dict) and "name" in backend):
         problems.append(Problem("must be a mapping with a name", source, field="backend"))
-    if isinstance(sel, dict) and sel.get("kind", "default") not in ("default", "all", "classifier"):
-        problems.append(Problem(f"kind must be default, all or classifier, not {sel.get('kind')!r}", source,
+    if isinstance(sel, dict) and sel.get("kind", "default") not in ("default", "all", "classifier", "llm"):
+        problems.append(Problem(f"kind must be default, all, classifier or llm, not {sel.get('kind')!r}", source,
                                 field="selector.kind"))
     name = raw.get("name") or safe_name(Path(source).stem)
     if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name):
@@ -197,6 +197,81 @@ class _Relevance:
                 "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
 
 
+class _LLMEvidence:
+    """Evidence by the model: `relevance.llm` votes over n samples, optionally averaged with a trained model.
+
+    `fallback_model` (a shipped model name or file) scores a case whose replies cannot be read or whose
+    backend failed, with that model's own calibrated selector; `ensemble_weight` w > 0 takes
+    (1 - w) * P(model) + w * P(trained) for every case. The LLM votes are cited by `selector`
+    (default: P(essential) >= 0.5, no top-k floor beyond one sentence, so a faithful model's ids pass unchanged).
+    """
+
+    _KEYS = {"kind", "n", "temperature", "seed", "max_tokens", "prompt", "demonstrations", "structured",
+             "fallback_model", "ensemble_weight", "selector"}
+
+    def __init__(self, cfg: dict[str, Any], backend: Any, seed: int):
+        from archehr.relevance.llm import LLMClassifier
+        from archehr.relevance.registry import load_selector
+        from archehr.relevance.selector import Selector
+
+        unknown = sorted(set(cfg) - self._KEYS)
+        if unknown:
+            raise ConfigError(Problem(f"unknown selector setting(s) {', '.join(unknown)} for kind llm (known: "
+                                      f"{', '.join(sorted(self._KEYS - {'kind'}))})", field="selector"))
+        self.cfg = cfg
+        self.trained = load_selector(cfg.get("fallback_model", "auto"))
+        self.weight = float(cfg.get("ensemble_weight", 0.0))
+        if not 0.0 <= self.weight <= 1.0:
+            raise ConfigError(Problem(f"must be within [0, 1], not {self.weight}", field="selector.ensemble_weight"))
+        self.selector = Selector.from_dict(cfg.get("selector") or {})
+        self.clf = LLMClassifier(backend, n=int(cfg.get("n", 5)), temperature=float(cfg.get("temperature", 0.7)),
+                                 seed=int(cfg.get("seed", seed)), max_tokens=int(cfg.get("max_tokens", 256)),
+                                 fallback=self.trained.classifier, prompt=str(cfg.get("prompt", "evidence_v1")),
+                                 demonstrations=int(cfg.get("demonstrations", 0)),
+                                 structured=bool(cfg.get("structured", False)))
+
+    def prepare(self, train: Split | None) -> None:
+        self.clf.prepare(train)
+
+    def evidence(self, case: Case) -> Evidence:
+        got = self.clf.score_detailed(case)
+        if got.fallback is not None:  # the trained model scored it: its own calibrated selector cites
+            return Evidence(self.trained.selector.select(got.scores), got.scores, got.fallback, got.notes)
+        scores = got.scores
+        if self.weight > 0:
+            t = self.trained.classifier.score(case)
+            w = self.weight
+
+            def mix(mine: tuple[float, ...], theirs: tuple[float, ...]) -> tuple[float, ...]:
+                return tuple((1 - w) * a + w * b for a, b in zip(mine, theirs, strict=True))
+
+            scores = SentenceScores(case.case_id, scores.sentence_ids, mix(scores.essential, t.essential),
+                                    mix(scores.supplementary, t.supplementary))
+        return Evidence(self.selector.select(scores), scores, None, got.notes)
+
+    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+        ev = self.evidence(case)
+        return ev.selection, ev.scores
+
+    def trained_evidence(self, case: Case) -> Evidence:
+        scores = self.trained.classifier.score(case)
+        return Evidence(self.trained.selector.select(scores), scores)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "llm", "classifier": self.clf.describe(), "ensemble_weight": self.weight,
+                "selector": self.selector.to_dict(), "fallback_model_file": self.trained.source}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence of one case and how it was obtained (a fallback and repairs go to run.json)."""
+
+    selection: Selection
+    scores: SentenceScores | None
+    fallback: str | None = None
+    notes: tuple[str, ...] = ()
+
+
 @dataclass
 class CasePrediction:
     case_id: str
@@ -214,8 +289,14 @@ class System:
         self.config = config
         self.cache_dir = cache_dir
         sel = config.selector
-        self.evidence = _CiteAll() if sel.get("kind") == "all" else _Relevance(sel)
         self._backend = None
+        self.evidence: Any
+        if sel.get("kind") == "all":
+            self.evidence = _CiteAll()
+        elif sel.get("kind") == "llm":
+            self.evidence = _LLMEvidence(sel, self.backend(), config.seed)
+        else:
+            self.evidence = _Relevance(sel)
         gen = config.generator
         params = dict(gen.get("params", {}))
         if gen["name"] == "llm":
@@ -242,36 +323,65 @@ class System:
         return self._backend
 
     def prepare(self, train: Split | None) -> None:
-        """Use a labelled training split: demonstrations for the llm generator (the st4 aligner is pre-trained)."""
-        prep = getattr(self.generator, "prepare", None)
-        if callable(prep):
-            prep(train)
+        """Use a labelled training split: demonstrations for the LLM parts (the learned st4 aligner is pre-trained)."""
+        for part in (self.generator, self.evidence, self.question_model() if self._uses_llm_question() else None,
+                     self.aligner() if self.config.align.get("method") == "llm" else None):
+            prep = getattr(part, "prepare", None)
+            if callable(prep):
+                prep(train)
 
-    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+    def wants_training_split(self) -> bool:
+        """Whether `prepare` uses a labelled split (demonstrations of an LLM part)."""
+        return (self.config.generator.get("name") == "llm" or self.config.selector.get("kind") == "llm"
+                or self._uses_llm_question() or self.config.align.get("method") == "llm")
+
+    def _uses_llm_question(self) -> bool:
+        return self.config.question.get("method") == "llm"
+
+    def evidence_for(self, case: Case) -> Evidence:
         if not case.sentences:
             raise InputError(Problem("the case has no note sentences", case_id=case.case_id,
                                      field="note_excerpt_sentences", code="no-sentences"))
-        return self.evidence.select(case)
+        detailed = getattr(self.evidence, "evidence", None)
+        if callable(detailed):
+            return detailed(case)
+        selection, scores = self.evidence.select(case)
+        return Evidence(selection, scores)
+
+    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+        ev = self.evidence_for(case)
+        return ev.selection, ev.scores
 
     def answer(self, case: Case) -> tuple[Answer, Selection]:
-        selection, scores = self.select(case)
-        return self.generator.generate(case, selection, scores), selection
+        ev = self.evidence_for(case)
+        return self._answer(case, ev), ev.selection
+
+    def _answer(self, case: Case, ev: Evidence) -> Answer:
+        answer = self.generator.generate(case, ev.selection, ev.scores)
+        if ev.fallback is None and not ev.notes:
+            return answer
+        import dataclasses
+
+        return dataclasses.replace(answer, fallback="; ".join(x for x in (ev.fallback, answer.fallback) if x) or None,
+                                   notes=ev.notes + answer.notes)
 
     def question_model(self) -> Any:
         if self._question is None:
             from archehr.question import build_question_writer
 
             q = self.config.question
-            backend = self.backend() if q.get("method") == "llm" else None
+            backend = self.backend() if self._uses_llm_question() else None
             self._question = build_question_writer(q.get("method", "template"), backend=backend,
                                                    **q.get("params", {}))
         return self._question
 
     def aligner(self) -> Any:
         if self._aligner is None:
-            from archehr.align import Aligner
+            from archehr.align import build_aligner
 
-            self._aligner = Aligner(**self.config.align)
+            a = self.config.align
+            self._aligner = build_aligner(a, backend=self.backend() if a.get("method") == "llm" else None,
+                                          seed=self.config.seed)
         return self._aligner
 
     def predict(self, case: Case, task: str, split: Split | None = None) -> CasePrediction:
@@ -282,8 +392,9 @@ class System:
         return CasePrediction(case.case_id, q.text, q.fallback, q.notes)
 
     def predict_evidence(self, case: Case, split: Split | None) -> CasePrediction:
-        selection, _ = self.select(case)
-        return CasePrediction(case.case_id, list(selection.cited), cited=selection.cited, flagged=selection.flagged)
+        ev = self.evidence_for(case)
+        return CasePrediction(case.case_id, list(ev.selection.cited), ev.fallback, ev.notes,
+                              cited=ev.selection.cited, flagged=ev.selection.flagged)
 
     def predict_links(self, case: Case, split: Split | None) -> CasePrediction:
         key = split.key_for(case.case_id) if split is not None and split.key is not None and \
@@ -292,16 +403,26 @@ class System:
             raise InputError(Problem("subtask 4 needs the clinician answer sentences (clinician_answer_sentences"
                                      " in the key file), which this split does not give", case_id=case.case_id,
                                      code="missing-answers"))
-        selection, scores = self.select(case)
-        links = self.aligner().align(case, key.clinician_answer_sentences, scores, selection)
-        return CasePrediction(case.case_id, links, cited=selection.cited, flagged=selection.flagged)
+        # the learned aligner (or the LLM aligner's fallback) was fitted on the trained selector's
+        # probabilities: it gets those, not the LLM's votes, and st4 never pays for evidence prompts
+        trained = getattr(self.evidence, "trained_evidence", None)
+        ev = trained(case) if callable(trained) else self.evidence_for(case)
+        aligner = self.aligner()
+        detailed = getattr(aligner, "align_detailed", None)
+        if callable(detailed):
+            got = detailed(case, key.clinician_answer_sentences, ev.scores, ev.selection)
+            return CasePrediction(case.case_id, got.links, got.fallback, got.notes, cited=ev.selection.cited,
+                                  flagged=ev.selection.flagged)
+        links = aligner.align(case, key.clinician_answer_sentences, ev.scores, ev.selection)
+        return CasePrediction(case.case_id, links, cited=ev.selection.cited, flagged=ev.selection.flagged)
 
     def predict_answer(self, case: Case, split: Split | None, cited: bool = True) -> CasePrediction:
         """The answer with its citations (2025 format) or, `cited=False`, its plain text (st3)."""
-        answer, selection = self.answer(case)
+        ev = self.evidence_for(case)
+        answer = self._answer(case, ev)
         value = answer.render() if cited else answer.text_without_citations()
         return CasePrediction(case.case_id, value, answer.fallback, answer.notes, answer.cited_ids,
-                              flagged=selection.flagged)
+                              flagged=ev.selection.flagged)
 
     def describe(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.config.name, "source": self.config.source,

@@ -82,3 +82,41 @@ def test_number_check_can_be_switched_off():
     ans = g.generate(_case(), Selection("9", ("4",), 1.0))
     assert ans.fallback is None and ans.lines[0].text == "A pacemaker was placed 10 days ago."
     assert g.describe()["verify_numbers"] is False
+
+
+@pytest.mark.parametrize("line,source", [
+    ("Two stents were placed: 2 in all.", "two stents were placed"),       # a number word in the note
+    ("He fainted 2 times.", "He fainted twice."),
+    ("There were 25 lesions.", "twenty-five lesions"),
+    ("A 15 mm stone.", "a 1.5 cm stone"),                                  # unit changes
+    ("A dose of 0.5 g.", "500 mg daily"),
+    ("For 2 weeks.", "for 14 days"),
+    ("A fever of 101.3 F.", "T 38.5 °C"),
+    ("A level of about 35.", "Phenytoin 34.6 (ref 10-20)"),               # roundings
+    ("Over 8 liters were removed.", "net negative of 8.6 L"),
+    ("A 6-second pause.", "a 6.2-second pause"),
+])
+def test_a_faithful_rewording_of_a_number_is_not_an_invented_number(line, source):
+    assert unsupported_numbers(line, [source]) == []
+
+
+def test_invented_numbers_are_still_caught():
+    assert unsupported_numbers("A 12 mm stone.", ["a 1.5 cm stone"]) == ["12"]
+    assert unsupported_numbers("He fainted 3 times.", ["He fainted twice."]) == ["3"]
+    assert unsupported_numbers("Take 12.5 mg.", ["Lasix 40 mg"]) == ["12.5"]
+    assert unsupported_numbers("For 3 weeks.", ["for 14 days"]) == ["3"]
+
+
+def test_faithful_answer_keeps_every_line_through_the_number_check():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    reply = ("He fainted 2 times from heart block. |2,3|\n"
+             "A pacemaker was placed on the second day. |4|")
+    case = _case()
+    case = type(case)(case.case_id, patient_narrative=case.patient_narrative,
+                      sentences=case.sentences[:1] + (type(case.sentences[1])("2", 1, 0, "He fainted twice."),)
+                      + case.sentences[2:])
+    ans = LLMGenerator(backend=_Reply([reply]), demonstrations=0, similarity="lexical", keep_selected=False,
+                       min_support=0.0).generate(case, Selection("9", ("3",), 1.0))
+    assert ans.fallback is None and len(ans.lines) == 2 and not any("numbers" in n for n in ans.notes)

@@ -1,11 +1,13 @@
 """Subtask 4: link each given clinician answer sentence to the note sentences that support it.
 
-Two methods (config `align: {method: ...}`):
+Three methods (config `align: {method: ...}`):
 - `similarity` (default): score(a, s) = (1 - w) * sim(a, s) / max_s sim(a, s) + w * p(s), where sim
   is embedding cosine or token-set Jaccard and p(s) the selector's relevance probability.
 - `learned`: P(link | a, s) from a pairwise logistic regression over lexical features
   (`archehr.align.learned`, shipped as versioned JSON); its threshold and max_links come from the
   model file unless the config sets them.
+- `llm`: the model links them (`archehr.align.llm`, needs the system's backend); `fallback:` (default
+  `{method: learned}`) links what the model leaves unlinked. Built by `build_aligner`.
 Each answer sentence links its best note sentence (clinicians cite at least one per answer sentence)
 and every other one scoring >= threshold, at most `max_links`. Headers are never linked.
 `calibrate()` picks the similarity threshold on a labelled split. benchmarks/st4_quality.py and
@@ -117,6 +119,24 @@ class Aligner:
         else:
             d.update(selector_weight=self.selector_weight, similarity=self.similarity.kind)
         return d
+
+
+def build_aligner(cfg: dict[str, Any], backend: Any = None, seed: int = 0) -> Any:
+    """The aligner of a system config's `align` section (`method: llm` takes its settings and a `fallback`)."""
+    if cfg.get("method") != "llm":
+        return Aligner(**cfg)
+    from archehr.align.llm import LLMAligner
+
+    settings = {k: v for k, v in cfg.items() if k not in ("method", "fallback")}
+    fallback = cfg.get("fallback") or {"method": "learned"}
+    if not isinstance(fallback, dict) or fallback.get("method") == "llm":
+        raise ConfigError(Problem("must be a mapping naming a similarity or learned aligner", field="align.fallback",
+                                  code="bad-value"))
+    settings.setdefault("seed", seed)
+    try:
+        return LLMAligner(backend, Aligner(**fallback), **settings)
+    except TypeError as e:
+        raise ConfigError(Problem(f"bad llm aligner setting(s): {e}", field="align", code="bad-key")) from None
 
 
 def calibrate(aligner: Aligner, split: Split, scores: dict[str, SentenceScores] | None = None,

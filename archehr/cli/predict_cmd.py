@@ -44,7 +44,7 @@ def predict(
     data = load_split(data_dir, split, version_dir)
     sys_obj = load_system(system or DEFAULT_SYSTEM, cache_dir=cache_dir)
     train = None
-    if sys_obj.config.generator.get("name") == "llm" and train_split != split:
+    if sys_obj.wants_training_split() and train_split != split:
         release = find_release(data_dir, version_dir)
         if train_split in release.split_names:
             train = load_split(data_dir, train_split, version_dir)

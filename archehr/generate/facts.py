@@ -5,6 +5,11 @@ changes its numbers ("12.5 mg" for "40 mg", an invented age) passes it. Numbers 
 small model invents most and a patient relies on most (doses, ages, days, lab values), and they are
 cheap to check exactly: a line may only state numbers found in its cited sentences or in the
 patient's own question.
+
+What a faithful writer does with a number is not an invention, so it passes: a number the note
+writes as a word ("two stents" -> "2 stents"), a rounding of a note value ("34.6" -> "about 35",
+"8.6 L" -> "over 8 liters"), and a unit change of a note value ("1.5 cm" -> "15 mm", "500 mg" ->
+"0.5 g", "14 days" -> "2 weeks", "38.5 C" -> "101.3 F").
 """
 
 from __future__ import annotations
@@ -14,6 +19,37 @@ from collections.abc import Iterable
 
 # 1,200 / 12.5 / 0.9 / 7 ; a "1," or "7." at a sentence end is the number 1 or 7
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
+_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                      "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+               "hundred": 100, "thousand": 1000, "once": 1, "twice": 2, "single": 1, "double": 2, "triple": 3,
+               "dozen": 12, "half": 0.5, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+               "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "both": 2, "pair": 2})
+_WORD = re.compile(r"\b(" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# "twenty-five", "twenty five"
+_COMPOUND = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-](one|two|three|four|five|"
+                       r"six|seven|eight|nine)\b", re.IGNORECASE)
+# unit -> (family, factor to the family's base unit)
+_UNITS = {"mcg": ("mass", 1e-6), "ug": ("mass", 1e-6), "µg": ("mass", 1e-6), "mg": ("mass", 1e-3),
+          "g": ("mass", 1.0), "gram": ("mass", 1.0), "grams": ("mass", 1.0), "kg": ("mass", 1e3),
+          "lb": ("mass", 453.592), "lbs": ("mass", 453.592), "pounds": ("mass", 453.592),
+          "mm": ("length", 1e-3), "cm": ("length", 1e-2), "m": ("length", 1.0), "in": ("length", 0.0254),
+          "inch": ("length", 0.0254), "inches": ("length", 0.0254),
+          "ml": ("volume", 1e-3), "cc": ("volume", 1e-3), "l": ("volume", 1.0), "liter": ("volume", 1.0),
+          "liters": ("volume", 1.0), "litres": ("volume", 1.0),
+          "sec": ("time", 1.0), "second": ("time", 1.0), "seconds": ("time", 1.0), "min": ("time", 60.0),
+          "minute": ("time", 60.0), "minutes": ("time", 60.0), "h": ("time", 3600.0), "hr": ("time", 3600.0),
+          "hrs": ("time", 3600.0), "hour": ("time", 3600.0), "hours": ("time", 3600.0), "day": ("time", 86400.0),
+          "days": ("time", 86400.0), "d": ("time", 86400.0), "week": ("time", 604800.0),
+          "weeks": ("time", 604800.0), "wk": ("time", 604800.0), "wks": ("time", 604800.0),
+          "month": ("time", 2629800.0), "months": ("time", 2629800.0), "year": ("time", 31557600.0),
+          "years": ("time", 31557600.0), "yr": ("time", 31557600.0), "yrs": ("time", 31557600.0)}
+_FAMILIES: dict[str, list[float]] = {}
+for _fam, _f in _UNITS.values():
+    _FAMILIES.setdefault(_fam, [])
+    if _f not in _FAMILIES[_fam]:
+        _FAMILIES[_fam].append(_f)
+_WITH_UNIT = re.compile(r"(?<![\w.])(\d+(?:,\d{3})*(?:\.\d+)?)\s*-?\s*(°\s*[cf]\b|[a-zµ]+)", re.IGNORECASE)
 
 
 def normalise_number(raw: str) -> str:
@@ -26,18 +62,45 @@ def normalise_number(raw: str) -> str:
 
 
 def numbers(text: str) -> set[str]:
-    """The numbers a text states, normalised (ranges "3-4" and dates "2/3" give each part)."""
+    """The numbers a text states in digits, normalised (ranges "3-4" and dates "2/3" give each part)."""
     return {normalise_number(m.group(0)) for m in _NUMBER.finditer(text)}
 
 
+def _values(text: str) -> set[float]:
+    """Every value a source states: digits, number words, and each number converted to its unit's relatives."""
+    out = {float(n) for n in numbers(text)}
+    out |= {float(_WORDS[m.group(1).lower()]) for m in _WORD.finditer(text)}
+    out |= {float(_WORDS[m.group(1).lower()] + _WORDS[m.group(2).lower()]) for m in _COMPOUND.finditer(text)}
+    for m in _WITH_UNIT.finditer(text):
+        x, unit = float(m.group(1).replace(",", "")), m.group(2).lower().replace(" ", "")
+        if unit in ("°c", "°f"):
+            out.add(x * 9 / 5 + 32 if unit == "°c" else (x - 32) * 5 / 9)
+        elif unit in _UNITS:
+            fam, f = _UNITS[unit]
+            out |= {x * f / g for g in _FAMILIES[fam]}
+    return out
+
+
+def _supported(n: str, known: set[float]) -> bool:
+    """The number as written, or a rounding of a known value to the precision it is written with."""
+    value = float(n)
+    places = len(n.split(".")[1]) if "." in n else 0
+    for x in known:
+        if abs(x - value) < 1e-9 or round(x, places) == value:
+            return True
+        if places == 0 and x > 1 and abs(x - value) < 1:  # "over 8 liters" for 8.6 L: floor as well as round
+            return True
+    return False
+
+
 def unsupported_numbers(line: str, sources: Iterable[str]) -> list[str]:
-    """Numbers of `line` found in none of `sources`, in order of appearance."""
-    known: set[str] = set()
+    """Numbers of `line` that none of `sources` states (as written, in words, rounded or in another unit)."""
+    known: set[float] = set()
     for s in sources:
-        known |= numbers(s)
+        known |= _values(s)
     seen: dict[str, None] = {}
     for m in _NUMBER.finditer(line):
         n = normalise_number(m.group(0))
-        if n not in known:
+        if n not in seen and not _supported(n, known):
             seen.setdefault(n)
     return list(seen)

@@ -6,7 +6,8 @@ prompt better and far faster) and k demonstrations (the most similar training ca
 itself). The reply is verified and repaired: citations parsed (`|1,2|` or `[1,2]`), ids not in the
 note dropped; uncited text split into sentences, questions and repeats dropped, and each sentence
 attached to the note sentence that supports it best (the selector's choices first, then the whole
-note) when that support reaches `min_support`, else dropped as unsupported; a line stating a number
+note) when that support reaches `min_support`, else dropped as unsupported (`uncited: keep` keeps them
+as written instead, unless no line is cited); a line stating a number
 that neither its cited sentences nor the question contain is dropped (`verify_numbers`, on by
 default: similarity compares meaning, not facts, and invented doses and ages pass it); selected evidence the
 model left out is cited by the closest line; the 75-word budget is kept by dropping whole trailing
@@ -31,12 +32,15 @@ from archehr.llm.base import REPLY_START, Backend, BackendError
 from archehr.llm.prompts import load_prompt
 from archehr.relevance.base import Selection, SentenceScores
 
-_PIPES = re.compile(r"\|\s*([\d\s,]+?)\s*\|\s*[.!?]?\s*$")
-_BRACKETS = re.compile(r"\[\s*([\d\s,]+?)\s*\]\s*[.!?]?\s*$")
+_PIPES = re.compile(r"\|\s*([\d\s,]*?)\s*\|\s*[.!?]?\s*$")
+_BRACKETS = re.compile(r"\[\s*([\d\s,]*?)\s*\]\s*[.!?]?\s*$")
 _INLINE = re.compile(r"\s*(?:\|\s*[\d\s,]+\s*\||\[\s*[\d\s,]+\s*\])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 # a citation in front ("|4| text", the cite-first format) or a copied note label ("4: text")
 _LEADING = re.compile(r"^\s*(?:\|\s*([\d\s,]+?)\s*\||(\d+):)\s*")
+# chat boilerplate around an answer ("Sure! Here is ...:", "I hope this helps."): never content, never cited
+_CHAT = re.compile(r"^(?:(?:sure|certainly|of course|okay|ok|absolutely)\b[!,.]?|here(?: is|'s| are)\b|i hope\b|"
+                   r"let me know\b|feel free\b|based on the (?:note|information)[^.]*:|.*:$)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 # Minimum support of an uncited line by a note sentence (Similarity.support), per similarity kind.
@@ -47,11 +51,38 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 MIN_SUPPORT = {"embedding": 0.50, "lexical": 0.25}
 
 
+def _parse_json(text: str) -> list[tuple[str, list[str]]] | None:
+    """[{"text": ..., "citations": [3, 4]}] or {"answer": [...]} (a model answering JSON unasked)."""
+    from archehr.llm.structured import extract_json, id_list
+
+    data = extract_json(text)
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    if not isinstance(data, list):
+        return None
+    out = []
+    for item in data:
+        if isinstance(item, dict):
+            fields = {str(k).lower(): v for k, v in item.items()}
+            line = next((fields[k] for k in ("text", "sentence", "answer") if isinstance(fields.get(k), str)), "")
+            ids = next((id_list(fields[k]) for k in ("citations", "evidence", "ids", "sources") if k in fields), [])
+            line = safe_text(line).strip()
+            if line:
+                out.append((line, ids))
+    return out or None
+
+
 def parse_reply(text: str) -> list[tuple[str, list[str]]]:
-    """(sentence, cited ids) per non-empty line of a model reply; tolerant of common formats."""
+    """(sentence, cited ids) per non-empty line of a model reply; tolerant of common formats
+    (JSON, pipes or brackets at the end or in front, bullets, numbered lists, bold)."""
+    from archehr.llm.structured import strip_markdown
+
+    as_json = _parse_json(text)
+    if as_json is not None:
+        return as_json
     out = []
     for raw in text.replace("\r", "").split("\n"):
-        line = _LIST_MARK.sub("", raw.strip())
+        line = _LIST_MARK.sub("", strip_markdown(raw).strip())
         if not line or line.lower().startswith(("answer:", "note sentences", "patient question")):
             continue
         ids: list[str] = []
@@ -66,7 +97,7 @@ def parse_reply(text: str) -> list[tuple[str, list[str]]]:
         for inline in re.findall(r"\|\s*([\d\s,]+)\s*\||\[\s*([\d\s,]+)\s*\]", line):
             ids += [x.strip() for x in (inline[0] or inline[1]).split(",") if x.strip()]
         line = safe_text(_INLINE.sub("", line)).strip()
-        if line:
+        if line and (ids or not _CHAT.match(line)):
             out.append((line, ids))
     return out
 
@@ -78,7 +109,8 @@ class LLMGenerator(Generator):
                  retries: int = 2, max_tokens: int = 160, temperature: float = 0.0, retry_temperature: float = 0.7,
                  seed: int = 0, similarity: str = "auto", keep_selected: bool = True, budget: int = WORD_BUDGET,
                  context: int | None = None, min_support: float | None = None, max_evidence: int = 12,
-                 cite_first: bool = False, verify_cited: bool = False, verify_numbers: bool = True):
+                 cite_first: bool = False, verify_cited: bool = False, verify_numbers: bool = True,
+                 uncited: str = "attach"):
         self.backend = backend
         self.template = load_prompt(prompt)
         self.k = int(demonstrations)
@@ -101,6 +133,13 @@ class LLMGenerator(Generator):
         # a line stating a number its citations (and the question) do not contain is dropped: on by
         # default, since a faithful answer copies numbers, it never computes or invents them
         self.verify_numbers = bool(verify_numbers)
+        # what to do with a line the model left uncited: "attach" it to its best-supported note sentence
+        # or drop it (a small model's uncited lines are mostly noise), or "keep" it as written (a capable
+        # model's uncited line is a framing sentence such as "Yes, this care was necessary.", which
+        # clinicians leave uncited too; a made-up citation would cost precision). Numbers are checked either way.
+        if uncited not in ("attach", "keep"):
+            raise ConfigError(f"uncited must be attach or keep, not {uncited!r}")
+        self.uncited = uncited
         self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
         self._train: list[tuple[Case, str, tuple[str, ...]]] = []
@@ -244,7 +283,9 @@ class LLMGenerator(Generator):
             lines, more = self._verify_cited(case, lines)
             notes += more
         uncited = [k for k, (_, ids) in enumerate(lines) if not ids]
-        if uncited:
+        if uncited and self.uncited == "keep" and len(uncited) < len(lines):  # (all uncited: attach, as below)
+            notes.append(f"kept {len(uncited)} uncited line(s) as written")
+        elif uncited:
             lines, more, best = self._attach(case, selection, lines, uncited)
             notes += more
             if not lines:
@@ -282,8 +323,10 @@ class LLMGenerator(Generator):
     @staticmethod
     def _cut_off(reply: str) -> bool:
         """The reply ends inside a line (no final newline or end mark): generation hit its limit."""
-        tail = reply.rstrip(" ")
-        return bool(tail) and not tail.endswith(("\n", ".", "!", "?", "|", "]"))
+        from archehr.llm.structured import strip_markdown
+
+        tail = strip_markdown(reply).rstrip(" ")
+        return bool(tail) and not tail.endswith(("\n", ".", "!", "?", "|", "]", "}"))
 
     def _verify_cited(self, case: Case, lines: list[tuple[str, list[str]]]) -> tuple[list[tuple[str, list[str]]],
                                                                                   list[str]]:
@@ -385,5 +428,5 @@ class LLMGenerator(Generator):
                 "retry_temperature": self.retry_temperature, "seed": self.seed, "similarity": self.similarity.kind,
                 "keep_selected": self.keep_selected, "budget": self.budget, "context": self.context,
                 "max_evidence": self.max_evidence, "min_support": self.min_support, "cite_first": self.cite_first,
-                "verify_cited": self.verify_cited, "verify_numbers": self.verify_numbers,
+                "verify_cited": self.verify_cited, "verify_numbers": self.verify_numbers, "uncited": self.uncited,
                 "backend": self.backend.describe() if self.backend is not None else None}

@@ -4,8 +4,10 @@
 if ..."), put in the third person, closed with "?" and kept to 15 words at a clause boundary; the
 rules and their cross-validated switches are in `rules.py` and docs/question.md (the first
 version is `rules.FIRST_CONFIG`, every switch off).
-`llm`: the prompt `configs/prompts/question_v1.txt`; an empty or unusable reply falls back to the
-template, and the reason is recorded.
+`llm`: the prompt `configs/prompts/question_v1.txt`; the reply's first line ending in "?" (else its first line),
+without a "Question:" label, quotes, bullets or bold, cut to the official 15 words as the scorer
+cuts (no rewording, so a model's question scores what it would score submitted directly); an empty
+or unusable reply falls back to the template, and the reason is recorded.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError
-from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, shorten_question, write_question
+from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, write_question
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,29 @@ class TemplateQuestionWriter:
         return {"method": self.name, "max_words": MAX_WORDS}
 
 
+_LABEL = re.compile(r"^(?:here is (?:the|a|my) )?(?:rewritten |clinician(?:'s)? |clinical )?question\s*[:\-]\s*",
+                    re.IGNORECASE)
+
+
+def reply_question(reply: str) -> str:
+    """The question a model's reply holds: its first non-empty line, labels, bullets, bold and quotes removed."""
+    from archehr.llm.structured import extract_json, strip_markdown
+
+    data = extract_json(reply)
+    if isinstance(data, dict):
+        text = next((v for v in data.values() if isinstance(v, str) and v.strip()), "")
+        if text:
+            reply = text
+    lines = []
+    for raw in reply.replace("\r", "").split("\n"):
+        line = re.sub(r"^\s*(?:[-*•>]|\d+[.)])\s+", "", strip_markdown(raw)).strip()
+        line = _LABEL.sub("", line).strip().strip('"\u201c\u201d\'').strip()
+        if line and not line.endswith(":"):  # "Here is the question:" leads in, it is not the question
+            lines.append(line)
+    # a chatty reply wraps the question in prose: the first line that is a question wins
+    return next((x for x in lines if x.endswith("?")), lines[0] if lines else "")
+
+
 class LLMQuestionWriter:
     name = "llm"
 
@@ -65,11 +90,13 @@ class LLMQuestionWriter:
             reply = self.backend.complete(prompt, n=1, temperature=0.0, seed=self.seed, max_tokens=self.max_tokens)[0]
         except BackendError as e:
             return Question(self.fallback.write(case).text, fallback=f"template: backend error: {e.reason}")
-        line = next((x.strip().strip('"') for x in reply.splitlines() if x.strip()), "")
-        line = re.sub(r"^(clinician question|question)\s*:\s*", "", line, flags=re.IGNORECASE)
+        line = reply_question(reply)
         if len(line.split()) < 3:
             return Question(self.fallback.write(case).text, fallback="template: reply too short or empty")
-        return Question(shorten_question(line))
+        words = line.split()
+        if len(words) > MAX_WORDS:
+            return Question(" ".join(words[:MAX_WORDS]), notes=(f"cut from {len(words)} to {MAX_WORDS} words",))
+        return Question(line)
 
     def describe(self) -> dict[str, Any]:
         return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,

@@ -1,21 +1,28 @@
 """`llm`: ask an LLM backend to label the note sentences; self-consistency vote over n samples.
 
-Written against the backend contract of `archehr.llm.registry`:
-`backend.complete(prompt, *, n=1, temperature=0.0, seed=0, max_tokens=...) -> list[str]`.
+Written against the backend contract of `archehr.llm.base.Backend`:
+`backend.complete(prompt, *, n=1, temperature=0.0, seed=0, max_tokens=..., [response_format=...]) -> list[str]`.
+The prompt is a versioned template (`configs/prompts/evidence_v1.txt`), optionally with `demonstrations`
+retrieved from a labelled training split (`prepare(train)`: the training cases whose question is
+closest by BM25, shown with their essential and supplementary ids). With `structured`, the backend is
+asked for JSON (`{"essential": [...], "supplementary": [...]}`, sent as `response_format`); every reply
+is read JSON first, then as text (`ESSENTIAL: 3, 4` lines, tolerant of bullets, bold and brackets).
 P(essential) of a sentence = share of the parsed samples that called it essential (likewise
-supplementary). When no sample can be parsed the case falls back to another classifier (lexical by
-default) and is listed in `fallback_cases`, so a weak model never silently produces empty evidence.
+supplementary). When no sample can be parsed, or the backend fails, the case falls back to another
+classifier (lexical by default) with the reason (`score_detailed`) and is listed in `fallback_cases`,
+so a weak model or a dead server never silently produces empty evidence.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from archehr.data.model import Case
+from archehr.data.model import Case, KeyEntry, Split
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
-from archehr.relevance.lexical import LexicalClassifier, require_sentences
-from archehr.relevance.text import sentence_texts
+from archehr.relevance.lexical import LexicalClassifier, bm25, require_sentences
+from archehr.relevance.text import sentence_texts, tokens
 
 
 class CompletionBackend(Protocol):
@@ -23,31 +30,64 @@ class CompletionBackend(Protocol):
                  max_tokens: int = 256) -> list[str]: ...
 
 
-PROMPT = """You help answer a patient's question using their clinical note.
-Patient question: {patient}
-Clinician's reading of the question: {clinician}
+DEFAULT_PROMPT = "evidence_v1"
+SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essential", "supplementary"],
+          "properties": {"essential": {"type": "array", "items": {"type": "integer"}},
+                         "supplementary": {"type": "array", "items": {"type": "integer"}}}}
 
-Note sentences:
-{sentences}
-
-Which note sentences are needed to answer the question?
-Reply with exactly two lines:
-ESSENTIAL: <comma-separated sentence numbers that must be cited>
-SUPPLEMENTARY: <comma-separated sentence numbers that help but are not required, or none>
-"""
-
-_LINE = re.compile(r"^\s*\**\s*(essential|supplementary)\s*\**\s*[:=-]\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+# "ESSENTIAL: 3, 4", "- **Essential:** [3, 4]", "2. Supplementary sentences = none"
+_LINE = re.compile(r"^[\s\-*•#>_]*(?:\d+[.)]\s*)?[*_]*\s*(essential|supplementary)\b[\w ]{0,20}?"
+                   r"[*_\s]*[:=-][*_\s]*(.*)$", re.IGNORECASE | re.MULTILINE)
 _NUM = re.compile(r"\d+")
 
 
-def build_prompt(case: Case) -> str:
-    lines = [f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True)]
-    return PROMPT.format(patient=case.question_text.strip() or "(none)",
-                         clinician=(case.clinician_question or "(none)").strip(), sentences="\n".join(lines))
+def _sentences(case: Case) -> str:
+    return "\n".join(f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True))
+
+
+def labelled_cases(train: Split | None) -> list[tuple[Case, KeyEntry]]:
+    """(case, key entry) of every case of a labelled split that has note sentences: demonstration material."""
+    if train is None or train.key is None:
+        return []
+    keyed = {k.case_id for k in train.key}
+    return [(c, train.key_for(c.case_id)) for c in train.cases if c.case_id in keyed and c.sentences]
+
+
+def nearest_cases(case: Case, pool: list[Case], k: int) -> list[int]:
+    """Indexes of the k pool cases whose question is closest to the case's (BM25), never the case itself."""
+    ok = [i for i, c in enumerate(pool) if c.case_id != case.case_id
+          and (c.patient_narrative or "") != (case.patient_narrative or "")]
+    if not ok or k <= 0:
+        return []
+    sims = bm25(tokens(case.question_text), [tokens(pool[i].question_text) for i in ok])
+    return [ok[j] for j in sorted(range(len(ok)), key=lambda j: -float(sims[j]))[:k]]
+
+
+def numbered_sentences(case: Case) -> str:
+    """The note sentences as the LLM prompts show them: "3. text", cleaned of markup."""
+    return _sentences(case)
+
+
+def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> str:
+    from archehr.llm.prompts import load_prompt
+
+    template = template or load_prompt(DEFAULT_PROMPT)
+    return template.render(patient=case.question_text.strip() or "(none)",
+                           clinician=(case.clinician_question or "(none)").strip(), sentences=_sentences(case),
+                           demonstrations=demonstrations)
 
 
 def parse_reply(reply: str, valid_ids: set[str]) -> tuple[set[str], set[str]] | None:
-    """(essential ids, supplementary ids) from one reply, or None when it has no ESSENTIAL line."""
+    """(essential ids, supplementary ids) from one reply (JSON first, then text), or None when unreadable."""
+    from archehr.llm.structured import extract_json, id_list
+
+    data = extract_json(reply)
+    if isinstance(data, dict):
+        fields = {str(k).lower(): v for k, v in data.items()}
+        if "essential" in fields:
+            ess = {i for i in id_list(fields["essential"]) if i in valid_ids}
+            sup = {i for i in id_list(fields.get("supplementary")) if i in valid_ids}
+            return ess, sup - ess
     found: dict[str, set[str]] = {}
     for m in _LINE.finditer(reply):
         kind = m.group(1).lower()
@@ -58,24 +98,65 @@ def parse_reply(reply: str, valid_ids: set[str]) -> tuple[set[str], set[str]] | 
     return ess, found.get("supplementary", set()) - ess
 
 
+@dataclass(frozen=True)
+class LLMEvidence:
+    """The scores of one case, and how they were obtained (for run.json)."""
+
+    scores: SentenceScores
+    fallback: str | None = None  # why the fallback classifier scored this case, if it did
+    notes: tuple[str, ...] = ()
+
+
 class LLMClassifier(RelevanceClassifier):
     name = "llm"
 
     def __init__(self, backend: CompletionBackend, n: int = 5, temperature: float = 0.7, seed: int = 0,
-                 max_tokens: int = 128, fallback: RelevanceClassifier | None = None):
+                 max_tokens: int = 128, fallback: RelevanceClassifier | None = None, prompt: str = DEFAULT_PROMPT,
+                 demonstrations: int = 0, structured: bool = False):
+        from archehr.llm.prompts import load_prompt
+        from archehr.llm.structured import StructuredCaller, json_schema
+
         self.backend = backend
         self.n = n
         self.temperature = temperature if n > 1 else 0.0
         self.seed = seed
         self.max_tokens = max_tokens
         self.fallback = fallback if fallback is not None else LexicalClassifier()
+        self.template = load_prompt(prompt)
+        self.k = int(demonstrations)
+        self.structured = bool(structured)
+        self.caller = StructuredCaller(backend, json_schema("evidence", SCHEMA) if structured else None)
         self.fallback_cases: list[str] = []
         self.unparsed_replies = 0
+        self._pool: list[tuple[Case, tuple[str, ...], tuple[str, ...]]] = []
 
-    def score(self, case: Case) -> SentenceScores:
+    def prepare(self, train: Split | None) -> None:
+        """Index a labelled split's cases as demonstrations (nothing when `demonstrations` is 0)."""
+        self._pool = [(case, tuple(key.essential_ids), tuple(key.supplementary_ids))
+                      for case, key in labelled_cases(train if self.k > 0 else None) if key.essential_ids]
+
+    def demonstrations(self, case: Case) -> str:
+        shown = []
+        for i in nearest_cases(case, [c for c, _, _ in self._pool], self.k):
+            c, ess, sup = self._pool[i]
+            shown.append(f"Example patient question: {c.question_text.strip()}\nExample note sentences:\n"
+                         f"{_sentences(c)}\nESSENTIAL: {', '.join(ess)}\n"
+                         f"SUPPLEMENTARY: {', '.join(sup) or 'none'}\n")
+        return "\nExamples:\n" + "\n".join(shown)
+
+    def prompt(self, case: Case) -> str:
+        return build_prompt(case, self.template, self.demonstrations(case))
+
+    def score_detailed(self, case: Case) -> LLMEvidence:
+        from archehr.llm.base import BackendError
+
         require_sentences(case)
-        replies = self.backend.complete(build_prompt(case), n=self.n, temperature=self.temperature,
-                                        seed=self.seed, max_tokens=self.max_tokens)
+        notes: list[str] = []
+        try:
+            replies, notes = self.caller.complete(self.prompt(case), n=self.n, temperature=self.temperature,
+                                                  seed=self.seed, max_tokens=self.max_tokens)
+        except BackendError as e:
+            return self._fall_back(case, f"backend error: {e.reason}", notes)
         ids = case.sentence_ids
         valid = set(ids)
         votes = []
@@ -86,8 +167,22 @@ class LLMClassifier(RelevanceClassifier):
             else:
                 votes.append(parsed)
         if not votes:
-            self.fallback_cases.append(case.case_id)
-            return self.fallback.score(case)
+            return self._fall_back(case, f"none of {len(replies)} evidence replies could be read", notes)
+        if len(votes) < len(replies):
+            notes.append(f"{len(replies) - len(votes)} of {len(replies)} evidence replies unreadable")
         ess = tuple(sum(i in e for e, _ in votes) / len(votes) for i in ids)
         sup = tuple(sum(i in s for _, s in votes) / len(votes) for i in ids)
-        return SentenceScores(case.case_id, ids, ess, sup)
+        return LLMEvidence(SentenceScores(case.case_id, ids, ess, sup), None, tuple(notes))
+
+    def _fall_back(self, case: Case, why: str, notes: list[str]) -> LLMEvidence:
+        self.fallback_cases.append(case.case_id)
+        name = getattr(self.fallback, "name", type(self.fallback).__name__)
+        return LLMEvidence(self.fallback.score(case), f"{name} evidence: {why}", tuple(notes))
+
+    def score(self, case: Case) -> SentenceScores:
+        return self.score_detailed(case).scores
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,
+                "n": self.n, "temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+                "demonstrations": self.k, "demonstration_pool": len(self._pool), "structured": self.structured}

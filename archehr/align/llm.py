@@ -1,0 +1,194 @@
+"""`llm` st4 aligner: the model links each clinician answer sentence to the note sentences supporting it.
+
+The prompt (`configs/prompts/align_v1.txt`) shows the numbered note sentences, the whole clinician
+answer and its numbered answer sentences, and asks for one line per answer sentence,
+`<answer sentence number>: <note sentence numbers>`; with `structured` the backend is asked for JSON
+(`{"alignments": [{"answer": 1, "evidence": [3, 4]}]}`, sent as `response_format`). Replies are read
+JSON first, then as text (bullets, bold, brackets, "Sentence 1:" tolerated). Ids not in the note are
+dropped; with n > 1 samples a link is kept when at least half of the readable samples give it. Every
+answer sentence the reply skips (one it answers with "none" stays unlinked, as clinicians leave
+framing sentences uncited), and the whole case when the reply is unreadable or the
+backend fails, is linked by the fallback aligner (the learned one by default), and that is recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from archehr.data.model import Case, ClinicianAnswerSentence, Split
+from archehr.errors import ConfigError, Problem
+from archehr.relevance.base import Selection, SentenceScores
+
+DEFAULT_PROMPT = "align_v1"
+SCHEMA = {"type": "object", "additionalProperties": False, "required": ["alignments"],
+          "properties": {"alignments": {"type": "array", "items": {
+              "type": "object", "additionalProperties": False, "required": ["answer", "evidence"],
+              "properties": {"answer": {"type": "integer"},
+                             "evidence": {"type": "array", "items": {"type": "integer"}}}}}}}
+
+# "1: 3, 4", "- **Sentence 1**: [3, 4]", "Answer sentence 2 -> 5", "3) 7,8"
+_LINE = re.compile(r"^[\s\-*•>#]*(?:answer\s+)?(?:sentence\s+)?#?(\d+)\s*(?:[.:=)\]]|->|–|—|-(?=\s))\s*(.*)$",
+                   re.IGNORECASE)
+_NUM = re.compile(r"\d+")
+_ANSWER_KEYS = ("answer", "answer_id", "answer_sentence", "sentence", "id")
+_EVIDENCE_KEYS = ("evidence", "evidence_id", "evidence_ids", "note_sentences", "citations", "links")
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The st4 prediction of one case and how it was obtained (for run.json)."""
+
+    links: list[dict[str, Any]]
+    fallback: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+def _from_json(data: Any) -> dict[str, list[str]] | None:
+    from archehr.llm.structured import id_list
+
+    if isinstance(data, dict):
+        items = next((data[k] for k in ("alignments", "alignment", "links") if k in data), None)
+        if items is None:  # {"1": [3, 4], "2": [5]}
+            out = {str(k).strip(): id_list(v) for k, v in data.items() if str(k).strip().isdigit()}
+            return out or None
+        data = items
+    if not isinstance(data, list):
+        return None
+    out: dict[str, list[str]] = {}
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        fields = {str(k).lower(): v for k, v in item.items()}
+        a = next((id_list(fields[k]) for k in _ANSWER_KEYS if k in fields), [])
+        ev = next((id_list(fields[k]) for k in _EVIDENCE_KEYS if k in fields), [])
+        if len(a) == 1:
+            out.setdefault(a[0], []).extend(ev)
+    return out or None
+
+
+def parse_reply(reply: str) -> dict[str, list[str]] | None:
+    """Answer sentence id -> note sentence ids (as written; unfiltered), or None when unreadable."""
+    from archehr.llm.structured import extract_json, strip_markdown
+
+    data = extract_json(reply)
+    if data is not None:
+        got = _from_json(data)
+        if got is not None:
+            return got
+    out: dict[str, list[str]] = {}
+    for raw in reply.replace("\r", "").split("\n"):
+        m = _LINE.match(strip_markdown(raw).strip())
+        if m:
+            out.setdefault(m.group(1), []).extend(_NUM.findall(m.group(2)))
+    return out or None
+
+
+class LLMAligner:
+    name = "llm"
+
+    def __init__(self, backend: Any, fallback: Any, prompt: str = DEFAULT_PROMPT, n: int = 1,
+                 temperature: float = 0.0, seed: int = 0, max_tokens: int = 400, demonstrations: int = 0,
+                 structured: bool = False):
+        from archehr.llm.prompts import load_prompt
+        from archehr.llm.structured import StructuredCaller, json_schema
+
+        if backend is None:
+            raise ConfigError(Problem("align method llm needs a backend section in the system config",
+                                      field="align.method"))
+        self.backend = backend
+        self.fallback = fallback
+        self.template = load_prompt(prompt)
+        self.n = int(n)
+        self.temperature = float(temperature) if self.n > 1 else 0.0
+        self.seed = int(seed)
+        self.max_tokens = int(max_tokens)
+        self.k = int(demonstrations)
+        self.structured = bool(structured)
+        self.caller = StructuredCaller(backend, json_schema("alignment", SCHEMA) if structured else None)
+        self._pool: list[tuple[Case, tuple[ClinicianAnswerSentence, ...]]] = []
+
+    def prepare(self, train: Split | None) -> None:
+        from archehr.relevance.llm import labelled_cases
+
+        self._pool = [(case, tuple(key.clinician_answer_sentences))
+                      for case, key in labelled_cases(train if self.k > 0 else None) if key.clinician_answer_sentences]
+
+    def _block(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> dict[str, str]:
+        from archehr.relevance.llm import numbered_sentences
+
+        return {"question": case.question_text.strip() or "(none)", "sentences": numbered_sentences(case),
+                "answer": " ".join(a.text.strip() for a in answers),
+                "answer_sentences": "\n".join(f"{a.id}. {a.text.strip()}" for a in answers)}
+
+    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> str:
+        from archehr.relevance.llm import nearest_cases
+
+        demos = []
+        for i in nearest_cases(case, [c for c, _ in self._pool], self.k):
+            c, ans = self._pool[i]
+            b = self._block(c, ans)
+            links = "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans)
+            demos.append(f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
+                         f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
+        demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
+        return self.template.render(demonstrations=demo_text, **self._block(case, answers))
+
+    def align_detailed(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
+                       scores: SentenceScores | None = None, selection: Selection | None = None) -> Alignment:
+        from archehr.llm.base import BackendError
+
+        if not answers or not case.sentences:
+            return Alignment([{"answer_id": a.id, "evidence_id": []} for a in answers])
+        notes: list[str] = []
+        try:
+            replies, notes = self.caller.complete(self.prompt(case, answers), n=self.n, temperature=self.temperature,
+                                                  seed=self.seed, max_tokens=self.max_tokens)
+        except BackendError as e:
+            return self._fall_back(case, answers, scores, selection, f"backend error: {e.reason}", notes)
+        parsed = [p for p in (parse_reply(r) for r in replies) if p is not None]
+        if not parsed:
+            return self._fall_back(case, answers, scores, selection,
+                                   f"none of {len(replies)} alignment replies could be read", notes)
+        known = set(case.sentence_ids)
+        answer_ids = {a.id for a in answers}
+        bad = sorted({i for p in parsed for ids in p.values() for i in ids if i not in known}, key=int)
+        if bad:
+            notes.append(f"dropped note ids not in the note: {', '.join(bad)}")
+        extra = sorted({a for p in parsed for a in p if a not in answer_ids}, key=int)
+        if extra:
+            notes.append(f"ignored lines for answer sentences that do not exist: {', '.join(extra)}")
+        votes = Counter((a, i) for p in parsed for a, ids in p.items() for i in set(ids) if i in known)
+        need = len(parsed) / 2
+        order = {s: k for k, s in enumerate(case.sentence_ids)}
+        links = {a.id: sorted({i for (x, i), v in votes.items() if x == a.id and v >= need}, key=order.__getitem__)
+                 for a in answers}
+        # an answer sentence the model answered with no note sentence ("2: none", "evidence": []) stays
+        # unlinked: clinicians leave framing sentences uncited; only one the model skipped is filled in
+        mentioned = {a for p in parsed for a in p}
+        missing = [a for a in answers if a.id not in mentioned]
+        if missing:
+            filled = self.fallback.align(case, missing, scores, selection)
+            for item in filled:
+                links[item["answer_id"]] = list(item["evidence_id"])
+            notes.append(f"{len(missing)} answer sentence(s) the model did not link, linked by the "
+                         f"{self.fallback.method} aligner: {', '.join(a.id for a in missing)}")
+        return Alignment([{"answer_id": a.id, "evidence_id": links[a.id]} for a in answers], None, tuple(notes))
+
+    def _fall_back(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None,
+                   selection: Selection | None, why: str, notes: list[str]) -> Alignment:
+        links = self.fallback.align(case, answers, scores, selection)
+        return Alignment(links, f"{self.fallback.method} aligner: {why}", tuple(notes))
+
+    def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
+              selection: Selection | None = None) -> list[dict[str, Any]]:
+        return self.align_detailed(case, answers, scores, selection).links
+
+    def describe(self) -> dict[str, Any]:
+        return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,
+                "n": self.n, "temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+                "demonstrations": self.k, "demonstration_pool": len(self._pool), "structured": self.structured,
+                "fallback": self.fallback.describe()}

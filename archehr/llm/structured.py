@@ -1,0 +1,98 @@
+"""Structured replies: JSON schemas sent as `response_format`, and reading JSON out of any reply.
+
+Callers with a fixed reply shape (evidence ids, alignments) may ask the server for JSON that follows
+a schema (vLLM, OpenAI and llama.cpp honour `response_format`). Whatever was asked, a reply is read
+JSON first (bare, inside a ```json fence, or the first {...} / [...] in the text) and by the caller's
+text parser when no JSON is found, so a server that ignores the schema, or a model that answers JSON
+unasked, costs nothing. A server that rejects `response_format` outright (HTTP 400/422) is asked
+again without it, once per backend, and the caller records that it fell back to text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from typing import Any
+
+from archehr.llm.base import BackendError
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_MARKDOWN = re.compile(r"\*\*|__|`")
+# a server saying it does not know the parameter: these will not fix themselves on retry
+_REJECTED = re.compile(r"HTTP (400|404|415|422)\b")
+
+
+def json_schema(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI-style `response_format` asking for JSON that follows `schema`."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+
+
+def ids_array() -> dict[str, Any]:
+    """A list of sentence numbers, as strings or integers (models write both)."""
+    return {"type": "array", "items": {"type": ["string", "integer"]}}
+
+
+def extract_json(text: str) -> Any | None:
+    """The JSON value a reply holds (bare, fenced, or the first {...} / [...] in prose), else None."""
+    candidates = [text.strip()] + [m.group(1).strip() for m in _FENCE.finditer(text)]
+    for opener, closer in (("{", "}"), ("[", "]")):
+        start, end = text.find(opener), text.rfind(closer)
+        if 0 <= start < end:
+            candidates.append(text[start:end + 1])
+    for c in candidates:
+        if not c or c[0] not in "{[":
+            continue
+        try:
+            return json.loads(c)
+        except ValueError:
+            continue
+    return None
+
+
+def id_list(value: Any) -> list[str]:
+    """Sentence ids from a JSON value: [3, "4"], "3, 4", 3 -> ["3", "4"]; anything else -> []."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, (int, float)):
+        return [str(int(value))]
+    if isinstance(value, str):
+        return re.findall(r"\d+", value)
+    if isinstance(value, list):
+        return [i for v in value for i in id_list(v)]
+    return []
+
+
+def strip_markdown(text: str) -> str:
+    """A line without emphasis marks (**bold**, __bold__, `code`), which models add unasked."""
+    return _MARKDOWN.sub("", text)
+
+
+class StructuredCaller:
+    """Completes with `response_format` when configured, dropping it for good if the server rejects it."""
+
+    def __init__(self, backend: Any, response_format: dict[str, Any] | None):
+        self.backend = backend
+        self.response_format = response_format
+        self._lock = threading.Lock()
+        self.rejected: str | None = None  # the server's refusal, once seen
+
+    def complete(self, prompt: str, **sampling: Any) -> tuple[list[str], list[str]]:
+        """(replies, notes); notes say when the schema was refused and text was asked instead."""
+        fmt = None if self.rejected else self.response_format
+        if fmt is None:
+            return self.backend.complete(prompt, **sampling), []
+        try:
+            return self.backend.complete(prompt, response_format=fmt, **sampling), []
+        except BackendError as e:
+            if not _REJECTED.search(e.reason):
+                raise
+            with self._lock:
+                self.rejected = e.reason
+        except TypeError as e:  # a backend without the keyword (a local model, an older plug-in)
+            if "response_format" not in str(e):
+                raise
+            with self._lock:
+                self.rejected = f"backend {getattr(self.backend, 'name', '?')} takes no response_format"
+        note = f"the server refused response_format ({self.rejected}): asked for text instead"
+        return self.backend.complete(prompt, **sampling), [note]
