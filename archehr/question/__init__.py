@@ -19,6 +19,7 @@ from typing import Any
 from archehr.data.model import Case
 from archehr.errors import ConfigError
 from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, write_question
+from archehr.question.rules import shorten_question as shorten_question  # re-exported: the template writer's cut
 
 
 @dataclass(frozen=True)
