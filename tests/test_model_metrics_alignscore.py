@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from archehr_scoring.metrics.alignscore import OFFICIAL_MINI_BATCH, AlignScore, aggregate, chunk_context, encode_pairs
+from archehr_scoring.metrics.alignscore_checkpoint import read_checkpoint
 from archehr_scoring.metrics.alignscore_sentences import english_splitter
 from archehr_scoring.metrics.base import TextExample
 from archehr_scoring.metrics.registry import build_metric
@@ -94,7 +95,26 @@ def _write_tiny_roberta(folder: Path) -> transformers.RobertaModel:
     return model
 
 
-def _write_checkpoint(path: Path, encoder: transformers.RobertaModel) -> dict[str, torch.Tensor]:
+class AttributeDict(dict):
+    """Like Lightning's AttributeDict, in which the official checkpoint keeps its hyper_parameters."""
+
+
+class Trap:
+    """Unpickling this runs `_spring`: a checkpoint loader that executes code from the file would fire it."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (_spring, (str(self.marker),))
+
+
+def _spring(marker: str) -> str:
+    Path(marker).write_text("code from the checkpoint ran", encoding="utf-8")
+    return marker
+
+
+def _write_checkpoint(path: Path, encoder: transformers.RobertaModel, **extra) -> dict[str, torch.Tensor]:
     """Different encoder weights than the saved pretrained folder: the checkpoint's must win."""
     torch.manual_seed(1)
     hidden = encoder.config.hidden_size
@@ -112,14 +132,17 @@ def _write_checkpoint(path: Path, encoder: transformers.RobertaModel) -> dict[st
             state[f"{prefix}.{k}"] = v
     # Large head weights so that P(aligned) moves visibly between inputs.
     state["tri_layer.weight"] = 8.0 * torch.randn(3, hidden)
+    # transformers < 4.31 saved this buffer; newer RobertaModels no longer have it in their state_dict
+    state["base_model.embeddings.position_ids"] = torch.arange(encoder.config.max_position_embeddings)[None]
     checkpoint = {
         "epoch": 2,
         "global_step": 100,
         "pytorch-lightning_version": "1.7.7",
         "state_dict": state,
-        "hyper_parameters": {"model": "roberta-base", "using_pretrained": True},
+        "hyper_parameters": AttributeDict(model="roberta-base", using_pretrained=True),
         # trainer state pickles objects a weights-only load does not allow by default
         "callbacks": {"ModelCheckpoint": {"dirpath": pathlib.PurePosixPath("/ckpt")}},
+        **extra,
     }
     torch.save(checkpoint, path)
     return state
@@ -155,7 +178,9 @@ def hand(tiny):
     folder, _, state = tiny
     tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
     encoder = transformers.RobertaModel.from_pretrained(folder)
-    encoder.load_state_dict({k[len("base_model.") :]: v for k, v in state.items() if k.startswith("base_model.")})
+    weights = {k[len("base_model.") :]: v for k, v in state.items() if k.startswith("base_model.")}
+    weights.pop("embeddings.position_ids")  # the legacy buffer; the rest must load strictly
+    encoder.load_state_dict(weights)
     return tokenizer, encoder.eval(), state
 
 
@@ -202,8 +227,8 @@ def test_checkpoint_weights_override_the_pretrained_folder(tiny):
     metric = _metric(tiny)
     assert metric.unavailable_reason() is None
     loaded = metric._model.encoder.state_dict()
-    key = "embeddings.word_embeddings.weight"
-    assert torch.equal(loaded[key], state[f"base_model.{key}"])
+    for key in loaded:  # every encoder tensor comes from the checkpoint
+        assert torch.equal(loaded[key], state[f"base_model.{key}"]), key
 
 
 def test_signature_names_checkpoint_and_its_hash(tiny):
@@ -251,12 +276,73 @@ def test_an_over_long_claim_retokenises_its_whole_official_mini_batch(tiny):
     assert encoded[2] == tokenizer("p.", "h.").data
 
 
-def test_checkpoint_without_alignscore_heads_is_unavailable(tiny, tmp_path):
+def test_loader_reads_the_lightning_layout(tiny):
+    _, ckpt, state = tiny
+    checkpoint = read_checkpoint(ckpt)
+    assert checkpoint.hyper_parameters == {"model": "roberta-base", "using_pretrained": True}
+    assert checkpoint.base_model_name == "roberta-base"
+    assert checkpoint.other_prefixes == ("bin_layer", "mlm_head", "reg_layer")  # present, unused by nli_sp
+    assert "embeddings.position_ids" not in checkpoint.encoder  # the legacy buffer is dropped, not an error
+    assert torch.equal(checkpoint.tri_layer["weight"], state["tri_layer.weight"])
+    assert set(checkpoint.encoder) == {k[len("base_model.") :] for k in state if k.startswith("base_model.")} - {
+        "embeddings.position_ids"
+    }
+
+
+def test_checkpoint_never_runs_code_from_the_file(tiny, tmp_path):
     folder, _, _ = tiny
-    bad = tmp_path / "other.ckpt"
-    torch.save({"state_dict": {"layer.weight": torch.zeros(2, 2)}}, bad)
-    reason = AlignScore(alignscore_ckpt=str(bad), alignscore_model=str(folder)).unavailable_reason()
-    assert reason is not None and "not an AlignScore checkpoint" in reason
+    marker = tmp_path / "fired"
+    encoder = transformers.RobertaModel.from_pretrained(folder)
+    ckpt = tmp_path / "trapped.ckpt"
+    state = _write_checkpoint(ckpt, encoder, loops={"fit_loop": Trap(marker)})
+    torch.load(ckpt, weights_only=False)  # an unsafe load springs the trap: the test can fail
+    assert marker.exists()
+    marker.unlink()
+
+    checkpoint = read_checkpoint(ckpt)
+    metric = AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder))
+    assert metric.unavailable_reason() is None
+    assert 0.0 <= metric.run(EXAMPLES[:1]).per_case["1"]["alignscore"] <= 100.0
+    assert not marker.exists()
+    assert torch.equal(checkpoint.tri_layer["weight"], state["tri_layer.weight"])
+
+
+def _config_error(ckpt: Path, folder: Path) -> str:
+    from archehr.errors import ConfigError
+
+    with pytest.raises(ConfigError) as info:
+        AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder)).run(EXAMPLES)
+    problems = info.value.problems
+    assert len(problems) == 1 and problems[0].file == str(ckpt)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(ckpt)) and "--alignscore-ckpt" in message
+    return message
+
+
+def test_checkpoint_of_the_wrong_shape_is_one_config_error_naming_the_file(tiny, tmp_path):
+    folder, _, _ = tiny
+    config = transformers.RobertaConfig.from_pretrained(folder)
+    config.hidden_size, config.intermediate_size = 8, 16  # another encoder size, same layer names
+    other = tmp_path / "other.ckpt"
+    _write_checkpoint(other, transformers.RobertaModel(config))
+    message = _config_error(other, folder)
+    assert "has shape [" in message and "more)" in message and "trained on 'roberta-base'" in message
+
+
+def test_checkpoint_lacking_encoder_weights_or_head_or_torch_format_is_a_config_error(tiny, tmp_path):
+    folder, ckpt, state = tiny
+    no_head = tmp_path / "no-head.ckpt"
+    torch.save({"state_dict": {k: v for k, v in state.items() if not k.startswith("tri_layer.")}}, no_head)
+    assert "tri_layer" in _config_error(no_head, folder)
+    partial = tmp_path / "partial.ckpt"
+    torch.save({"state_dict": {k: v for k, v in state.items() if "layer.1." not in k}}, partial)
+    assert "lacks encoder weight base_model.encoder.layer.1." in _config_error(partial, folder)
+    other_model = tmp_path / "other-model.ckpt"
+    torch.save({"state_dict": {"layer.weight": torch.zeros(2, 2)}}, other_model)
+    assert "no base_model.*" in _config_error(other_model, folder)
+    text = tmp_path / "notes.ckpt"
+    text.write_text("not a checkpoint", encoding="utf-8")
+    assert "torch cannot read it" in _config_error(text, folder)
 
 
 def test_base_model_not_loadable_offline_is_unavailable(tiny, tmp_path):

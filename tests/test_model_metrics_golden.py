@@ -132,3 +132,13 @@ def test_references_are_built_as_the_official_code_builds_them(golden: Path, spl
         examples = build_examples(split, [parse_answer(cid, ans) for cid, ans in sub.entries], "essential")
         for ex, pc in zip(examples, expected["_per_case"], strict=True):
             assert (ex.case_id, ex.prediction, ex.reference) == (pc["case_id"], pc["prediction"], pc["reference"])
+
+
+def test_the_stand_in_checkpoint_reads_as_the_official_layout(golden: Path) -> None:
+    pytest.importorskip("torch")
+    from archehr_scoring.metrics.alignscore_checkpoint import read_checkpoint
+
+    checkpoint = read_checkpoint(golden / "assets" / "AlignScore-tiny.ckpt")
+    assert checkpoint.hyper_parameters == {"model": "roberta-base", "using_pretrained": True}
+    assert checkpoint.other_prefixes == ("bin_layer", "mlm_head", "reg_layer")
+    assert "embeddings.position_ids" not in checkpoint.encoder and "pooler.dense.weight" in checkpoint.encoder

