@@ -58,16 +58,15 @@ class CaseStats:
         self.case_ids = tuple(case_ids)
         picked = [rows[c] for c in self.case_ids]
         # Only statistics every case has become columns: a metric that did not run everywhere is absent.
-        names = [k for k in (picked[0] if picked else {}) if all(k in r for r in picked)]
-        self.columns = {k: np.array([float(r[k]) for r in picked]) for k in names}
+        common = set(picked[0]).intersection(*picked[1:]) if picked else set()
+        names = [k for k in (picked[0] if picked else {}) if k in common]
+        table = np.array([[r[k] for k in names] for r in picked], dtype=float).reshape(len(picked), len(names))
+        self.columns = {k: table[:, j].copy() for j, k in enumerate(names)}
 
     def take(self, index: Array) -> Batch:
         """Samples given as case positions, shape (samples, cases_per_sample)."""
         t = np.asarray(index).T
         return Batch({k: v[t] for k, v in self.columns.items()})
-
-    def all_cases(self) -> Batch:
-        return self.take(np.arange(len(self.case_ids))[None, :])
 
     def swap(self, other: CaseStats, mask: Array) -> Batch:
         """Samples that take case i from `other` where mask[sample, i] (approximate randomisation)."""

@@ -51,6 +51,7 @@ class OfficialScorer:
         self.metrics = metrics
         self.settings = settings
         self._fingerprint: str | None = None
+        self._ref: tuple[tuple[object, ...], tuple[Split, str | None]] | None = None
         self.spec = get_task(task)  # an unknown task fails here, before any run is scored
 
     def _metric_names(self) -> tuple[list[str], str | None]:
@@ -96,7 +97,18 @@ class OfficialScorer:
     def score(self, submission: Path, key: Path) -> ScoreReport:
         from archehr_scoring.api import score
 
-        return score(self.task, submission, key, metrics=self.metrics, settings=self.settings)  # type: ignore[arg-type]
+        split, key_file = self._reference(key)
+        return score(self.task, submission, split, metrics=self.metrics, settings=self.settings,  # type: ignore[arg-type]
+                     key_file=key_file)
+
+    def _reference(self, key: Path) -> tuple[Split, str | None]:
+        """The key (and XML) read once for all the runs of a leaderboard, again when a file changes."""
+        from archehr_scoring.api import load_key_split
+
+        stamp = (str(key), *(p.stat().st_mtime_ns if p.is_file() else None for p in key_files(key)))
+        if self._ref is None or self._ref[0] != stamp:
+            self._ref = (stamp, load_key_split(key))
+        return self._ref[1]
 
 
 def _settings_file_parts(settings: object) -> list[str]:
