@@ -17,15 +17,21 @@ from archehr.cli.common import DataDirOpt, VersionOpt, err
 
 # Options of each mode; giving one to the other mode is an error rather than silently ignored (a `--split test`
 # ignored by --rebuild-shipped would look as if the shipped models had been trained on the test split).
-TRAIN_ONLY = ("data_dir", "split", "also", "version_dir", "features", "target", "review_level", "output", "sweep",
-              "plot")
+CROSS_ENCODER_ONLY = ("base_model", "epochs", "lr", "batch_size", "max_length", "heldout", "seed", "progress")
+TRAINED_ONLY = ("features", "sweep", "plot")
+TRAIN_ONLY = ("data_dir", "split", "also", "version_dir", "target", "review_level", "output", "classifier",
+              *TRAINED_ONLY, *CROSS_ENCODER_ONLY)
 REBUILD_ONLY = ("synthetic", "only", "out_dir")
+CLASSIFIERS = ("trained", "cross-encoder")
+DEFAULT_CROSS_ENCODER_OUT = Path("cross-encoder-selector")
 
 
 def register(app: typer.Typer) -> None:
     app.command("train", help="Train the sentence-relevance classifier on a labelled split (leave-one-case-out "
                               "calibration of L2 and threshold) and save a versioned JSON model file; with "
-                              "--rebuild-shipped, rebuild the shipped model files instead.")(train)
+                              "--classifier cross-encoder, fine-tune a Hugging Face encoder folder instead "
+                              "(transformers.Trainer; `accelerate launch -m archehr train ...` for several GPUs); "
+                              "with --rebuild-shipped, rebuild the shipped model files.")(train)
 
 
 def _given(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
@@ -57,6 +63,21 @@ def rebuild_shipped(synthetic: Path | None, only: str | None, out_dir: Path | No
             skip_unavailable=only is None)
 
 
+def _training_parts(data_dir: Path | None, split: list[str] | None, also: list[str] | None,
+                    version_dir: str | None) -> list:
+    """(label, split) of every --split of the release and every --also RELEASE_DIR:SPLIT."""
+    from archehr.data.releases import load_split
+    from archehr.errors import InputError, Problem
+
+    parts = [(name, load_split(data_dir, name, version_dir)) for name in split or ["dev"]]
+    for spec in also or []:
+        where, sep, name = spec.rpartition(":")
+        if not sep or not where or not name:
+            raise InputError(Problem(f"--also expects RELEASE_DIR:SPLIT, got {spec!r}", field="--also"))
+        parts.append((f"{Path(where).name}-{name}", load_split(where, name)))
+    return parts
+
+
 def train(
     ctx: typer.Context,
     data_dir: DataDirOpt = None,
@@ -73,10 +94,33 @@ def train(
     review_level: Annotated[float | None, typer.Option(
         "--review-level", help="Flag cases with a confidence below this (default: the 20th percentile of the "
                                "leave-one-case-out confidences).", show_default=False)] = None,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Model file to write.")] = Path("relevance-model.json"),
+    output: Annotated[Path, typer.Option("-o", "--output", help="Model file to write (--classifier cross-encoder: "
+                                                                "a folder, default cross-encoder-selector).")
+                      ] = Path("relevance-model.json"),
     sweep: Annotated[bool, typer.Option("--sweep", help="Print the threshold curve and save it as a PNG.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="PNG path for --sweep (default: beside the model "
                                                              "file).")] = None,
+    classifier: Annotated[str, typer.Option(
+        "--classifier", help="trained (logistic regression over features, the default) | cross-encoder (fine-tune "
+                             "--base-model with transformers.Trainer, threshold calibrated on held-out cases).")
+                          ] = "trained",
+    base_model: Annotated[Path | None, typer.Option(
+        "--base-model", help="With --classifier cross-encoder: a local Hugging Face encoder folder (config.json, "
+                             "weights, tokenizer), e.g. a BioClinicalBERT or ModernBERT download.",
+        show_default=False)] = None,
+    epochs: Annotated[float, typer.Option("--epochs", help="Cross-encoder: training epochs.")] = 3.0,
+    lr: Annotated[float, typer.Option("--lr", help="Cross-encoder: peak learning rate (AdamW, linear decay).")
+                  ] = 3e-5,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Cross-encoder: sentence pairs per device and "
+                                                                 "step.")] = 16,
+    max_length: Annotated[int, typer.Option("--max-length", help="Cross-encoder: tokens per (question, sentence) "
+                                                                 "pair; the sentence is truncated.")] = 256,
+    heldout: Annotated[float, typer.Option("--heldout", help="Cross-encoder: share of the cases kept out of "
+                                                             "training to calibrate the threshold.")] = 0.2,
+    seed: Annotated[int, typer.Option("--seed", help="Cross-encoder: seed of the held-out choice and of "
+                                                     "training.")] = 0,
+    progress: Annotated[bool, typer.Option("--progress", help="Cross-encoder: show the Trainer's progress bar."
+                                           )] = False,
     rebuild: Annotated[bool, typer.Option(
         "--rebuild-shipped", help="Rebuild the shipped model files (archehr/relevance/model_*.json and the st4 "
                                   "aligner archehr/align/model_pairwise.json) from demo dev + demo test-2026 + "
@@ -99,8 +143,25 @@ def train(
         rebuild_shipped(synthetic, only, out_dir)
         return
     _refuse(_given(ctx, REBUILD_ONLY), "options of --rebuild-shipped given without it")
-    from archehr.data.releases import load_split
-    from archehr.errors import InputError, Problem
+    from archehr.errors import ConfigError, Problem
+
+    if classifier not in CLASSIFIERS:
+        raise ConfigError(Problem(f"unknown --classifier {classifier!r} (known: {', '.join(CLASSIFIERS)})",
+                                  field="--classifier"))
+    if classifier == "cross-encoder":
+        _refuse(_given(ctx, TRAINED_ONLY), "options of the trained classifier, not of --classifier cross-encoder")
+        if base_model is None:
+            raise ConfigError(Problem("--classifier cross-encoder needs --base-model DIR (a local Hugging Face "
+                                      "encoder folder)", field="--base-model"))
+        from archehr.training.cross_encoder import FineTuneSettings, finetune
+
+        settings = FineTuneSettings(epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
+                                    heldout=heldout, seed=seed, target=target)
+        out = output if _given(ctx, ("output",)) else DEFAULT_CROSS_ENCODER_OUT
+        finetune(_training_parts(data_dir, split, also, version_dir), base_model, out, settings,
+                 review_level=review_level, log=print, progress=progress)
+        return
+    _refuse(_given(ctx, CROSS_ENCODER_ONLY), "options of --classifier cross-encoder given without it")
     from archehr.relevance.embedding import embeddings_available
     from archehr.relevance.trained import train as fit
     from archehr.relevance.trained import train_parts
@@ -110,13 +171,7 @@ def train(
         features = "lexical+embedding" if ok else "lexical"
         if not ok:
             err(f"note: training with lexical features only ({why})")
-    splits = split or ["dev"]
-    parts = [(name, load_split(data_dir, name, version_dir)) for name in splits]
-    for spec in also or []:
-        where, sep, name = spec.rpartition(":")
-        if not sep or not where or not name:
-            raise InputError(Problem(f"--also expects RELEASE_DIR:SPLIT, got {spec!r}", field="--also"))
-        parts.append((f"{Path(where).name}-{name}", load_split(where, name)))
+    parts = _training_parts(data_dir, split, also, version_dir)
     if len(parts) == 1:
         data = parts[0][1]
         model, cal = fit(data, features, target, review_level=review_level)

@@ -79,8 +79,9 @@ def _trained(model: str | None = None) -> RelevanceClassifier:
 
 @CLASSIFIERS.register("cross-encoder")
 def _cross_encoder(checkpoint: str | None = None, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
-                   max_length: int = 160, seed: int = 0) -> RelevanceClassifier:
-    """Fine-tuned MiniLM (models extra); without a checkpoint it must be fit(split) before scoring."""
+                   max_length: int | None = None, seed: int = 0) -> RelevanceClassifier:
+    """checkpoint: a folder written by `archehr train --classifier cross-encoder` (its calibrated selector comes
+    along) or by `save()`; without one, MiniLM that must be fit(split) before scoring (models extra)."""
     from archehr.relevance.cross_encoder import CrossEncoderClassifier
 
     return CrossEncoderClassifier(checkpoint, epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
@@ -153,11 +154,12 @@ def load_default_selector(**overrides: Any) -> EvidenceSelector:
 
 def selector_for(name: str, params: dict[str, Any] | None = None, selector: Selector | dict | None = None
                  ) -> EvidenceSelector:
-    """Any registered classifier with a selector (for `trained` without one: the model's calibrated one)."""
+    """Any registered classifier with a selector (without one: the classifier's calibrated one, i.e. a `trained`
+    model's or a fine-tuned cross-encoder's, else the default settings)."""
     clf = build_classifier(name, **(params or {}))
     if selector is None:
-        model = getattr(clf, "model", None)
-        sel = model.selector if model is not None else Selector()
+        sel = getattr(clf, "calibrated_selector", None) or getattr(getattr(clf, "model", None), "selector", None)
+        sel = sel if isinstance(sel, Selector) else Selector()
     elif isinstance(selector, dict):
         sel = Selector.from_dict(selector)
     else:
