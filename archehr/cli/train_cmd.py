@@ -19,8 +19,8 @@ from archehr.cli.common import DataDirOpt, VersionOpt, err
 # ignored by --rebuild-shipped would look as if the shipped models had been trained on the test split).
 CROSS_ENCODER_ONLY = ("base_model", "epochs", "lr", "batch_size", "max_length", "heldout", "seed", "progress")
 TRAINED_ONLY = ("features", "sweep", "plot")
-TRAIN_ONLY = ("data_dir", "split", "also", "version_dir", "target", "review_level", "output", "classifier",
-              *TRAINED_ONLY, *CROSS_ENCODER_ONLY)
+TRAIN_ONLY = ("data_dir", "split", "also", "version_dir", "features", "target", "review_level", "output", "sweep",
+              "plot", "classifier", *CROSS_ENCODER_ONLY)
 REBUILD_ONLY = ("synthetic", "only", "out_dir")
 CLASSIFIERS = ("trained", "cross-encoder")
 DEFAULT_CROSS_ENCODER_OUT = Path("cross-encoder-selector")
