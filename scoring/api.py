@@ -119,7 +119,9 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
     """
     from archehr_scoring import __version__
     from archehr_scoring.metric_runs import resolve_metrics, run_metrics
+    from archehr_scoring.metrics.spec import apply_metric_specs
 
+    metrics, settings = apply_metric_specs(metrics, settings)  # `bertscore(layers=3)` items set parameters
     settings = settings or DEFAULT_SETTINGS
     obj, text, file = read_submission(submission)
     spec, detected = _task_of(task, obj)

@@ -6,10 +6,8 @@ to fix it: never a number. Metric modules are imported only when their metric is
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample
@@ -53,18 +51,13 @@ class MetricRows:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def metric_settings(settings: MetricSettings) -> dict[str, Any]:
-    """Keyword settings handed to every text metric (each one reads the fields it uses)."""
-    return dataclasses.asdict(settings)
-
-
 def run_metric(name: str, examples: Sequence[TextExample], settings: MetricSettings, reference_kind: str | None
                ) -> MetricResult:
     """Build and run one registered metric; a missing module/model becomes `unavailable`, never a number."""
     from archehr_scoring.metrics.registry import build_metric
 
     try:
-        metric = build_metric(name, **metric_settings(settings), reference_kind=reference_kind)
+        metric = build_metric(name, settings, reference_kind=reference_kind)  # only its own parameters
     except ModuleNotFoundError as e:
         if (e.name or "").startswith("archehr_scoring"):
             why = f"this installation has no implementation of {name!r} ({e.name} is missing)"

@@ -17,7 +17,7 @@ from archehr_scoring.metrics.spec import apply_metric_specs, parse_metric_spec, 
 
 ROOT = Path(__file__).resolve().parents[1]
 SUB = ROOT / "submissions" / "cite-all" / "submission.json"
-DECLARING = ("bleu", "rouge", "sari", "bertscore")  # alignscore and medcon: still reading the flat settings
+DECLARING = ("bleu", "rouge", "sari", "bertscore", "alignscore", "medcon")
 
 
 def test_every_setting_field_belongs_to_one_declared_parameter_with_the_same_default() -> None:
@@ -142,3 +142,25 @@ def test_cli_bad_spec_is_exit_2_with_one_clear_line(command: str, tmp_path: Path
     err = capsys.readouterr().err
     assert "did you mean 'layers'" in err and "Traceback" not in err
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_model_metrics_take_their_options_as_parameters() -> None:
+    names, settings = apply_metric_specs("alignscore(ckpt=/a.ckpt,model=/r,batch_size=8),medcon(quickumls=/idx)",
+                                         None)
+    assert names == ["alignscore", "medcon"]
+    assert settings == MetricSettings(alignscore_ckpt="/a.ckpt", alignscore_model="/r", alignscore_batch_size=8,
+                                      quickumls_path="/idx")
+    assert build_metric("medcon", settings).params == {"quickumls": "/idx"}
+    assert build_metric("alignscore", settings).params == {"ckpt": "/a.ckpt", "model": "/r", "batch_size": 8,
+                                                           "device": "cpu"}
+
+
+def test_the_api_takes_spec_strings() -> None:
+    from archehr_scoring import api
+
+    key = demo_dir() / "test" / "archehr-qa_key.json"
+    rep = api.score("2025", SUB, key, metrics="factuality,rouge,bertscore(model=/nonexistent/m,layers=3)")
+    assert "layers:3" in rep.signatures["bertscore"] and "bertscore" in rep.unavailable
+    assert rep.meta["settings"]["bertscore_layers"] == 3 and rep.scores["rougeLsum"] is not None
+    with pytest.raises(ConfigError, match="did you mean 'layers'"):
+        api.score("2025", SUB, key, metrics="bertscore(layer=3)")

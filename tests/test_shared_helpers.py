@@ -52,3 +52,11 @@ def _definitions() -> dict[str, list[str]]:
                                        ("parse_answer", "scoring/answer_format.py")])
 def test_each_helper_is_defined_once(name: str, home: str) -> None:
     assert _definitions().get(name) == [home]
+
+
+def test_medcon_uses_the_helper_with_its_empty_rule() -> None:
+    from archehr_scoring.metrics.medcon import medcon_prf
+
+    ref = {"fever": ["C1"], "cough": ["C2"], "rash": ["C3"]}
+    assert medcon_prf(ref, {"fever": ["C1"], "pain": ["C9"]}, ["C1", "C9"]) == prf(1, 2, 3)
+    assert medcon_prf(ref, {}, []) == (0.0, 0.0, 0.0) and medcon_prf({}, {"x": ["C1"]}, ["C1"]) == (0.0, 0.0, 0.0)

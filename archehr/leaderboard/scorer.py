@@ -68,7 +68,6 @@ class OfficialScorer:
         below, and the real signatures are stored with each cached report.
         """
         if self._fingerprint is None:
-            import dataclasses
             from importlib import metadata
 
             import archehr_scoring
@@ -87,7 +86,7 @@ class OfficialScorer:
             names, ref = self._metric_names()
             for name in names:
                 try:
-                    m = build_metric(name, **dataclasses.asdict(settings), reference_kind=ref)
+                    m = build_metric(name, settings, reference_kind=ref)
                     parts.append(f"{name}|available:{m.unavailable_reason() is None}")
                 except (ModuleNotFoundError, ArchehrError) as e:
                     parts.append(f"{name}|unavailable:{e}")

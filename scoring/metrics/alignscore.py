@@ -28,7 +28,8 @@ from typing import Any
 
 from archehr_scoring.metrics.alignscore_checkpoint import AlignScoreCheckpoint, check_fits, read_checkpoint
 from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
-from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample, TextMetric, signature
+from archehr_scoring.metrics.base import MetricResult, TextExample, TextMetric, signature
+from archehr_scoring.metrics.params import Param
 
 CHUNK_WORDS = 350  # official nli_sp chunk size (words)
 MAX_TOKENS = 512  # official: tokenizer.model_max_length of roberta-base
@@ -127,13 +128,20 @@ class AlignScore(TextMetric):
     name = "alignscore"
     keys = ("alignscore",)
 
-    def __init__(self, **settings: Any):
-        super().__init__(**settings)
-        defaults = MetricSettings()
-        self.ckpt: str | None = settings.get("alignscore_ckpt", defaults.alignscore_ckpt)
-        self.model_name: str = settings.get("alignscore_model", defaults.alignscore_model)
-        self.batch_size: int = int(settings.get("alignscore_batch_size", defaults.alignscore_batch_size))
-        self.device: str = settings.get("device", defaults.device)
+    parameters = (
+        Param("ckpt", str, None, "AlignScore-base.ckpt", nullable=True, setting="alignscore_ckpt"),
+        Param("model", str, "roberta-base", "base model: a local roberta-base folder or a name in the HF cache",
+              setting="alignscore_model"),
+        Param("batch_size", int, 32, "pairs per forward pass", minimum=1, setting="alignscore_batch_size"),
+        Param("device", str, "cpu", "torch device", setting="device"),
+    )
+
+    def __init__(self, reference_kind: str | None = "essential", **params: Any):
+        super().__init__(reference_kind, **params)
+        self.ckpt: str | None = self.params["ckpt"]
+        self.model_name: str = self.params["model"]
+        self.batch_size: int = self.params["batch_size"]
+        self.device: str = self.params["device"]
         self._model: _LoadedModel | None = None
         self._load_error: str | None = None
         self._ckpt_id: str | None = None

@@ -37,8 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from archehr_scoring.metrics.base import MetricSettings, TextExample, TextMetric, signature
+from archehr_scoring.metrics.base import TextExample, TextMetric, signature
 from archehr_scoring.metrics.medcon_semtypes import ACI66
+from archehr_scoring.metrics.params import Param
+from archehr_scoring.prf import prf
 
 THRESHOLD = 1.0
 WINDOW = 5
@@ -74,11 +76,7 @@ def medcon_prf(reference: Concepts, prediction: Concepts, prediction_cuis: Seque
     hits = sum(1 for cuis in reference.values() if any(c in predicted for c in cuis))
     if not prediction or not reference:
         return 0.0, 0.0, 0.0
-    precision = hits / len(prediction)
-    recall = hits / len(reference)
-    if precision + recall == 0:
-        return precision, recall, 0.0
-    return precision, recall, 2 * precision * recall / (precision + recall)
+    return prf(hits, len(prediction), len(reference))
 
 
 def build_index(umls_dir: str | Path, dest: str | Path, lowercase: bool = True) -> Path:
@@ -166,9 +164,11 @@ class Medcon(TextMetric):
     name = "medcon"
     keys = ("medcon",)
 
-    def __init__(self, **settings: Any):
-        super().__init__(**settings)
-        self.index: str | None = settings.get("quickumls_path", MetricSettings().quickumls_path)
+    parameters = (Param("quickumls", str, None, "QuickUMLS index folder", nullable=True, setting="quickumls_path"),)
+
+    def __init__(self, reference_kind: str | None = "essential", **params: Any):
+        super().__init__(reference_kind, **params)
+        self.index: str | None = self.params["quickumls"]
         self._matcher: Any = None
         self._nlp: Any = None
         self._stopwords_id: str | None = None

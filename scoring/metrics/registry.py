@@ -7,7 +7,6 @@ inside the class, so reading a metric's declared parameters stays cheap).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from typing import Any
 
@@ -38,9 +37,6 @@ def build_metric(name: str, settings: MetricSettings | None = None, /, reference
                  **params: Any) -> TextMetric:
     """Metric `name` with its own parameters: those of `settings` that are its own, then `params` over them."""
     cls = metric_class(name)
-    values: dict[str, Any] = {}
-    if settings is not None:
-        # A metric that declares no parameters yet reads the flat settings itself.
-        values = settings.params_for(cls) if cls.parameters else dataclasses.asdict(settings)
+    values = settings.params_for(cls) if settings is not None else {}
     values.update(params)
     return cls(reference_kind=reference_kind, **values)
