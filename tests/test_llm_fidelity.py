@@ -171,3 +171,57 @@ def test_llm_question_reply_is_read_not_reworded():
     for reply in (q, f"**{q}**", f'Clinician question: "{q}"', f"- {q}", f"Sure! Here is the question:\n\n{q}\n",
                   json.dumps({"question": q})):
         assert reply_question(reply) == q, reply
+
+
+def test_cli_predicts_every_subtask_from_a_perfect_server(tmp_path):
+    """`archehr predict --system my.yaml` on the demo release, the server answering from the demo key."""
+    import yaml
+
+    from archehr.cli.main import main
+    from archehr.data.releases import demo_dir, load_split
+    from archehr.testing.fidelity import system_config
+    from archehr.testing.perfect_server import PerfectServer
+
+    test = load_split(demo_dir(), "test")
+    with PerfectServer(test, "bullets") as server:
+        cfg = tmp_path / "mine.yaml"
+        cfg.write_text(yaml.safe_dump(system_config("openai-server", server.url).raw), encoding="utf-8")
+        for task in ("st1", "st2", "2025", "st4"):
+            out = tmp_path / task
+            rc = main(["predict", "--data-dir", str(demo_dir()), "--split", "test", "--task", task, "--system",
+                       str(cfg), "-o", str(out), "--no-progress", "--workers", "4"])
+            assert rc == 0, task
+            sub = json.loads((out / "submission.json").read_text(encoding="utf-8"))
+            direct = {d["case_id"]: d for d in server.model.direct_submission(task)}
+            field = "answer" if task == "2025" else "prediction"
+            for item in sub:
+                want = direct[item["case_id"]][field]
+                got = item[field]
+                if task == "st2":
+                    got, want = sorted(got, key=int), sorted(want, key=int)
+                assert got == want, (task, item["case_id"])
+            run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+            assert not run["fallbacks"], task
+        # demonstrations came from the demo dev split (--train-split dev, the default)
+        assert server.requests["evidence"] and server.requests["alignment"] == len(test)
+
+
+def test_a_dead_server_costs_fallbacks_not_the_run(tmp_path):
+    import socket
+
+    from archehr.data.releases import demo_dir, load_split
+    from archehr.pipeline import System
+    from archehr.runs import run_split
+    from archehr.testing.fidelity import system_config
+
+    with socket.socket() as s:  # a port nothing listens on: connection refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    test = load_split(demo_dir(), "test")
+    system = System(system_config("openai-server", f"http://127.0.0.1:{port}/v1"))
+    for task in ("st1", "st2", "2025", "st4"):
+        result = run_split(system, test, task, tmp_path / task)
+        assert set(result.fallbacks) == set(test.case_ids), task
+        reasons = " ".join(result.fallbacks.values())
+        assert {"st1": "template", "st2": "trained evidence", "2025": "extractive",
+                "st4": "learned aligner"}[task] in reasons, (task, reasons)
