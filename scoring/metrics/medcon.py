@@ -5,13 +5,13 @@ window=5, similarity "jaccard", overlapping_criteria "score", min_match_length=3
 types, and `matcher.match(text, ignore_syntax=True)`. QuickUMLS's `match()` (1.4.2, and medspacy-quickumls
 3.2) does not pass its keyword arguments on: it calls `_match(doc)` with the defaults best_match=True,
 ignore_syntax=False. So the official numbers are computed WITH QuickUMLS's syntax heuristics (its
-`_make_ngrams`): a span may not start with punctuation or an adposition, determiner or conjunction (by
-part-of-speech tag), nor end with one of those or a stopword (NLTK's list for the index language plus
-QuickUMLS's domain stopwords, compared case-sensitively: "was" is one, "Was" is not); a stopword or a
-number is not matched on its own; determiners are dropped from inside a span. The spaCy model's tags
-therefore matter; the signature records the model and spaCy versions. This metric calls
-`_match(doc, best_match=True, ignore_syntax=False)` explicitly, so that a future QuickUMLS whose `match()`
-honours its keywords cannot change the numbers.
+`_make_ngrams`): a span may not start with punctuation, a space, an adposition or a determiner (by
+part-of-speech tag; its "CONJ" is not a spaCy 3 tag), nor end with one of those or a stopword (NLTK's list
+for the index language plus QuickUMLS's domain stopwords, compared case-sensitively: "was" is one, "Was" is
+not); a stopword or a number is not matched on its own (except a number that ends the text); determiners are
+dropped from inside a span. The spaCy model's tags therefore matter; the signature records the model and
+spaCy versions. This metric calls `_match(doc, best_match=True, ignore_syntax=False)` explicitly, so that a
+future QuickUMLS whose `match()` honours its keywords cannot change the numbers.
 
 The official arithmetic is keyed by the matched UMLS *term*, not by a plain CUI set:
 - concepts(text) = {term: [its distinct CUIs]} over all candidates of all matches, plus the list of CUIs;
