@@ -357,3 +357,35 @@ def test_resume_repairs_a_torn_last_checkpoint_line_before_appending(tmp_path):
     res = run_split(system, split, "2025", out, resume=True, after_case=redone.append)
     assert redone == [] and sorted(res.done_before) == ["21", "22", "23"]
     assert set(_read_checkpoint(ckpt)) == {"21", "22", "23"}
+
+
+# --- from Python ----------------------------------------------------------------------------------------
+
+
+def test_import_archehr_is_light_and_exports_the_entry_points():
+    import subprocess
+    import sys
+
+    code = ("import sys, archehr; heavy = [m for m in ('numpy', 'torch', 'yaml', 'lxml', 'archehr_scoring') "
+            "if m in sys.modules]; print(heavy); print(sorted(archehr.__all__))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[0] == "[]"
+    import archehr
+
+    for name in archehr.__all__:
+        assert getattr(archehr, name) is not None
+    with pytest.raises(AttributeError):
+        archehr.nothing_here  # noqa: B018
+
+
+def test_train_prints_how_to_use_the_model(tmp_path, capsys):
+    rc, out, _ = cli(capsys, "train", "--data-dir", REPO / "data" / "demo", "--split", "test", "-o",
+                     tmp_path / "m.json")
+    assert rc == 0
+    line = next(ln for ln in out.splitlines() if "selector:" in ln).strip()
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(f"name: mine\n{line}\n")
+    rc, out, _ = cli(capsys, "predict", "--system", cfg, "-o", tmp_path / "run", "--no-progress")
+    assert rc == 0
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run["system"]["selector"]["model_file"].endswith("m.json")

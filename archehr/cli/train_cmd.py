@@ -185,6 +185,7 @@ def train(
     print(f"leave-one-case-out: L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P({target}), "
           f"strict micro F1 {100 * cal.f1:.1f}; cases with confidence < {cal.selector.review_level} get flagged")
     print(f"model written to {output}")
+    print(how_to_use(output))
     if sweep:
         print(f"{'threshold':>9} {'F1':>6} {'P':>6} {'R':>6}")
         for t, f, p, r in cal.curve:
@@ -196,3 +197,13 @@ def train(
         how = save_sweep_plot(png, cal.curve, cal.selector.threshold,
                               f"{features}, leave-one-case-out on {'+'.join(lab for lab, _ in parts)}")
         print(f"threshold plot written to {png} ({how})")
+
+
+def how_to_use(model: Path) -> str:
+    """The system-config line that runs a trained model (a path relative to the YAML would not resolve)."""
+    import json
+
+    return (f"use it: a system YAML (e.g. a copy of configs/systems/trained-extractive.yaml) with the line\n"
+            f"  selector: {{kind: default, model: {json.dumps(str(model.resolve()))}}}\n"
+            f"then: archehr predict --system THAT.yaml")
+
