@@ -12,6 +12,7 @@ from archehr.cli import (
     answer_cmd,
     compare_cmd,
     data_cmd,
+    export_cmd,
     leaderboard_cmd,
     package_cmd,
     predict_cmd,
@@ -46,6 +47,7 @@ def _root(
     """archehr: loaders, systems and the official-parity scorer for ArchEHR-QA."""
 
 
+export_cmd.register(data_cmd.app)
 app.add_typer(data_cmd.app, name="data")
 # Each command module exposes `register(app)` and imports its heavy dependencies inside the command, so that
 # start-up stays fast. Listed explicitly: a deleted module is an ImportError here, never a silent stub.
