@@ -164,3 +164,13 @@ def test_the_api_takes_spec_strings() -> None:
     assert rep.meta["settings"]["bertscore_layers"] == 3 and rep.scores["rougeLsum"] is not None
     with pytest.raises(ConfigError, match="did you mean 'layers'"):
         api.score("2025", SUB, key, metrics="bertscore(layer=3)")
+
+
+def test_the_model_options_are_declared_in_one_place() -> None:
+    cli = ROOT / "archehr" / "cli"
+    for option in ("--bertscore-model", "--bertscore-layers", "--bertscore-baseline", "--bertscore-impl",
+                   "--alignscore-ckpt", "--alignscore-model", "--quickumls", '"--key"', '"--metrics"'):
+        where = [f.name for f in sorted(cli.glob("*.py")) if f'"{option.strip(chr(34))}"' in f.read_text()]
+        home = {'"--key"': ["leaderboard_cmd.py", "package_cmd.py", "validate_cmd.py"],
+                '"--metrics"': ["leaderboard_cmd.py", "score_cmd.py"]}.get(option, ["model_options.py"])
+        assert where == home, option

@@ -10,6 +10,7 @@ import typer
 
 from archehr.cli.leaderboard_cmd import (
     CacheDirOpt,
+    KeyOpt,
     MetricsOpt,
     ResamplesOpt,
     SeedOpt,
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 def compare(
     a: Annotated[Path, typer.Argument(help="Submission A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Submission B (compared with A: differences are B - A).")],
-    key: Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml beside it) or its split folder.")],
+    key: KeyOpt,
     task: TaskOpt = "2025",
     metrics: MetricsOpt = None,
     test: TestOpt = "bootstrap",

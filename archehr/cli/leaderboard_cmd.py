@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from archehr_scoring.metrics.base import MetricSettings
 
 TaskOpt = Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")]
+KeyOpt = Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml must sit beside it) or its split "
+                                                   "folder.")]
 MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separated metrics, each a name or a spec "
                                                                   "with parameters, e.g. 'rouge,bertscore(model="
                                                                   "minilm,layers=4)' (default: the task's official "
@@ -30,8 +32,7 @@ CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/sto
 def leaderboard(
     dirs: Annotated[list[Path], typer.Argument(help="Submissions folders (each sub-folder with submission.json "
                                                     "is a run), run folders or submission files.")],
-    key: Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml must sit beside it) or its split "
-                                                    "folder.")],
+    key: KeyOpt,
     task: TaskOpt = "2025",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Output folder (default: the first DIR).",
                                              show_default=False)] = None,

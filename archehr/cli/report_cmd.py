@@ -11,6 +11,7 @@ import typer
 from archehr.cli.common import err
 from archehr.cli.leaderboard_cmd import (
     CacheDirOpt,
+    KeyOpt,
     MetricsOpt,
     ResamplesOpt,
     SeedOpt,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 @model_options
 def report(
     submission: Annotated[Path, typer.Argument(help="The submission JSON.")],
-    key: Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml beside it) or its split folder.")],
+    key: KeyOpt,
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
     task: TaskOpt = "2025",
     metrics: MetricsOpt = None,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from archehr_scoring.metrics.base import TextExample, TextMetric, signature
+from archehr_scoring.prf import f1
 
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -27,10 +28,6 @@ def tokenize(text: str) -> list[str]:
     [a-z0-9] runs and spaces are left, so `str.split()` yields exactly those tokens.
     """
     return _NON_ALNUM.sub(" ", text.lower()).split()
-
-
-def _fmeasure(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
 def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
@@ -46,7 +43,7 @@ def rouge_n(target: Sequence[str], prediction: Sequence[str], n: int) -> float:
         hits += c if c < tc else tc
     precision = hits / max(sum(p.values()), 1)
     recall = hits / max(sum(t.values()), 1)
-    return _fmeasure(precision, recall)
+    return f1(precision, recall)
 
 
 def _lcs_table(ref: Sequence[str], can: Sequence[str]) -> list[list[int]]:
@@ -91,7 +88,7 @@ def rouge_l(target: Sequence[str], prediction: Sequence[str]) -> float:
     if not target or not prediction:
         return 0.0
     lcs = lcs_length(target, prediction)
-    return _fmeasure(lcs / len(prediction), lcs / len(target))
+    return f1(lcs / len(prediction), lcs / len(target))
 
 
 def _lcs_indices_dp(ref: Sequence[str], can: Sequence[str]) -> list[int]:
@@ -192,7 +189,7 @@ def rouge_lsum(target: str, prediction: str, ref_sents: list[list[str]] | None =
                 hits += 1
                 cnt_c[tok] -= 1
                 cnt_r[tok] -= 1
-    return _fmeasure(hits / n, hits / m)
+    return f1(hits / n, hits / m)
 
 
 def rouge_scores(target: str, prediction: str) -> dict[str, float]:
