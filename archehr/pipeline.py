@@ -259,7 +259,7 @@ class _LLMEvidence:
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "llm", "classifier": self.clf.describe(), "ensemble_weight": self.weight,
-                "selector": self.selector.to_dict(), "fallback_model_file": self.trained.source}
+                "selector": self.selector.to_dict(), "model_file": self.trained.source}
 
 
 @dataclass(frozen=True)

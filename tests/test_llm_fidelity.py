@@ -149,6 +149,20 @@ def test_llm_evidence_falls_back_to_the_trained_selector_recorded(tmp_path):
     assert got.selection.cited == ("3",) and got.fallback is None
 
 
+def test_llm_evidence_ensemble_averages_with_the_trained_selector():
+    from archehr.pipeline import _LLMEvidence
+
+    case, _ = _case()
+    reply = ["ESSENTIAL: 3\nSUPPLEMENTARY: none"]
+    alone = _LLMEvidence({"kind": "llm", "n": 1}, Scripted(reply), 0)
+    mixed = _LLMEvidence({"kind": "llm", "n": 1, "ensemble_weight": 0.25}, Scripted(reply), 0)
+    trained = alone.trained.classifier.score(case).essential
+    got = mixed.evidence(case).scores.essential
+    assert got == pytest.approx([0.75 * (i == 2) + 0.25 * t for i, t in enumerate(trained)])
+    assert alone.evidence(case).scores.essential == (0.0, 0.0, 1.0, 0.0)
+    assert mixed.describe()["model_file"].endswith(".json")  # made portable in run.json like any model file
+
+
 def test_a_custom_backend_without_response_format_gets_text():
     from archehr.llm.structured import StructuredCaller, json_schema
 
