@@ -8,7 +8,7 @@ the CLI ask this registry instead of comparing task names.
 
 Code is named lazily, as "module:attribute" strings resolved on first use (or given as the object
 itself), so importing this module imports no task code and registers nothing as a side effect. A new
-task is one `TASKS.add(Task(...))` (see docs/architecture.md and tests/test_task_registry.py).
+task is one `add_task(Task(...))` (see docs/architecture.md and tests/test_task_registry.py).
 """
 
 from __future__ import annotations
