@@ -24,7 +24,7 @@ TEXTS = {
     "huge": " ".join(["word"] * 20_000),
 }
 MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "hang", "trickle", "malformed",
-         "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset")
+         "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset", "banner")
 
 
 def completion(text: str | None, prompt_tokens: int = 11, completion_tokens: int = 7) -> bytes:
@@ -70,7 +70,8 @@ class FaultServer:
             request_queue_size = 64
 
         self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
         self.thread.start()
 
     @property
@@ -106,6 +107,9 @@ class FaultServer:
             return {}
 
     def _handle(self, sock: socket.socket) -> None:
+        if self.mode == "banner":  # speaks first, like an SSH server: a TLS client's handshake fails
+            sock.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+            return
         payload = self._read_request(sock)
         with self._lock:
             self.calls += 1

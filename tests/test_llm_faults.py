@@ -73,6 +73,18 @@ def test_connection_refused_is_retried_then_a_backend_error():
     assert "after 3 attempts" in info.value.reason
 
 
+def test_tls_and_dns_failures_are_retried_backend_errors(server):
+    server.mode = "banner"
+    https = server.url.replace("http://", "https://")
+    with pytest.raises(BackendError, match="cannot connect") as info:
+        backend(https, timeout=2.0).complete("hi")
+    assert "after 2 attempts" in info.value.reason and server.calls == 0
+    t = time.perf_counter()
+    with pytest.raises(BackendError, match="archehr-no-such-host|deadline|timed out"):
+        backend("http://archehr-no-such-host.invalid/v1", timeout=2.0, connect_timeout=1.0).complete("hi")
+    assert time.perf_counter() - t < 10
+
+
 def test_retry_after_is_honoured_in_seconds_and_http_dates_and_capped(server):
     from email.utils import format_datetime
 
@@ -137,7 +149,7 @@ def test_client_errors_are_not_retried(server):
 
 def test_deterministic_settings_are_sent(server):
     backend(server.url).complete("hi", n=2, temperature=0.0, seed=7, max_tokens=12)
-    assert [p["seed"] for p in server.payloads] == [7, 8]
+    assert sorted(p["seed"] for p in server.payloads) == [7, 8]  # the two samples go out together
     assert all(p["temperature"] == 0.0 and p["max_tokens"] == 12 for p in server.payloads)
 
 
@@ -160,6 +172,14 @@ def test_bounded_concurrency_complete_many(server):
     b = backend(server.url, max_concurrency=2)
     out = b.complete_many(["a", "b", "c"])
     assert all(isinstance(o, list) and o for o in out)
+    server.latency = 0.3
+    server.max_in_flight = 0
+    t = time.perf_counter()
+    assert len(backend(server.url, timeout=2.0).complete("hi", n=4)) == 4
+    assert server.max_in_flight == 4 and time.perf_counter() - t < 1.1  # samples together, not one by one
+    server.max_in_flight = 0
+    backend(server.url, timeout=2.0, max_concurrency=2).complete_many(["a", "b", "c", "d"])
+    assert server.max_in_flight == 2  # max_concurrency caps what is in flight
 
 
 def write_system(tmp_path: Path, url: str) -> Path:

@@ -20,12 +20,14 @@ Requests from all threads share one event loop (a daemon thread) and one connect
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import email.utils
 import importlib.util
 import json
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -301,8 +303,15 @@ class OpenAIBackend(Backend):
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
                  max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
-        # one request per sample with seed+i: many servers ignore `n`, all honour `seed`
-        return [self._one(prompt, temperature, seed + i, max_tokens, response_format) for i in range(n)]
+        # one request per sample with seed+i: many servers ignore `n`, all honour `seed`. The samples go
+        # out together (self-consistency votes wait on the slowest, not the sum), each in a copy of the
+        # caller's context so its usage lands on the caller's case; the first failure is raised.
+        if n <= 1:
+            return [self._one(prompt, temperature, seed, max_tokens, response_format)]
+        with ThreadPoolExecutor(max_workers=min(n, self.fan_out)) as pool:
+            futures = [pool.submit(contextvars.copy_context().run, self._one, prompt, temperature, seed + i,
+                                   max_tokens, response_format) for i in range(n)]
+            return [f.result() for f in futures]
 
     def close(self) -> None:
         if self._loop is not None:
