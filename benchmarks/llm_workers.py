@@ -6,9 +6,10 @@ The shipped `openai-server` system, its backend pointed at a scripted server on 
 (response cache off: the repeated cases would be hits), predicts the same cases with --workers 1
 and --workers N. Prints both times, the ratio (target: at most 1/6 for 8 workers) and the most
 requests the server saw in flight. The demo dev cases are repeated with new ids up to --cases; the
-scripted reply cites the first note sentence of the prompt, so each case needs one request. The
-generator's repair uses lexical support here (`similarity: lexical`), so the figure measures the
-transport, not MiniLM on 2 shared cores; both runs must write the same submission.
+evidence comes from the trained selector and the scripted reply cites the first note sentence of
+the prompt, so each case is one request (the shipped LLM evidence would add 5 samples sent
+together); the generator's repair uses lexical support (`similarity: lexical`), so the figure
+measures the transport, not MiniLM on 2 shared cores. Both runs must write the same submission.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def main() -> None:
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
     raw["backend"]["params"]["base_url"] = server.url
     raw["generator"]["params"]["similarity"] = "lexical"
+    raw["selector"] = {"kind": "default", "model": "auto"}  # one request per case: the answer
     raw["backend"]["cache"] = False  # repeated cases would be cache hits, not requests
     times, subs, peaks = {}, {}, {}
     try:

@@ -235,7 +235,7 @@ def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path
         assert "heart tracing" in sub[0]["answer"]
 
 
-def shipped_system(tmp_path: Path, url: str, **params) -> Path:
+def shipped_system(tmp_path: Path, url: str, selector: dict | None = None, **params) -> Path:
     """configs/systems/openai-server.yaml with its backend pointed at `url` (small deadlines for tests)."""
     import yaml
 
@@ -243,6 +243,8 @@ def shipped_system(tmp_path: Path, url: str, **params) -> Path:
 
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
     raw["backend"]["params"].update({"base_url": url, **params})
+    if selector is not None:
+        raw["selector"] = selector
     path = tmp_path / "openai-server.yaml"
     path.write_text(yaml.safe_dump(raw))
     return path
@@ -298,14 +300,18 @@ def test_predict_with_the_shipped_system_survives_every_fault(server, tmp_path, 
     assert run["llm_transport"]["breaker"]["events"][0]["event"] == "opened"
     tot = run["llm_usage"]["totals"]
     assert tot["requests"] == tot["failed"] >= 2 and "LLM:" in printed.out
-    # bounded: two requests' worth of waiting on the server (hang/trickle: 2 x the 1 s deadline), not 10 cases'
-    assert tot["seconds"] < 5 and seconds < 60
+    # bounded: only the first case sent requests (its evidence samples go out together); the others
+    # were refused by the open breaker without waiting on the server
+    assert list(run["llm_usage"]["per_case"]) == [cases[0]] and tot["requests"] <= 8
+    assert seconds < 60
 
 
 def test_workers_keep_requests_in_flight_across_cases_and_runs_stay_identical(server, tmp_path, monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.latency = 0.1
-    system = shipped_system(tmp_path, server.url)
+    # the trained selector: one request per case, so what is in flight is cases (the LLM evidence's 5
+    # samples go out together, tested in test_bounded_concurrency_complete_many)
+    system = shipped_system(tmp_path, server.url, selector={"kind": "default", "model": "auto"})
     runs = {}
     for workers in (1, 4):
         server.max_in_flight = 0
