@@ -5,8 +5,8 @@
 Runs `archehr predict --system <openai-server.yaml with only base_url changed>` as a user would
 (a fresh process, the demo test split: 10 cases, fresh response cache) against a port nobody
 listens on (refused), a server that accepts and never answers (hang) and one that answers one
-byte a second (trickle). Prints the wall time, the exit code, how many cases fell back and the
-time spent waiting on the server (run.json llm_usage). Target: under a minute each, exit 0.
+byte a second (trickle). Prints the wall time, the exit code, how many cases fell back, the
+requests sent and their summed seconds (run.json llm_usage). Target: under a minute each, exit 0.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def main() -> None:
                 traceback = "Traceback" in proc.stdout + proc.stderr
                 print(f"{fault}: {run.get('n_cases', '?')} cases in {sec:.1f}s, exit {proc.returncode}, "
                       f"{len(run.get('fallbacks', {}))} fallbacks, {tot.get('requests', 0)} requests sent, "
-                      f"{tot.get('seconds', 0):.1f}s waiting on the server, traceback: {traceback}")
+                      f"{tot.get('seconds', 0):.1f} request-seconds (concurrent requests each count), traceback: {traceback}")
         finally:
             if server is not None:
                 server.close()
