@@ -56,7 +56,8 @@ def main() -> None:
                 traceback = "Traceback" in proc.stdout + proc.stderr
                 print(f"{fault}: {run.get('n_cases', '?')} cases in {sec:.1f}s, exit {proc.returncode}, "
                       f"{len(run.get('fallbacks', {}))} fallbacks, {tot.get('requests', 0)} requests sent, "
-                      f"{tot.get('seconds', 0):.1f} request-seconds (concurrent requests each count), traceback: {traceback}")
+                      f"{tot.get('seconds', 0):.1f} request-seconds (concurrent requests each count), "
+                      f"traceback: {traceback}")
         finally:
             if server is not None:
                 server.close()
