@@ -239,3 +239,27 @@ def test_a_dead_server_costs_fallbacks_not_the_run(tmp_path):
         reasons = " ".join(result.fallbacks.values())
         assert {"st1": "template", "st2": "trained evidence", "2025": "extractive",
                 "st4": "learned aligner"}[task] in reasons, (task, reasons)
+
+
+def test_an_over_long_faithful_answer_loses_no_citation_and_no_more_words_than_the_scorer_cuts():
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+    from archehr_scoring.answer_format import cut_words, parse_answer
+
+    case, _ = _case()
+    sentences = [("He fainted twice at home, and the doctors looked for the cause of it with several tests.", "2"),
+                 ("The heart tracing showed a heart block, which means the signal between chambers was stopped.", "3"),
+                 ("This kind of block can cause fainting because the heart beats far too slowly at times.", "3"),
+                 ("A pacemaker was placed to keep the heart rate from dropping too low again.", "4"),
+                 ("After the pacemaker he had no more fainting spells during the rest of his stay in the hospital.",
+                  "2,4")]
+    reply = "\n".join(f"{t} |{c}|" for t, c in sentences)
+    assert sum(len(t.split()) for t, _ in sentences) > 75
+    gen = LLMGenerator(backend=Scripted([reply]), demonstrations=0, similarity="lexical", keep_selected=False,
+                       uncited="keep")
+    ans = gen.generate(case, Selection("7", ("3",), 1.0))
+    assert ans.fallback is None and len(ans.lines) < len(sentences)  # the cited answer fits 75 words...
+    direct = parse_answer("", reply)
+    assert set(ans.cited_ids) == {c for line in direct.lines for c in line.citations}  # ...with every citation
+    # st3: exactly the words the scorer keeps of the model's text submitted directly
+    assert ans.text_without_citations() == cut_words(" ".join(t for t, _ in sentences), 75)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from archehr_scoring.answer_format import (
     MAX_WORDS,
     answer_text,
+    cut_words,
     line_words,
     official_sentence,
     parse_answer,
@@ -44,14 +45,20 @@ class Answer:
     generator: str
     fallback: str | None = None  # why a fallback answer replaced the generator's own, if it did
     notes: tuple[str, ...] = field(default=())  # repairs applied (dropped ids, re-attached lines, ...)
+    # lines the 75-word budget dropped from the cited answer (their citations moved onto the last kept
+    # line); the plain-text answer keeps them up to the st3 scorer's own cut, so a model that writes a
+    # little long loses no more words than it would submitted directly
+    overflow: tuple[AnswerLine, ...] = field(default=())
 
     def render(self) -> str:
         """The official 2025 answer string: one sentence per line, citations at the end."""
         return "\n".join(line.render() for line in self.lines)
 
     def text_without_citations(self) -> str:
-        """The answer as plain text (subtask 3): the sentences joined by spaces."""
-        return answer_text(official_sentence(safe_text(line.text)) for line in self.lines)
+        """The answer as plain text (subtask 3): the sentences joined by spaces (with `overflow`, cut at
+        75 words as the st3 scorer cuts)."""
+        text = answer_text(official_sentence(safe_text(line.text)) for line in self.lines + self.overflow)
+        return cut_words(text, WORD_BUDGET) if self.overflow else text
 
     @property
     def cited_ids(self) -> tuple[str, ...]:

@@ -259,12 +259,18 @@ class LLMGenerator(Generator):
 
     def repair(self, case: Case, selection: Selection, reply: str) -> tuple[list[AnswerLine] | None, list[str], str]:
         """(lines or None when invalid, repairs made, why invalid)."""
+        lines, _, notes, invalid = self.repair_with_overflow(case, selection, reply)
+        return lines, notes, invalid
+
+    def repair_with_overflow(self, case: Case, selection: Selection, reply: str
+                             ) -> tuple[list[AnswerLine] | None, tuple[AnswerLine, ...], list[str], str]:
+        """(lines or None, lines the word budget dropped, repairs made, why invalid)."""
         notes: list[str] = []
         note_ids = case.sentence_ids
         known = set(note_ids)
         parsed = parse_reply(reply)
         if not parsed:
-            return None, notes, "empty reply"
+            return None, (), notes, "empty reply"
         checked: list[tuple[str, list[str]]] = []
         for text, ids in parsed:
             bad = [i for i in ids if i not in known]
@@ -278,7 +284,7 @@ class LLMGenerator(Generator):
         lines, more = self._split_uncited(case, checked)
         notes += more
         if not lines:
-            return None, notes, "no answer sentence in the reply (only questions or repeats)"
+            return None, (), notes, "no answer sentence in the reply (only questions or repeats)"
         if self.verify_cited:
             lines, more = self._verify_cited(case, lines)
             notes += more
@@ -289,13 +295,13 @@ class LLMGenerator(Generator):
             lines, more, best = self._attach(case, selection, lines, uncited)
             notes += more
             if not lines:
-                return None, notes, (f"no line of the reply is supported by the note (best support {best:.2f} < "
+                return None, (), notes, (f"no line of the reply is supported by the note (best support {best:.2f} < "
                                      f"{self.min_support:.2f}, {self.similarity.kind})")
         if self.verify_numbers:
             lines, more = self._verify_numbers(case, lines)
             notes += more
             if not lines:
-                return None, notes, "every line states numbers that its cited sentences do not contain"
+                return None, (), notes, "every line states numbers that its cited sentences do not contain"
         if self.keep_selected:
             cited = {i for _, ids in lines for i in ids}
             missing = [i for i in note_ids if i in set(selection.cited) and i not in cited]
@@ -307,18 +313,23 @@ class LLMGenerator(Generator):
         # the budget: drop whole trailing lines, moving their citations onto the last kept line
         total = 0
         kept: list[tuple[str, list[str]]] = []
+        over: list[tuple[str, list[str]]] = []
         for text, ids in lines:
             n = line_words(text)
-            if total + n > self.budget:
+            if over or total + n > self.budget:
                 if not kept:
-                    return None, notes, f"first sentence alone is {n} words (over {self.budget})"
+                    return None, (), notes, f"first sentence alone is {n} words (over {self.budget})"
                 kept[-1][1].extend(ids)
-                notes.append("dropped trailing line(s) over the word budget; their citations kept")
+                over.append((text, []))
                 continue
             kept.append((text, ids))
             total += n
+        if over:
+            notes.append(f"dropped {len(over)} trailing line(s) over the word budget; their citations kept")
         pos = {s: i for i, s in enumerate(note_ids)}
-        return [AnswerLine(t, tuple(sorted(dict.fromkeys(ids), key=pos.__getitem__))) for t, ids in kept], notes, ""
+        overflow = tuple(AnswerLine(t, ()) for t, _ in over)
+        return ([AnswerLine(t, tuple(sorted(dict.fromkeys(ids), key=pos.__getitem__))) for t, ids in kept], overflow,
+                notes, "")
 
     @staticmethod
     def _cut_off(reply: str) -> bool:
@@ -414,9 +425,9 @@ class LLMGenerator(Generator):
             except BackendError as e:
                 why.append(f"attempt {attempt + 1}: backend error: {e.reason}")
                 continue
-            lines, notes, invalid = self.repair(case, selection, reply)
+            lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply)
             if lines:
-                return Answer(tuple(lines), self.name, notes=tuple(sel_notes + notes + why))
+                return Answer(tuple(lines), self.name, notes=tuple(sel_notes + notes + why), overflow=overflow)
             why.append(f"attempt {attempt + 1}: {invalid}")
         fb = self.fallback.generate(case, selection, scores)
         return Answer(fb.lines, self.name, fallback="extractive: " + "; ".join(why), notes=fb.notes)
