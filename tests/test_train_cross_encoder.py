@@ -88,12 +88,12 @@ def test_the_fine_tuned_model_learned_the_labels(trained):
 
 
 def test_a_system_names_the_folder_and_predicts_with_its_calibrated_selector(trained, tmp_path):
-    release, out, _ = trained
+    release, out, stdout = trained
     rec = json.loads((out / "archehr-selector.json").read_text())
+    line = next(x.strip() for x in stdout.splitlines() if x.strip().startswith("selector: "))  # as printed
+    assert line == f'selector: {{kind: classifier, classifier: cross-encoder, params: {{checkpoint: "{out}"}}}}'
     system = tmp_path / "ce.yaml"
-    system.write_text("name: ce-extractive\n"
-                      f"selector: {{kind: classifier, classifier: cross-encoder, params: {{checkpoint: {out}}}}}\n"
-                      "generator: {name: extractive}\n")
+    system.write_text(f"name: ce-extractive\n{line}\ngenerator: {{name: extractive}}\n")
     run = tmp_path / "run"
     assert main(["predict", "--system", str(system), "--data-dir", str(release), "--split", "dev", "--task", "st2",
                  "-o", str(run), "--no-progress"]) == 0

@@ -158,8 +158,9 @@ def train(
         settings = FineTuneSettings(epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
                                     heldout=heldout, seed=seed, target=target)
         out = output if _given(ctx, ("output",)) else DEFAULT_CROSS_ENCODER_OUT
-        finetune(_training_parts(data_dir, split, also, version_dir), base_model, out, settings,
-                 review_level=review_level, log=print, progress=progress)
+        if finetune(_training_parts(data_dir, split, also, version_dir), base_model, out, settings,
+                    review_level=review_level, log=print, progress=progress) is not None:  # None: not the main process
+            print(how_to_use(out, cross_encoder=True))
         return
     _refuse(_given(ctx, CROSS_ENCODER_ONLY), "options of --classifier cross-encoder given without it")
     from archehr.relevance.embedding import embeddings_available
@@ -199,11 +200,14 @@ def train(
         print(f"threshold plot written to {png} ({how})")
 
 
-def how_to_use(model: Path) -> str:
+def how_to_use(model: Path, cross_encoder: bool = False) -> str:
     """The system-config line that runs a trained model (a path relative to the YAML would not resolve)."""
     import json
 
+    path = json.dumps(str(model.resolve()))
+    line = (f"{{kind: classifier, classifier: cross-encoder, params: {{checkpoint: {path}}}}}" if cross_encoder
+            else f"{{kind: default, model: {path}}}")
     return (f"use it: a system YAML (e.g. a copy of configs/systems/trained-extractive.yaml) with the line\n"
-            f"  selector: {{kind: default, model: {json.dumps(str(model.resolve()))}}}\n"
+            f"  selector: {line}\n"
             f"then: archehr predict --system THAT.yaml")
 
