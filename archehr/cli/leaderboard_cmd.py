@@ -10,11 +10,12 @@ import typer
 
 from archehr.cli.common import err
 from archehr.cli.model_options import metric_specs, model_options
+from archehr_scoring.tasks import task_names
 
 if TYPE_CHECKING:
     from archehr_scoring.metrics.base import MetricSettings
 
-TaskOpt = Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4")]
+TaskOpt = Annotated[str, typer.Option("--task", help=" | ".join(task_names()))]
 KeyOpt = Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml must sit beside it) or its split "
                                                    "folder.")]
 MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Comma-separated metrics, each a name or a spec "

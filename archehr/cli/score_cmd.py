@@ -9,6 +9,7 @@ import typer
 
 from archehr.cli.common import err, print_problems
 from archehr.cli.model_options import metric_specs, model_options
+from archehr_scoring.tasks import task_names
 
 if TYPE_CHECKING:
     from archehr_scoring.metrics.base import MetricSettings
@@ -20,7 +21,7 @@ def score(
     key: Annotated[Path, typer.Argument(help="Key JSON (archehr-qa_key.json) or its split folder.")],
     data: Annotated[Path | None, typer.Option("--data", help="Data XML (default: archehr-qa.xml next to the key).",
                                               show_default=False)] = None,
-    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 | auto (from the "
+    task: Annotated[str, typer.Option("--task", help=" | ".join(task_names()) + " | auto (from the "
                                                      "submission's shape).")] = "auto",
     metrics: Annotated[str | None, typer.Option("--metrics", help="Comma-separated: factuality, bleu, rouge, sari, "
                                                                   "bertscore, alignscore, medcon, each a name or a "

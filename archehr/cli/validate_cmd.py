@@ -9,6 +9,7 @@ import typer
 
 from archehr.cli.common import err, print_problems
 from archehr.errors import Problem
+from archehr_scoring.tasks import task_names
 
 
 def _item(p: Problem) -> dict[str, object]:
@@ -24,7 +25,7 @@ def validate(
                                                            "and cited ids.", show_default=False)] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Data XML: check case ids and cited sentence ids "
                                                              "against the notes.", show_default=False)] = None,
-    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 | auto")] = "auto",
+    task: Annotated[str, typer.Option("--task", help=" | ".join(task_names()) + " | auto")] = "auto",
     fmt: Annotated[str, typer.Option("--format", help="text | json")] = "text",
     case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: check only these cases, e.g. "
                                                                     "121-167,3.", show_default=False)] = None,

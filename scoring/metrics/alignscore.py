@@ -28,7 +28,7 @@ from typing import Any
 
 from archehr_scoring.metrics.alignscore_checkpoint import AlignScoreCheckpoint, check_fits, read_checkpoint
 from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
-from archehr_scoring.metrics.base import MetricResult, TextExample, TextMetric, signature
+from archehr_scoring.metrics.base import MetricResult, TextExample, TextMetric, missing_path, signature
 from archehr_scoring.metrics.params import Param
 
 CHUNK_WORDS = 350  # official nli_sp chunk size (words)
@@ -149,11 +149,10 @@ class AlignScore(TextMetric):
 
     # -- availability -------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
-        if not self.ckpt:
-            return f"AlignScore needs its checkpoint: {CKPT_HINT}"
-        path = Path(self.ckpt).expanduser()
-        if not path.is_file():
-            return f"AlignScore checkpoint not found at {path}: {CKPT_HINT}"
+        why = missing_path(self.ckpt, "AlignScore needs its checkpoint", "AlignScore checkpoint", Path.is_file,
+                           CKPT_HINT)
+        if why:
+            return why
         missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
         if missing:
             return f"AlignScore needs {', '.join(missing)}: pip install 'archehr[models]'"
@@ -170,7 +169,7 @@ class AlignScore(TextMetric):
                 )
                 return self._load_error
             # A checkpoint that is there but wrong is bad input, not an absent model: ConfigError naming it.
-            checkpoint = read_checkpoint(path)
+            checkpoint = read_checkpoint(Path(self.ckpt).expanduser())  # type: ignore[arg-type]
             self._model = _apply_checkpoint(tokenizer, encoder, checkpoint, self.model_name, self.device)
         return self._load_error
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import statistics
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, ClassVar
 
 from archehr_scoring.metrics.params import Param, resolve_params
@@ -83,6 +84,14 @@ class TextMetric(ABC):
         if reason is not None:
             return MetricResult(self.name, self.keys, self.signature(), None, reason)
         return MetricResult(self.name, self.keys, self.signature(), self.compute(examples))
+
+
+def missing_path(value: str | None, needs: str, what: str, usable: Callable[[Path], bool], hint: str) -> str | None:
+    """Why a metric's file or folder setting cannot be used (not given, or not there), with how to fix it."""
+    if not value:
+        return f"{needs}: {hint}"
+    path = Path(value).expanduser()
+    return None if usable(path) else f"{what} not found at {path}: {hint}"
 
 
 def signature(name: str, **parts: object) -> str:

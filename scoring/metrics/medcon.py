@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from archehr_scoring.metrics.base import TextExample, TextMetric, signature
+from archehr_scoring.metrics.base import TextExample, TextMetric, missing_path, signature
 from archehr_scoring.metrics.medcon_semtypes import ACI66
 from archehr_scoring.metrics.params import Param
 from archehr_scoring.prf import prf
@@ -176,11 +176,11 @@ class Medcon(TextMetric):
 
     # -- availability -------------------------------------------------------------------------------
     def unavailable_reason(self) -> str | None:
-        if not self.index:
-            return f"MEDCON needs a QuickUMLS index of the UMLS (licence required): {INDEX_HINT}"
-        path = Path(self.index).expanduser()
-        if not path.is_dir():
-            return f"QuickUMLS index not found at {path}: {INDEX_HINT}"
+        why = missing_path(self.index, "MEDCON needs a QuickUMLS index of the UMLS (licence required)",
+                           "QuickUMLS index", Path.is_dir, INDEX_HINT)
+        if why:
+            return why
+        path = Path(self.index).expanduser()  # type: ignore[arg-type]
         missing = [f for f in INDEX_FILES if not (path / f).exists()]
         if missing:
             return (
