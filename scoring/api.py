@@ -20,6 +20,7 @@ from archehr.data.releases import XML_NAME
 from archehr.data.xml_io import read_cases_xml
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr_scoring.metrics.base import MetricSettings
+from archehr_scoring.mistakes import release_file_kind, summarise_wrong_split, swapped, swapped_key, swapped_path
 from archehr_scoring.reference import load_reference, no_notes_warning, resolve_reference_file
 from archehr_scoring.results import ScoreReport, partial_scores
 from archehr_scoring.tasks import (
@@ -49,11 +50,22 @@ def _read_json(path: PathLike) -> tuple[Any, str]:
 
 
 def read_submission(submission: Any) -> tuple[Any, str, str | None]:
-    """(parsed object, file text, file name) of a submission path or an already parsed object."""
-    if isinstance(submission, (str, os.PathLike)):
-        obj, text = _read_json(submission)
-        return obj, text, str(submission)
-    return submission, "", None
+    """(parsed object, file text, file name) of a submission path or an already parsed object.
+
+    A release file (key, mapping, XML, split folder) in the submission's place is refused as arguments
+    swapped, in one line, instead of as every symptom of a wrong shape."""
+    file = str(submission) if isinstance(submission, (str, os.PathLike)) else None
+    if file is not None:
+        wrong_file = swapped_path(file)
+        if wrong_file is not None:
+            raise SubmissionError(wrong_file)
+        obj, text = _read_json(file)
+    else:
+        obj, text = submission, ""
+    kind = release_file_kind(obj)
+    if kind is not None:
+        raise SubmissionError(swapped(kind, file))
+    return obj, text, file
 
 
 def load_key_split(key: Split | PathLike, data: PathLike | None = None) -> tuple[Split, str | None]:
@@ -61,7 +73,13 @@ def load_key_split(key: Split | PathLike, data: PathLike | None = None) -> tuple
     or the XML (st1). What a task needs of it is checked by the task (see `archehr_scoring.reference`)."""
     if isinstance(key, Split):
         return key, None
-    split = load_reference(key, data)
+    try:
+        split = load_reference(key, data)
+    except DataError:
+        swapped = swapped_key(key)
+        if swapped is not None:
+            raise DataError(swapped) from None
+        raise
     key_file = resolve_reference_file(key)
     return split, (str(key_file) if key_file.suffix.lower() != ".xml" else None)
 
@@ -130,7 +148,10 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
     wanted = check_case_ids(spec, case_ids)
     split, found_key_file = load_key_split(key, data)
     inputs = Inputs(obj, split, file, text, key_file or found_key_file, wanted, names, ref_kind)
-    prepared = spec.handler_obj().prepare(spec.name, inputs)
+    try:
+        prepared = spec.handler_obj().prepare(spec.name, inputs)
+    except SubmissionError as e:
+        raise SubmissionError(summarise_wrong_split(e.problems, obj, file)) from None
 
     rows = prepared.rows
     text_metrics = [n for n in names if n not in spec.own_metrics]
@@ -177,7 +198,7 @@ def validate(task: str | None, submission: PathLike | list[Any], key: Split | Pa
     elif data is not None:
         split = cases_only_split(data)
     errors, warnings = spec.handler_obj().validate(spec.name, Inputs(obj, split, file, text, key_file, wanted))
-    return spec.name, errors, warnings + _notes_warning(spec, split)
+    return spec.name, summarise_wrong_split(errors, obj, file), warnings + _notes_warning(spec, split)
 
 
 __all__ = ["score", "validate", "detect_task", "load_key_split", "cases_only_split", "read_submission",

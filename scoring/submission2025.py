@@ -71,6 +71,8 @@ def check_submission_2025(obj: Any, file: str | None = None, text: str = "") -> 
         kind = "an object" if isinstance(obj, dict) else type(obj).__name__
         return Submission2025((), file), [Problem(f"expected a JSON list of {{case_id, answer}} objects, got {kind}",
                                                   file, code="type")]
+    if not obj:  # as for 2026 (and `package`): an empty list is no submission, not a perfect one
+        return Submission2025((), file), [Problem("the submission holds no cases", file, code="empty-submission")]
     lines = _item_lines(text) if text else []
     entries: list[tuple[str, str]] = []
     where: dict[str, int] = {}

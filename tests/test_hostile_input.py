@@ -389,3 +389,108 @@ def test_train_prints_how_to_use_the_model(tmp_path, capsys):
     assert rc == 0
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     assert run["system"]["selector"]["model_file"].endswith("m.json")
+
+
+# --- a newcomer's first mistakes ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second", "needle"), [
+    (KEY, SUB, "release key file"),
+    (DEMO / "archehr-qa.xml", SUB, "release XML file"),
+    (DEMO, SUB, "release split folder"),
+    (DEMO / "archehr-qa_mapping.json", KEY, "release mapping file"),
+    (SUB, SUB, "this is a submission, not a key"),
+])
+@pytest.mark.parametrize("task", [None, "2025"])
+def test_score_with_swapped_arguments_says_so_in_one_line(capsys, first, second, needle, task):
+    rc, _, err = cli(capsys, "score", first, second, *(["--task", task] if task else []))
+    assert rc == 2
+    one_line_error(err, needle)
+    assert "arguments swapped?" in err and len(err.strip().splitlines()) == 1
+
+
+def test_validate_names_a_key_given_as_submission(capsys):
+    rc, _, err = cli(capsys, "validate", KEY)
+    assert rc == 2 and "arguments swapped?" in err
+
+
+@pytest.mark.parametrize("command", ["score", "validate"])
+def test_another_splits_key_is_one_line_with_details_on_request(capsys, command):
+    dev_key = REPO / "data" / "demo" / "dev" / "archehr-qa_key.json"
+    args = [command, SUB, dev_key] if command == "score" else [command, SUB, "--key", dev_key]
+    rc, _, err = cli(capsys, *args)
+    assert rc == 2
+    errors = [ln for ln in err.splitlines() if ln.startswith("error")]
+    assert len(errors) == 1
+    assert errors[0].endswith("no case ids in common (submission 21-30, key 1-16, 201-224): wrong split?")
+    assert "--verbose" in err
+    rc, _, err = cli(capsys, *args, "--verbose")
+    assert rc == 2 and len([ln for ln in err.splitlines() if ln.startswith("error")]) == 51
+
+
+def test_a_partly_overlapping_key_still_lists_each_case(capsys, tmp_path):
+    sub = tmp_path / "s.json"
+    items = json.loads(SUB.read_text())
+    sub.write_text(json.dumps(items[:3] + [{"case_id": "999", "answer": "x |1|"}]))
+    rc, _, err = cli(capsys, "validate", sub, "--key", KEY)
+    assert rc == 2 and "wrong split" not in err and "case 999" in err and "case 30" in err
+
+
+@pytest.mark.parametrize("task", [None, "2025", "st1", "st2", "st3", "st4"])
+def test_validate_refuses_an_empty_submission_like_package(tmp_path, capsys, task):
+    sub = tmp_path / "s.json"
+    sub.write_text("[]")
+    extra = ["--task", task] if task else []
+    rc, _, err = cli(capsys, "validate", sub, *extra)
+    assert rc == 2
+    rc, _, err = cli(capsys, "validate", sub, *extra, "--key", KEY)
+    assert rc == 2 and ("holds no cases" in err or "cannot tell the task" in err)
+    assert len([ln for ln in err.splitlines() if ln.startswith("error")]) == 1
+
+
+def test_unavailable_metrics_are_explained_once_in_text_output(capsys):
+    rc, out, err = cli(capsys, "score", SUB, KEY, "--metrics", "factuality,medcon")
+    assert rc == 0 and (out + err).count("MEDCON needs") == 1
+    assert "pass --quickumls DIR" in out and "--quickumls-path" not in out
+    rc, out, err = cli(capsys, "score", SUB, KEY, "--metrics", "factuality,medcon", "--format", "csv")
+    assert rc == 0 and "MEDCON needs" in err
+
+
+def test_data_info_takes_split_like_check_and_stats(capsys):
+    rc, out, _ = cli(capsys, "data", "info", "--split", "test")
+    assert rc == 0 and "  test: archehr-qa.xml" in out and "  dev:" not in out
+    rc, _, err = cli(capsys, "data", "info", "--split", "nope")
+    assert rc == 2 and "nope" in err
+
+
+def _help_texts() -> dict[str, str]:
+    import os
+    import subprocess
+    import sys
+
+    from archehr.cli.main import app
+
+    names = [c.name or c.callback.__name__ for c in app.registered_commands]
+    names += [f"data {c.name or c.callback.__name__}" for g in app.registered_groups if g.name == "data"
+              for c in g.typer_instance.registered_commands]
+    code = ("import sys; from archehr.cli.main import main\n"
+            "for n in sys.argv[1:]:\n"
+            "    print('=====', n, flush=True)\n"
+            "    main(n.split() + ['--help'])\n")
+    out = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, COLUMNS="80", TERM="dumb")).stdout
+    return {part.split("\n", 1)[0].strip(): part.split("\n", 1)[1] for part in out.split("===== ")[1:]}
+
+
+def test_help_at_80_columns_cuts_nothing_and_shows_no_bool_metavar():
+    texts = _help_texts()
+    assert {"predict", "score", "validate", "leaderboard", "data info", "data check"} <= set(texts)
+    for name, text in texts.items():
+        assert "<bool>" not in text and "…" not in text, name
+        assert max(len(ln) for ln in text.splitlines()) <= 80, name
+        assert not re.search(r"[A-Za-z]-\n\s+[A-Za-z]", text), name  # no word or path broken at a hyphen
+        flat = " ".join(text.split())
+        for default in re.findall(r"\[default: ([^\]]*)\]", flat):
+            assert default.strip(), name
+    assert "runs/<system>-<split>-<task>" in texts["predict"]
+    assert "--quickumls, --quickumls-path" in texts["score"]

@@ -91,7 +91,7 @@ def test_aci66_is_66_distinct_semantic_types():
 def test_no_index_is_unavailable_with_how_to_fix():
     result = build_metric("medcon").run([TextExample("1", "fever", "fever")])
     assert not result.available and result.per_case is None
-    assert "--quickumls-path" in result.unavailable
+    assert "--quickumls DIR" in result.unavailable  # the option's name (--quickumls-path is its alias)
     for part in ("MEDCON|", "|index:none|", "|threshold:1|", "|window:5|", "|sim:jaccard|", "|semtypes:aci66|"):
         assert part in result.signature
 
@@ -99,7 +99,7 @@ def test_no_index_is_unavailable_with_how_to_fix():
 def test_missing_or_wrong_index_folder_is_unavailable(tmp_path):
     assert "not found" in Medcon(quickumls_path=str(tmp_path / "nope")).unavailable_reason()
     reason = Medcon(quickumls_path=str(tmp_path)).unavailable_reason()
-    assert "umls-simstring.db" in reason and "--quickumls-path" in reason
+    assert "umls-simstring.db" in reason and "--quickumls DIR" in reason
 
 
 # -- a real (tiny, invented) QuickUMLS index -------------------------------------------------------------

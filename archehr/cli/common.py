@@ -24,7 +24,45 @@ def err(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
+_VERBOSE = [False]
+
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also print the per-case lines behind a summary "
+                                                                  "(e.g. every case of a wrong-split key).")]
+
+
+def set_verbose(on: bool) -> None:
+    _VERBOSE[0] = on
+
+
 def print_problems(problems: list[Problem]) -> None:
+    """One line per problem; the details behind a summary problem (codes `detail-*`) only with --verbose."""
+    hidden = 0
     for p in problems:
+        if p.code.startswith("detail-") and not _VERBOSE[0]:
+            hidden += 1
+            continue
         kind = "warning" if p.code.startswith("warning") else "error"
         err(f"{kind}: {p}")
+    if hidden:
+        err(f"({hidden} more line{'s' if hidden != 1 else ''} of detail: rerun with --verbose)")
+
+
+def plain_help_wrapping() -> None:
+    """Help text wrapped at spaces only: the default wrapper also breaks at hyphens, cutting paths and defaults
+    such as `runs/<system>-<split>-<task>` over two lines. Typer vendors click; nothing changes if it stops."""
+    try:
+        from typer._click import _textwrap
+    except ImportError:  # pragma: no cover - another typer layout: keep its wrapping
+        return
+    base = _textwrap.TextWrapper
+    if getattr(base, "spaces_only", False):
+        return
+
+    class _SpacesOnly(base):  # type: ignore[misc, valid-type]
+        spaces_only = True
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            kwargs["break_on_hyphens"] = False
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    _textwrap.TextWrapper = _SpacesOnly  # read at each call by click's wrap_text

@@ -22,16 +22,20 @@ from archehr.data.releases import (
 )
 
 app = typer.Typer(help="Inspect and check a release (the bundled demo unless --data-dir or $ARCHEHR_DATA).",
-                  no_args_is_help=True)
+                  no_args_is_help=True, rich_markup_mode=None)
 
 
 @app.command()
-def info(data_dir: DataDirOpt = None, version_dir: VersionOpt = None) -> None:
+def info(
+    data_dir: DataDirOpt = None,
+    split: Annotated[str | None, typer.Option("--split", help="Show one split (default: all).")] = None,
+    version_dir: VersionOpt = None,
+) -> None:
     """Where the release is, its version, its splits and which files each has."""
     rel = find_release(data_dir, version_dir)
     print(f"release: {rel.root}")
     print(f"version: {rel.version or 'unknown (not in the folder name)'}")
-    for s in rel.split_names:
+    for s in [split] if split else rel.split_names:
         d = split_dir(rel, s)
         files = [n for n in (XML_NAME, KEY_NAME, MAPPING_NAME) if (d / n).is_file()]
         print(f"  {s}: {', '.join(files)}")

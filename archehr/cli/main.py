@@ -21,7 +21,7 @@ from archehr.cli import (
     train_cmd,
     validate_cmd,
 )
-from archehr.cli.common import err, print_problems
+from archehr.cli.common import err, plain_help_wrapping, print_problems, set_verbose
 from archehr.errors import ArchehrError, InputError, UnavailableError
 
 app = typer.Typer(
@@ -30,7 +30,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: no `<bool>` on flags, no option names or defaults cut at 80 columns
 )
+plain_help_wrapping()
 
 
 def _version(value: bool) -> None:
@@ -62,6 +64,7 @@ EXIT_UNAVAILABLE = 3
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; library errors become one clear message and an exit code, never a traceback."""
     command = typer.main.get_command(app)
+    set_verbose(False)
     try:
         rv = command.main(args=argv, prog_name="archehr", standalone_mode=False)
     except typer.Exit as e:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from archehr.cli.common import err, print_problems
+from archehr.cli.common import VerboseOpt, err, print_problems, set_verbose
 from archehr.cli.model_options import metric_specs, model_options
 from archehr_scoring.tasks import task_names
 
@@ -43,12 +43,14 @@ def score(
     case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: cases to score, e.g. 121-167.",
                                                  show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print warnings on stderr.")] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Score SUBMISSION against KEY with the official metrics; exit 2 on bad input (nothing written)."""
     from archehr.atomic import write_text
     from archehr.errors import ConfigError, Problem
     from archehr_scoring import api, formats
 
+    set_verbose(verbose)
     if fmt not in formats.FORMATS:
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
                                   field="--format", code="option"))
@@ -63,8 +65,9 @@ def score(
         print_problems(list(report.warnings))
     if report.meta.get("task_detected"):
         err(f"note: task {report.task} detected from the submission's shape (pass --task to choose)")
-    for name, why in report.unavailable.items():
-        err(f"note: {name} unavailable: {why}")
+    if fmt != "text":  # the text output lists them itself: say each once
+        for name, why in report.unavailable.items():
+            err(f"note: {name} unavailable: {why}")
     print(out, end="")
 
 

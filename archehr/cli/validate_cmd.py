@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from archehr.cli.common import err, print_problems
+from archehr.cli.common import VerboseOpt, err, print_problems, set_verbose
 from archehr.errors import Problem
 from archehr_scoring.tasks import task_names
 
@@ -33,6 +33,7 @@ def validate(
                                                            "moved to line ends, spaces stripped, unknown ids "
                                                            "dropped, [n] turned into |n|).",
                                              show_default=False)] = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Check SUBMISSION; exit 0 when there is no error (warnings allowed), 2 otherwise."""
     import json
@@ -41,6 +42,7 @@ def validate(
     from archehr.errors import ConfigError
     from archehr_scoring import api
 
+    set_verbose(verbose)
     if fmt not in ("text", "json"):
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected text or json", field="--format", code="option"))
     task_name, errors, warnings = api.validate(task, submission, key=key, data=data, case_ids=case_ids)
@@ -62,7 +64,8 @@ def validate(
                           "warnings": [_item(p) for p in warnings]}, indent=2, ensure_ascii=False))
     else:
         print_problems(errors + warnings)
-        err(f"{submission}: task {task_name}, {len(errors)} error(s), {len(warnings)} warning(s)"
+        n_errors = sum(not p.code.startswith("detail-") for p in errors)
+        err(f"{submission}: task {task_name}, {n_errors} error(s), {len(warnings)} warning(s)"
             + (f"; repaired submission written to {fix}" if fix is not None and not errors else ""))
     if errors:
         raise typer.Exit(2)

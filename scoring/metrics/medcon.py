@@ -49,7 +49,7 @@ OVERLAPPING = "score"
 MIN_MATCH_LENGTH = 3
 INDEX_FILES = ("umls-simstring.db", "cui-semtypes.db", "database_backend.flag")
 INDEX_HINT = (
-    "pass --quickumls-path DIR, a QuickUMLS index built with medspacy-quickumls from your licensed UMLS "
+    "pass --quickumls DIR, a QuickUMLS index built with medspacy-quickumls from your licensed UMLS "
     "release (MRCONSO.RRF + MRSTY.RRF): `python -m quickumls.install -L UMLS_DIR DEST_DIR`, or offline "
     "archehr_scoring.metrics.medcon.build_index(UMLS_DIR, DEST_DIR)"
 )
