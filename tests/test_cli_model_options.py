@@ -2,7 +2,8 @@
 
 (a) every command accepts every option and maps it to the same MetricSettings field (and only that one);
 (b) a bad --bertscore-impl / --bertscore-layers is exit 2 naming the option, before anything is scored or
-written, on every command; (c) the leaderboard cache never serves a result scored with other settings;
+written, on every command; (c) the leaderboard cache never serves a result scored with other settings or
+other scorer code;
 (d) a bad option met while scoring (a malformed baseline file) is one exit-2 message, not every run marked
 invalid and cached so; (e, slow) a setting
 reaches the metric signature each command shows.
@@ -194,6 +195,29 @@ def test_fingerprint_differs_by_setting_and_not_without_one(tmp_path):
                 MetricSettings(bertscore_baseline=str(tmp_path / "b.tsv")), MetricSettings(alignscore_model="x")]
     prints = [fp(s) for s in variants]
     assert default not in prints and len(set(prints)) == len(prints)
+
+
+def test_cached_scores_are_not_reused_when_the_scorer_code_changes(tmp_path, capsys, monkeypatch):
+    """A metric's code changed without a version bump (a new matcher, say): the old entries are not served."""
+    code = tmp_path / "scorer-code"
+    shutil.copytree(scorer_mod.SCORER_SOURCE, code, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(scorer_mod, "SCORER_SOURCE", code)
+    subs, cache, out = _subs(tmp_path), tmp_path / "cache", tmp_path / "out"
+    assert _leaderboard(subs, cache, out, [], capsys) == ["[1/2] a: ok", "[2/2] b: ok"]
+    assert _leaderboard(subs, cache, out, [], capsys) == ["[1/2] a: ok (cached)", "[2/2] b: ok (cached)"]
+    medcon = code / "metrics" / "medcon.py"  # not even a metric this leaderboard runs: any scorer file counts
+    medcon.write_bytes(medcon.read_bytes() + b"\n# matcher changed\n")
+    assert _leaderboard(subs, cache, out, [], capsys) == ["[1/2] a: ok", "[2/2] b: ok"]
+    assert _leaderboard(subs, cache, out, [], capsys) == ["[1/2] a: ok (cached)", "[2/2] b: ok (cached)"]
+
+
+def test_fingerprint_records_each_metrics_implementation_constant(monkeypatch):
+    from archehr_scoring.metrics import alignscore
+
+    before = OfficialScorer("2025", ["bleu", "alignscore"]).fingerprint()
+    assert f"alignscore|impl:{alignscore.IMPLEMENTATION}|" in before
+    monkeypatch.setattr(alignscore, "IMPLEMENTATION", "archehr-test")
+    assert OfficialScorer("2025", ["bleu", "alignscore"]).fingerprint() != before
 
 
 # --- a bad option met while scoring ------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 """The scorer a leaderboard uses: the official one by default, any object with the same two methods in tests.
 
 `fingerprint()` names everything besides the input files that changes the numbers (task, settings, library
-versions, which metrics can run here); it is part of every cache key.
+versions, the scorer's own code, which metrics can run here); it is part of every cache key.
 """
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from pathlib import Path
 from typing import Protocol
 
@@ -19,6 +21,8 @@ from archehr_scoring.tasks import get_task
 # Libraries whose version can change a metric's numbers (read from package metadata: no import).
 FINGERPRINT_DISTRIBUTIONS = ("rouge-score", "sacrebleu", "nltk", "bert-score", "transformers", "torch",
                              "medspacy-quickumls", "quickumls")
+# The scorer's own code: a change to a metric's implementation without a version bump must not reuse old scores.
+SCORER_SOURCE = Path(reference.__file__).parent
 
 
 class Scorer(Protocol):
@@ -61,7 +65,8 @@ class OfficialScorer:
         return names, self.spec.references[0] if self.spec.references else None
 
     def fingerprint(self) -> str:
-        """Task, scorer version, settings, library versions and which metrics can run here.
+        """Task, scorer version and code, settings, library versions, each metric's IMPLEMENTATION constant (if
+        its module has one) and which metrics can run here.
 
         Metric signatures themselves are not computed here: some import heavy libraries (seconds),
         which would defeat the cache; everything they record comes from the settings and versions
@@ -83,11 +88,13 @@ class OfficialScorer:
                 except metadata.PackageNotFoundError:
                     parts.append(f"{dist}:absent")
             parts += _settings_file_parts(settings)
+            parts.append(f"code:{source_hash(SCORER_SOURCE)}")
             names, ref = self._metric_names()
             for name in names:
                 try:
                     m = build_metric(name, settings, reference_kind=ref)
-                    parts.append(f"{name}|available:{m.unavailable_reason() is None}")
+                    impl = getattr(sys.modules[type(m).__module__], "IMPLEMENTATION", None)
+                    parts.append(f"{name}|impl:{impl}|available:{m.unavailable_reason() is None}")
                 except (ModuleNotFoundError, ArchehrError) as e:
                     parts.append(f"{name}|unavailable:{e}")
             self._fingerprint = "\n".join(parts)
@@ -124,6 +131,14 @@ def _settings_file_parts(settings: object) -> list[str]:
         return []
     p = Path(path).expanduser()
     return [f"bertscore_baseline:{p.resolve()}#{sha256_file(p) if p.is_file() else 'missing'}"]
+
+
+def source_hash(root: Path) -> str:
+    """One hash over the .py files under `root` (relative path and bytes, sorted by path); milliseconds, no imports."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py"), key=lambda q: q.relative_to(root).as_posix()):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def make_scorer(task: str, metrics: list[str] | None = None, settings: object | None = None) -> Scorer:
