@@ -154,7 +154,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
         raise SubmissionError(summarise_wrong_split(e.problems, obj, file)) from None
 
     rows = prepared.rows
-    text_metrics = [n for n in names if n not in spec.own_metrics]
+    text_metrics = [n for n in names if n not in spec.own_metrics]  # the handler computed its own
     ran = run_metrics(text_metrics, prepared.examples, rows, settings, ref_kind)
     signatures = {**prepared.signatures, **ran.signatures}
     # in submission order, as the official scripts iterate

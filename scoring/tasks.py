@@ -56,8 +56,8 @@ class Task:
     keys: tuple[str, ...]  # official output keys, in the official scripts' order
     # (Batch, AggregationContext) -> {key: array of shape (samples,) or None}; see archehr_scoring.stats
     aggregator: Hook
-    # An object with validate(task, obj, split, file, text, case_ids) -> (errors, warnings) and
-    # prepare(task, obj, split, *, file, text, case_ids, metrics, reference) -> Prepared
+    # An object with validate(task name, Inputs) -> (errors, warnings) and prepare(task name, Inputs) -> Prepared
+    # (SubmissionError / DataError listing every problem of an invalid submission or reference)
     handler: Hook
     # obj -> task name or None: claims a parsed submission's shape (may raise SubmissionError when ambiguous)
     detector: Hook | None = None
@@ -76,11 +76,6 @@ class Task:
     prediction: str = ""  # the prediction's kind (system side and HTML report): answer | text | ids | links | ""
     fixer: Hook | None = None  # (submission, split or None) -> a repaired submission (`validate --fix`)
     case_scores: Hook | None = None  # row -> extra per-case scores for per-case tables (e.g. 2025 P/R/F1)
-    info: Mapping[str, Any] = field(default_factory=dict)  # anything else a handler wants to keep with the task
-
-    @property
-    def text_metrics(self) -> tuple[str, ...]:
-        return tuple(m for m in self.metrics if m not in self.own_metrics)
 
     def aggregate_fn(self) -> Callable[..., dict[str, Any]]:
         return resolve(self.aggregator)
