@@ -494,3 +494,53 @@ def test_help_at_80_columns_cuts_nothing_and_shows_no_bool_metavar():
             assert default.strip(), name
     assert "runs/<system>-<split>-<task>" in texts["predict"]
     assert "--quickumls, --quickumls-path" in texts["score"]
+
+
+# --- deep nesting in what the LLM path reads (its cache, a server's reply, a model's JSON answer) -------
+
+
+def test_llm_cache_server_reply_and_model_json_survive_deep_nesting(tmp_path):
+    from archehr.llm.base import Backend
+    from archehr.llm.cache import CachedBackend, cache_key
+    from archehr.llm.openai_backend import _Retryable, parse_completion
+    from archehr.llm.structured import extract_json
+
+    class Echo(Backend):
+        name = "echo"
+
+        def complete(self, prompt, *, n=1, temperature=0.0, seed=0, max_tokens=256, response_format=None):
+            return ["fresh"] * n
+
+        def describe(self):
+            return {"name": "echo"}
+
+    cached = CachedBackend(Echo(), tmp_path)
+    key = cache_key({"name": "echo"}, "p", n=1, temperature=0.0, seed=0, max_tokens=256)
+    path = cached._path(key)
+    path.parent.mkdir(parents=True)
+    for entry in (DEEP_LIST, DEEP_OBJ, "[" + "9" * 5000 + "]"):
+        path.write_text(entry)
+        assert cached.complete("p") == ["fresh"]
+    assert cached.hits == 0 and cached.misses == 3
+    assert extract_json("here: " + DEEP_LIST) is None
+    for body in (DEEP_OBJ, "{\"a\": " + "9" * 5000 + "}"):
+        with pytest.raises(_Retryable):
+            parse_completion(body.encode(), 64)
+
+
+@pytest.mark.parametrize("command", [["data", "stats"], ["data", "info"], ["train", "-o", "{tmp}/m.json"],
+                                     ["predict", "--no-progress", "-o", "{tmp}/run"]])
+def test_commands_loading_a_release_refuse_a_deep_key(tmp_path, capsys, command):
+    release = tmp_path / "release"
+    shutil.copytree(DEMO, release / "test")
+    shutil.copytree(DEMO.parent / "dev", release / "dev")
+    for split in ("test", "dev"):
+        (release / split / "archehr-qa_key.json").write_text(DEEP_OBJ)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    split = ["--split", "dev"] if command[0] in ("train", "data") and command[1:2] != ["info"] else []
+    rc, _, err = cli(capsys, *args, "--data-dir", release, *split)
+    if command[:2] == ["data", "info"]:  # lists files, reads none
+        assert rc == 0
+        return
+    assert rc == 2 and "levels deep" in err
+    assert not (tmp_path / "m.json").exists() and not (tmp_path / "run" / "submission.json").exists()

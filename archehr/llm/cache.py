@@ -62,8 +62,8 @@ class CachedBackend(Backend):
         if path.is_file():
             try:
                 cached = _entry_completions(json.loads(path.read_text(encoding="utf-8")), n)
-            except (OSError, ValueError):
-                cached = None  # a damaged entry is a miss; it gets rewritten below
+            except (OSError, ValueError, RecursionError):
+                cached = None  # a damaged (or absurdly nested) entry is a miss; it gets rewritten below
         with self._lock:
             if cached is not None:
                 self.hits += 1

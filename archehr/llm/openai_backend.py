@@ -95,8 +95,10 @@ def parse_completion(body: bytes, max_tokens: int) -> _Reply:
         raise _Retryable(f"reply is not valid UTF-8 (byte {e.start} of {len(body)})") from None
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         raise _Retryable(f"reply is not JSON ({e.msg} at char {e.pos}): {text[:80]!r}") from None
+    except (ValueError, RecursionError) as e:  # a 4300+ digit number, nesting past the recursion limit
+        raise _Retryable(f"reply is JSON Python cannot read ({type(e).__name__}): {text[:80]!r}") from None
     if not isinstance(data, dict):
         raise _Retryable(f"reply is JSON but not an object: {text[:80]!r}")
     choices = data.get("choices")

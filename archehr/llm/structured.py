@@ -45,7 +45,7 @@ def extract_json(text: str) -> Any | None:
             continue
         try:
             return json.loads(c)
-        except ValueError:
+        except (ValueError, RecursionError):  # a reply nested thousands deep is no answer either
             continue
     return None
 
