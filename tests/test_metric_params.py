@@ -174,3 +174,13 @@ def test_the_model_options_are_declared_in_one_place() -> None:
         home = {'"--key"': ["leaderboard_cmd.py", "package_cmd.py", "validate_cmd.py"],
                 '"--metrics"': ["leaderboard_cmd.py", "score_cmd.py"]}.get(option, ["model_options.py"])
         assert where == home, option
+
+
+def test_the_leaderboard_scorer_takes_specs_and_keys_its_cache_on_them() -> None:
+    from archehr.leaderboard.scorer import OfficialScorer
+
+    by_spec = OfficialScorer("2025", ["rouge", "bertscore(layers=3)"])
+    by_options = OfficialScorer("2025", ["rouge", "bertscore"], MetricSettings(bertscore_layers=3))
+    assert by_spec.metrics == ["rouge", "bertscore"] and by_spec.settings == by_options.settings
+    assert by_spec.fingerprint() == by_options.fingerprint()
+    assert by_spec.fingerprint() != OfficialScorer("2025", ["rouge", "bertscore"]).fingerprint()

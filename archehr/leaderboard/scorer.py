@@ -51,7 +51,13 @@ class OfficialScorer:
     """The official-parity scorer of `archehr_scoring` for one task, metrics and settings."""
 
     def __init__(self, task: str, metrics: list[str] | None = None, settings: object | None = None):
+        from archehr_scoring.metrics.base import MetricSettings
+        from archehr_scoring.metrics.spec import apply_metric_specs
+
         self.task = task
+        if metrics is not None and isinstance(settings, MetricSettings | None):
+            # `bertscore(layers=3)` items: names here, parameters in the settings (and so in the fingerprint)
+            metrics, settings = apply_metric_specs(metrics, settings)
         self.metrics = metrics
         self.settings = settings
         self._fingerprint: str | None = None
