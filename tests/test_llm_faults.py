@@ -306,6 +306,20 @@ def test_predict_with_the_shipped_system_survives_every_fault(server, tmp_path, 
     assert seconds < 60
 
 
+@pytest.mark.parametrize("task", ["st1", "st2", "st4"])  # 2025 (and its answer, as st3 uses it) above
+def test_every_subtask_of_the_shipped_system_survives_a_dead_server(tmp_path, capsys, monkeypatch, task):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    system = shipped_system(tmp_path, closed_port_url(), timeout=1.0, backoff=0.01)
+    code, out = predict(tmp_path, system, "--task", task)
+    printed = capsys.readouterr()
+    assert code == 0 and "Traceback" not in printed.out + printed.err
+    run = json.loads((out / "run.json").read_text())
+    sub = json.loads((out / "submission.json").read_text())
+    assert run["status"] == "complete" and len(sub) == run["n_cases"] == 10
+    assert sorted(run["fallbacks"]) == sorted(run["input_sha256"])
+    assert all("cannot connect" in v or "circuit breaker open" in v for v in run["fallbacks"].values())
+
+
 def test_workers_keep_requests_in_flight_across_cases_and_runs_stay_identical(server, tmp_path, monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.latency = 0.1

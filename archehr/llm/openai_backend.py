@@ -20,6 +20,7 @@ Requests from all threads share one event loop (a daemon thread) and one connect
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import email.utils
 import importlib.util
@@ -133,8 +134,14 @@ class _LoopThread:
         self.thread = threading.Thread(target=self.loop.run_forever, name="archehr-openai", daemon=True)
         self.thread.start()
 
-    def run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+    def run(self, coro: Any, timeout: float) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            # the coroutine has its own deadline; this one only guards against a cleanup that never ends
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise _Timeout(f"no complete reply within the {timeout:g}s deadline") from None
 
 
 class OpenAIBackend(Backend):
@@ -231,7 +238,7 @@ class OpenAIBackend(Backend):
         import httpx
 
         try:
-            status, headers, body = self._loop_thread().run(self._attempt(payload))
+            status, headers, body = self._loop_thread().run(self._attempt(payload), self.timeout + 10)
         except (_Final, _Retryable):
             raise
         except httpx.TimeoutException as e:
@@ -318,5 +325,5 @@ class OpenAIBackend(Backend):
     def close(self) -> None:
         if self._loop is not None:
             if self._client is not None:
-                self._loop.run(self._client.aclose())
+                self._loop.run(self._client.aclose(), 10)
             self._loop.loop.call_soon_threadsafe(self._loop.loop.stop)
