@@ -146,7 +146,7 @@ def test_score_passes_alignscore_model_to_the_metric(tmp_path: Path, capsys) -> 
                  "--alignscore-model", str(model), "-q"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["_meta"]["settings"]["alignscore_model"] == str(model)
-    assert f"model:{model}" in out["_meta"]["signatures"]["alignscore"]
+    assert "|model:my-roberta-base|" in out["_meta"]["signatures"]["alignscore"]  # by name: no weights, no path
     assert out["alignscore"] is None and out["_meta"]["unavailable"]["alignscore"]  # no checkpoint given
 
 

@@ -19,7 +19,6 @@ nli_sp, per case (context = reference, claim = prediction):
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Any
 from archehr_scoring.metrics.alignscore_checkpoint import AlignScoreCheckpoint, check_fits, read_checkpoint
 from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
 from archehr_scoring.metrics.base import MetricResult, TextExample, TextMetric, missing_path, signature
+from archehr_scoring.metrics.model_ids import file_id, model_folder_id
 from archehr_scoring.metrics.params import Param
 
 CHUNK_WORDS = 350  # official nli_sp chunk size (words)
@@ -91,14 +91,6 @@ class _LoadedModel:
     device: str
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _load_base(model_name: str) -> tuple[Any, Any]:
     """Tokenizer and pretrained encoder, offline; as the official loader, the checkpoint is laid over them."""
     from transformers import AutoTokenizer, RobertaModel
@@ -144,7 +136,6 @@ class AlignScore(TextMetric):
         self.device: str = self.params["device"]
         self._model: _LoadedModel | None = None
         self._load_error: str | None = None
-        self._ckpt_id: str | None = None
         self._warnings: list[str] = []
 
     # -- availability -------------------------------------------------------------------------------
@@ -177,7 +168,7 @@ class AlignScore(TextMetric):
         splitter = english_splitter()
         return signature(
             "AlignScore",
-            model=self.model_name,
+            model=model_folder_id(self.model_name),  # a local folder by name + weights hash: no machine path
             ckpt=self._checkpoint_id(),
             mode="nli_sp",
             chunk=CHUNK_WORDS,
@@ -187,10 +178,9 @@ class AlignScore(TextMetric):
         )
 
     def _checkpoint_id(self) -> str | None:
-        if self._ckpt_id is None and self.ckpt and Path(self.ckpt).expanduser().is_file():
-            path = Path(self.ckpt).expanduser()
-            self._ckpt_id = f"{path.name}#{_sha256(path)[:12]}"
-        return self._ckpt_id
+        if self.ckpt and Path(self.ckpt).expanduser().is_file():
+            return file_id(Path(self.ckpt).expanduser())
+        return None
 
     # -- scoring ------------------------------------------------------------------------------------
     def run(self, examples: Sequence[TextExample]) -> MetricResult:

@@ -19,7 +19,6 @@ otherwise. The signature records which one ran (`impl:`).
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 from archehr_scoring.metrics.base import TextExample, TextMetric, signature
+from archehr_scoring.metrics.model_ids import sha256_prefix, weights_sha256
 from archehr_scoring.metrics.params import Param
 
 OFFICIAL_MODEL = "distilbert-base-uncased"
@@ -79,14 +79,6 @@ def _bert_score_baseline(model_name: str) -> Path | None:
         return None
     p = Path(next(iter(spec.submodule_search_locations))) / "rescale_baseline" / "en" / f"{model_name}.tsv"
     return p if p.is_file() else None
-
-
-def _sha256(path: Path, limit: int | None = None) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()[:limit] if limit else h.hexdigest()
 
 
 def _version_of(dist: str) -> str:
@@ -205,18 +197,15 @@ class BertScore(TextMetric):
 
     def signature(self) -> str:
         folder, how, _ = self._resolved
-        weights = None
-        if folder is not None:
-            for fname in ("model.safetensors", "pytorch_model.bin"):
-                if (folder / fname).is_file():
-                    weights = _sha256(folder / fname, 12)
-                    break
+        weights = None if folder is None else weights_sha256(folder)
+        # a local folder by its name only (its weights are hashed beside it): no machine path in shared reports
+        model = Path(self.model_spec).expanduser().name if how == "folder" else self.model_spec
         baseline, _ = self._baseline
         rescale = bool(self.params["rescale"])
         return signature(
-            "BERTScore", model=self.model_spec, found=how, weights_sha256=weights, layers=self._layers(), idf="no",
+            "BERTScore", model=model, found=how, weights_sha256=weights, layers=self._layers(), idf="no",
             rescale="yes" if rescale else "no",
-            baseline=None if baseline is None else f"{baseline.name}@{_sha256(baseline, 12)}",
+            baseline=None if baseline is None else f"{baseline.name}@{sha256_prefix(baseline)}",
             stat="F1", lang="en", ref=self.reference_kind, **self._versions())
 
     def _versions(self) -> dict[str, str]:

@@ -39,6 +39,7 @@ from typing import Any
 
 from archehr_scoring.metrics.base import TextExample, TextMetric, missing_path, signature
 from archehr_scoring.metrics.medcon_semtypes import ACI66
+from archehr_scoring.metrics.model_ids import index_id
 from archehr_scoring.metrics.params import Param
 from archehr_scoring.prf import prf
 
@@ -257,10 +258,10 @@ class Medcon(TextMetric):
         )
 
     def _index_id(self) -> str | None:
-        """Resolved index path, hashed: names the index without writing a local path into reports."""
-        if not self.index:
+        """The index by folder name and a hash of its files: no local path in reports, the same on every machine."""
+        if not self.index or not Path(self.index).expanduser().is_dir():
             return None
-        return hashlib.sha256(str(Path(self.index).expanduser().resolve()).encode()).hexdigest()[:12]
+        return index_id(Path(self.index).expanduser())
 
     def _index_flag(self, flag: str) -> str | None:
         if not self.index or not Path(self.index).expanduser().is_dir():
