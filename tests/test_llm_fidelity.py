@@ -263,3 +263,20 @@ def test_an_over_long_faithful_answer_loses_no_citation_and_no_more_words_than_t
     assert set(ans.cited_ids) == {c for line in direct.lines for c in line.citations}  # ...with every citation
     # st3: exactly the words the scorer keeps of the model's text submitted directly
     assert ans.text_without_citations() == cut_words(" ".join(t for t, _ in sentences), 75)
+
+
+def test_llm_question_prompt_shows_the_nearest_training_narratives(splits):
+    from archehr.question import LLMQuestionWriter
+
+    test, dev = splits
+    backend = Scripted(["Why was the patient given IV antibiotics?"])
+    writer = LLMQuestionWriter(backend, prompt="question_v2", demonstrations=2)
+    writer.prepare(dev)
+    case = test.cases[0]
+    assert writer.write(case).text == "Why was the patient given IV antibiotics?"
+    prompt = backend.calls[0]["prompt"]
+    shown = [c for c in dev.cases if c.clinician_question in prompt]
+    assert len(shown) == 2 and case.clinician_question not in prompt
+    assert prompt.rstrip().endswith("Clinician question:") and case.patient_narrative.strip()[:80] in prompt
+    with pytest.raises(Exception, match="demonstrations"):
+        LLMQuestionWriter(backend, prompt="question_v1", demonstrations=2)

@@ -4,10 +4,11 @@
 if ..."), put in the third person, closed with "?" and kept to 15 words at a clause boundary; the
 rules and their cross-validated switches are in `rules.py` and docs/question.md (the first
 version is `rules.FIRST_CONFIG`, every switch off).
-`llm`: the prompt `configs/prompts/question_v1.txt`; the reply's first line ending in "?" (else its first line),
-without a "Question:" label, quotes, bullets or bold, cut to the official 15 words as the scorer
-cuts (no rewording, so a model's question scores what it would score submitted directly); an empty
-or unusable reply falls back to the template, and the reason is recorded.
+`llm`: the prompt `configs/prompts/question_v1.txt` (`question_v2` adds `demonstrations`: the training
+narratives closest to the case, BM25, with their clinician questions); the reply's first line ending
+in "?" (else its first line), without a "Question:" label, quotes, bullets or bold, cut to the
+official 15 words as the scorer cuts (no rewording, so a model's question scores what it would score
+submitted directly); an empty or unusable reply falls back to the template, and the reason is recorded.
 """
 
 from __future__ import annotations
@@ -74,19 +75,40 @@ def reply_question(reply: str) -> str:
 class LLMQuestionWriter:
     name = "llm"
 
-    def __init__(self, backend: Any, prompt: str = "question_v1", max_tokens: int = 40, seed: int = 0):
+    def __init__(self, backend: Any, prompt: str = "question_v1", max_tokens: int = 40, seed: int = 0,
+                 demonstrations: int = 0):
         from archehr.llm.prompts import load_prompt
 
         self.backend = backend
         self.template = load_prompt(prompt)
         self.max_tokens = max_tokens
         self.seed = seed
+        self.k = int(demonstrations)
+        if self.k > 0 and "$demonstrations" not in self.template.text:
+            raise ConfigError(f"question prompt {self.template.name} has no $demonstrations slot "
+                              "(question_v2 has one); set demonstrations: 0 or change the prompt")
         self.fallback = TemplateQuestionWriter()
+        self._pool: list[Case] = []
+
+    def prepare(self, train: Any) -> None:
+        """Index a labelled split's narratives with their clinician questions (the demonstrations)."""
+        # no key needed: the clinician question is in the cases file
+        pool = list(train.cases) if train is not None and self.k > 0 else []
+        self._pool = [c for c in pool if c.clinician_question and (c.patient_narrative or c.patient_question)]
+
+    def prompt(self, case: Case) -> str:
+        from archehr.relevance.llm import nearest_cases
+
+        demos = [f"Example patient message: {c.patient_narrative or ''}\nExample patient's own question: "
+                 f"{c.question_text}\nExample clinician question: {c.clinician_question}\n"
+                 for c in (self._pool[i] for i in nearest_cases(case, self._pool, self.k))]
+        return self.template.render(narrative=case.patient_narrative or "", question=case.question_text,
+                                    demonstrations=("\nExamples:\n" + "\n".join(demos)) if demos else "")
 
     def write(self, case: Case) -> Question:
         from archehr.llm.base import BackendError
 
-        prompt = self.template.render(narrative=case.patient_narrative or "", question=case.question_text)
+        prompt = self.prompt(case)
         try:
             reply = self.backend.complete(prompt, n=1, temperature=0.0, seed=self.seed, max_tokens=self.max_tokens)[0]
         except BackendError as e:
@@ -101,7 +123,7 @@ class LLMQuestionWriter:
 
     def describe(self) -> dict[str, Any]:
         return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,
-                "backend": self.backend.describe()}
+                "demonstrations": self.k, "demonstration_pool": len(self._pool), "backend": self.backend.describe()}
 
 
 def build_question_writer(method: str = "template", backend: Any = None, **params: Any) -> Any:
