@@ -36,6 +36,7 @@ from archehr.atomic import write_bytes
 from archehr.errors import ConfigError, InputError, Problem
 
 MODEL_METRICS = ("bertscore", "alignscore", "medcon")
+OFFICIAL_TASKS = ("2025", "st1", "st2", "st3", "st4")
 PROGRAM_SOURCE = Path(__file__).with_name("codabench_program.py")
 CONFIG_NAME = "archehr_program.json"
 IMAGE_PACKAGES = ("numpy", "lxml", "PyYAML")
@@ -62,8 +63,8 @@ def task_list(task: str) -> list[str]:
     from archehr_scoring.tasks import task_names
 
     names = task_names()
-    if task == "all":
-        return names
+    if task == "all":  # the shared task's own subtasks, not whatever else a program registered
+        return [n for n in OFFICIAL_TASKS if n in names]
     if task not in names:
         raise ConfigError(Problem(f"unknown task {task!r}; expected one of {', '.join(names)} or all",
                                   field="--task", code="option"))
