@@ -75,7 +75,8 @@ def metrics_for(task: str, metrics: Sequence[str] | None) -> list[str] | None:
     """The metrics the program runs: `metrics` when given, else the task's own minus the model-based ones."""
     t = _task(task)
     if metrics:
-        unknown = sorted(set(metrics) - set(t.metrics)) if t.metrics else sorted(metrics)
+        names = [m.split("(", 1)[0].strip() for m in metrics]
+        unknown = sorted(set(names) - set(t.metrics)) if t.metrics else sorted(names)
         if unknown:
             known = ", ".join(t.metrics) or "none to choose: its scores need no metric option"
             raise ConfigError(Problem(f"task {task} has no metric {', '.join(unknown)} (its metrics: {known})",
@@ -86,14 +87,38 @@ def metrics_for(task: str, metrics: Sequence[str] | None) -> list[str] | None:
     return [m for m in t.metrics if m not in MODEL_METRICS]
 
 
+def split_metrics(text: str) -> list[str]:
+    """"rouge,bertscore(model=m,layers=4)" -> ["rouge", "bertscore(model=m,layers=4)"]: commas inside a spec stay."""
+    items, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            items.append(current)
+            current = ""
+        else:
+            current += ch
+    items.append(current)
+    return [i.strip() for i in items if i.strip()]
+
+
+def _metric_of(task: Any, key: str) -> str | None:
+    """The metric that produces an output key (None: the task's scores need no metric choice)."""
+    if key.startswith("rouge"):
+        return "rouge"
+    if key in ("bleu", "sari") + MODEL_METRICS:
+        return key
+    if "factuality" in task.metrics and (key.startswith(("strict_", "lenient_")) or key == "overall_factuality_score"):
+        return "factuality"
+    return None
+
+
 def _computable(task: Any, key: str, metrics: list[str] | None, seen: tuple[str, ...] = ()) -> tuple[bool, bool]:
     """(official value computable, partial mean computable) of one output key with these metrics."""
-    if key in MODEL_METRICS:
-        ok = metrics is None or key in metrics
-        return ok, ok
     rule = next((r for r in task.partial if r.key == key), None)
     if rule is None or key in seen:
-        return True, True
+        metric = _metric_of(task, key)
+        ok = metric is None or metrics is None or metric in {m.split("(", 1)[0].strip() for m in metrics}
+        return ok, ok
     parts = [_computable(task, p, metrics, seen + (key,)) for p in rule.parts]
     return all(o for o, _ in parts), any(p for _, p in parts)
 

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from archehr.cli.main import main
-from archehr.codabench import build_bundle, unpack_for_scoring
+from archehr.codabench import build_bundle, columns_for, split_metrics, unpack_for_scoring
 from archehr.data import load_split
 
 REPO = Path(__file__).resolve().parents[1]
@@ -172,4 +172,8 @@ def test_cli_bad_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(base + ["--task", "all", "--metrics", "rouge"]) == 2
     assert main(base + ["--task", "st3", "--metrics", "nope"]) == 2
     assert "has no metric nope" in capsys.readouterr().err
+    assert split_metrics("rouge, bertscore(model=m,layers=4)") == ["rouge", "bertscore(model=m,layers=4)"]
+    assert [c.key for c in columns_for("st3", ["bleu", "bertscore(model=m,layers=4)"])][:3] == \
+        ["overall_score_partial", "bleu", "bertscore"]  # rouge and sari not asked for: no column
+    assert columns_for("st3", None)[0].key == "overall_score"  # every metric run: the official overall
     assert main(["codabench", "--task", "st2", "--reference", str(tmp_path / "missing"), "-o", str(out)]) == 2

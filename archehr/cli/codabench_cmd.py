@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import err
+from archehr.cli.leaderboard_cmd import MetricsOpt
 from archehr.errors import InputError, Problem
 
 
@@ -17,8 +18,7 @@ def codabench(
     reference: Annotated[Path, typer.Option("--reference", help="Split folder of the reference (archehr-qa.xml, "
                                             "archehr-qa_key.json); copied into the bundle.", show_default=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Bundle zip to write (atomically).", show_default=False)],
-    metrics: Annotated[str | None, typer.Option("--metrics", help="Metrics the scoring program runs (default: the "
-                                                "subtask's model-free ones).", show_default=False)] = None,
+    metrics: MetricsOpt = None,
     docker_image: Annotated[str, typer.Option("--docker-image", help="Image Codabench runs the program in (build "
                                               "it from the bundle's docker/Dockerfile).")]
     = "YOUR_ORG/archehr-scoring:0.1.0",
@@ -39,7 +39,9 @@ def codabench(
             start_date = dt.date.fromisoformat(start)
         except ValueError:
             raise InputError(Problem(f"not a date (YYYY-MM-DD): {start!r}", field="--start", code="option")) from None
-    names = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
+    from archehr.codabench import split_metrics
+
+    names = split_metrics(metrics) if metrics else None
     kwargs = {"metrics": names, "docker_image": docker_image, "title": title, "start": start_date}
     if check_with is not None:
         code, scores, log = run_program_locally(build_bundle(task, reference, **kwargs), check_with)
