@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from archehr.errors import ConfigError, Problem
 
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 
 
 def parse_case_ids(spec: str | Iterable[str] | None) -> frozenset[str] | None:
@@ -50,8 +50,11 @@ def parse_case_ids(spec: str | Iterable[str] | None) -> frozenset[str] | None:
 
 def format_case_ids(ids: Iterable[str]) -> str:
     """Compact form of a set of ids (numeric runs as ranges), for messages and report metadata."""
-    nums = sorted(int(i) for i in ids if i.isdigit() and str(int(i)) == i)
-    others = sorted(i for i in ids if not (i.isdigit() and str(int(i)) == i))
+    def plain(i: str) -> bool:  # ASCII only: "²".isdigit() is true but int("²") raises
+        return i.isascii() and i.isdigit() and str(int(i)) == i
+
+    nums = sorted(int(i) for i in ids if plain(i))
+    others = sorted(i for i in ids if not plain(i))
     parts: list[str] = []
     run: list[int] = []
     for n in nums + [None]:  # type: ignore[list-item]

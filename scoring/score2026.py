@@ -164,7 +164,7 @@ def validate_2026(task: str, submission_obj: Any, split: Split | None, file: str
 
 
 def _num_first(x: str) -> tuple[int, int | str]:
-    return (0, int(x)) if x.isdigit() else (1, x)
+    return (0, int(x)) if x.isascii() and x.isdigit() else (1, x)  # "²".isdigit(), but int("²") fails
 
 
 def _check_ids(task: str, obj: list[Any], split: Split, expected: set[str], file: str | None) -> list[Problem]:

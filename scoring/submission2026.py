@@ -187,7 +187,7 @@ def _check_prediction(task: str, pred: Any, file: str | None, cid: str, line: in
 
 
 def _id_order(x: str) -> tuple[int, int | str]:
-    return (0, int(x)) if x.isdigit() else (1, x)
+    return (0, int(x)) if x.isascii() and x.isdigit() else (1, x)  # "²".isdigit(), but int("²") fails
 
 
 def parse_submission_2026(task: str, obj: Any, file: str | None = None, text: str = "",

@@ -34,7 +34,8 @@ KEYS = st.sampled_from(["case_id", "answer", "prediction", "answers", "sentence_
                         "citations", "clinician_answer_sentences", "answer_id", "evidence_id", "x"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(allow_nan=True),
                     st.text(max_size=30), st.sampled_from(["21", "1", "essential", "not-relevant", "A. |1|",
-                                                           "x |1,2|\ny |3|", "|", "2_7_0", "\u0663", ""]))
+                                                           "x |1,2|\ny |3|", "|", "2_7_0", "\u0663", "\u00b2", "21-22",
+                                                           ""]))
 JSON = st.recursive(SCALARS, lambda c: st.one_of(st.lists(c, max_size=4),
                                                  st.dictionaries(KEYS, c, max_size=5)), max_leaves=25)
 CASEISH = st.lists(st.dictionaries(KEYS, JSON, max_size=5), max_size=5)
@@ -110,7 +111,8 @@ def test_submission_commands_on_mutated_submissions_exit_0_or_2(data, command):
 @FUZZ
 @given(st.sampled_from(["st1", "st2", "st3", "st4"]), st.data())
 def test_2026_submissions_with_random_predictions_exit_0_or_2(task, data):
-    cases = data.draw(st.lists(st.sampled_from(["21", "22", "23", "x", ""]), min_size=1, max_size=3, unique=True))
+    cases = data.draw(st.lists(st.sampled_from(["21", "22", "23", "x", "", "\u00b2", "\u0663"]), min_size=1, max_size=3,
+                               unique=True))
     items = [{"case_id": c, "prediction": data.draw(JSON)} for c in cases]
     with tempfile.TemporaryDirectory() as d:
         assert _cli(Path(d), json.dumps(items), "validate", "{f}", "--task", task, "--key", str(KEY)) in (0, 2)

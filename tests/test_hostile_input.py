@@ -544,3 +544,17 @@ def test_commands_loading_a_release_refuse_a_deep_key(tmp_path, capsys, command)
         return
     assert rc == 2 and "levels deep" in err
     assert not (tmp_path / "m.json").exists() and not (tmp_path / "run" / "submission.json").exists()
+
+
+@pytest.mark.parametrize("cid", ["\u00b2", "\u0663", "2_7_0", "\uff11"])
+@pytest.mark.parametrize("task", ["2025", "st2"])
+def test_case_ids_that_only_look_numeric_are_plain_errors(tmp_path, capsys, cid, task):
+    sub = tmp_path / "s.json"
+    field = "answer" if task == "2025" else "prediction"
+    sub.write_text(json.dumps([{"case_id": cid, field: "x |1|" if task == "2025" else ["1"]}]))
+    for args in (["validate", sub, "--task", task, "--key", KEY], ["score", sub, KEY, "--task", task]):
+        rc, _, err = cli(capsys, *args)
+        assert rc == 2 and "wrong split?" in err
+    rc, _, err = cli(capsys, "score", SUB if task == "2025" else sub, KEY, "--task", task,
+                     "--case-ids", "\u0663-\u0665")
+    assert rc == 2 and "--case-ids" in err
