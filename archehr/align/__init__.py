@@ -27,6 +27,7 @@ from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.similarity import Similarity
 from archehr.relevance.base import Selection, SentenceScores
+from archehr_scoring.prf import prf_counts
 
 METHODS = ("similarity", "learned")
 
@@ -162,7 +163,7 @@ def calibrate(aligner: Aligner, split: Split, scores: dict[str, SentenceScores] 
             tp += len(pred & gold)
             fp += len(pred - gold)
             fn += len(gold - pred)
-        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        f1 = prf_counts(tp, fp, fn)[2]
         if f1 > best[1]:
             best = (float(t), f1)
     return best
