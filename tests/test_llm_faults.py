@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import json
 import re
 import time
@@ -509,3 +510,31 @@ def test_cache_entry_of_the_wrong_shape_is_a_miss_and_is_rewritten(server, tmp_p
     fmt = {"type": "json_object"}
     cached.complete("q", response_format=fmt)
     assert server.calls == 8  # the format is part of the key
+
+
+def test_a_failure_under_workers_stops_the_run_and_resume_completes_it(synthetic_dir, tmp_path):
+    from archehr.data.releases import load_split
+    from archehr.pipeline import load_system
+    from archehr.runs import _read_checkpoint, run_split
+
+    dev = load_split(synthetic_dir, "dev")
+    system = load_system("lexical-extractive")
+    out = tmp_path / "run"
+    seen: list[str] = []
+
+    def kill_at_2(cid):  # Ctrl-C after the second case: the main thread gets KeyboardInterrupt
+        seen.append(cid)
+        if len(seen) == 2:
+            _thread.interrupt_main()
+        time.sleep(0.1)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_split(system, dev, "2025", out, workers=2, after_case=kill_at_2)
+    done = _read_checkpoint(out / "checkpoint.jsonl")
+    assert 2 <= len(done) < len(dev.cases)  # the cases not yet started were dropped, not run
+    assert not (out / "submission.json").exists()
+    res = run_split(system, dev, "2025", out, resume=True, workers=2)
+    assert sorted(res.done_before) == sorted(done)
+    fresh = tmp_path / "fresh"
+    run_split(system, dev, "2025", fresh)
+    assert (out / "submission.json").read_text() == (fresh / "submission.json").read_text()
