@@ -538,3 +538,17 @@ def test_a_failure_under_workers_stops_the_run_and_resume_completes_it(synthetic
     fresh = tmp_path / "fresh"
     run_split(system, dev, "2025", fresh)
     assert (out / "submission.json").read_text() == (fresh / "submission.json").read_text()
+
+
+def test_a_server_without_structured_output_is_asked_in_plain_text_and_run_json_says_so(server, tmp_path,
+                                                                                       monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    server.mode = "refuse_format"
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0))
+    assert code == 0
+    run = check_complete_submission(out)
+    assert "HTTP 400" in run["llm_transport"]["structured_output_refused"]
+    with_format = [i for i, p in enumerate(server.payloads) if "response_format" in p]
+    # refused for the first case's evidence samples (sent together), then never sent again in the run
+    assert with_format and max(with_format) < 5 and len(server.payloads) > 20
+    assert not any("backend error" in v for v in run["fallbacks"].values())
