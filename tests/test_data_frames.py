@@ -96,6 +96,9 @@ def test_hf_dataset_features_and_labels(tmp_path: Path) -> None:
     assert ds.features["label"].int2str(ds[1]["label"]) == "essential"
     assert ds[1]["text"] == 'She said "dizzy, weak".'
     assert to_hf_dataset("test").num_rows == sum(len(c.sentences) for c in load_split(None, "test").cases)
+    every = to_hf_dataset(None, data_dir=tmp_path)  # dev keyed, test not: one DatasetDict, same features
+    assert isinstance(every, datasets.DatasetDict) and set(every) == {"dev", "test"}
+    assert every["test"]["label"] == [-1] and every["dev"].features == every["test"].features
 
 
 def test_missing_extra_names_it_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

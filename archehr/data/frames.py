@@ -106,13 +106,25 @@ def hf_features(keyed: bool) -> Any:
 
 def to_hf_dataset(split: Split | str | None = "dev", data_dir: str | os.PathLike[str] | None = None,
                   version_dir: str | None = None) -> Any:
-    """A Hugging Face `datasets.Dataset` of a split's note sentences (in memory; nothing is downloaded).
+    """A Hugging Face `datasets.Dataset` of a split's note sentences (in memory; nothing is downloaded);
+    `split=None`: a `datasets.DatasetDict` with one Dataset per split of the release.
 
     `label` is a `ClassLabel` (0 essential, 1 supplementary, 2 not-relevant; -1 for a sentence the key
     does not label), so `ds.features["label"].int2str(...)` and `class_encode`-style training work as usual.
     """
     ds = _need("datasets")
-    rows, keyed = sentence_rows(_splits(split, data_dir, version_dir))
+    splits = _splits(split, data_dir, version_dir)
+    if split is None:  # every split: a DatasetDict, as `datasets.load_dataset` gives, with one set of features
+        keyed = any(s.key is not None for s in splits)
+        return ds.DatasetDict({s.name: _dataset(ds, [s], keyed) for s in splits})
+    return _dataset(ds, splits, any(s.key is not None for s in splits))
+
+
+def _dataset(ds: Any, splits: list[Split], keyed: bool) -> Any:
+    rows, _ = sentence_rows(splits)
+    if keyed:
+        for r in rows:
+            r.setdefault("label", None)
     cols = _columns(keyed)
     data: dict[str, list[Any]] = {c: [r[c] for r in rows] for c in cols}
     if keyed:
