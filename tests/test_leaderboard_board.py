@@ -135,12 +135,13 @@ def _partial_report(overall: float | None, parts: dict[str, float]) -> ScoreRepo
 
 
 @pytest.fixture
-def mean_parts_task():
-    from archehr_scoring.tasks import TASKS, Task, add_task
+def mean_parts_task(monkeypatch):
+    from archehr_scoring.tasks import TASKS, Task
 
-    if "mean-parts" not in TASKS:
-        add_task(Task("mean-parts", "test", "mean of parts", ("bleu", "rougeLsum", "overall_score"), handler=None,
-                      aggregator=lambda b, ctx: {k: b.mean(k) for k in ("bleu", "rougeLsum") if b.has(k)}))
+    # registered for this test only
+    monkeypatch.setitem(TASKS._entries, "mean-parts", Task(
+        "mean-parts", "test", "mean of parts", ("bleu", "rougeLsum", "overall_score"), handler=None,
+        aggregator=lambda b, ctx: {k: b.mean(k) for k in ("bleu", "rougeLsum") if b.has(k)}))
 
 
 def test_partial_overall_is_the_mean_of_its_parts_and_marked(mean_parts_task):
