@@ -117,3 +117,26 @@ def test_2026_submissions_with_random_predictions_exit_0_or_2(task, data):
     with tempfile.TemporaryDirectory() as d:
         assert _cli(Path(d), json.dumps(items), "validate", "{f}", "--task", task, "--key", str(KEY)) in (0, 2)
         assert _cli(Path(d), json.dumps(items), "package", "{f}", "--task", task, "-o", "{f}.zip") in (0, 2)
+
+
+@FUZZ
+@given(st.data(), st.sampled_from(["xml", "key"]))
+def test_release_commands_on_mutated_release_files_exit_0_or_2(data, which):
+    """A broken XML or key (cut, spliced, retyped) through `data check`, `data stats` and `score`."""
+    with tempfile.TemporaryDirectory() as d:
+        split = Path(d) / "test"
+        split.mkdir()
+        xml = XML.read_text(encoding="utf-8")
+        key = KEY.read_text(encoding="utf-8")
+        if which == "xml":
+            xml = _mutate_text(xml[:3000], data) + xml[3000:]
+        else:
+            key = _mutate_text(key[:3000], data) + key[3000:] if data.draw(st.booleans()) else json.dumps(
+                data.draw(CASEISH))
+        (split / "archehr-qa.xml").write_bytes(xml.encode("utf-8", "surrogatepass"))
+        (split / "archehr-qa_key.json").write_bytes(key.encode("utf-8", "surrogatepass"))
+        sub = Path(d) / "submission.json"
+        sub.write_text(json.dumps(SUB_2025))
+        assert main(["data", "check", "--data-dir", str(split)]) in (0, 2)
+        assert main(["data", "stats", "--data-dir", str(split)]) in (0, 2)
+        assert main(["score", str(sub), str(split), "--metrics", "factuality"]) in (0, 2)
