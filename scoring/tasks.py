@@ -20,6 +20,7 @@ from typing import Any
 
 from archehr.errors import ConfigError, Problem, SubmissionError
 from archehr.registry import Registry
+from archehr_scoring.answer_format import MAX_WORDS
 
 Hook = str | Callable[..., Any] | Any  # "package.module:attribute", or the object itself
 
@@ -205,7 +206,7 @@ BUILTIN = (
          aggregator="archehr_scoring.aggregate2025:aggregate_2025", handler=f"{_D2025}:HANDLER",
          detector=f"{_D2025}:detect", shape="{case_id, answer}",
          metrics=("factuality", "bleu", "rouge", "sari", "bertscore", "alignscore", "medcon"),
-         own_metrics=("factuality",), references=("essential", "clinician"), word_limit=75,
+         own_metrics=("factuality",), references=("essential", "clinician"), word_limit=MAX_WORDS,
          partial=(PartialRule("overall_relevance_score", _REL_2025),
                   PartialRule("overall_score", ("overall_factuality_score", "overall_relevance_score"), True)),
          cites_note_ids=True, rank_fallbacks=("overall_factuality_score",),
