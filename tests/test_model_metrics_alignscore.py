@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,6 +67,23 @@ def test_missing_checkpoint_file_is_unavailable(tmp_path):
     metric = build_metric("alignscore", alignscore_ckpt=str(tmp_path / "nope.ckpt"))
     reason = metric.unavailable_reason()
     assert reason is not None and "not found" in reason and "--alignscore-ckpt" in reason
+
+
+@pytest.mark.parametrize("punkt_tab", [True, False], ids=["nltk-punkt-tab-data", "no-nltk-data"])
+def test_signature_names_the_splitter_without_importing_nltk(tmp_path, punkt_tab):
+    if punkt_tab:
+        (tmp_path / "tokenizers" / "punkt_tab" / "english").mkdir(parents=True)
+    code = ("import sys\n"
+            "from archehr_scoring.metrics.alignscore import AlignScore\n"
+            "from archehr_scoring.metrics.alignscore_sentences import english_splitter\n"
+            "sig = AlignScore().run([]).signature\n"
+            "print('NLTK', 'nltk' in sys.modules)\n"
+            "print('SAME', sig.split('|split:')[1].split('|')[0] == english_splitter().name)\n"
+            "print('SPLIT', english_splitter().name)\n")
+    env = {**os.environ, "NLTK_DATA": str(tmp_path), "HOME": str(tmp_path / "home")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert "NLTK False" in out.stdout and "SAME True" in out.stdout, out.stdout + out.stderr
+    assert ("punkt_tab" in out.stdout) == punkt_tab, out.stdout
 
 
 # -- a tiny model with the official checkpoint layout ----------------------------------------------------

@@ -1,9 +1,10 @@
 """`archehr score` / `archehr validate` for 2025: aggregation, partial/unavailable honesty, output contract,
-bad input (exit 2, nothing written), and no torch import for the lexical metrics."""
+bad input (exit 2, nothing written), and no torch/nltk import for the lexical metrics."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,13 +161,20 @@ def test_cli_validate_json_and_fix(tmp_path: Path, golden_dir: Path, synthetic_d
     assert json.loads(capsys.readouterr().out)["errors"] and not (tmp_path / "o.json").exists()
 
 
-def test_lexical_metrics_never_import_torch(golden_dir: Path, synthetic_dir: Path) -> None:
+@pytest.mark.parametrize("metrics", [["--metrics", "factuality,bleu,rouge,sari"], []], ids=["lexical", "default"])
+def test_lexical_metrics_never_import_torch_nor_nltk(golden_dir: Path, synthetic_dir: Path, tmp_path: Path,
+                                                      metrics: list[str]) -> None:
+    """Nor do the default metrics when the model ones are unavailable: their signatures read versions from
+    package metadata (importing nltk pulls in scipy, seconds of a first run)."""
     sub = golden_dir / "2025" / "dev-traps" / "submission.json"
     key = synthetic_dir / "dev" / "archehr-qa_key.json"
     code = ("import sys\nfrom archehr.cli.main import main\n"
-            f"rc = main(['score', {str(sub)!r}, {str(key)!r}, '--metrics', 'factuality,bleu,rouge,sari', '-q'])\n"
-            "heavy = sorted(m for m in ('torch', 'transformers', 'nltk', 'bert_score', 'sklearn')\n"
+            f"rc = main(['score', {str(sub)!r}, {str(key)!r}, *{metrics!r}, '-q'])\n"
+            "heavy = sorted(m for m in ('torch', 'transformers', 'nltk', 'scipy', 'bert_score', 'sklearn')\n"
             "               if m in sys.modules)\n"
             "print('HEAVY', heavy, rc)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    # an empty HF cache: BERTScore unavailable here as AlignScore (no checkpoint) and MEDCON (no index) are
+    env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_CACHE": str(tmp_path / "hf" / "hub")}
+    env.pop("HUGGINGFACE_HUB_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert "HEAVY [] 0" in out.stdout, out.stdout + out.stderr

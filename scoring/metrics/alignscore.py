@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from archehr_scoring.metrics.alignscore_checkpoint import AlignScoreCheckpoint, check_fits, read_checkpoint
-from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter
+from archehr_scoring.metrics.alignscore_sentences import FIX_HINT, english_splitter, splitter_name
 from archehr_scoring.metrics.base import MetricResult, TextExample, TextMetric, missing_path, signature
 from archehr_scoring.metrics.model_ids import file_id, model_folder_id
 from archehr_scoring.metrics.params import Param
@@ -165,7 +165,6 @@ class AlignScore(TextMetric):
         return self._load_error
 
     def signature(self) -> str:
-        splitter = english_splitter()
         return signature(
             "AlignScore",
             model=model_folder_id(self.model_name),  # a local folder by name + weights hash: no machine path
@@ -173,7 +172,7 @@ class AlignScore(TextMetric):
             mode="nli_sp",
             chunk=CHUNK_WORDS,
             maxlen=MAX_TOKENS,
-            split=splitter.name if splitter else None,
+            split=splitter_name(),
             impl=IMPLEMENTATION,
         )
 

@@ -271,10 +271,9 @@ class Medcon(TextMetric):
     def _spacy_id(self) -> str | None:
         if self._nlp is None:
             return None
-        import spacy
-
         meta = self._nlp.meta
-        return f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}(spacy-{spacy.__version__})"
+        spacy_version = importlib.metadata.version("spacy")
+        return f"{meta.get('lang', '')}_{meta.get('name', '')}-{meta.get('version', '')}(spacy-{spacy_version})"
 
     # -- scoring ------------------------------------------------------------------------------------
     def extract(self, text: str) -> tuple[Concepts, list[str]]:
