@@ -272,6 +272,18 @@ class Evidence:
     notes: tuple[str, ...] = ()
 
 
+def join_fallbacks(evidence: str | None, answer: str | None) -> str | None:
+    """One case's fallback reason: the evidence step's, then the generator's.
+
+    Both steps share one backend, so when it refused both for the same reason (an open circuit breaker
+    words every refusal alike) the generator's part says so instead of repeating it.
+    """
+    _, sep, error = (evidence or "").partition("backend error: ")
+    if sep and error and answer and error in answer:
+        answer = answer.replace(error, "the same as the evidence step's")
+    return "; ".join(x for x in (evidence, answer) if x) or None
+
+
 @dataclass
 class CasePrediction:
     case_id: str
@@ -362,7 +374,7 @@ class System:
             return answer
         import dataclasses
 
-        return dataclasses.replace(answer, fallback="; ".join(x for x in (ev.fallback, answer.fallback) if x) or None,
+        return dataclasses.replace(answer, fallback=join_fallbacks(ev.fallback, answer.fallback),
                                    notes=ev.notes + answer.notes)
 
     def question_model(self) -> Any:

@@ -65,6 +65,8 @@ def test_each_fault_is_a_backend_error_with_its_reason(server, mode, reason, cal
     assert time.perf_counter() - t < 4  # the trickle is cut at the deadline, not when it ends
     assert server.calls == calls, info.value.reason
     assert info.value.reason.strip()
+    # a spent deadline tells callers not to retry either: they would wait it out again
+    assert info.value.retryable == (reason != "deadline")
 
 
 def test_connection_refused_is_retried_then_a_backend_error():
@@ -124,6 +126,39 @@ def test_circuit_breaker_fails_fast_then_a_probe_closes_it(server):
     rep = b.report()["breaker"]
     assert rep["state"] == "closed" and [e["event"] for e in rep["events"]] == ["opened", "closed"]
     assert rep["requests_refused"] == 1
+
+
+def test_open_breaker_stops_the_callers_retries_and_is_recorded_once(server):
+    from archehr.generate.llm import LLMGenerator
+    from archehr.llm.structured import StructuredCaller
+    from archehr.relevance.base import Selection
+
+    server.mode = "400"
+    b = backend(server.url, retries=0, breaker_after=1, breaker_cooldown=60)
+    with pytest.raises(BackendError, match="HTTP 400") as first:
+        b.complete("hi")
+    assert first.value.retryable
+    # the breaker's reason quotes the 400: not mistaken for a server refusing response_format
+    caller = StructuredCaller(b, {"type": "json_object"})
+    with pytest.raises(BackendError, match="circuit breaker open") as info:
+        caller.complete("hi")
+    assert not info.value.retryable and caller.rejected is None
+    ans = LLMGenerator(backend=b, demonstrations=0, retries=2, similarity="lexical").generate(
+        llm_case(), Selection("9", ("4",), 1.0))
+    assert ans.fallback.count("circuit breaker open") == 1 and "attempt 2" not in ans.fallback
+    assert server.calls == 1 and b.report()["breaker"]["requests_refused"] == 2
+
+
+def test_dead_server_each_case_names_the_breaker_once(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    system = shipped_system(tmp_path, closed_port_url(), timeout=1.0, backoff=0.01)
+    code, out = predict(tmp_path, system)
+    assert code == 0
+    run = check_complete_submission(out)
+    assert sorted(run["fallbacks"]) == sorted(run["input_sha256"])
+    # evidence and answer of one case share the backend: the open breaker is named once per case
+    assert all(v.count("circuit breaker open") == 1 for v in run["fallbacks"].values()), run["fallbacks"]
+    assert not any("attempt 2" in v for v in run["fallbacks"].values())
 
 
 def test_usage_and_latency_are_tracked_per_scope(server):
@@ -319,6 +354,7 @@ def test_every_subtask_of_the_shipped_system_survives_a_dead_server(tmp_path, ca
     assert run["status"] == "complete" and len(sub) == run["n_cases"] == 10
     assert sorted(run["fallbacks"]) == sorted(run["input_sha256"])
     assert all("cannot connect" in v or "circuit breaker open" in v for v in run["fallbacks"].values())
+    assert all(v.count("circuit breaker open") <= 1 for v in run["fallbacks"].values())
 
 
 def test_workers_keep_requests_in_flight_across_cases_and_runs_stay_identical(server, tmp_path, monkeypatch):

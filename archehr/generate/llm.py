@@ -424,6 +424,8 @@ class LLMGenerator(Generator):
                                               max_tokens=self.max_tokens)[0]
             except BackendError as e:
                 why.append(f"attempt {attempt + 1}: backend error: {e.reason}")
+                if not e.retryable:  # an open breaker or a spent deadline: another attempt fails the same way
+                    break
                 continue
             lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply)
             if lines:

@@ -15,10 +15,14 @@ class BackendError(ArchehrError):
     """A completion request failed after its retries (timeout, HTTP error, malformed reply).
 
     Callers that can fall back (the `llm` generator) catch it and record `reason` in run.json.
+    `retryable` False says another request would fail the same way at once (the circuit breaker is
+    open, or the backend already spent the request's deadline and chose not to retry): callers then
+    stop their own retries, so the reason is recorded once, not once per attempt.
     """
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, retryable: bool = True):
         self.reason = reason
+        self.retryable = retryable
         super().__init__(reason)
 
 

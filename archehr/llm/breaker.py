@@ -40,9 +40,10 @@ class CircuitBreaker:
                 self.probing = True
                 return True
             self.refused += 1
+            # the same words for every refusal of one open period, so a case refused twice says it once
             raise BackendError(f"circuit breaker open: the server failed {self.failures} request(s) in a row "
-                               f"(last: {self.last_reason}); not calling it again for "
-                               f"{max(0.0, self.cooldown - waited):.0f}s")
+                               f"(last: {self.last_reason}); one probe request goes through {self.cooldown:g}s "
+                               "after it opened", retryable=False)
 
     def success(self) -> None:
         with self._lock:

@@ -276,6 +276,7 @@ class OpenAIBackend(Backend):
         attempts = 1 if probe else self.retries + 1  # a probe of an open breaker gets one try
         last = ""
         tried = 0
+        retryable = True
         while tried < attempts:
             tried += 1
             try:
@@ -293,6 +294,8 @@ class OpenAIBackend(Backend):
                 continue
             except _Final as e:
                 last = str(e)
+                # past its deadline the server is hung or overloaded: a caller's retry would wait it out again
+                retryable = not isinstance(e, _Timeout)
                 break
             except _Retryable as e:
                 last = str(e)
@@ -308,7 +311,7 @@ class OpenAIBackend(Backend):
             return reply.text
         self.breaker.failure(last, probe)
         record_request(time.perf_counter() - t0, failed=True)
-        raise BackendError(f"{last} (after {tried} attempt{'s' if tried != 1 else ''})")
+        raise BackendError(f"{last} (after {tried} attempt{'s' if tried != 1 else ''})", retryable)
 
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
                  max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:

@@ -85,7 +85,8 @@ class StructuredCaller:
         try:
             return self.backend.complete(prompt, response_format=fmt, **sampling), []
         except BackendError as e:
-            if not _REJECTED.search(e.reason):
+            # an open breaker's reason quotes the last failure, which may be an HTTP 422: not a refusal
+            if not e.retryable or not _REJECTED.search(e.reason):
                 raise
             with self._lock:
                 self.rejected = e.reason
