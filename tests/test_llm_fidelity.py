@@ -41,6 +41,25 @@ def test_a_perfect_model_loses_nothing_through_the_system(splits, style, structu
     assert requests == {"evidence": 3 * 5 * n, "question": n, "answer": 2 * n, "alignment": n}
 
 
+def test_what_fidelity_measures_per_task_comes_from_the_task_registry(splits, monkeypatch):
+    """A task the registry declares like a built-in one gets the same perfect submission and measure,
+    with no task name compared anywhere."""
+    from archehr.testing.fidelity import measured_on
+    from archehr_scoring.tasks import TASKS, get_task
+
+    assert {t: measured_on(t) for t in ("2025", "st1", "st2", "st3", "st4")} == {
+        "2025": ("strict_micro_f1", ["factuality"]), "st1": ("overall_score", ["rouge"]),
+        "st2": ("strict_micro_f1", None), "st3": ("overall_score", ["bleu", "rouge", "sari"]),
+        "st4": ("micro_f1", None)}
+    test, _ = splits
+    model = PerfectModel(test)
+    for name in ("2025", "st1", "st2", "st3", "st4"):
+        twin = f"twin-of-{name}"
+        monkeypatch.setitem(TASKS._entries, twin, dataclasses.replace(get_task(name), name=twin))
+        assert model.direct_submission(twin) == model.direct_submission(name)
+        assert measured_on(twin) == measured_on(name)
+
+
 def test_schema_requests_get_json_and_text_requests_get_the_style(splits):
     test, _ = splits
     model = PerfectModel(test, "bold")

@@ -18,10 +18,21 @@ from typing import Any
 from archehr.data.model import Split
 from archehr.testing.perfect_server import PerfectServer
 
-# the headline score of each task: what "kept" is measured on
-HEADLINE = {"2025": "strict_micro_f1", "st1": "overall_score", "st2": "strict_micro_f1", "st3": "overall_score",
-            "st4": "micro_f1"}
-TEXT_METRICS = {"st1": ["rouge"], "st3": ["bleu", "rouge", "sari"]}
+
+def measured_on(task: str) -> tuple[str, list[str] | None]:
+    """(the score "kept" is measured on, the metrics to run for it), from the task registry.
+
+    A task whose predictions cite note ids: its per-case citation F1, from its own metrics only (2025's
+    factuality; none to add for st2/st4). A text task: its overall score from the metrics that need no
+    model (the model ones are absent on most machines; the overall is then their partial mean).
+    """
+    from archehr_scoring.metrics.registry import MODEL_METRICS
+    from archehr_scoring.tasks import OVERALL_KEY, get_task
+
+    spec = get_task(task)
+    if spec.cites_note_ids:
+        return spec.case_keys[0], list(spec.own_metrics) or None
+    return OVERALL_KEY, [m for m in spec.metrics if m not in MODEL_METRICS]
 
 
 @dataclass(frozen=True)
@@ -57,13 +68,13 @@ def system_config(system: str, url: str, structured: bool | None = None) -> Any:
 def _headline(task: str, submission: Any, split: Split, settings: Any) -> float:
     from archehr_scoring.api import score
 
-    metrics = TEXT_METRICS.get(task, ["factuality"] if task == "2025" else None)
+    key, metrics = measured_on(task)
     rep = score(task, submission, split, metrics=metrics, settings=settings)
-    value = rep.scores.get(HEADLINE[task])
-    if value is None and HEADLINE[task] in rep.partial:  # overall without the model metrics: their partial mean
-        value = rep.partial[HEADLINE[task]].value
+    value = rep.scores.get(key)
+    if value is None and key in rep.partial:  # overall without the model metrics: their partial mean
+        value = rep.partial[key].value
     if value is None:
-        raise RuntimeError(f"{task}: no {HEADLINE[task]} in the score report")
+        raise RuntimeError(f"{task}: no {key} in the score report")
     return float(value)
 
 
@@ -83,7 +94,7 @@ def measure(split: Split, train: Split | None, tasks: list[str], style: str = "p
             direct = _headline(task, server.model.direct_submission(task), split, settings)
             result = run_split(sys_obj, split, task, Path(tmp) / task)
             sub = json.loads((Path(tmp) / task / "submission.json").read_text(encoding="utf-8"))
-            out.append(Fidelity(task, HEADLINE[task], direct, _headline(task, sub, split, settings),
+            out.append(Fidelity(task, measured_on(task)[0], direct, _headline(task, sub, split, settings),
                                 len(result.fallbacks)))
         requests = dict(server.requests)
     return out, requests

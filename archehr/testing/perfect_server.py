@@ -160,23 +160,30 @@ class PerfectModel:
 
     # -- what the model's output is, submitted directly ------------------------------------------
     def direct_submission(self, task: str) -> list[dict[str, Any]]:
-        """The official submission made of the model's own replies, with no system in between."""
+        """The official submission made of the model's own replies, with no system in between.
+
+        What each case's prediction is comes from the task registry: its prediction kind, and for a text
+        prediction the reference it is scored against (the perfect text is that reference).
+        """
+        from archehr_scoring.tasks import get_task
+
+        spec = get_task(task)
+        texts = {"clinician_question": self.question,
+                 "clinician_answer_without_citations": lambda c: " ".join(t for t, _ in self.answer_lines(c))}
         out: list[dict[str, Any]] = []
         for c in self.cases:
-            if task == "2025":
+            if spec.prediction == "answer":  # the 2025 format: one cited sentence per line, as runs.py writes it
                 pred: Any = "\n".join(f"{t} |{','.join(ids)}|" if ids else t for t, ids in self.answer_lines(c))
                 out.append({"case_id": c.case_id, "answer": pred})
                 continue
-            if task == "st1":
-                pred = self.question(c)
-            elif task == "st2":
+            if spec.prediction == "ids":
                 pred = self.evidence(c)[0]
-            elif task == "st3":
-                pred = " ".join(t for t, _ in self.answer_lines(c))
-            elif task == "st4":
+            elif spec.prediction == "links":
                 pred = [{"answer_id": a, "evidence_id": ids} for a, ids in self._links(c)]
+            elif spec.prediction == "text" and spec.references and spec.references[0] in texts:
+                pred = texts[spec.references[0]](c)
             else:
-                raise ValueError(f"unknown task {task!r}")
+                raise ValueError(f"task {task!r}: no perfect {spec.prediction or 'prediction'} for its reference")
             out.append({"case_id": c.case_id, "prediction": pred})
         return out
 

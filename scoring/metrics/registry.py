@@ -26,6 +26,9 @@ for _name, _path in {
 }.items():
     METRICS.add(_name, _path)
 
+# Those that need a model, checkpoint or index (unavailable on most machines; model-free scoring leaves them out).
+MODEL_METRICS = ("bertscore", "alignscore", "medcon")
+
 
 def metric_class(name: str) -> type[TextMetric]:
     """The registered class (UnknownNameError with "did you mean" for an unknown name)."""
