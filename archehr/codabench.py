@@ -34,9 +34,8 @@ from typing import Any
 
 from archehr.atomic import write_bytes
 from archehr.errors import ConfigError, InputError, Problem
+from archehr_scoring.metrics.registry import MODEL_METRICS
 
-MODEL_METRICS = ("bertscore", "alignscore", "medcon")
-OFFICIAL_TASKS = ("2025", "st1", "st2", "st3", "st4")
 PROGRAM_SOURCE = Path(__file__).with_name("codabench_program.py")
 CONFIG_NAME = "archehr_program.json"
 IMAGE_PACKAGES = ("numpy", "lxml", "PyYAML")
@@ -60,11 +59,11 @@ def _task(name: str) -> Any:
 
 
 def task_list(task: str) -> list[str]:
-    from archehr_scoring.tasks import task_names
+    from archehr_scoring.tasks import BUILTIN, task_names
 
     names = task_names()
     if task == "all":  # the shared task's own subtasks, not whatever else a program registered
-        return [n for n in OFFICIAL_TASKS if n in names]
+        return [t.name for t in BUILTIN if t.name in names]
     if task not in names:
         raise ConfigError(Problem(f"unknown task {task!r}; expected one of {', '.join(names)} or all",
                                   field="--task", code="option"))
@@ -285,9 +284,11 @@ def _reference_files(reference: Path) -> dict[str, bytes]:
 def _check_reference(reference: Path, tasks: list[str]) -> None:
     """Fail now, not at the first submission, when the reference cannot serve a subtask."""
     from archehr_scoring.api import load_key_split
+    from archehr_scoring.score2026 import QUESTION_REFERENCE
 
     split, _ = load_key_split(reference)
-    if split.key is None and any(t != "st1" for t in tasks):
+    # only a task scored against the XML's clinician question (st1) does without the key
+    if split.key is None and any(_task(t).references != (QUESTION_REFERENCE,) for t in tasks):
         raise InputError(Problem("the reference has no key file (archehr-qa_key.json), which every subtask but "
                                  "st1 needs", str(reference), field="--reference", code="missing-key"))
 

@@ -177,3 +177,23 @@ def test_cli_bad_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
         ["overall_score_partial", "bleu", "bertscore"]  # rouge and sari not asked for: no column
     assert columns_for("st3", None)[0].key == "overall_score"  # every metric run: the official overall
     assert main(["codabench", "--task", "st2", "--reference", str(tmp_path / "missing"), "-o", str(out)]) == 2
+
+
+def test_which_tasks_need_the_key_comes_from_the_task_registry(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task declared like st1 (scored against the XML's question) needs no key; one like st2 does."""
+    import dataclasses
+
+    from archehr.codabench import _check_reference, task_list
+    from archehr.errors import InputError
+    from archehr_scoring.tasks import TASKS, get_task
+
+    no_key = tmp_path / "nokey"
+    no_key.mkdir()
+    (no_key / "archehr-qa.xml").write_bytes((DEMO_TEST / "archehr-qa.xml").read_bytes())
+    for name in ("st1", "st2"):
+        monkeypatch.setitem(TASKS._entries, f"twin-{name}", dataclasses.replace(get_task(name), name=f"twin-{name}"))
+    _check_reference(no_key, ["twin-st1"])
+    with pytest.raises(InputError, match="no key file"):
+        _check_reference(no_key, ["twin-st1", "twin-st2"])
+    assert task_list("all") == ["2025", "st1", "st2", "st3", "st4"]  # the built-in tasks, not the twins
