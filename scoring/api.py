@@ -137,6 +137,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
     """
     from archehr_scoring import __version__
     from archehr_scoring.metric_runs import resolve_metrics, run_metrics
+    from archehr_scoring.metrics.registry import settings_record
     from archehr_scoring.metrics.spec import apply_metric_specs
 
     metrics, settings = apply_metric_specs(metrics, settings)  # `bertscore(layers=3)` items set parameters
@@ -171,7 +172,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
         meta["metrics"] = list(names)
         meta["not_requested"] = [m for m in spec.metrics if m not in names]
     if text_metrics:
-        meta["settings"] = dataclasses.asdict(settings)
+        meta["settings"] = settings_record(settings)
     if spec.word_limit is not None:
         meta["word_limit"] = spec.word_limit
     warnings = prepared.warnings + ran.warnings + _notes_warning(spec, split)

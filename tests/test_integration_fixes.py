@@ -145,7 +145,7 @@ def test_score_passes_alignscore_model_to_the_metric(tmp_path: Path, capsys) -> 
     assert main(["score", str(sub), str(DEMO / "test"), "--metrics", "factuality,alignscore", "--format", "json",
                  "--alignscore-model", str(model), "-q"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["_meta"]["settings"]["alignscore_model"] == str(model)
+    assert out["_meta"]["settings"]["alignscore_model"] == "my-roberta-base"  # as the signature: no path
     assert "|model:my-roberta-base|" in out["_meta"]["signatures"]["alignscore"]  # by name: no weights, no path
     assert out["alignscore"] is None and out["_meta"]["unavailable"]["alignscore"]  # no checkpoint given
 

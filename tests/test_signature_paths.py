@@ -4,6 +4,7 @@ absolute path: reports are shared, and the same files must give the same signatu
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -75,3 +76,51 @@ def test_a_weight_file_replaced_in_place_is_hashed_again(tmp_path):
     first = build_metric("alignscore", model=str(folder)).signature()
     shutil.copyfile(folder / "config.json", folder / "model.safetensors")
     assert build_metric("alignscore", model=str(folder)).signature() != first
+
+
+def test_no_output_of_score_report_or_compare_holds_a_local_path(tmp_path, capsys):
+    """`_meta.settings`, per-case files, the HTML report and the comparison name model paths as signatures do."""
+    from archehr.cli.main import main
+    from archehr.data.releases import demo_dir
+
+    root = Path(__file__).resolve().parents[1] / "submissions"
+    sub_a, sub_b = root / "cite-all" / "submission.json", root / "lexical-extractive" / "submission.json"
+    key = str(demo_dir() / "test" / "archehr-qa_key.json")
+    local = tmp_path / "alice" / "models"
+    folder = _model_folder(local)
+    baseline = local / "distilbert.tsv"
+    baseline.write_text("LAYER,P,R,F\n4,0.1,0.1,0.1\n")
+    options = ["--metrics", "bleu", "--bertscore-model", str(folder), "--bertscore-baseline", str(baseline),
+               "--alignscore-model", str(folder), "--alignscore-ckpt", str(folder / "model.safetensors"),
+               "--quickumls", str(_index_folder(local))]
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    out = tmp_path / "out"
+    out.mkdir()
+    printed = []
+    for fmt in ("json", "csv", "md", "text"):
+        per_case = out / f"cases-{fmt}.{'csv' if fmt == 'csv' else 'json'}"
+        assert main(["score", str(sub_a), key, "-q", "--format", fmt, "--per-case", str(per_case)] + options) == 0
+        printed.append(capsys.readouterr().out)
+    assert main(["report", str(sub_a), "--key", key, "-o", str(out / "r.html"), "--resamples", "10"]
+                + options + cache) == 0
+    assert main(["compare", str(sub_a), str(sub_b), "--key", key, "--resamples", "10", "--json",
+                 str(out / "cmp.json")] + options + cache) == 0
+    printed.append(capsys.readouterr().out)
+    settings = json.loads(printed[0])["_meta"]["settings"]
+    assert settings["bertscore_model"] == settings["alignscore_model"] == f"my-model#{_short(b'weights-1')}"
+    assert settings["alignscore_ckpt"] == f"model.safetensors#{_short(b'weights-1')}"
+    assert settings["quickumls_path"].startswith("umls-index#") and settings["bertscore_baseline"].startswith(
+        "distilbert.tsv#")
+    texts = printed + [p.read_text() for p in sorted(out.iterdir())]
+    assert len(texts) == 4 + 1 + 4 + 2
+    for text in texts:
+        assert str(tmp_path) not in text and "alice" not in text
+
+
+def test_path_id_of_a_missing_path_or_a_hub_name(tmp_path):
+    from archehr_scoring.metrics.model_ids import path_id
+
+    assert path_id(str(tmp_path / "gone" / "my-model"), "model") == ".../my-model"  # absent: not where it was
+    assert path_id(str(_model_folder(tmp_path)), "file") == ".../my-model"  # a folder where a file belongs
+    assert path_id("distilbert-base-uncased", "model") == "distilbert-base-uncased"
+    assert path_id("minilm", "model") == "minilm"

@@ -121,9 +121,10 @@ class AlignScore(TextMetric):
     keys = ("alignscore",)
 
     parameters = (
-        Param("ckpt", str, None, "AlignScore-base.ckpt", nullable=True, setting="alignscore_ckpt"),
+        Param("ckpt", str, None, "AlignScore-base.ckpt", nullable=True, setting="alignscore_ckpt",
+              path="file"),
         Param("model", str, "roberta-base", "base model: a local roberta-base folder or a name in the HF cache",
-              setting="alignscore_model"),
+              setting="alignscore_model", path="model"),
         Param("batch_size", int, 32, "pairs per forward pass", minimum=1, setting="alignscore_batch_size"),
         Param("device", str, "cpu", "torch device", setting="device"),
     )

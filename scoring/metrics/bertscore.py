@@ -98,11 +98,11 @@ class BertScore(TextMetric):
             "bert-score forces the reference implementation).")
     parameters = (
         Param("model", str, OFFICIAL_MODEL, "a local folder, a name in the HF cache, or 'minilm'",
-              setting="bertscore_model"),
+              setting="bertscore_model", path="model"),
         Param("layers", int, 4, "layer whose embeddings are compared", nullable=True, minimum=0,
               setting="bertscore_layers"),
         Param("baseline", str, None, "rescale baseline TSV (none: bert-score's file for the model)", nullable=True,
-              setting="bertscore_baseline"),
+              setting="bertscore_baseline", path="file"),
         Param("rescale", bool, True, "rescale with the baseline", setting="bertscore_rescale"),
         # bert-score pads each batch to its longest sentence; 16 wastes less on padding than bert-score's 64
         # (~25% less CPU on 2025 cases); values differ only by float rounding (<= ~1e-6 rel.).

@@ -53,6 +53,23 @@ def file_id(path: Path) -> str:
     return f"{path.name}#{sha256_prefix(path)}"
 
 
+def path_id(value: str, kind: str) -> str:
+    """How a report names a setting that may be a local path, as the signatures name it: a `kind` "model"
+    folder by `model_folder_id`, a "file" by `file_id`, an "index" folder by `index_id`. An absolute or home
+    path that is not that keeps only its last part (`.../name`); anything else (a name in the HF cache, an
+    alias, a relative path) as given."""
+    p = Path(value).expanduser()
+    if kind == "model" and p.is_dir():
+        return model_folder_id(value)
+    if kind == "file" and p.is_file():
+        return file_id(p)
+    if kind == "index" and p.is_dir():
+        return index_id(p)
+    if p.is_absolute():
+        return f".../{p.name}"
+    return value
+
+
 def index_id(folder: Path) -> str:
     """`name#<manifest hash>` of an index folder: every file's relative path and size, plus the bytes of its small
     files (flags, settings). Not every byte: a QuickUMLS index of the UMLS is gigabytes, and the signature is

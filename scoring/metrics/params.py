@@ -35,6 +35,9 @@ class Param:
     nullable: bool = False  # None is a valid value (written `none` in a spec string)
     minimum: float | None = None
     setting: str | None = None  # the MetricSettings field (and so the CLI option) it maps to
+    # "model" (folder), "file" or "index" (folder) when the value may be a local path: reports name it as
+    # model_ids.path_id does (as the signature does), never by the path
+    path: str | None = None
 
     def check(self, metric: str, value: Any) -> Any:
         """`value` (a Python value, or the text of a spec string) as this parameter's type, or ConfigError."""

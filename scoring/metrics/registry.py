@@ -7,6 +7,7 @@ inside the class, so reading a metric's declared parameters stays cheap).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
@@ -34,6 +35,19 @@ def metric_class(name: str) -> type[TextMetric]:
     """The registered class (UnknownNameError with "did you mean" for an unknown name)."""
     module, cls = METRICS.get(name).split(":")
     return getattr(importlib.import_module(module), cls)
+
+
+def settings_record(settings: MetricSettings) -> dict[str, Any]:
+    """The settings as reports record them: every field, a path-like one (a parameter any registered metric
+    declares a `path` kind) as `model_ids.path_id` names it, so no machine path reaches a shared score file."""
+    from archehr_scoring.metrics.model_ids import path_id
+
+    record = dataclasses.asdict(settings)
+    for name in METRICS.names():
+        for p in metric_class(name).parameters:
+            if p.path and p.setting and isinstance(record.get(p.setting), str):
+                record[p.setting] = path_id(record[p.setting], p.path)
+    return record
 
 
 def build_metric(name: str, settings: MetricSettings | None = None, /, reference_kind: str | None = "essential",
