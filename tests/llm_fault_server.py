@@ -23,8 +23,9 @@ TEXTS = {
     "offtopic": "The patient's story is a testament to the importance of a healthy lifestyle. Why did this happen?",
     "huge": " ".join(["word"] * 20_000),
 }
-MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "hang", "trickle", "malformed",
-         "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset", "banner")
+# besides these, any other three-digit mode answers that HTTP status with a JSON error message
+MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "refuse_format_422", "hang",
+         "trickle", "malformed", "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset", "banner")
 
 
 def completion(text: str | None, prompt_tokens: int = 11, completion_tokens: int = 7) -> bytes:
@@ -151,8 +152,12 @@ class FaultServer:
         if mode == "429":
             sock.sendall(http(429, b'{"error": {"message": "slow down"}}', {"Retry-After": self.retry_after}))
             return
-        if mode == "refuse_format" and "response_format" in payload:
-            sock.sendall(http(400, b'{"error": {"message": "response_format json_schema is not supported"}}'))
+        if mode.isdigit():
+            sock.sendall(http(int(mode), json.dumps({"error": {"message": f"scripted refusal ({mode})"}}).encode()))
+            return
+        if mode.startswith("refuse_format") and "response_format" in payload:  # refuse_format_422: a 422
+            status = 422 if mode.endswith("422") else 400
+            sock.sendall(http(status, b'{"error": {"message": "response_format json_schema is not supported"}}'))
             return
         body = {"malformed": b'{"choices": [ {"message": ',
                 "empty_choices": b'{"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 0}}',

@@ -16,8 +16,9 @@ class BackendError(ArchehrError):
 
     Callers that can fall back (the `llm` generator) catch it and record `reason` in run.json.
     `retryable` False says another request would fail the same way at once (the circuit breaker is
-    open, or the backend already spent the request's deadline and chose not to retry): callers then
-    stop their own retries, so the reason is recorded once, not once per attempt.
+    open, the backend already spent the request's deadline and chose not to retry, or the server
+    answered a client error such as HTTP 400/401/404/422 that the same request gets again): callers
+    then stop their own retries, so the reason is recorded once, not once per attempt.
     """
 
     def __init__(self, reason: str, retryable: bool = True):

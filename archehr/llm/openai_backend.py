@@ -6,12 +6,17 @@ server trickling one byte a second never trips an idle timeout. Retries are ours
 has one documented outcome (docs/predict.md, Faults):
 
 - transport faults (refused, reset, DNS, TLS, a reply that is not HTTP or is cut short), HTTP
-  408/425/429/5xx and unreadable replies (invalid UTF-8, not JSON, no choices, null content) are
+  408/409/425/429/5xx and unreadable replies (invalid UTF-8, not JSON, no choices, null content) are
   retried with exponential backoff, or after the server's `Retry-After` (capped);
 - a request that runs out its deadline is not retried: the server is hung or overloaded, and a
   retry would double both the wait and its load;
-- other 4xx and a reply longer than `max_tokens` allows (the server ignored the limit) fail at once;
+- other 4xx (400, 401, 403, 404, 405, 413, 422, ...) fail at once and are not retryable by callers
+  either: the same request fails the same way. A 400/422 naming response_format is the exception:
+  asked again once without it;
+- a reply longer than `max_tokens` allows (the server ignored the limit) fails at once;
 - after `breaker_after` failed requests in a row the circuit breaker opens (archehr/llm/breaker.py).
+  A 4xx that no request of the run can escape (key, model, endpoint: `_RUN_WIDE_STATUS`) counts; one
+  about this request (400, 413, 422: a prompt too long for the context, ...) shows the server is up.
 
 Every failure is a BackendError with its reason; callers fall back and record it in run.json.
 Requests from all threads share one event loop (a daemon thread) and one connection pool.
@@ -38,7 +43,11 @@ from archehr.llm.base import Backend, BackendError, split_reply_start
 from archehr.llm.breaker import CircuitBreaker
 from archehr.llm.usage import record_request
 
-_RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+_RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
+# client errors every request of the run gets (bad key, no such model or endpoint, unpaid account): they
+# count toward the circuit breaker. Other 4xx (400, 413, 422, ...) may be about this request only.
+_RUN_WIDE_STATUS = frozenset({401, 402, 403, 404, 405, 407, 410})
+_FORMAT_REFUSAL_STATUS = frozenset({400, 404, 415, 422})
 _STRUCTURED_WORDS = ("response_format", "json_schema", "guided", "structured", "grammar")
 HTTPX_FIX = "pip install 'archehr[llm]' (httpx)"
 
@@ -57,6 +66,14 @@ class _Final(Exception):
 
 class _Timeout(_Final):
     pass
+
+
+class _ClientError(_Final):
+    """An HTTP 4xx the same request would get again: callers must not retry it either."""
+
+    def __init__(self, reason: str, status: int):
+        super().__init__(reason)
+        self.run_wide = status in _RUN_WIDE_STATUS
 
 
 class _FormatRefused(Exception):
@@ -120,6 +137,24 @@ def parse_completion(body: bytes, max_tokens: int) -> _Reply:
                      "the limit); refused")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
     return _Reply(content, _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")))
+
+
+def server_message(body: bytes, limit: int = 160) -> str:
+    """A short excerpt of an error reply: its message (OpenAI `error.message`, FastAPI `detail`, ...),
+    else the body's text, on one line."""
+    text = body[:4000].decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if isinstance(data, dict):
+        err = data.get("error")
+        for found in (err.get("message") if isinstance(err, dict) else err, data.get("detail"), data.get("message")):
+            if found:
+                text = found if isinstance(found, str) else json.dumps(found)
+                break
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _int(x: Any) -> int:
@@ -251,14 +286,17 @@ class OpenAIBackend(Backend):
             raise _Retryable(f"transport error ({type(e).__name__}) with {self.base_url}: {e}") from None
         if status == 200:
             return parse_completion(body, max_tokens)
-        snippet = body[:300].decode("utf-8", "replace")
-        if status == 400 and "response_format" in payload and \
-                any(w in snippet.lower() for w in _STRUCTURED_WORDS):
-            raise _FormatRefused(f"HTTP 400: {snippet[:160]}")
-        reason = f"HTTP {status} from {self.base_url}" + (f": {snippet[:160]}" if snippet.strip() else "")
-        if status in _RETRY_STATUS:
+        message = server_message(body)
+        raw = body[:1000].decode("utf-8", "replace").lower()
+        if status in _FORMAT_REFUSAL_STATUS and "response_format" in payload and \
+                any(w in raw for w in _STRUCTURED_WORDS):
+            raise _FormatRefused(f"HTTP {status}: {message}")
+        reason = f"HTTP {status} from {self.base_url}" + (f": {message}" if message else "")
+        if status in _RETRY_STATUS or status >= 500:
             raise _Retryable(reason, retry_after_seconds(headers.get("retry-after")))
-        raise _Final(reason)  # other client errors will not fix themselves
+        if 400 <= status < 500:
+            raise _ClientError(reason, status)
+        raise _Final(reason)  # a redirect (not followed) or a status no server should send
 
     # -- one request: attempts, waits, breaker ------------------------------------------------------
 
@@ -277,6 +315,7 @@ class OpenAIBackend(Backend):
         last = ""
         tried = 0
         retryable = True
+        server_up = False  # it answered a client error about this request: no fault of the server's
         while tried < attempts:
             tried += 1
             try:
@@ -294,8 +333,10 @@ class OpenAIBackend(Backend):
                 continue
             except _Final as e:
                 last = str(e)
-                # past its deadline the server is hung or overloaded: a caller's retry would wait it out again
-                retryable = not isinstance(e, _Timeout)
+                # past its deadline the server is hung or overloaded: a caller's retry would wait it out
+                # again; a client error comes back the same for the same request
+                retryable = not isinstance(e, (_Timeout, _ClientError))
+                server_up = isinstance(e, _ClientError) and not e.run_wide
                 break
             except _Retryable as e:
                 last = str(e)
@@ -309,7 +350,10 @@ class OpenAIBackend(Backend):
             self.breaker.success()
             record_request(time.perf_counter() - t0, reply.prompt_tokens, reply.completion_tokens)
             return reply.text
-        self.breaker.failure(last, probe)
+        if server_up:
+            self.breaker.success()
+        else:
+            self.breaker.failure(last, probe)
         record_request(time.perf_counter() - t0, failed=True)
         raise BackendError(f"{last} (after {tried} attempt{'s' if tried != 1 else ''})", retryable)
 

@@ -4,8 +4,9 @@ Callers with a fixed reply shape (evidence ids, alignments) may ask the server f
 a schema (vLLM, OpenAI and llama.cpp honour `response_format`). Whatever was asked, a reply is read
 JSON first (bare, inside a ```json fence, or the first {...} / [...] in the text) and by the caller's
 text parser when no JSON is found, so a server that ignores the schema, or a model that answers JSON
-unasked, costs nothing. A server that rejects `response_format` outright (HTTP 400/422) is asked
-again without it, once per backend, and the caller records that it fell back to text.
+unasked, costs nothing. A server that rejects `response_format` outright (HTTP 400/422 naming it)
+is asked again without it, once per backend (the openai backend does it itself and records it in
+run.json; a plug-in backend's retryable "HTTP 4xx" error makes the caller do it and note it).
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ class StructuredCaller:
         try:
             return self.backend.complete(prompt, response_format=fmt, **sampling), []
         except BackendError as e:
-            # an open breaker's reason quotes the last failure, which may be an HTTP 422: not a refusal
+            # not retryable: an open breaker (its reason quotes the last failure, maybe an HTTP 422) or a
+            # client error the backend already judged not to be a refusal of the format
             if not e.retryable or not _REJECTED.search(e.reason):
                 raise
             with self._lock:
