@@ -16,18 +16,17 @@ from typing import Any
 
 from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import DataError, Problem, SubmissionError
+from archehr_scoring.answer_format import ParsedAnswer, parse_answer
 from archehr_scoring.factuality import case_counts, factuality_signature
 from archehr_scoring.metrics.base import MetricSettings, TextExample
 from archehr_scoring.reference import require_notes
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import (
-    ParsedAnswer,
     Submission2025,
     answer_warnings,
     check_cases,
     check_submission_2025,
     fix_submission,
-    parse_answer,
     read_submission_2025,
     validate_2025,
 )

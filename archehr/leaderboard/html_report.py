@@ -17,8 +17,8 @@ from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import DataError, Problem, SubmissionError
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
 from archehr.leaderboard.portable import portable_text
+from archehr_scoring.answer_format import MAX_WORDS, AnswerLine, parse_answer
 from archehr_scoring.results import ScoreReport
-from archehr_scoring.submission2025 import MAX_WORDS, AnswerLine, parse_answer
 from archehr_scoring.tasks import TASKS, Task
 
 PR_SERIES = (("precision", "#4a78c2"), ("recall", "#e08a2c"))
