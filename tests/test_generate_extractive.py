@@ -10,12 +10,11 @@ from archehr.generate.answer import (
     Answer,
     AnswerLine,
     answer_problems,
-    official_word_count,
 )
 from archehr.generate.clean import clean_sentence
 from archehr.generate.registry import GENERATORS, build_generator
 from archehr.relevance.base import Selection, SentenceScores
-from archehr_scoring.answer_format import parse_answer
+from archehr_scoring.answer_format import parse_answer, word_count
 
 
 def parse_official(answer: str) -> list[tuple[str, list[str]]]:
@@ -35,7 +34,7 @@ def test_parse_official_reads_spec_examples():
     assert parse_official("A |4| B |5|") == [("A |4| B.", ["5"])]
     assert parse_official("Sentence. |1, 2|") == [("Sentence.", ["1", " 2"])]
     assert parse_official("No cite\n\n") == [("No cite.", [])]
-    assert official_word_count("one two |1|\nthree |2|") == 3
+    assert word_count("one two |1|\nthree |2|") == 3
 
 
 def test_lines_render_in_official_format_and_read_back():
@@ -56,7 +55,7 @@ def test_budget_is_met_by_sentence_choice_and_no_evidence_is_lost():
     case = make_case([words(30, "a"), words(30, "b"), words(30, "c"), words(30, "d")])
     scores = SentenceScores("1", ("1", "2", "3", "4"), (0.9, 0.1, 0.8, 0.2), (0.0, 0.0, 0.0, 0.0))
     ans = build_generator("extractive").generate(case, Selection("1", ("1", "2", "3", "4"), 1.0), scores)
-    assert official_word_count(ans.render()) <= WORD_BUDGET
+    assert word_count(ans.render()) <= WORD_BUDGET
     assert [ln.text.split()[0] for ln in ans.lines] == ["a0", "c0"]  # highest probability, note order
     assert ans.lines[0].citations == ("1", "2")  # 2 is nearest to 1 (tie with 3 goes to the earlier line)
     assert ans.lines[1].citations == ("3", "4")
@@ -68,10 +67,10 @@ def test_budget_is_met_by_sentence_choice_and_no_evidence_is_lost():
 def test_exactly_75_words_fits_and_76_does_not():
     case = make_case([words(75, "x"), words(76, "y")])
     ans = build_generator("extractive").generate(case, Selection("1", ("1",), 1.0))
-    assert official_word_count(ans.render()) == 75
+    assert word_count(ans.render()) == 75
     ans2 = build_generator("extractive").generate(case, Selection("1", ("2",), 1.0))
     # alone over the budget: never cut, a short line still cites it
-    assert official_word_count(ans2.render()) <= 75 and ans2.cited_ids == ("2",)
+    assert word_count(ans2.render()) <= 75 and ans2.cited_ids == ("2",)
     assert ans2.notes
 
 
@@ -112,7 +111,7 @@ def test_plain_expands_abbreviations_and_keeps_citations():
 def test_plain_rewording_still_fits_the_budget():
     case = make_case([("HTN " * 37).strip() + ".", "HR 58."])
     ans = build_generator("plain").generate(case, Selection("1", ("1", "2"), 1.0))
-    assert official_word_count(ans.render()) <= WORD_BUDGET
+    assert word_count(ans.render()) <= WORD_BUDGET
     assert set(ans.cited_ids) == {"1", "2"}
 
 

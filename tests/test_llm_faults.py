@@ -523,15 +523,15 @@ def test_invalid_reply_is_retried_with_another_seed_before_falling_back():
 
 
 def test_over_budget_reply_keeps_whole_lines_and_their_citations():
-    from archehr.generate.answer import official_word_count
     from archehr.generate.llm import LLMGenerator
     from archehr.relevance.base import Selection
+    from archehr_scoring.answer_format import word_count
 
     long = " ".join(["word"] * 40)
     b = Scripted([f"{long}. |2|\n{long}. |3|\nShort. |4|"])
     ans = LLMGenerator(backend=b, demonstrations=0, similarity="lexical", keep_selected=False).generate(
         llm_case(), Selection("9", ("2", "3", "4"), 1.0))
-    assert official_word_count(ans.render()) <= 75
+    assert word_count(ans.render()) <= 75
     assert len(ans.lines) == 2 and set(ans.cited_ids) == {"2", "3", "4"}
 
 

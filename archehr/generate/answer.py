@@ -13,17 +13,13 @@ from archehr_scoring.answer_format import (
     MAX_WORDS,
     answer_text,
     cut_words,
-    line_words,
     official_sentence,
     parse_answer,
     render_line,
     safe_text,
-    word_count,
 )
 
 WORD_BUDGET = MAX_WORDS
-official_word_count = word_count  # the name generators and their tests have used
-__all__ = ["WORD_BUDGET", "Answer", "AnswerLine", "answer_problems", "line_words", "official_word_count", "safe_text"]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 
 from archehr.data.model import Case, Split
 from archehr.errors import ConfigError
-from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine, line_words, safe_text
+from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine
 from archehr.generate.base import Generator
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
@@ -31,6 +31,7 @@ from archehr.generate.similarity import Similarity
 from archehr.llm.base import REPLY_START, Backend, BackendError
 from archehr.llm.prompts import load_prompt
 from archehr.relevance.base import Selection, SentenceScores
+from archehr_scoring.answer_format import line_words, safe_text
 
 _PIPES = re.compile(r"\|\s*([\d\s,]*?)\s*\|\s*[.!?]?\s*$")
 _BRACKETS = re.compile(r"\[\s*([\d\s,]*?)\s*\]\s*[.!?]?\s*$")
