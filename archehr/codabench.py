@@ -178,7 +178,7 @@ def vendored_files() -> dict[str, bytes]:
     seen: set[Path] = set()
     while todo:
         for module in sorted(_imported_modules(todo.pop())):
-            if not (module == "archehr" or module.startswith("archehr.")) or module == "archehr":
+            if not module.startswith("archehr."):  # the package itself is the bare stub above
                 continue
             if module.startswith(_SYSTEM):
                 raise ConfigError(f"the scorer imports system code ({module}); it cannot be vendored")
