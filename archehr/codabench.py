@@ -87,17 +87,10 @@ def metrics_for(task: str, metrics: Sequence[str] | None) -> list[str] | None:
 
 
 def split_metrics(text: str) -> list[str]:
-    """"rouge,bertscore(model=m,layers=4)" -> ["rouge", "bertscore(model=m,layers=4)"]: commas inside a spec stay."""
-    items, depth, current = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            items.append(current)
-            current = ""
-        else:
-            current += ch
-    items.append(current)
-    return [i.strip() for i in items if i.strip()]
+    """"rouge,bertscore(model=m,layers=4)" -> ["rouge", "bertscore(model=m,layers=4)"]: the scorer's spec grammar."""
+    from archehr_scoring.metrics.spec import parse_metric_specs
+
+    return [str(s) for s in parse_metric_specs(text)]
 
 
 def _metric_of(task: Any, key: str) -> str | None:
