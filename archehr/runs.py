@@ -291,8 +291,9 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     if per_case_llm:
         llm_totals = usage_totals(per_case_llm.values())
         record["llm_usage"] = {"totals": llm_totals, "per_case": per_case_llm}
-    if backend is not None and backend.report():
-        record["llm_transport"] = backend.report()
+    transport = backend.report() if backend is not None else None
+    if transport:
+        record["llm_transport"] = transport
     write_json(run_json, record)
     return RunResult(out, {r["case_id"]: CasePrediction(r["case_id"], r["prediction"], r.get("fallback"),
                                                          tuple(r.get("notes", ())), tuple(r.get("cited", ())),
