@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from archehr.atomic import write_json
-from archehr.data.json_io import json_line_of, load_json_text, read_text
-from archehr.errors import ConfigError, DataError, Problem, SubmissionError
+from archehr.data.json_io import json_line_of
+from archehr.errors import ConfigError, Problem, SubmissionError
 from archehr_scoring.answer_format import cut_words
 from archehr_scoring.tasks import get_task, tasks_with
 
@@ -66,15 +66,6 @@ def kind(task: str) -> str:
 
 def word_limit(task: str) -> int:
     return get_task(task).word_limit or 0
-
-
-def load_submission_json(path: str | os.PathLike[str]) -> tuple[Any, str]:
-    """The parsed JSON of a submission file and its text (kept for line numbers in messages)."""
-    try:
-        text = read_text(path)
-        return load_json_text(text, str(path)), text
-    except DataError as e:  # the shared reader raises DataError; a submission's problems are SubmissionErrors
-        raise SubmissionError(e.problems) from None
 
 
 def _is_id(x: Any) -> bool:
