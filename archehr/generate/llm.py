@@ -258,11 +258,6 @@ class LLMGenerator(Generator):
             notes.append(f"dropped {dropped_rep} repeated line(s), keeping their citations")
         return out, notes
 
-    def repair(self, case: Case, selection: Selection, reply: str) -> tuple[list[AnswerLine] | None, list[str], str]:
-        """(lines or None when invalid, repairs made, why invalid)."""
-        lines, _, notes, invalid = self.repair_with_overflow(case, selection, reply)
-        return lines, notes, invalid
-
     def repair_with_overflow(self, case: Case, selection: Selection, reply: str
                              ) -> tuple[list[AnswerLine] | None, tuple[AnswerLine, ...], list[str], str]:
         """(lines or None, lines the word budget dropped, repairs made, why invalid)."""
