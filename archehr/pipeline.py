@@ -155,11 +155,21 @@ def load_system(name_or_path: str | None = None, cache_dir: str | Path | None = 
     return System(load_config(name_or_path), cache_dir=cache_dir)
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence of one case and how it was obtained (a fallback and repairs go to run.json)."""
+
+    selection: Selection
+    scores: SentenceScores | None
+    fallback: str | None = None
+    notes: tuple[str, ...] = ()
+
+
 class _CiteAll:
     """Cites every note sentence: the reference floor of the 2025 factuality metrics."""
 
-    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
-        return Selection(case.case_id, case.sentence_ids, 1.0), None
+    def evidence(self, case: Case) -> Evidence:
+        return Evidence(Selection(case.case_id, case.sentence_ids, 1.0), None)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "all"}
@@ -187,9 +197,9 @@ class _Relevance:
                 raise ConfigError(Problem("selector kind classifier needs a classifier name", field="selector"))
             self.ev = selector_for(cfg["classifier"], cfg.get("params", {}), cfg.get("selector"))
 
-    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
+    def evidence(self, case: Case) -> Evidence:
         scores = self.ev.scores(case)
-        return self.ev.selector.select(scores), scores
+        return Evidence(self.ev.selector.select(scores), scores)
 
     def describe(self) -> dict[str, Any]:
         clf = self.ev.classifier
@@ -249,10 +259,6 @@ class _LLMEvidence:
                                     mix(scores.supplementary, t.supplementary))
         return Evidence(self.selector.select(scores), scores, None, got.notes)
 
-    def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
-        ev = self.evidence(case)
-        return ev.selection, ev.scores
-
     def trained_evidence(self, case: Case) -> Evidence:
         scores = self.trained.classifier.score(case)
         return Evidence(self.trained.selector.select(scores), scores)
@@ -260,16 +266,6 @@ class _LLMEvidence:
     def describe(self) -> dict[str, Any]:
         return {"kind": "llm", "classifier": self.clf.describe(), "ensemble_weight": self.weight,
                 "selector": self.selector.to_dict(), "model_file": self.trained.source}
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """The evidence of one case and how it was obtained (a fallback and repairs go to run.json)."""
-
-    selection: Selection
-    scores: SentenceScores | None
-    fallback: str | None = None
-    notes: tuple[str, ...] = ()
 
 
 def join_fallbacks(evidence: str | None, answer: str | None) -> str | None:
@@ -354,11 +350,7 @@ class System:
         if not case.sentences:
             raise InputError(Problem("the case has no note sentences", case_id=case.case_id,
                                      field="note_excerpt_sentences", code="no-sentences"))
-        detailed = getattr(self.evidence, "evidence", None)
-        if callable(detailed):
-            return detailed(case)
-        selection, scores = self.evidence.select(case)
-        return Evidence(selection, scores)
+        return self.evidence.evidence(case)
 
     def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
         ev = self.evidence_for(case)
