@@ -38,6 +38,23 @@ def query_text(case: Case) -> str:
     return " ".join(x for x in (case.clinician_question or "", case.question_text) if x).strip()
 
 
+def pairs(split: Split) -> tuple[list[str], list[str], np.ndarray]:
+    """(queries, sentences, labels[n, 2]) of every note sentence: labels essential and relevant (0/1)."""
+    from archehr.relevance.trained import labels
+
+    queries: list[str] = []
+    sents: list[str] = []
+    ys = []
+    for c in split.cases:
+        ess, rel = labels(split, c)
+        q = query_text(c)
+        texts = sentence_texts(c.sentences)
+        queries += [q] * len(texts)
+        sents += texts
+        ys.append(np.stack([ess, rel], axis=1))
+    return queries, sents, np.concatenate(ys).astype(np.float32)
+
+
 def read_selector_file(folder: Path) -> dict | None:
     """The calibration record beside fine-tuned weights (None when absent); a malformed one is a ConfigError."""
     path = folder / SELECTOR_FILE
@@ -102,17 +119,11 @@ class CrossEncoderClassifier(RelevanceClassifier):
 
     def fit(self, split: Split) -> None:
         require_labels(split)
-        from archehr.relevance.trained import labels
-
         torch = self._torch
         torch.manual_seed(self.seed)
         rng = random.Random(self.seed)
-        rows = []
-        for c in split.cases:
-            ess, rel = labels(split, c)
-            q = query_text(c)
-            rows += [(q, t, float(e), float(r)) for t, e, r in zip(sentence_texts(c.sentences), ess, rel,
-                                                                   strict=True)]
+        queries, sents, y = pairs(split)
+        rows = [(q, t, float(e), float(r)) for q, t, (e, r) in zip(queries, sents, y, strict=True)]
         pos = np.array([[r[2], r[3]] for r in rows]).mean(axis=0)
         pos_weight = torch.tensor((1 - pos) / np.clip(pos, 1e-3, None), dtype=torch.float32)
         loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)

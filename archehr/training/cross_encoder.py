@@ -37,9 +37,8 @@ from archehr import __version__
 from archehr.data.model import Split
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.calibration import Calibration, require_labels, sweep
-from archehr.relevance.cross_encoder import FORMAT, FORMAT_VERSION, SELECTOR_FILE, query_text
+from archehr.relevance.cross_encoder import FORMAT, FORMAT_VERSION, SELECTOR_FILE, pairs
 from archehr.relevance.selector import Selector
-from archehr.relevance.text import sentence_texts
 
 Log = Callable[[str], None]
 REVIEW_QUANTILE = 0.2  # as `archehr train`: about this share of similar cases gets flagged for review
@@ -107,23 +106,6 @@ def split_heldout(split: Split, share: float, seed: int) -> tuple[Split, Split]:
     held = set(grouped_folds(split, k, seed)[0])
     return (split.subset([c for c in split.case_ids if c not in held]),
             split.subset([c for c in split.case_ids if c in held]))
-
-
-def pairs(split: Split) -> tuple[list[str], list[str], np.ndarray]:
-    """(queries, sentences, labels[n, 2]) of every note sentence: labels essential and relevant (0/1)."""
-    from archehr.relevance.trained import labels
-
-    queries: list[str] = []
-    sents: list[str] = []
-    ys = []
-    for c in split.cases:
-        ess, rel = labels(split, c)
-        q = query_text(c)
-        texts = sentence_texts(c.sentences)
-        queries += [q] * len(texts)
-        sents += texts
-        ys.append(np.stack([ess, rel], axis=1))
-    return queries, sents, np.concatenate(ys).astype(np.float32)
 
 
 def _dataset(tokenizer: Any, split: Split, max_length: int) -> Any:
