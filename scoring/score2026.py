@@ -37,6 +37,7 @@ from archehr_scoring.submission2026 import (
     check_shape_2026,
     check_task_name,
     detect_task_2026,
+    filter_cases,
     kind,
     parse_submission_2026,
 )
@@ -118,13 +119,6 @@ def reference_case_ids(task: str, ref: Split, case_ids: frozenset[str] | None = 
 # Validation
 
 
-def _filter_items(obj: Any, case_ids: frozenset[str] | None) -> Any:
-    if case_ids is None or not isinstance(obj, list):
-        return obj
-    return [it for it in obj if not (isinstance(it, dict) and isinstance(it.get("case_id"), str))
-            or it["case_id"] in case_ids]
-
-
 def validate_2026(task: str, submission_obj: Any, split: Split | None, file: str | None = None, *,
                   text: str = "", case_ids: frozenset[str] | None = None) -> list[Problem]:
     """Every problem of a 2026 submission, errors and warnings (codes `warning-*`), all at once.
@@ -134,7 +128,7 @@ def validate_2026(task: str, submission_obj: Any, split: Split | None, file: str
     every sentence / answer id must exist in the key.
     """
     check_task_name(task)
-    obj = _filter_items(submission_obj, case_ids)
+    obj = filter_cases(submission_obj, case_ids)
     if case_ids is not None and isinstance(obj, list) and not obj and submission_obj:
         return [Problem(f"no case left to score: --case-ids {format_case_ids(case_ids)} selects none of the "
                         "submission's cases", file, field="--case-ids", code="empty-submission")]

@@ -181,6 +181,14 @@ def _id_order(x: str) -> tuple[int, int | str]:
     return (0, int(x)) if x.isascii() and x.isdigit() else (1, x)  # "²".isdigit(), but int("²") fails
 
 
+def filter_cases(obj: Any, case_ids: frozenset[str] | None) -> Any:
+    """The items of `obj` in `case_ids` (items without a string case_id kept, for the shape check to report)."""
+    if case_ids is None or not isinstance(obj, list):
+        return obj
+    return [it for it in obj if not (isinstance(it, dict) and isinstance(it.get("case_id"), str))
+            or it["case_id"] in case_ids]
+
+
 def parse_submission_2026(task: str, obj: Any, file: str | None = None, text: str = "",
                           case_ids: frozenset[str] | None = None) -> Submission2026:
     """The scorer's reading of a submission (raises SubmissionError on any shape error).
@@ -188,9 +196,7 @@ def parse_submission_2026(task: str, obj: Any, file: str | None = None, text: st
     `case_ids` restricts it to those cases, as the official `--case_ids_to_score` does: other
     cases are skipped before any check.
     """
-    if isinstance(obj, list) and case_ids is not None:
-        obj = [it for it in obj if not (isinstance(it, dict) and isinstance(it.get("case_id"), str))
-               or it["case_id"] in case_ids]
+    obj = filter_cases(obj, case_ids)
     errors = [p for p in check_shape_2026(task, obj, file, text) if not p.code.startswith("warning")]
     if errors:
         raise SubmissionError(errors)
