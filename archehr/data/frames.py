@@ -45,11 +45,11 @@ def _splits(split: Split | str | None, data_dir: str | os.PathLike[str] | None,
             version_dir: str | None) -> list[Split]:
     if isinstance(split, Split):
         return [split]
-    from archehr.data.releases import find_release, load_split
+    from archehr.data.releases import find_release, load_split_dir, split_dir
 
-    release = find_release(data_dir, version_dir)
+    release = find_release(data_dir, version_dir)  # once, not again per split as load_split would
     names = list(release.split_names) if split is None else [split]
-    return [load_split(data_dir, name, version_dir) for name in names]
+    return [load_split_dir(split_dir(release, name), name, release.version) for name in names]
 
 
 def sentence_rows(splits: Iterable[Split]) -> tuple[list[dict[str, Any]], bool]:
