@@ -21,6 +21,7 @@ from archehr.data.model import Case
 from archehr.errors import ConfigError
 from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, write_question
 from archehr.question.rules import shorten_question as shorten_question  # re-exported: the template writer's cut
+from archehr_scoring.answer_format import cut_words
 
 
 @dataclass(frozen=True)
@@ -114,11 +115,11 @@ class LLMQuestionWriter:
         except BackendError as e:
             return Question(self.fallback.write(case).text, fallback=f"template: backend error: {e.reason}")
         line = reply_question(reply)
-        if len(line.split()) < 3:
+        n_words = len(line.split())
+        if n_words < 3:
             return Question(self.fallback.write(case).text, fallback="template: reply too short or empty")
-        words = line.split()
-        if len(words) > MAX_WORDS:
-            return Question(" ".join(words[:MAX_WORDS]), notes=(f"cut from {len(words)} to {MAX_WORDS} words",))
+        if n_words > MAX_WORDS:
+            return Question(cut_words(line, MAX_WORDS), notes=(f"cut from {n_words} to {MAX_WORDS} words",))
         return Question(line)
 
     def describe(self) -> dict[str, Any]:
