@@ -27,6 +27,10 @@ class BackendError(ArchehrError):
         super().__init__(reason)
 
 
+# the statuses with which a server may refuse a `response_format` it cannot do (the openai backend and
+# `structured.StructuredCaller` both drop the format on these)
+FORMAT_REFUSAL_STATUS = frozenset({400, 404, 415, 422})
+
 # A prompt may end with REPLY_START + text: the start of the assistant's reply. A local model
 # continues that text in its own turn (a tiny model follows a format far better when its reply is
 # already begun); a server gets it at the end of the user message. Either way `complete` returns

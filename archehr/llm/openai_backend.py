@@ -39,7 +39,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from archehr.errors import ConfigError, UnavailableError
-from archehr.llm.base import Backend, BackendError, split_reply_start
+from archehr.llm.base import FORMAT_REFUSAL_STATUS, Backend, BackendError, split_reply_start
 from archehr.llm.breaker import CircuitBreaker
 from archehr.llm.usage import record_request
 
@@ -47,7 +47,6 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
 # client errors every request of the run gets (bad key, no such model or endpoint, unpaid account): they
 # count toward the circuit breaker. Other 4xx (400, 413, 422, ...) may be about this request only.
 _RUN_WIDE_STATUS = frozenset({401, 402, 403, 404, 405, 407, 410})
-_FORMAT_REFUSAL_STATUS = frozenset({400, 404, 415, 422})
 _STRUCTURED_WORDS = ("response_format", "json_schema", "guided", "structured", "grammar")
 HTTPX_FIX = "pip install 'archehr[llm]' (httpx)"
 
@@ -288,7 +287,7 @@ class OpenAIBackend(Backend):
             return parse_completion(body, max_tokens)
         message = server_message(body)
         raw = body[:1000].decode("utf-8", "replace").lower()
-        if status in _FORMAT_REFUSAL_STATUS and "response_format" in payload and \
+        if status in FORMAT_REFUSAL_STATUS and "response_format" in payload and \
                 any(w in raw for w in _STRUCTURED_WORDS):
             raise _FormatRefused(f"HTTP {status}: {message}")
         reason = f"HTTP {status} from {self.base_url}" + (f": {message}" if message else "")

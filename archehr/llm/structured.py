@@ -16,12 +16,12 @@ import re
 import threading
 from typing import Any
 
-from archehr.llm.base import BackendError
+from archehr.llm.base import FORMAT_REFUSAL_STATUS, BackendError
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _MARKDOWN = re.compile(r"\*\*|__|`")
 # a server saying it does not know the parameter: these will not fix themselves on retry
-_REJECTED = re.compile(r"HTTP (400|404|415|422)\b")
+_REJECTED = re.compile("HTTP (" + "|".join(map(str, sorted(FORMAT_REFUSAL_STATUS))) + r")\b")
 
 
 def json_schema(name: str, schema: dict[str, Any]) -> dict[str, Any]:
