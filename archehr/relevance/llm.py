@@ -41,10 +41,6 @@ _LINE = re.compile(r"^[\s\-*•#>_]*(?:\d+[.)]\s*)?[*_]*\s*(essential|supplement
 _NUM = re.compile(r"\d+")
 
 
-def _sentences(case: Case) -> str:
-    return "\n".join(f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True))
-
-
 def labelled_cases(train: Split | None) -> list[tuple[Case, KeyEntry]]:
     """(case, key entry) of every case of a labelled split that has note sentences: demonstration material."""
     if train is None or train.key is None:
@@ -65,7 +61,7 @@ def nearest_cases(case: Case, pool: list[Case], k: int) -> list[int]:
 
 def numbered_sentences(case: Case) -> str:
     """The note sentences as the LLM prompts show them: "3. text", cleaned of markup."""
-    return _sentences(case)
+    return "\n".join(f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True))
 
 
 def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> str:
@@ -73,7 +69,7 @@ def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> 
 
     template = template or load_prompt(DEFAULT_PROMPT)
     return template.render(patient=case.question_text.strip() or "(none)",
-                           clinician=(case.clinician_question or "(none)").strip(), sentences=_sentences(case),
+                           clinician=(case.clinician_question or "(none)").strip(), sentences=numbered_sentences(case),
                            demonstrations=demonstrations)
 
 
@@ -140,7 +136,7 @@ class LLMClassifier(RelevanceClassifier):
         for i in nearest_cases(case, [c for c, _, _ in self._pool], self.k):
             c, ess, sup = self._pool[i]
             shown.append(f"Example patient question: {c.question_text.strip()}\nExample note sentences:\n"
-                         f"{_sentences(c)}\nESSENTIAL: {', '.join(ess)}\n"
+                         f"{numbered_sentences(c)}\nESSENTIAL: {', '.join(ess)}\n"
                          f"SUPPLEMENTARY: {', '.join(sup) or 'none'}\n")
         return "\nExamples:\n" + "\n".join(shown)
 
