@@ -17,13 +17,19 @@ Each case file is YAML written by the team (every patient, value and date invent
     clinician_answer:               # <= 75 words; cites note sentences by 1-based number
       - text: "..."
         cite: [2, 5]
+    voice: v01-terse-resident       # who wrote it: the writer's voice (leave-one-voice-out folds)
+    unanswerable_questions:         # optional: patient questions this note cannot answer (abstention data;
+      - "..."                       #  not in the release: read from here by the answerability tools)
 
 Sentence ids, paragraph ids and offsets are computed here, so they are always consistent.
 Run: python data/build_demo.py   (rewrites data/demo/; needs the archehr package importable)
+     python data/build_demo.py --out DIR   (writes the release under DIR instead: to check new case files)
 """
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -46,6 +52,11 @@ LABELS = {"E": Relevance.ESSENTIAL, "S": Relevance.SUPPLEMENTARY, "N": Relevance
 HERE = Path(__file__).resolve().parent
 
 
+KEYS = {"case_id", "split", "clinical_specialty", "patient_narrative", "patient_question", "clinician_question",
+        "note", "clinician_answer", "voice", "unanswerable_questions"}
+_VOICE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+
 class CaseFileError(ValueError):
     pass
 
@@ -56,6 +67,14 @@ def build_case(d: dict, file: str) -> tuple[str, Case, KeyEntry, MappingEntry]:
     def fail(msg: str) -> CaseFileError:
         return CaseFileError(f"{file}: case {cid}: {msg}")
 
+    unknown = sorted(set(d) - KEYS)
+    if unknown:
+        raise fail(f"unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(KEYS))})")
+    if not _VOICE.fullmatch(str(d.get("voice", ""))):
+        raise fail(f"voice must be a lower-case name like v01-terse-resident, got {d.get('voice')!r}")
+    unanswerable = d.get("unanswerable_questions", [])
+    if not (isinstance(unanswerable, list) and all(isinstance(q, str) and q.strip() for q in unanswerable)):
+        raise fail("unanswerable_questions must be a list of non-empty strings")
     narrative = d["patient_narrative"].strip()
     phrases = []
     for i, text in enumerate(d.get("patient_question", [])):
@@ -99,7 +118,10 @@ def build_case(d: dict, file: str) -> tuple[str, Case, KeyEntry, MappingEntry]:
     return d["split"], case, key, mapping
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=HERE / "demo", help="release folder to write (default data/demo)")
+    out = ap.parse_args(argv).out
     by_split: dict[str, list] = {}
     for f in sorted(HERE.glob("demo-src/*.yaml")):
         d = yaml.safe_load(f.read_text(encoding="utf-8"))
@@ -116,7 +138,7 @@ def main() -> int:
             print(f"error: duplicate case ids in split {split}", file=sys.stderr)
             return 2
         write_split(Split(split, tuple(c for c, _, _ in items), tuple(k for _, k, _ in items),
-                          tuple(m for _, _, m in items)), HERE / "demo" / split)
+                          tuple(m for _, _, m in items)), out / split)
         print(f"{split}: {len(items)} cases")
     return 0
 
