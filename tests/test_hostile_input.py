@@ -558,3 +558,34 @@ def test_case_ids_that_only_look_numeric_are_plain_errors(tmp_path, capsys, cid,
     rc, _, err = cli(capsys, "score", SUB if task == "2025" else sub, KEY, "--task", task,
                      "--case-ids", "\u0663-\u0665")
     assert rc == 2 and "--case-ids" in err
+
+
+def test_xml_integers_past_18_digits_are_one_short_problem():
+    _, problems = parse_cases_xml(_case_xml('id="1" start_char_index="' + "9" * 19 + '"'), "f.xml")
+    assert [p.message for p in problems] == [
+        "attribute start_char_index='9999999999999999999' is an integer of 19 digits; release integers have at most 18"]
+    cases, problems = parse_cases_xml(_case_xml('id="1" start_char_index="-' + "9" * 18 + '"'), "f.xml")
+    assert problems == [] and cases[0].patient_question[0].start_char_index == -int("9" * 18)
+
+
+@pytest.mark.parametrize("attr", ["start_char_index", "paragraph_id", "length"])
+@pytest.mark.parametrize("command", ["data check", "score"])
+def test_a_10000_digit_integer_attribute_is_one_clean_line(attr, command, tmp_path, capsys):
+    """Python's int() refuses > 4300 digits with a ValueError: the loader must say so as a problem, not crash."""
+    split = tmp_path / "test"
+    shutil.copytree(DEMO, split)
+    xml = split / "archehr-qa.xml"
+    text = xml.read_text(encoding="utf-8")
+    if attr == "length":  # optional attribute: add it to the first sentence
+        text = text.replace('<sentence id="1" ', '<sentence id="1" length="' + "7" * 10_000 + '" ', 1)
+    else:
+        text = re.sub(rf'(<sentence id="1" [^>]*{attr}=")[0-9]+"', lambda m: m.group(1) + "7" * 10_000 + '"', text,
+                      count=1)
+    assert "7" * 10_000 in text
+    xml.write_text(text, encoding="utf-8")
+    args = ["data", "check", "--data-dir", tmp_path] if command == "data check" else ["score", SUB, split / KEY.name]
+    rc, _, err = cli(capsys, *args)
+    errors = [ln for ln in err.splitlines() if ln.startswith("error")]
+    assert rc == 2 and errors, err[-2000:]
+    assert f"{attr}=" in errors[0] and "is an integer of 10,000 digits" in errors[0], errors[0][:400]
+    assert max(len(ln) for ln in err.splitlines()) < 400  # the value is shown cut, not 10,000 characters

@@ -13,6 +13,9 @@ from archehr.errors import DataError, Problem
 
 
 _INT = re.compile(r"-?[0-9]+", re.ASCII)
+# Release integers are ids and character offsets: 18 digits fit in 64 bits (what a Parquet/pandas export holds),
+# and Python's int() refuses strings of more than 4300 digits with a ValueError, not a problem we can report.
+MAX_INT_DIGITS = 18
 
 
 def _text(el: etree._Element) -> str:
@@ -27,11 +30,29 @@ def _int_attr(el: etree._Element, name: str, file: str, case_id: str, field: str
         if required:
             problems.append(Problem(f"missing attribute {name!r}", file, case_id, field, el.sourceline))
         return None
+    value, why = read_int(raw)
+    if value is None:
+        problems.append(Problem(f"attribute {name}={_shown(raw)} {why}", file, case_id, field, el.sourceline))
+    return value
+
+
+def read_int(raw: str) -> tuple[int | None, str]:
+    """The one reader of the release's integer attributes: (value, "") or (None, why it is not one)."""
+    text = raw.strip()
     # int() would also take "2_7_0", "+5" and non-ASCII digits ("٣"): the official files hold plain ASCII digits
-    if not _INT.fullmatch(raw.strip()):
-        problems.append(Problem(f"attribute {name}={raw!r} is not an integer", file, case_id, field, el.sourceline))
-        return None
-    return int(raw.strip())
+    if not _INT.fullmatch(text):
+        return None, "is not an integer"
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        return None, f"is an integer of {digits:,} digits; release integers have at most {MAX_INT_DIGITS}"
+    return int(text), ""
+
+
+def _shown(raw: str, limit: int = 40) -> str:
+    """repr() of a value for a one-line message, cut in the middle when long (a fuzzed file may hold megabytes)."""
+    if len(raw) <= limit:
+        return repr(raw)
+    return repr(raw[:limit // 2]) + f"...({len(raw):,} characters)..." + repr(raw[-8:])
 
 
 def parse_cases_xml(data: bytes, file: str = "<xml>") -> tuple[tuple[Case, ...], list[Problem]]:
