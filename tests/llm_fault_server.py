@@ -24,8 +24,9 @@ TEXTS = {
     "huge": " ".join(["word"] * 20_000),
 }
 # besides these, any other three-digit mode answers that HTTP status with a JSON error message
-MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "refuse_format_422", "hang",
-         "trickle", "malformed", "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset", "banner")
+MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "refuse_format_422", "llamacpp",
+         "hang", "trickle", "malformed", "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset",
+         "banner")
 
 
 def completion(text: str | None, prompt_tokens: int = 11, completion_tokens: int = 7) -> bytes:
@@ -155,6 +156,15 @@ class FaultServer:
         if mode.isdigit():
             sock.sendall(http(int(mode), json.dumps({"error": {"message": f"scripted refusal ({mode})"}}).encode()))
             return
+        fmt = payload.get("response_format")
+        if mode == "llamacpp" and isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+            # llama-cpp-python 0.3: json_schema is not a response_format type it knows, and its error handler
+            # turns the validation error into HTTP 500 (it takes {"type": "json_object", "schema": ...})
+            sock.sendall(http(500, json.dumps({"error": {
+                "message": "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input "
+                           "should be 'text' or 'json_object' [type=literal_error, input_value='json_schema']",
+                "type": "internal_server_error", "param": None, "code": None}}).encode()))
+            return
         if mode.startswith("refuse_format") and "response_format" in payload:  # refuse_format_422: a 422
             status = 422 if mode.endswith("422") else 400
             sock.sendall(http(status, b'{"error": {"message": "response_format json_schema is not supported"}}'))
@@ -164,7 +174,7 @@ class FaultServer:
                 "null_content": completion(None),
                 "bad_utf8": b'{"choices": [{"message": {"content": "caf\xe9 \xff\xfe"}}]}'}.get(mode)
         if body is None:
-            text = self.reply(payload) if (self.reply and mode in ("ok", "refuse_format")) \
+            text = self.reply(payload) if (self.reply and mode in ("ok", "refuse_format", "llamacpp")) \
                 else TEXTS.get(mode, GOOD)
             body = completion(text, completion_tokens=len(text.split()))
         sock.sendall(http(200, body))

@@ -686,8 +686,49 @@ def test_a_server_without_structured_output_is_asked_in_plain_text_and_run_json_
     assert code == 0
     run = check_complete_submission(out)
     assert "HTTP 400" in run["llm_transport"]["structured_output_refused"]
+    assert run["llm_transport"]["structured_output"]["used"] == "text"
+    refusals = run["llm_transport"]["structured_output"]["refusals"]
+    assert [r["format"] for r in refusals] == ["json_schema", "json_object"]
     with_format = [i for i, p in enumerate(server.payloads) if "response_format" in p]
-    # refused for the first case's evidence samples (sent together), then never sent again in the run
-    # (a sample's plain-text retry may reach the server before the last sample: 10, not 5)
-    assert 0 < len(with_format) <= 5 and max(with_format) < 10 and len(server.payloads) > 20
+    # refused for the first case's evidence samples (sent together: each may try json_schema, then
+    # json_object with the schema), then never sent again in the run
+    assert 0 < len(with_format) <= 10 and max(with_format) < 20 and len(server.payloads) > 20
     assert not any("backend error" in v for v in run["fallbacks"].values())
+
+
+def test_structured_output_is_negotiated_json_schema_then_json_object_with_the_schema(server):
+    """llama-cpp-python answers json_schema with HTTP 500 naming response_format: a refusal, not a fault."""
+    schema = {"type": "object", "properties": {"ids": {"type": "array"}}}
+    fmt = {"type": "json_schema", "json_schema": {"name": "ids", "schema": schema, "strict": True}}
+    server.mode = "llamacpp"
+    b = backend(server.url, retries=3, breaker_after=1)
+    assert b.complete("hi", response_format=fmt)
+    assert [p.get("response_format") for p in server.payloads] == [fmt, {"type": "json_object", "schema": schema}]
+    assert b.complete("again", response_format=fmt) and server.calls == 3
+    assert server.payloads[-1]["response_format"] == {"type": "json_object", "schema": schema}  # remembered
+    rep = b.report()
+    assert rep["structured_output"]["used"] == "json_object" and rep["retried_attempts"] == 0
+    assert rep["structured_output"]["refusals"][0]["format"] == "json_schema"
+    assert "HTTP 500" in rep["structured_output"]["refusals"][0]["reason"]
+    assert rep["breaker"]["events"] == []  # a refusal is not a transport fault
+    # configured to start at json_object (llama.cpp known in advance): json_schema is never sent
+    server.payloads.clear()
+    assert backend(server.url, structured_output="json_object").complete("hi", response_format=fmt)
+    assert [p["response_format"]["type"] for p in server.payloads] == ["json_object"]
+    # a 500 that does not name the format is a server fault, retried as before
+    server.mode, server.calls = "500", 0
+    with pytest.raises(BackendError, match="HTTP 500"):
+        backend(server.url, retries=1).complete("hi", response_format=fmt)
+    assert server.calls == 2
+    with pytest.raises(Exception, match="structured_output"):
+        backend(server.url, structured_output="xml")
+
+
+def test_predict_against_a_llamacpp_like_server_negotiates_json_object(server, tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    server.mode = "llamacpp"
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0), "--task", "st2")
+    run = json.loads((out / "run.json").read_text())
+    assert run["llm_transport"]["structured_output"]["used"] == "json_object"
+    assert not any("backend error" in v for v in run["fallbacks"].values())
+    assert run["llm_transport"]["breaker"]["events"] == []

@@ -13,6 +13,7 @@ backend fails, is linked by the fallback aligner (the learned one by default), a
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -95,6 +96,7 @@ class LLMAligner:
                  structured: bool = False):
         from archehr.llm.prompts import load_prompt
         from archehr.llm.structured import StructuredCaller, json_schema
+        from archehr.relevance.llm import asks_json
 
         if backend is None:
             raise ConfigError(Problem("align method llm needs a backend section in the system config",
@@ -102,6 +104,7 @@ class LLMAligner:
         self.backend = backend
         self.fallback = fallback
         self.template = load_prompt(prompt)
+        self.asks_json = asks_json(self.template.text)
         self.n = int(n)
         self.temperature = float(temperature) if self.n > 1 else 0.0
         self.seed = int(seed)
@@ -125,13 +128,15 @@ class LLMAligner:
                 "answer_sentences": "\n".join(f"{a.id}. {a.text.strip()}" for a in answers)}
 
     def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> str:
-        from archehr.relevance.llm import nearest_cases
+        from archehr.relevance.llm import json_id, nearest_cases
 
         demos = []
         for i in nearest_cases(case, [c for c, _ in self._pool], self.k):
             c, ans = self._pool[i]
             b = self._block(c, ans)
-            links = "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans)
+            links = (json.dumps({"alignments": [{"answer": json_id(a.id), "evidence": [json_id(i) for i in a.citations]}
+                                                for a in ans]})
+                     if self.asks_json else "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans))
             demos.append(f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
                          f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
         demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""

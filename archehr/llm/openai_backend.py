@@ -47,7 +47,14 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429})  # and every 5xx
 # client errors every request of the run gets (bad key, no such model or endpoint, unpaid account): they
 # count toward the circuit breaker. Other 4xx (400, 413, 422, ...) may be about this request only.
 _RUN_WIDE_STATUS = frozenset({401, 402, 403, 404, 405, 407, 410})
-_STRUCTURED_WORDS = ("response_format", "json_schema", "guided", "structured", "grammar")
+_STRUCTURED_WORDS = ("response_format", "json_schema", "json_object", "guided", "structured", "grammar")
+# statuses with which a server refuses a response_format it cannot do, when its message names the format:
+# llama-cpp-python answers `json_schema` with HTTP 500 (it takes `{"type": "json_object", "schema": ...}`)
+_FORMAT_REFUSAL = FORMAT_REFUSAL_STATUS | {500}
+# structured output, most to least specific: each server is asked in the first form it has not refused
+FORMAT_LEVELS = ("json_schema", "json_object", "text")
+_STRUCTURED_SETTINGS = {True: "json_schema", "auto": "json_schema", "json_schema": "json_schema",
+                        "json_object": "json_object", False: "text", "text": "text", "off": "text", None: "text"}
 HTTPX_FIX = "pip install 'archehr[llm]' (httpx)"
 
 
@@ -206,10 +213,16 @@ class OpenAIBackend(Backend):
         self.max_retry_after = float(max_retry_after)
         self.max_concurrency = None if max_concurrency is None else int(max_concurrency)
         self.system_prompt = system_prompt
-        self.structured_output = bool(structured_output)
+        if structured_output not in _STRUCTURED_SETTINGS:
+            raise ConfigError(f"openai backend: structured_output must be true (negotiate from json_schema), "
+                              f"json_object (start there: llama.cpp) or false, not {structured_output!r}")
+        self.structured_output = structured_output if isinstance(structured_output, bool) else \
+            _STRUCTURED_SETTINGS[structured_output] != "text"
+        self.structured_setting = _STRUCTURED_SETTINGS[structured_output]
+        # the form requests start at; moves down FORMAT_LEVELS for good when the server refuses one
+        self._format_level = FORMAT_LEVELS.index(self.structured_setting)
+        self.format_refusals: list[dict[str, Any]] = []
         self.max_reply_bytes = int(max_reply_bytes)
-        # set once the server refused a response_format: later requests go without it (run.json records why)
-        self.structured_output_refused: str | None = None
         self.breaker = CircuitBreaker(int(breaker_after), float(breaker_cooldown))
         self.fan_out = self.max_concurrency or 8
         self._slots = threading.BoundedSemaphore(self.max_concurrency) if self.max_concurrency else None
@@ -228,8 +241,42 @@ class OpenAIBackend(Backend):
     def report(self) -> dict[str, Any]:
         with self._stats_lock:
             retried = self.retried_attempts
+        with self._stats_lock:
+            refusals = list(self.format_refusals)
         return {"timeout": self.timeout, "retries": self.retries, "retried_attempts": retried,
+                "structured_output": {"configured": self.structured_setting,
+                                      "used": FORMAT_LEVELS[self._format_level], "refusals": refusals},
                 "structured_output_refused": self.structured_output_refused, "breaker": self.breaker.report()}
+
+    @property
+    def structured_output_refused(self) -> str | None:
+        """The server's refusals of response_format forms ("json_schema: HTTP 500 ..."), None when none."""
+        with self._stats_lock:
+            return "; ".join(f"{r['format']}: {r['reason']}" for r in self.format_refusals) or None
+
+    def response_format_for(self, response_format: dict[str, Any] | None, level: int) -> dict[str, Any] | None:
+        """What to send as `response_format` at a negotiation level (FORMAT_LEVELS): the caller's json_schema
+        as is; at json_object, `{"type": "json_object", "schema": ...}` (llama.cpp's form; OpenAI and vLLM
+        read it as plain JSON mode); at text, nothing (the prompt asks for JSON in words)."""
+        if response_format is None or FORMAT_LEVELS[level] == "text":
+            return None
+        if FORMAT_LEVELS[level] == "json_object" and response_format.get("type") == "json_schema":
+            spec = response_format.get("json_schema") if isinstance(response_format.get("json_schema"), dict) else {}
+            out: dict[str, Any] = {"type": "json_object"}
+            if isinstance(spec.get("schema"), dict):
+                out["schema"] = spec["schema"]
+            return out
+        return response_format
+
+    def _format_refused(self, level: int, reason: str) -> int:
+        """Record a refusal of the form at `level`; the level requests use from now on."""
+        with self._stats_lock:
+            if self._format_level <= level:
+                self._format_level = min(level + 1, len(FORMAT_LEVELS) - 1)
+                self.format_refusals.append({"format": FORMAT_LEVELS[level],
+                                             "reason": f"{reason} (from {self.base_url})",
+                                             "now": FORMAT_LEVELS[self._format_level]})
+            return self._format_level
 
     # -- one HTTP exchange, run on the loop thread -------------------------------------------------
 
@@ -287,7 +334,7 @@ class OpenAIBackend(Backend):
             return parse_completion(body, max_tokens)
         message = server_message(body)
         raw = body[:1000].decode("utf-8", "replace").lower()
-        if status in FORMAT_REFUSAL_STATUS and "response_format" in payload and \
+        if status in _FORMAT_REFUSAL and "response_format" in payload and \
                 any(w in raw for w in _STRUCTURED_WORDS):
             raise _FormatRefused(f"HTTP {status}: {message}")
         reason = f"HTTP {status} from {self.base_url}" + (f": {message}" if message else "")
@@ -307,8 +354,10 @@ class OpenAIBackend(Backend):
         messages.append({"role": "user", "content": f"{user}\n{start}" if start else user})
         payload: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
                                    "seed": seed, "max_tokens": max_tokens}
-        if response_format is not None and self.structured_output and self.structured_output_refused is None:
-            payload["response_format"] = response_format
+        level = self._format_level
+        fmt = self.response_format_for(response_format, level)
+        if fmt is not None:
+            payload["response_format"] = fmt
         t0 = time.perf_counter()
         attempts = 1 if probe else self.retries + 1  # a probe of an open breaker gets one try
         last = ""
@@ -324,10 +373,18 @@ class OpenAIBackend(Backend):
                     with self._slots:
                         reply = self._exchange(payload, max_tokens)
             except _FormatRefused as e:
-                # the server cannot do structured output: ask again in plain text (a free attempt), and
-                # stop asking for the rest of the run
-                self.structured_output_refused = f"{e} (from {self.base_url})"
-                payload.pop("response_format", None)
+                # the server cannot do this form of structured output: ask again in the next form (a free
+                # attempt: json_schema -> json_object with the schema -> plain text), for the rest of the run
+                refused = payload.get("response_format")
+                level = self._format_refused(level, str(e))
+                fmt = self.response_format_for(response_format, level)
+                while fmt is not None and fmt == refused:  # a json_object request: json_schema's next form is itself
+                    level = self._format_refused(level, str(e))
+                    fmt = self.response_format_for(response_format, level)
+                if fmt is None:
+                    payload.pop("response_format", None)
+                else:
+                    payload["response_format"] = fmt
                 attempts += 1
                 continue
             except _Final as e:

@@ -15,6 +15,7 @@ so a weak model or a dead server never silently produces empty evidence.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -30,7 +31,7 @@ class CompletionBackend(Protocol):
                  max_tokens: int = 256) -> list[str]: ...
 
 
-DEFAULT_PROMPT = "evidence_v1"
+DEFAULT_PROMPT = "evidence_v1"  # the shipped openai-server config asks evidence_v2 (JSON in words)
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essential", "supplementary"],
           "properties": {"essential": {"type": "array", "items": {"type": "integer"}},
                          "supplementary": {"type": "array", "items": {"type": "integer"}}}}
@@ -39,6 +40,17 @@ SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essenti
 _LINE = re.compile(r"^[\s\-*•#>_]*(?:\d+[.)]\s*)?[*_]*\s*(essential|supplementary)\b[\w ]{0,20}?"
                    r"[*_\s]*[:=-][*_\s]*(.*)$", re.IGNORECASE | re.MULTILINE)
 _NUM = re.compile(r"\d+")
+
+
+def asks_json(template_text: str) -> bool:
+    """Whether a prompt template asks for a JSON reply in words (evidence_v2, align_v2), so its
+    demonstrations show JSON replies too; older templates ask for lines and show lines."""
+    return "JSON" in template_text
+
+
+def json_id(sentence_id: str) -> int | str:
+    """A sentence id as a JSON demonstration shows it: a number when it is one."""
+    return int(sentence_id) if sentence_id.isdigit() else sentence_id
 
 
 def labelled_cases(train: Split | None) -> list[tuple[Case, KeyEntry]]:
@@ -119,6 +131,7 @@ class LLMClassifier(RelevanceClassifier):
         self.max_tokens = max_tokens
         self.fallback = fallback if fallback is not None else LexicalClassifier()
         self.template = load_prompt(prompt)
+        self.asks_json = asks_json(self.template.text)
         self.k = int(demonstrations)
         self.structured = bool(structured)
         self.caller = StructuredCaller(backend, json_schema("evidence", SCHEMA) if structured else None)
@@ -135,9 +148,11 @@ class LLMClassifier(RelevanceClassifier):
         shown = []
         for i in nearest_cases(case, [c for c, _, _ in self._pool], self.k):
             c, ess, sup = self._pool[i]
+            # a demonstration's reply is in the format the template asks for (evidence_v2: JSON, v1: lines)
+            reply = (json.dumps({"essential": [json_id(x) for x in ess], "supplementary": [json_id(x) for x in sup]})
+                     if self.asks_json else f"ESSENTIAL: {', '.join(ess)}\nSUPPLEMENTARY: {', '.join(sup) or 'none'}")
             shown.append(f"Example patient question: {c.question_text.strip()}\nExample note sentences:\n"
-                         f"{numbered_sentences(c)}\nESSENTIAL: {', '.join(ess)}\n"
-                         f"SUPPLEMENTARY: {', '.join(sup) or 'none'}\n")
+                         f"{numbered_sentences(c)}\n{reply}\n")
         return "\nExamples:\n" + "\n".join(shown)
 
     def prompt(self, case: Case) -> str:
