@@ -1,0 +1,77 @@
+"""Answerability data and features (fictional demo cases and questions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from archehr.answerability.data import load_items, question_type, read_source_case
+from archehr.answerability.features import FEATURE_NAMES, Background, features, question_concepts
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "data" / "demo-src"
+LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
+
+
+def _source(case_id: str):
+    for p in SRC.glob("case-*.yaml"):
+        c = read_source_case(p)
+        if c.case_id == case_id:
+            return c
+    raise KeyError(case_id)
+
+
+def test_written_unanswerable_questions_name_nothing_their_note_holds():
+    written = yaml.safe_load(LEGACY.read_text(encoding="utf-8"))
+    assert len(written) >= 40
+    for cid, qs in written.items():
+        note = " " + _source(str(cid)).note_text.lower() + " "
+        for q in qs:
+            assert q["absent"], (cid, q)
+            found = [w for w in q["absent"] if w.lower() in note]
+            assert not found, f"case {cid}: {q['q']!r} asks about {found}, which the note mentions"
+
+
+def test_items_labels_and_sources():
+    items = load_items(SRC, LEGACY, splits=("dev",))
+    by = {(i.source, i.answerable) for i in items}
+    assert by == {("own", True), ("moved", False), ("written", False)}
+    cases = {c.case_id: c for c in (read_source_case(p) for p in SRC.glob("case-*.yaml"))}
+    for i in items:
+        assert i.case.question_text == " ".join(i.question.split())
+        assert i.case.sentences == cases[i.note_case].sentences
+        if i.source == "moved":  # another topic: the two cases share no specialty
+            assert not set(cases[i.note_case].specialty) & set(cases[i.question_case].specialty)
+            assert i.note_case != i.question_case
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Should I still take furosemide at home?", "should"),
+    ("Was my potassium low?", "value"),
+    ("what was his A1c level?", "value"),
+    ("Why did they stop my metformin?", "why"),
+    ("When can the drain come out?", "when"),
+    ("Will he walk again?", "will"),
+    ("What is the new shot for?", "what"),
+])
+def test_question_type(question, kind):
+    assert question_type(question) == kind
+
+
+def test_a_glossary_term_is_covered_by_its_expansions():
+    concepts = question_concepts("Do I have to take the blood thinner forever?")
+    thinner = [c for c in concepts if "apixaban" in c.alternatives]
+    assert thinner, concepts
+    bg = Background.count([["apixaban", "daily"], ["daily"]])
+    case = load_items(SRC, LEGACY, splits=("dev",))[0].case
+    row = features(case, bg)
+    assert row.shape == (len(FEATURE_NAMES),) and np.isfinite(row).all()
+
+
+def test_background_weight_orders_specific_over_common_words():
+    bg = Background.count([["daily", "warfarin"], ["daily"], ["daily"]])
+    assert bg.weight("daily") < bg.weight("warfarin") < bg.weight("never-seen") == 1.0
+    assert Background.from_json(bg.to_json()) == bg
