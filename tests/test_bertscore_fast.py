@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SHARED
 
 from archehr.errors import ConfigError
 from archehr_scoring.metrics.base import MetricSettings
@@ -64,7 +65,7 @@ def _fixture_texts() -> list[str]:
     from archehr_scoring.score2025 import build_examples, parse_answer
     from archehr_scoring.submission2025 import load_submission_2025
 
-    shared = REPO.parent / "shared"
+    shared = SHARED
     synthetic = [d for d in sorted((shared / "data" / "synthetic").glob("*")) if d.is_dir()]
     demo = [d for d in sorted(demo_dir().glob("*")) if (d / "archehr-qa.xml").is_file()]
     texts: list[str] = []
