@@ -166,6 +166,10 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
         "task_detected": detected,
         "n_cases": len(prepared.case_ids),
         "scorer_version": __version__,
+        # the same two words for every task: `key` is the file scored against, `reference` what the text
+        # metrics compare with (2025: essential | clinician; st1, st3: a key field; st2, st4: none)
+        "key": key_file or found_key_file or split.source,
+        **({"reference": ref_kind} if ref_kind else {}),
         **prepared.meta,
     }
     if spec.metrics:

@@ -56,8 +56,10 @@ def to_text(report: ScoreReport) -> str:
     rows = _rows(report)
     width = max((len(k) for k, _, _ in rows), default=10)
     has_ci = any(c for _, _, c in rows)
-    out = [f"task {report.task}" + (f"  reference {report.meta['reference']}" if "reference" in report.meta else "")
-           + (f"  cases {report.meta['n_cases']}" if "n_cases" in report.meta else "")]
+    head = [f"task {report.task}"] + [f"{name} {report.meta[field]}" for name, field in
+                                      (("key", "key"), ("reference", "reference"), ("cases", "n_cases"))
+                                      if field in report.meta]
+    out = ["  ".join(head)]
     for k, v, c in rows:
         line = f"{k:<{width}}  {_num(v):>8}"
         if has_ci:

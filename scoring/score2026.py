@@ -232,7 +232,7 @@ class Handler2026:
         else:
             examples = text_examples_2026(task, sub, ref)
         return Prepared(sub.case_ids, rows, examples, signatures, warnings,
-                        {"reference": ref.source, "case_ids": format_case_ids(sub.case_ids)})
+                        {"case_ids": format_case_ids(sub.case_ids)})
 
 
 HANDLER = Handler2026()

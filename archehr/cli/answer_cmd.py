@@ -65,4 +65,4 @@ def answer(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("answer")(answer)
+    app.command("answer", short_help="Answer a patient question from one raw note, with citations.")(answer)

@@ -55,4 +55,4 @@ def codabench(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("codabench")(codabench)
+    app.command("codabench", short_help="Write a Codabench competition bundle for a task.")(codabench)

@@ -66,3 +66,25 @@ def plain_help_wrapping() -> None:
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     _textwrap.TextWrapper = _SpacesOnly  # read at each call by click's wrap_text
+
+
+def plain_argument_names() -> None:
+    """Arguments shown as `SUBMISSION KEY` and `DIR...` in usage and help, as click does, instead of typer 0.29's
+    `{submission} {key}`, `{dirs}...` and `dirs... <list[Path]>` (the argument's help says what it is)."""
+    try:
+        from typer.core import TyperArgument
+    except ImportError:  # pragma: no cover - another typer layout: keep its names
+        return
+    if getattr(TyperArgument, "plain_names", False):
+        return
+
+    def shown(self: TyperArgument) -> str:
+        return (self.metavar or self.name or "").upper() + ("..." if self.nargs != 1 else "")
+
+    def usage(self: TyperArgument) -> str:
+        return shown(self) if self.required else f"[{shown(self)}]"
+
+    TyperArgument.plain_names = True  # type: ignore[attr-defined]
+    TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    TyperArgument._rich_display_name = shown  # type: ignore[method-assign]
+    TyperArgument.display_type = lambda self, ctx: ""  # type: ignore[method-assign]

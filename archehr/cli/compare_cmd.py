@@ -76,4 +76,4 @@ def compare(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("compare")(compare)
+    app.command("compare", short_help="Compare two submissions on one key, with paired tests.")(compare)

@@ -21,11 +21,12 @@ from archehr.data.releases import (
     split_dir,
 )
 
-app = typer.Typer(help="Inspect and check a release (the bundled demo unless --data-dir or $ARCHEHR_DATA).",
+app = typer.Typer(short_help="Inspect, check and export a release.",
+                  help="Inspect and check a release (the bundled demo unless --data-dir or $ARCHEHR_DATA).",
                   no_args_is_help=True, rich_markup_mode=None)
 
 
-@app.command()
+@app.command(short_help="Where the release is: version, splits, files.")
 def info(
     data_dir: DataDirOpt = None,
     split: Annotated[str | None, typer.Option("--split", help="Show one split (default: all).")] = None,
@@ -41,7 +42,7 @@ def info(
         print(f"  {s}: {', '.join(files)}")
 
 
-@app.command()
+@app.command(short_help="List every problem of the release files.")
 def check(
     data_dir: DataDirOpt = None,
     split: Annotated[str | None, typer.Option("--split", help="Check one split (default: all).")] = None,
@@ -90,7 +91,7 @@ def _summary(xs: list[int]) -> dict[str, float]:
     return {"min": min(xs), "mean": round(statistics.fmean(xs), 1), "max": max(xs)}
 
 
-@app.command()
+@app.command(short_help="Counts per split: cases, sentences, labels, lengths.")
 def stats(
     data_dir: DataDirOpt = None,
     split: Annotated[str | None, typer.Option("--split", help="One split (default: all).")] = None,

@@ -29,4 +29,4 @@ def export(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export")(export)
+    app.command("export", short_help="Write the notes as a table: one row per sentence.")(export)

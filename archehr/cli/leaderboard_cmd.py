@@ -31,7 +31,8 @@ CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir", help="Reuse/sto
 
 @model_options
 def leaderboard(
-    dirs: Annotated[list[Path], typer.Argument(help="Submissions folders (each sub-folder with submission.json "
+    dirs: Annotated[list[Path], typer.Argument(metavar="DIR", show_default=False,
+                                               help="Submissions folders (each sub-folder with submission.json "
                                                     "is a run), run folders or submission files.")],
     key: KeyOpt,
     task: TaskOpt = "2025",
@@ -92,4 +93,4 @@ def leaderboard(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("leaderboard")(leaderboard)
+    app.command("leaderboard", short_help="Score and rank the runs in folders; write the board files.")(leaderboard)

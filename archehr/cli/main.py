@@ -22,7 +22,7 @@ from archehr.cli import (
     train_cmd,
     validate_cmd,
 )
-from archehr.cli.common import err, plain_help_wrapping, print_problems, set_verbose
+from archehr.cli.common import err, plain_argument_names, plain_help_wrapping, print_problems, set_verbose
 from archehr.errors import ArchehrError, InputError, UnavailableError
 
 app = typer.Typer(
@@ -34,6 +34,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: no `<bool>` on flags, no option names or defaults cut at 80 columns
 )
 plain_help_wrapping()
+plain_argument_names()
 
 
 def _version(value: bool) -> None:

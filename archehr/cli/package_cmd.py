@@ -68,5 +68,6 @@ def package(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("package", help="Validate a 2026 submission and build its upload zip (submission.json at the root).",
+    app.command("package", short_help="Validate a 2026 submission and zip it for upload.",
+                help="Validate a 2026 submission and build its upload zip (submission.json at the root).",
                 no_args_is_help=True)(package)

@@ -12,7 +12,7 @@ from archehr.errors import ConfigError, Problem
 
 
 def register(app: typer.Typer) -> None:
-    app.command("predict")(predict)
+    app.command("predict", short_help="Run a system over a split: submission.json and run.json.")(predict)
 
 
 def predict(

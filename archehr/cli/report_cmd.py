@@ -59,4 +59,4 @@ def report(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("report")(report)
+    app.command("report", short_help="One self-contained HTML page: a run's scores and cases.")(report)

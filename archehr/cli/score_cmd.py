@@ -72,4 +72,4 @@ def score(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score")(score)
+    app.command("score", short_help="Score a submission against a key with the official metrics.")(score)

@@ -27,7 +27,8 @@ DEFAULT_CROSS_ENCODER_OUT = Path("cross-encoder-selector")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("train", help="Train the sentence-relevance classifier on a labelled split (leave-one-case-out "
+    app.command("train", short_help="Train a relevance classifier, or rebuild the shipped models.",
+                help="Train the sentence-relevance classifier on a labelled split (leave-one-case-out "
                               "calibration of L2 and threshold) and save a versioned JSON model file; with "
                               "--classifier cross-encoder, fine-tune a Hugging Face encoder folder instead "
                               "(transformers.Trainer; `accelerate launch -m archehr train ...` for several GPUs); "

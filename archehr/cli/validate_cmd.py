@@ -72,4 +72,4 @@ def validate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("validate")(validate)
+    app.command("validate", short_help="Check a submission: every problem, no scores.")(validate)

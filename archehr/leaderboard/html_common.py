@@ -31,7 +31,7 @@ th button{all:unset;cursor:pointer}th button:after{content:" \\2195";color:#999}
 .bad{color:var(--miss)}.ok{color:var(--hit)}.partial{color:var(--sup)}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}.chart{flex:1 1 20rem;min-width:0}
 .chart svg{width:100%;max-width:44rem;height:auto}
-.legend span{display:inline-block;margin-right:1rem}
+.legend p{margin:.2rem 0}.legend p>span{display:inline-block;margin-right:1rem}
 .sw{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em;margin-right:.3em}
 .case{border-top:2px solid var(--line);padding-top:.5rem;margin-top:1.5rem}
 .sents{list-style:none;padding:0;margin:.25rem 0}

@@ -300,13 +300,17 @@ def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, A
                           "</figure>")
     charts.append("</div>")
     body += charts
-    body.append('<p class="legend small"><span><i class="sw" style="background:var(--ess-bg);border:1px solid '
-                'var(--ess)"></i>essential</span><span><i class="sw" style="background:var(--sup-bg);border:1px '
-                'solid var(--sup)"></i>supplementary</span><span><i class="sw" style="background:var(--nr-bg);'
-                'border:1px solid #bbb"></i>not relevant</span><span class="mark hit">cited &#10003;</span> hit '
-                '<span class="mark lenient">cited (supplementary)</span> lenient only '
-                '<span class="mark fa">cited &#10007;</span> false alarm <span class="mark miss">missed</span> '
-                "essential, not cited</p>")
+    # Two labelled lines, one item per span with its meaning after a colon: a run-on "not relevant [cited ✓] hit"
+    # read as one phrase.
+    body.append('<div class="legend small"><p><b>Background = gold label:</b> '
+                '<span><i class="sw" style="background:var(--ess-bg);border:1px solid var(--ess)"></i>essential</span>'
+                '<span><i class="sw" style="background:var(--sup-bg);border:1px solid var(--sup)"></i>supplementary'
+                '</span><span><i class="sw" style="background:var(--nr-bg);border:1px solid #bbb"></i>not relevant'
+                '</span></p><p><b>Badge = the system\'s citation:</b> '
+                '<span><span class="mark hit">cited &#10003;</span>: essential, cited (hit)</span>'
+                '<span><span class="mark lenient">cited (supplementary)</span>: counts for lenient scores only</span>'
+                '<span><span class="mark fa">cited &#10007;</span>: not relevant, cited (false alarm)</span>'
+                '<span><span class="mark miss">missed</span>: essential, not cited</span></p></div>')
     toc = "".join(f'<a href="#case-{esc(v.case.case_id)}">Case {esc(v.case.case_id)} '
                   f'<span class="badge">{_fmt(v.scores.get(f_key))}</span></a>' for v in views)
     body.append(f'<nav class="toc noprint" aria-label="Cases"><h2>Cases</h2>{toc}</nav></section>')
