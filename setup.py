@@ -82,7 +82,7 @@ setup(
     packages=archehr + scoring + ["archehr._demo", "archehr._configs"],
     package_dir={"archehr_scoring": "scoring", "archehr._demo": "data/demo", "archehr._configs": "configs"},
     package_data={
-        "archehr._demo": ["*/*.xml", "*/*.json", "*.md"],
+        "archehr._demo": ["*/*.xml", "*/*.json", "*.json", "*.md"],
         "archehr._configs": ["*.yaml", "*/*.yaml", "*/*.txt", "*/*.md", "*/*/*.txt"],
         "": ["*.json", "*.tsv", "*.txt", "*.yaml"],
     },

@@ -22,6 +22,10 @@ Each case file is YAML written by the team (every patient, value and date invent
       - "..."                       #  not in the release: read from here by the answerability tools)
 
 Sentence ids, paragraph ids and offsets are computed here, so they are always consistent.
+The release format has no voice field, so the build also writes `voices.json` at the release root: every
+case id -> its writer's voice, what leave-one-voice-out cross-validation groups by
+(archehr.data.releases.load_voices; benchmarks/voices_cv.py).
+
 Run: python data/build_demo.py   (rewrites data/demo/; needs the archehr package importable)
      python data/build_demo.py --out DIR   (writes the release under DIR instead: to check new case files)
 """
@@ -29,6 +33,7 @@ Run: python data/build_demo.py   (rewrites data/demo/; needs the archehr package
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -46,7 +51,7 @@ from archehr.data.model import (
     SentenceLabel,
     Split,
 )
-from archehr.data.releases import write_split
+from archehr.data.releases import VOICES_NAME, write_split
 
 LABELS = {"E": Relevance.ESSENTIAL, "S": Relevance.SUPPLEMENTARY, "N": Relevance.NOT_RELEVANT}
 HERE = Path(__file__).resolve().parent
@@ -123,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=HERE / "demo", help="release folder to write (default data/demo)")
     out = ap.parse_args(argv).out
     by_split: dict[str, list] = {}
+    voices: dict[str, str] = {}
     for f in sorted(HERE.glob("demo-src/*.yaml")):
         d = yaml.safe_load(f.read_text(encoding="utf-8"))
         try:
@@ -130,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         except (CaseFileError, KeyError, TypeError) as e:
             print(f"error: {f.name}: {e}", file=sys.stderr)
             return 2
+        if case.case_id in voices:  # voices.json is keyed by case id, so ids must be unique across splits
+            print(f"error: {f.name}: case id {case.case_id} is used by another case file", file=sys.stderr)
+            return 2
+        voices[case.case_id] = str(d["voice"])
         by_split.setdefault(split, []).append((case, key, mapping))
     for split, items in by_split.items():
         items.sort(key=lambda t: int(t[0].case_id))
@@ -140,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         write_split(Split(split, tuple(c for c, _, _ in items), tuple(k for _, k, _ in items),
                           tuple(m for _, _, m in items)), out / split)
         print(f"{split}: {len(items)} cases")
+    ordered = {cid: voices[cid] for cid in sorted(voices, key=int)}
+    (out / VOICES_NAME).write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
+    print(f"{VOICES_NAME}: {len(ordered)} cases in {len(set(ordered.values()))} voices")
     return 0
 
 

@@ -60,3 +60,28 @@ def test_demo_in_sync_with_sources(tmp_path: Path) -> None:
     for f in sorted((REPO / "data" / "demo").rglob("*.*")):
         rel = f.relative_to(REPO / "data" / "demo")
         assert (work / "demo" / rel).read_bytes() == f.read_bytes(), f"{rel} is stale: run python data/build_demo.py"
+
+
+def test_voices_manifest_covers_every_case() -> None:
+    # voices.json (written by data/build_demo.py; its bytes are checked by test_demo_in_sync_with_sources) names
+    # the writer of every case of every split: what leave-one-voice-out CV groups by.
+    from archehr.data.releases import load_voices
+
+    voices = load_voices(demo_dir())
+    ids = [c for s in ("dev", "test", "test-2026", "train") for c in load_split(demo_dir(), s).case_ids]
+    assert sorted(voices, key=int) == sorted(ids, key=int)
+    assert len(set(voices.values())) >= 10
+    assert {voices[c] for c in load_split(demo_dir(), "test").case_ids} == {"legacy-r1-test"}
+
+
+def test_voices_manifest_problems(tmp_path: Path) -> None:
+    import pytest
+
+    from archehr.data.releases import load_voices
+    from archehr.errors import DataError
+
+    with pytest.raises(DataError, match="no voices manifest"):
+        load_voices(tmp_path)
+    (tmp_path / "voices.json").write_text('{"1": "Bad Voice"}', encoding="utf-8")
+    with pytest.raises(DataError, match="lower-case name"):
+        load_voices(tmp_path)

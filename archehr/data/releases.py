@@ -19,6 +19,8 @@ from archehr.errors import DataError, Problem, ReleaseNotFoundError
 XML_NAME = "archehr-qa.xml"
 KEY_NAME = "archehr-qa_key.json"
 MAPPING_NAME = "archehr-qa_mapping.json"
+VOICES_NAME = "voices.json"  # our demo release only: case id -> the writer's voice (not an official file)
+_VOICE_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 ENV_VAR = "ARCHEHR_DATA"
 _VERSION_RE = re.compile(r"(\d+(?:\.\d+)+)")
 
@@ -100,6 +102,27 @@ def split_dir(release: Release, split: str) -> Path:
             release.root))
     root = Path(release.root)
     return root if (root / XML_NAME).is_file() and root.name == split else root / split
+
+
+def load_voices(data_dir: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """Case id -> writer's voice from the release's `voices.json` (data/build_demo.py writes it for the demo).
+
+    Official releases have no such file: a missing file raises DataError naming it, as does a malformed one.
+    """
+    from archehr.data.json_io import read_json
+
+    p = resolve_data_dir(data_dir) / VOICES_NAME
+    if not p.is_file():
+        raise DataError(Problem("no voices manifest (case id -> voice); only the demo release has one "
+                                "(python data/build_demo.py writes it)", str(p), code="missing-file"))
+    d = read_json(p)
+    if not isinstance(d, dict) or not d:
+        raise DataError(Problem("expected a non-empty JSON object of case id -> voice", str(p)))
+    for cid, voice in d.items():
+        if not (isinstance(voice, str) and _VOICE_RE.fullmatch(voice)):
+            raise DataError(Problem(f"voice must be a lower-case name like v01-terse-resident, got {voice!r}",
+                                    str(p), case_id=cid))
+    return dict(d)
 
 
 def load_split(data_dir: str | os.PathLike[str] | None = None, split: str = "dev", version: str | None = None,
