@@ -14,6 +14,13 @@ pushes it to a registry Codabench can pull and names it with `--docker-image`). 
 at scoring time. Model-based metrics (BERTScore, AlignScore, MEDCON) are left out by default, since the
 image has no models: the overall scores that need them are then shown as clearly named partial means
 (`overall_score_partial`), never as the official number.
+
+Codabench's own limits (read in codalab/codabench at c7dbc756, see tests/codabench_rules.py): a column's
+title and key hold at most 36 characters and a leaderboard's title 64 (`leaderboards/models.py`); the v2
+unpacker links every phase to the first leaderboard (`unpackers/base_unpacker.py` `_save_competition`),
+and only scores whose key is a column of the phase's leaderboard are kept (`api/views/submissions.py`
+`upload_submission_scores`). So one bundle holds one subtask, with one leaderboard: `--task all` writes
+one bundle (one competition) per subtask, each with its own ranking column and Force_Last rule.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import datetime as _dt
 import importlib.metadata
 import io
 import json
+import re
 import shutil
 import struct
 import zipfile
@@ -40,6 +48,13 @@ PROGRAM_SOURCE = Path(__file__).with_name("codabench_program.py")
 CONFIG_NAME = "archehr_program.json"
 IMAGE_PACKAGES = ("numpy", "lxml", "PyYAML")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # reproducible zips
+# Codabench's field limits (codalab/codabench at c7dbc756): src/apps/leaderboards/models.py Column.title and
+# Column.key max_length=36, Leaderboard.title 64; src/apps/competitions/models.py Competition.title 256,
+# Competition.docker_image 128. The serializers the unpacker saves through refuse longer values.
+COLUMN_MAX = 36
+LEADERBOARD_TITLE_MAX = 64
+TITLE_MAX = 256
+DOCKER_IMAGE_MAX = 128
 # system code never goes into a scoring program (tests/test_layers.py keeps the scorer free of it)
 _SYSTEM = ("archehr.relevance", "archehr.generate", "archehr.llm", "archehr.pipeline", "archehr.runs",
            "archehr.question", "archehr.align", "archehr.cli", "archehr.ask")
@@ -116,7 +131,10 @@ def _computable(task: Any, key: str, metrics: list[str] | None, seen: tuple[str,
 
 
 def columns_for(task: str, metrics: list[str] | None) -> list[Column]:
-    """Leaderboard columns: the task's headline keys that can be computed; the first is the ranking one."""
+    """Leaderboard columns: the task's headline keys that can be computed; the first is the ranking one.
+
+    A partial mean is titled `<key> (partial)`: a column title holds 36 characters on Codabench, so what the
+    partial mean leaves out is said on the evaluation page (`missing_metrics`), not in the title."""
     t = _task(task)
     cols: list[Column] = []
     for key in t.headline or t.keys:
@@ -124,9 +142,57 @@ def columns_for(task: str, metrics: list[str] | None) -> list[Column]:
         if official:
             cols.append(Column(key, key))
         elif partial:
-            missing = [m for m in MODEL_METRICS if not _computable(t, m, metrics)[0]]
-            cols.append(Column(f"{key}_partial", f"{key} (partial: without {', '.join(missing)})"))
+            cols.append(Column(f"{key}_partial", f"{key} (partial)"))
+    for c in cols:
+        for what, text in (("key", c.key), ("title", c.title)):
+            if len(text) > COLUMN_MAX:
+                raise ConfigError(Problem(f"task {task}: leaderboard column {what} {text!r} has {len(text)} "
+                                          f"characters; Codabench allows {COLUMN_MAX}", field="--task",
+                                          code="option"))
     return cols
+
+
+def missing_metrics(task: str, metrics: list[str] | None) -> list[str]:
+    """The model-based metrics a partial mean of this task leaves out with these metrics."""
+    t = _task(task)
+    return [m for m in MODEL_METRICS if m in (t.metrics or ()) and not _computable(t, m, metrics)[0]]
+
+
+# --- the docker image ---------------------------------------------------------------------------------
+# Docker's image reference grammar (distribution/reference, reference.go): name [":" tag] ["@" digest];
+# name = [domain "/"] path-component ("/" path-component)*; a path component is lower-case alphanumerics
+# joined by ".", "_", "__" or dashes; the first part is a domain only when it holds "." or ":" or is
+# "localhost". Written from the published grammar, not copied.
+_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN = re.compile(rf"{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*(?::[0-9]+)?")
+_REMOTE = re.compile(rf"(?P<path>{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*)(?::(?P<tag>[\w][\w.-]{{0,127}}))?"
+                     r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?")
+_PLACEHOLDER = re.compile(r"your[-_.]?(?:org|organi[sz]ation|name|user|registry)|org|example", re.IGNORECASE)
+DOCKER_IMAGE_HELP = ("the image Codabench runs the scoring program in: build it from the bundle's docker/Dockerfile, "
+                     "push it to a registry Codabench can pull, and name it here (e.g. ghcr.io/myorg/"
+                     "archehr-scoring:0.1.0)")
+
+
+def check_docker_image(image: str | None) -> str:
+    """`image` when it is a valid Docker reference naming a real repository; else a ConfigError on --docker-image."""
+    def bad(why: str) -> ConfigError:
+        return ConfigError(Problem(why, field="--docker-image", code="option"))
+
+    if not image:
+        raise bad(f"required: {DOCKER_IMAGE_HELP}")
+    first, _, rest = image.partition("/")
+    domain, remote = (first, rest) if rest and ("." in first or ":" in first or first == "localhost") else ("", image)
+    m = _REMOTE.fullmatch(remote)
+    if (domain and not _DOMAIN.fullmatch(domain)) or m is None:
+        hint = " (the repository must be lower-case)" if image != image.lower() else ""
+        raise bad(f"{image!r} is not a Docker image reference{hint}: [REGISTRY/]ORG/NAME[:TAG], e.g. "
+                  "ghcr.io/myorg/archehr-scoring:0.1.0")
+    if len(image) > DOCKER_IMAGE_MAX:
+        raise bad(f"{image!r} has {len(image)} characters; Codabench stores at most {DOCKER_IMAGE_MAX}")
+    if any(_PLACEHOLDER.fullmatch(part) for part in m.group("path").split("/")):
+        raise bad(f"{image!r} is a placeholder: {DOCKER_IMAGE_HELP}")
+    return image
 
 
 # --- the vendored scorer ------------------------------------------------------------------------------
@@ -209,33 +275,36 @@ def _logo_png(size: int = 64) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
-def _pages(tasks: list[str], metrics: dict[str, list[str] | None], columns: dict[str, list[Column]],
-           docker_image: str, all_tasks: bool) -> dict[str, str]:
+def _pages(task: str, metrics: list[str] | None, columns: list[Column], docker_image: str) -> dict[str, str]:
     from archehr_scoring import __version__
 
-    titles = {t: _task(t).title for t in tasks}
-    listing = "\n".join(f"- **{t}**: {titles[t]}" for t in tasks)
-    overview = (f"# ArchEHR-QA: grounded patient-question answering over clinical notes\n\n"
-                f"Subtask{'s' if len(tasks) > 1 else ''} of this competition:\n\n{listing}\n\n"
+    title = _task(task).title
+    overview = (f"# ArchEHR-QA {task}: {title}\n\nGrounded patient-question answering over clinical notes. This "
+                f"competition scores the **{task}** subtask ({title}); each subtask of ArchEHR-QA has its own "
+                "competition and leaderboard.\n\n"
                 "Submit a zip holding `submission.json` at its root (`archehr package submission.json` builds it "
                 "for a 2026 subtask; for 2025, zip the file yourself).\n")
-    lines = []
-    for t in tasks:
-        cols = ", ".join(f"`{c.key}`" for c in columns[t])
-        ran = ", ".join(metrics[t]) if metrics[t] else "all of the subtask's scores (no model needed)"
-        lines.append(f"## {t}: {titles[t]}\n\nMetrics computed: {ran}.\n\nLeaderboard columns (ranked by the "
-                     f"first): {cols}.\n")
+    ran = ", ".join(metrics) if metrics else "all of the subtask's scores (no model needed)"
+    cols = "\n".join(f"- `{c.key}`{' (ranking)' if i == 0 else ''}" for i, c in enumerate(columns))
+    missing = missing_metrics(task, metrics)
+    partial = [c for c in columns if c.key.endswith("_partial")]
+    explain = ""
+    if partial:
+        explain = ("\n## Partial scores\n\n"
+                   + "\n".join(f"- **{c.title}** (`{c.key}`): the mean of the parts of "
+                               f"`{c.key[: -len('_partial')]}` computed here, i.e. without "
+                               f"{', '.join(missing)}." for c in partial)
+                   + "\n\nThe model-based metrics (BERTScore, AlignScore, MEDCON) are not run in this scoring "
+                     "image (it holds no models), so these columns are **not** the official overall scores: they "
+                     "rank submissions on the metrics computed, and are named `_partial` so they are never "
+                     "mistaken for the official number.\n")
     evaluation = ("# Evaluation\n\nSubmissions are scored by archehr's scorer (version "
                   f"{__version__}), numerically identical to the organisers' official scripts on every golden "
-                  "fixture, run offline. Scores are on a 0-100 scale. A column ending in `_partial` is the mean "
-                  "of the parts computed here (the model-based metrics BERTScore, AlignScore and MEDCON are not "
-                  "run in this scoring image), never the official overall score. The scoring output "
-                  "(`report.json`) holds every score, its signature, warnings and per-case rows.\n\n"
-                  + "\n".join(lines)
-                  + ("\nOne submission is one subtask: the program detects which from its shape and fills that "
-                     "subtask's leaderboard (columns prefixed with the subtask name); the others show N/A.\n"
-                     if all_tasks else "")
-                  + f"\nScoring image: `{docker_image}` (see `docker/Dockerfile` in the bundle).\n")
+                  "fixture, run offline. Scores are on a 0-100 scale. The scoring output (`report.json`) holds "
+                  "every score, its signature, warnings and per-case rows.\n\n"
+                  f"## {task}: {title}\n\nMetrics computed: {ran}.\n\nLeaderboard columns:\n\n{cols}\n"
+                  + explain
+                  + f"\nScoring image: `{docker_image}`.\n")
     data = ("# Data\n\nThe ArchEHR-QA data are credentialed (PhysioNet): obtain them under their data use agreement. "
             "The reference data of this bundle were provided by the organisers and are visible to them only.\n")
     terms = ("# Terms\n\nParticipants agree to the data use agreement of the ArchEHR-QA data, not to share the data "
@@ -252,12 +321,50 @@ def _dockerfile() -> tuple[str, str]:
         except importlib.metadata.PackageNotFoundError:
             pins.append(name)
     dockerfile = ("# The scoring image: Python 3.11 and the scorer's three compiled/parsing dependencies; the scorer\n"
-                  "# itself travels in the scoring program (lib/). Build and push, then name it in competition.yaml:\n"
-                  "#   docker build -t ORG/archehr-scoring:TAG docker/ && docker push ORG/archehr-scoring:TAG\n"
+                  "# itself travels in the scoring program (lib/). Build and push commands: ORGANISERS.md.\n"
                   "FROM python:3.11-slim\n"
                   "COPY requirements.txt /tmp/requirements.txt\n"
                   "RUN pip install --no-cache-dir -r /tmp/requirements.txt\n")
     return dockerfile, "\n".join(pins) + "\n"
+
+
+def _organiser_notes(task: str, docker_image: str, metrics: list[str] | None, image_has_models: bool) -> str:
+    """ORGANISERS.md: what Codabench does not show participants (it reads only what competition.yaml names)."""
+    models = [m for m in metrics or () if m.split("(", 1)[0].strip() in MODEL_METRICS]
+    image_note = (f"This bundle runs model metrics ({', '.join(models)}) and was written with `--image-has-models`: "
+                  "the image must hold them (torch, transformers and the model files, at the paths the metric "
+                  "parameters name; nothing is downloaded while scoring), so build it from your own Dockerfile; "
+                  "`docker/Dockerfile` here has numpy, lxml and PyYAML only.\n" if image_has_models and models else
+                  "`docker/Dockerfile` installs Python 3.11 with numpy, lxml and PyYAML (pinned in "
+                  "`docker/requirements.txt`); the scorer itself travels in `scoring_program/lib/`. The image has "
+                  "no models, which is why `archehr codabench` refuses model metrics in `--metrics` unless "
+                  "`--image-has-models` says you built an image that has them.\n")
+    return (f"# Organiser notes: ArchEHR-QA {task} on Codabench\n\n"
+            "Codabench ignores this file (it reads only what `competition.yaml` names); participants never see it.\n\n"
+            "## 1. Build and push the scoring image (before uploading)\n\n"
+            f"The bundle names `{docker_image}` as its image; every submission fails at the image pull until it "
+            "exists in a registry the Codabench workers can reach. From the unzipped bundle:\n\n"
+            "```bash\n"
+            f"docker build -t {docker_image} docker/\n"
+            f"docker push {docker_image}\n"
+            "```\n\n"
+            "A private registry needs the workers to be logged in to it; a public image avoids that.\n\n"
+            + image_note +
+            "\n## 2. Upload\n\nCodabench > Benchmarks > Management > Upload, the zip as written (do not re-zip: "
+            "`competition.yaml` must stay at the root).\n\n"
+            "## 3. One competition per subtask\n\n"
+            "Each ArchEHR-QA subtask (2025, st1-st4) is its own competition: `archehr codabench --task all` writes "
+            "one bundle per subtask. Codabench's v2 unpacker links every phase to the bundle's *first* leaderboard "
+            "(`src/apps/competitions/unpackers/base_unpacker.py`, `_save_competition`) and keeps only the scores "
+            "whose key is a column of that leaderboard (`src/apps/api/views/submissions.py`, "
+            "`upload_submission_scores`). Five leaderboards in one bundle would leave four unreachable; one "
+            "leaderboard with prefixed columns would rank every subtask by one column and, with `Force_Last`, "
+            "let a participant's st4 submission replace their st2 row. One competition per subtask keeps each "
+            "subtask's own ranking column and its own last-submission rule.\n\n"
+            "## 4. Check before publishing\n\n"
+            "`archehr codabench ... --check-with submission.json` runs the scoring program on a submission the way "
+            "the compute worker does and prints its `scores.json`; submit one known run after upload and compare "
+            "with `archehr score`.\n")
 
 
 def _reference_files(reference: Path) -> dict[str, bytes]:
@@ -286,53 +393,61 @@ def _check_reference(reference: Path, tasks: list[str]) -> None:
                                  "st1 needs", str(reference), field="--reference", code="missing-key"))
 
 
-def build_bundle(task: str, reference: str | Path, *, metrics: Sequence[str] | None = None,
-                 docker_image: str = "YOUR_ORG/archehr-scoring:0.1.0", title: str | None = None,
-                 start: _dt.date | None = None) -> bytes:
-    """The bundle zip's bytes (competition.yaml, logo, pages, scoring program, reference data, docker/)."""
+def _check_model_metrics(metrics: list[str] | None, image_has_models: bool) -> None:
+    models = [m.split("(", 1)[0].strip() for m in metrics or () if m.split("(", 1)[0].strip() in MODEL_METRICS]
+    if models and not image_has_models:
+        raise ConfigError(Problem(
+            f"{', '.join(models)} need{'s' if len(models) == 1 else ''} models the scoring image built from the "
+            "bundle's docker/Dockerfile does not have (numpy, lxml, PyYAML only), so the column would stay N/A; "
+            "pass --image-has-models if your --docker-image holds them", field="--metrics", code="option"))
+
+
+def build_bundle(task: str, reference: str | Path, *, docker_image: str, metrics: Sequence[str] | None = None,
+                 image_has_models: bool = False, title: str | None = None, start: _dt.date | None = None) -> bytes:
+    """The bytes of one subtask's bundle zip (competition.yaml, logo, pages, scoring program, reference data,
+    docker/, ORGANISERS.md). One bundle = one competition = one leaderboard: see build_bundles for all."""
     import yaml
 
     from archehr_scoring import __version__
 
-    tasks = task_list(task)
-    all_tasks = task == "all"
+    if task == "all":
+        raise ConfigError(Problem("one bundle holds one subtask; build_bundles writes one per subtask for 'all'",
+                                  field="--task", code="option"))
+    (task,) = task_list(task)
+    docker_image = check_docker_image(docker_image)
     reference = Path(reference)
     files = _reference_files(reference)
-    _check_reference(reference, tasks)
-    if metrics and all_tasks:
-        raise ConfigError(Problem("--metrics applies to one subtask; an all-subtasks bundle runs each subtask's "
-                                  "model-free metrics", field="--metrics", code="option"))
-    chosen = {t: metrics_for(t, metrics) for t in tasks}
-    columns = {t: columns_for(t, chosen[t]) for t in tasks}
+    _check_reference(reference, [task])
+    chosen = metrics_for(task, metrics)
+    _check_model_metrics(chosen, image_has_models)
+    columns = columns_for(task, chosen)
     program = {
         "scoring_program/score.py": PROGRAM_SOURCE.read_bytes(),
         "scoring_program/metadata.yaml": b"command: python3 /app/program/score.py /app/input /app/output\n",
         f"scoring_program/{CONFIG_NAME}": (json.dumps({
-            "task": "auto" if all_tasks else tasks[0], "scorer_version": __version__,
-            "metrics": chosen, "columns": {t: [c.__dict__ for c in columns[t]] for t in tasks},
+            "task": task, "scorer_version": __version__, "metrics": chosen,
+            "columns": [c.__dict__ for c in columns],
         }, indent=2) + "\n").encode(),
     }
     program |= {f"scoring_program/lib/{k}": v for k, v in vendored_files().items()}
     files |= program
-    pages = _pages(tasks, chosen, columns, docker_image, all_tasks)
+    pages = _pages(task, chosen, columns, docker_image)
     files |= {k: v.encode() for k, v in pages.items()}
     dockerfile, requirements = _dockerfile()
     files |= {"docker/Dockerfile": dockerfile.encode(), "docker/requirements.txt": requirements.encode(),
+              "ORGANISERS.md": _organiser_notes(task, docker_image, chosen, image_has_models).encode(),
               "logo.png": _logo_png()}
-    name = "all subtasks" if all_tasks else f"{tasks[0]} ({_task(tasks[0]).title})"
-    leaderboards = []
-    for i, t in enumerate(tasks):
-        prefix = f"{t}_" if all_tasks else ""
-        leaderboards.append({
-            "index": i, "title": f"{t}: {_task(t).title}", "key": t if all_tasks else "main",
-            "submission_rule": "Force_Last",
-            "columns": [{"index": j, "title": c.title, "key": prefix + c.key, "sorting": c.sorting}
-                        for j, c in enumerate(columns[t])],
-        })
+    name = f"{task} ({_task(task).title})"
+    competition_title = title or f"ArchEHR-QA: {name}"
+    board_title = f"ArchEHR-QA {name}"[:LEADERBOARD_TITLE_MAX]
+    if len(competition_title) > TITLE_MAX:
+        raise ConfigError(Problem(f"{len(competition_title)} characters; Codabench allows {TITLE_MAX}",
+                                  field="--title", code="option"))
     competition = {
         "version": 2,
-        "title": title or f"ArchEHR-QA: {name}",
-        "description": "Grounded patient-question answering over clinical notes, scored by archehr's scorer.",
+        "title": competition_title,
+        "description": f"ArchEHR-QA {name}: grounded patient-question answering over clinical notes, scored by "
+                       "archehr's scorer.",
         "image": "logo.png",
         "docker_image": docker_image,
         "registration_auto_approve": False,
@@ -343,10 +458,31 @@ def build_bundle(task: str, reference: str | Path, *, metrics: Sequence[str] | N
                     "start": start or _dt.date.today(), "tasks": [0]}],
         "tasks": [{"index": 0, "name": name, "description": f"Scored by archehr_scoring {__version__}.",
                    "scoring_program": "scoring_program/", "reference_data": "reference_data/"}],
-        "leaderboards": leaderboards,
+        "leaderboards": [{
+            "index": 0, "title": board_title, "key": "main", "submission_rule": "Force_Last",
+            "columns": [{"index": j, "title": c.title, "key": c.key, "sorting": c.sorting}
+                        for j, c in enumerate(columns)],
+        }],
     }
     files["competition.yaml"] = yaml.safe_dump(competition, sort_keys=False, allow_unicode=True).encode()
     return _zip(files)
+
+
+def build_bundles(task: str, reference: str | Path, **kwargs: Any) -> dict[str, bytes]:
+    """{subtask: bundle bytes}: one bundle for a subtask, one per subtask for 'all' (a `--title` then gets the
+    subtask appended). Everything is built before anything is written."""
+    tasks = task_list(task)
+    if task == "all" and kwargs.get("metrics"):
+        raise ConfigError(Problem("--metrics applies to one subtask; the bundles of 'all' run each subtask's "
+                                  "model-free metrics", field="--metrics", code="option"))
+    title = kwargs.pop("title", None)
+    return {t: build_bundle(t, reference, title=f"{title}: {t}" if title and task == "all" else title, **kwargs)
+            for t in tasks}
+
+
+def bundle_name(task: str) -> str:
+    """The file name of a subtask's bundle inside the folder `--task all` writes."""
+    return f"archehr-{task}-codabench.zip"
 
 
 def _zip(files: dict[str, bytes]) -> bytes:
@@ -360,8 +496,27 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def write_bundles(out: str | Path, bundles: dict[str, bytes], all_tasks: bool) -> list[tuple[Path, int]]:
+    """Write one bundle to `out`, or (all) one per subtask into the folder `out`, each atomically."""
+    out = Path(out)
+    if not all_tasks:
+        (data,) = bundles.values()
+        write_bytes(out, data)
+        return [(out, len(data))]
+    if out.suffix.lower() == ".zip" or out.is_file():
+        raise ConfigError(Problem("with --task all, -o names a folder: one bundle per subtask is written into it "
+                                  f"({bundle_name('st2')}, ...), each its own competition", str(out), field="--out",
+                                  code="option"))
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for t, data in bundles.items():
+        write_bytes(out / bundle_name(t), data)
+        written.append((out / bundle_name(t), len(data)))
+    return written
+
+
 def write_bundle(out: str | Path, task: str, reference: str | Path, **kwargs: Any) -> int:
-    """Build and write the bundle atomically; returns its size in bytes."""
+    """Build and write one subtask's bundle atomically; returns its size in bytes."""
     data = build_bundle(task, reference, **kwargs)
     write_bytes(out, data)
     return len(data)
@@ -370,8 +525,9 @@ def write_bundle(out: str | Path, task: str, reference: str | Path, **kwargs: An
 def unpack_for_scoring(bundle: bytes, submission: str | Path, root: str | Path) -> tuple[Path, Path, Path]:
     """Lay out a bundle the way Codabench's compute worker does: (program, input, output) folders under root.
 
-    For local checks of the contract (and the tests): program = scoring_program/, input/ref = the
-    reference data, input/res = the submission file as `submission.json`.
+    For local checks of the contract (and the tests): program = scoring_program/'s files, input/ref = the
+    reference data's files, input/res = the participant's zip unzipped (a bare JSON file is taken as the zip's
+    `submission.json`).
     """
     root = Path(root)
     with zipfile.ZipFile(io.BytesIO(bundle)) as zf:
@@ -380,24 +536,44 @@ def unpack_for_scoring(bundle: bytes, submission: str | Path, root: str | Path) 
     shutil.copytree(root / "bundle" / "scoring_program", program)
     (root / "input").mkdir(parents=True)
     shutil.copytree(root / "bundle" / "reference_data", root / "input" / "ref")
-    (root / "input" / "res").mkdir()
-    shutil.copyfile(submission, root / "input" / "res" / "submission.json")
+    res = root / "input" / "res"
+    res.mkdir()
+    if zipfile.is_zipfile(submission):
+        with zipfile.ZipFile(submission) as zf:
+            zf.extractall(res)
+    else:
+        shutil.copyfile(submission, res / "submission.json")
     (root / "output").mkdir()
     return program, root / "input", root / "output"
 
 
-def run_program_locally(bundle: bytes, submission: str | Path, python: str | None = None) -> tuple[int, str, str]:
-    """Run the bundle's scoring program on a submission exactly as Codabench would, in a temporary folder:
-    `python3 <program>/score.py <input> <output>` from the program folder. Returns (exit code, scores.json
-    text or "", the program's stdout + stderr)."""
-    import subprocess
+def program_argv(program: Path, input_dir: Path, output_dir: Path, python: str | None = None) -> list[str]:
+    """The program's metadata.yaml command as the worker runs it (split like a shell would, no shell), with the
+    container's /app folders mapped to these folders and `python3` to `python` (default: this interpreter)."""
+    import shlex
     import sys
+
+    import yaml
+
+    command = yaml.safe_load((program / "metadata.yaml").read_text(encoding="utf-8"))["command"]
+    mapping = {"/app/program": str(program), "/app/input": str(input_dir), "/app/output": str(output_dir)}
+    argv = [mapping.get(a, a) for a in shlex.split(command)]
+    argv = [str(program / a[len("/app/program/"):]) if a.startswith("/app/program/") else a for a in argv]
+    if argv[0] == "python3":
+        argv[0] = python or sys.executable
+    return argv
+
+
+def run_program_locally(bundle: bytes, submission: str | Path, python: str | None = None) -> tuple[int, str, str]:
+    """Run the bundle's scoring program on a submission as Codabench's worker would, in a temporary folder: its
+    metadata.yaml command from the program folder. Returns (exit code, scores.json text or "", the program's
+    stdout + stderr)."""
+    import subprocess
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="archehr-codabench-") as tmp:
         program, input_dir, output_dir = unpack_for_scoring(bundle, submission, tmp)
-        r = subprocess.run([python or sys.executable, str(program / "score.py"), str(input_dir), str(output_dir)],
-                           cwd=program, capture_output=True, text=True, check=False,
-                           env={"PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
+        r = subprocess.run(program_argv(program, input_dir, output_dir, python), cwd=program, capture_output=True,
+                           text=True, check=False, env={"PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
         scores = output_dir / "scores.json"
         return r.returncode, scores.read_text(encoding="utf-8") if scores.is_file() else "", r.stdout + r.stderr

@@ -37,7 +37,7 @@ def _submission_file(res: Path) -> Path:
     raise FileNotFoundError(f"the submission zip must hold submission.json at its root (found: {names})")
 
 
-def column_scores(report: Any, task: str, columns: list[str], prefix: str = "") -> dict[str, float]:
+def column_scores(report: Any, columns: list[str]) -> dict[str, float]:
     """{column key: value} for the leaderboard: official scores, and `<key>_partial` for partial means.
 
     A score that could not be computed here is left out (Codabench shows N/A), never written as 0.
@@ -45,8 +45,7 @@ def column_scores(report: Any, task: str, columns: list[str], prefix: str = "") 
     scores = report.scores
     partial = report.partial
     out: dict[str, float] = {}
-    for col in columns:
-        key = col[len(prefix):] if prefix and col.startswith(prefix) else col
+    for key in columns:
         if key.endswith("_partial"):
             base = key[: -len("_partial")]
             value = scores.get(base)
@@ -54,8 +53,8 @@ def column_scores(report: Any, task: str, columns: list[str], prefix: str = "") 
                 value = partial[base].value
         else:
             value = scores.get(key)
-        if isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value)):
-            out[col] = float(value)
+        if isinstance(value, (int, float)) and math.isfinite(value):  # Codabench stores a decimal: no NaN, inf
+            out[key] = float(value)
     return out
 
 
@@ -71,10 +70,7 @@ def main(argv: list[str]) -> int:
     print(f"archehr scorer {config['scorer_version']} from {Path(archehr_scoring.__file__).parent}")
     try:
         submission = _submission_file(input_dir / "res")
-        task = config["task"]
-        if task == "auto":  # an all-subtasks bundle: the submission's shape says which subtask it is
-            task = api.detect_task(api.read_submission(str(submission))[0])
-        report = api.score(task, str(submission), str(input_dir / "ref"), metrics=config["metrics"][task])
+        report = api.score(config["task"], str(submission), str(input_dir / "ref"), metrics=config["metrics"])
     except FileNotFoundError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -85,9 +81,7 @@ def main(argv: list[str]) -> int:
     except ArchehrError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    prefix = f"{report.task}_" if config["task"] == "auto" else ""
-    columns = [c["key"] for c in config["columns"][report.task]]
-    scores = column_scores(report, report.task, [prefix + c for c in columns], prefix)
+    scores = column_scores(report, [c["key"] for c in config["columns"]])
     for w in report.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for name, reason in report.unavailable.items():
