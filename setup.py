@@ -84,6 +84,7 @@ setup(
     package_data={
         "archehr._demo": ["*/*.xml", "*/*.json", "*.json", "*.md"],
         "archehr._configs": ["*.yaml", "*/*.yaml", "*/*.txt", "*/*.md", "*/*/*.txt"],
+        "archehr.serve": ["static/*.js"],
         "": ["*.json", "*.tsv", "*.txt", "*.yaml"],
     },
     cmdclass=cmdclass,

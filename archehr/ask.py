@@ -37,6 +37,9 @@ class NoteAnswer:
     system: str
     fallback: str | None = None
     notes: tuple[str, ...] = ()
+    # cited sentence id -> "essential" | "supplementary": the more likely of the two by the selector's scores
+    # (empty when the system gives no per-sentence scores, e.g. cite-all)
+    cited_as: tuple[tuple[str, str], ...] = ()
 
     @property
     def text(self) -> str:
@@ -57,6 +60,7 @@ class NoteAnswer:
             "sentences": [_sentence_dict(s) for s in self.note.sentences],
             "fallback": self.fallback,
             "notes": list(self.notes),
+            "cited_as": dict(self.cited_as),
         }
 
 
@@ -85,7 +89,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
         from archehr.data import load_split
 
         sys_obj.prepare(load_split(None, "dev"))
-    ans, selection = sys_obj.answer(case)
+    ans, evidence = sys_obj.answer_with_evidence(case)
+    selection = evidence.selection
     cited_ids = set(ans.cited_ids)
     notes = split.notes + ans.notes
     return NoteAnswer(
@@ -93,4 +98,13 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
         lines=tuple(CitedLine(ln.text, ln.citations) for ln in ans.lines),
         cited=tuple(s for s in split.sentences if s.id in cited_ids), note=split,
         confidence=float(selection.confidence), flagged=bool(selection.flagged), system=sys_obj.config.name,
-        fallback=ans.fallback, notes=notes)
+        fallback=ans.fallback, notes=notes, cited_as=_cited_as(evidence.scores, cited_ids))
+
+
+def _cited_as(scores: Any, cited: set[str]) -> tuple[tuple[str, str], ...]:
+    """How the selector labelled each cited sentence: essential when P(essential) >= P(supplementary)."""
+    if scores is None:
+        return ()
+    return tuple((sid, "essential" if e >= s else "supplementary")
+                 for sid, e, s in zip(scores.sentence_ids, scores.essential, scores.supplementary, strict=True)
+                 if sid in cited)

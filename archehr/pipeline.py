@@ -357,8 +357,13 @@ class System:
         return ev.selection, ev.scores
 
     def answer(self, case: Case) -> tuple[Answer, Selection]:
+        ans, ev = self.answer_with_evidence(case)
+        return ans, ev.selection
+
+    def answer_with_evidence(self, case: Case) -> tuple[Answer, Evidence]:
+        """The answer and the evidence it was built on (selection and per-sentence scores, when any)."""
         ev = self.evidence_for(case)
-        return self._answer(case, ev), ev.selection
+        return self._answer(case, ev), ev
 
     def _answer(self, case: Case, ev: Evidence) -> Answer:
         answer = self.generator.generate(case, ev.selection, ev.scores)

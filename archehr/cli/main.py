@@ -19,6 +19,7 @@ from archehr.cli import (
     predict_cmd,
     report_cmd,
     score_cmd,
+    serve_cmd,
     train_cmd,
     validate_cmd,
 )
@@ -56,7 +57,7 @@ app.add_typer(data_cmd.app, name="data")
 # Each command module exposes `register(app)` and imports its heavy dependencies inside the command, so that
 # start-up stays fast. Listed explicitly: a deleted module is an ImportError here, never a silent stub.
 for _cmd in (predict_cmd, score_cmd, validate_cmd, train_cmd, leaderboard_cmd, report_cmd, compare_cmd, package_cmd,
-             answer_cmd, codabench_cmd):
+             answer_cmd, codabench_cmd, serve_cmd):
     _cmd.register(app)
 
 EXIT_BAD_INPUT = 2

@@ -1,0 +1,123 @@
+"""The API's request and response types (pydantic): what /openapi.json describes."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# A note is a clinical note, not a book: larger requests are refused with 413 before they are answered.
+MAX_NOTE_BYTES = 200 * 1024
+MAX_QUESTION_BYTES = 8 * 1024
+MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
+
+
+class ProblemOut(BaseModel):
+    """One problem, as the CLI prints it (`text`) and its parts."""
+
+    text: str = Field(description="The CLI's one line, e.g. 'error: field note: the note is empty'")
+    message: str
+    file: str | None = None
+    case_id: str | None = None
+    field: str | None = None
+    line: int | None = None
+    code: str = "error"
+
+
+class ErrorResponse(BaseModel):
+    problems: list[ProblemOut]
+
+
+class AnswerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    note: str = Field(description="The clinical note as plain text (at most 200 KB of UTF-8).")
+    question: str = Field(description="The patient's question.")
+    narrative: str | None = Field(None, description="The patient's whole message, when there is more than the "
+                                                    "question.")
+    splitter: Literal["auto", "spacy", "rules"] = Field("auto", description="How the note is cut into sentences: "
+                                                        "auto (spaCy when installed, else rules), spacy, rules.")
+
+
+class Line(BaseModel):
+    text: str
+    citations: list[str]
+
+
+class Sentence(BaseModel):
+    id: str
+    paragraph_id: int
+    start: int = Field(description="Character offset in the note: note[start:end] == text.")
+    end: int
+    kind: str = Field(description="Which splitting rule made it: header | list | lab | field | text.")
+    text: str
+    cited: bool
+    cited_as: Literal["essential", "supplementary"] | None = Field(
+        None, description="How the selector labelled a cited sentence (None when not cited or not scored).")
+
+
+class AnswerResponse(BaseModel):
+    question: str
+    answer: str = Field(description="The official 2025 form: one sentence per line, |ids| at the end.")
+    answer_without_citations: str
+    lines: list[Line]
+    cited_ids: list[str]
+    sentences: list[Sentence] = Field(description="Every note sentence, numbered, in note order.")
+    confidence: float = Field(description="The selector's confidence in [0, 1].")
+    needs_review: bool = Field(description="Confidence below the system's review level: have a clinician check it.")
+    system: str
+    splitter: str = Field(description="The sentence split the answer was built on.")
+    fallback: str | None = Field(None, description="Which parts of an LLM system fell back (and why).")
+    notes: list[str] = []
+    seconds: float = Field(description="Time spent answering, on the server.")
+
+
+class ScoreRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    submission: Any = Field(description="The submission JSON itself (a list of cases), as written by `predict`.")
+    key: str = Field(description="A split of the server's release that has a key (see GET /api/runs).")
+    task: str | None = Field(None, description="2025 | st1 | st2 | st3 | st4 (default: detected from the "
+                                               "submission's shape).")
+    metrics: list[str] | None = Field(None, description="Metrics to run (default: the task's official set; those "
+                                                        "that cannot run here are listed as unavailable).")
+
+
+class ScoreResponse(BaseModel):
+    task: str
+    key: str
+    n_cases: int
+    scores: dict[str, float | None]
+    per_case: dict[str, dict[str, float | None]] = Field(description="case id -> that case's scores (the "
+                                                                     "scorer's per-case rows aggregated alone).")
+    unavailable: dict[str, str] = Field(description="metric -> why it could not run here.")
+    warnings: list[str]
+
+
+class SplitInfo(BaseModel):
+    name: str
+    n_cases: int | None
+    has_key: bool
+
+
+class RunInfo(BaseModel):
+    id: int
+    name: str
+    task: str | None
+    split: str | None
+    system: str
+    commit: str
+    provenance_url: str | None = Field(None, description="The run's run.json, when it has one.")
+    problems: list[str]
+
+
+class RunsResponse(BaseModel):
+    release: str
+    splits: list[SplitInfo]
+    runs: list[RunInfo]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    ready: bool = Field(description="The system and the sentence splitter are loaded (first answers are fast).")
+    system: str
