@@ -282,8 +282,9 @@ def _pages(task: str, metrics: list[str] | None, columns: list[Column], docker_i
     overview = (f"# ArchEHR-QA {task}: {title}\n\nGrounded patient-question answering over clinical notes. This "
                 f"competition scores the **{task}** subtask ({title}); each subtask of ArchEHR-QA has its own "
                 "competition and leaderboard.\n\n"
-                "Submit a zip holding `submission.json` at its root (`archehr package submission.json` builds it "
-                "for a 2026 subtask; for 2025, zip the file yourself).\n")
+                "Submit a zip holding `submission.json` at its root"
+                + (" (`archehr package submission.json` builds it).\n" if _task(task).upload_zip else
+                   " (zip the file yourself).\n"))
     ran = ", ".join(metrics) if metrics else "all of the subtask's scores (no model needed)"
     cols = "\n".join(f"- `{c.key}`{' (ranking)' if i == 0 else ''}" for i, c in enumerate(columns))
     missing = missing_metrics(task, metrics)

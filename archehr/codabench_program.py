@@ -58,6 +58,15 @@ def column_scores(report: Any, columns: list[str]) -> dict[str, float]:
     return out
 
 
+def _other_task(api: Any, submission: Path, task: str) -> str | None:
+    """The subtask the submission's shape implies, when it is not this competition's (None when unknown)."""
+    try:
+        detected = api.detect_task(api.read_submission(str(submission))[0])
+    except Exception:  # noqa: BLE001 - only a hint: the located errors below are the answer
+        return None
+    return detected if detected != task else None
+
+
 def main(argv: list[str]) -> int:
     input_dir = Path(argv[1]) if len(argv) > 1 else Path("/app/input")
     output_dir = Path(argv[2]) if len(argv) > 2 else Path("/app/output")
@@ -75,6 +84,10 @@ def main(argv: list[str]) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except InputError as e:
+        other = _other_task(api, submission, config["task"])
+        if other:  # each subtask is its own competition: say where this submission belongs, first
+            print(f"error: this competition scores {config['task']}, and the submission has the shape of a {other} "
+                  f"submission: submit it to the {other} competition", file=sys.stderr)
         for p in e.problems:
             print(f"error: {p}", file=sys.stderr)
         return 1

@@ -225,6 +225,14 @@ def test_bad_submission_fails_with_located_errors(tmp_path: Path) -> None:
     assert run.scores is None
 
 
+def test_a_submission_for_another_subtask_is_told_where_it_belongs(submissions: dict[str, Path],
+                                                                    tmp_path: Path) -> None:
+    run = run_like_worker(_bundle("st2"), _zip_of(submissions["st4"], tmp_path / "st4.zip"), tmp_path / "run")
+    first = run.stderr.splitlines()[0]
+    assert run.returncode == 1 and run.scores is None
+    assert "this competition scores st2" in first and "submit it to the st4 competition" in first
+
+
 @pytest.mark.parametrize("image", ["ghcr.io/myorg/archehr-scoring:0.1.0", "myorg/archehr-scoring",
                                    "localhost:5000/a/b_c:latest", "registry.example.com/a__b/c-d--e:v1.2",
                                    "docker.io/library/python:3.11-slim", "myorg/scorer@sha256:" + "ab" * 32])
@@ -323,6 +331,9 @@ def test_cli_bad_options_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert columns_for("st3", None)[0].key == "overall_score"  # every metric run: the official overall
     assert main(["codabench", "--task", "st2", "--reference", str(tmp_path / "missing"), "-o", str(out),
                  "--docker-image", IMAGE]) == 2
+    capsys.readouterr()
+    assert main(base + ["--task", "st2", "--check-with", str(tmp_path / "missing.json")]) == 2
+    assert "field --check-with: no such file" in capsys.readouterr().err
 
 
 def test_which_tasks_need_the_key_comes_from_the_task_registry(tmp_path: Path,

@@ -41,6 +41,8 @@ def codabench(
     from archehr.codabench import build_bundles, check_docker_image, run_program_locally, split_metrics, write_bundles
 
     image = check_docker_image(docker_image)  # first: a missing or placeholder image is the likeliest mistake
+    if check_with is not None and not check_with.is_file():
+        raise InputError(Problem("no such file", str(check_with), field="--check-with", code="missing-file"))
     start_date = None
     if start is not None:
         try:
