@@ -339,8 +339,16 @@ def run_like_worker(bundle: bytes, submission_zip: Path, root: Path, python: str
         _as_worker_data(Path(tmp) / files["scoring_program"], root / "program")
         if "reference_data" in files:
             _as_worker_data(Path(tmp) / files["reference_data"], root / "input" / "ref")
+    # A results-only submission goes through a prediction step first: the worker finds no metadata in it, copies
+    # its files to the output (compute_worker.py L847-860), writes the v1.5 `metadata` status file there and
+    # pushes that folder as the prediction result (L1344-1372), which the scoring step unzips into input/res.
+    res = root / "input" / "res"
     with zipfile.ZipFile(submission_zip) as zf:
-        zf.extractall(root / "input" / "res")
+        if any(Path(n).name in ("metadata", "metadata.yaml") for n in zf.namelist()):
+            raise AssertionError("a results zip holding metadata would be run as a program (L847-888)")
+        zf.extractall(res)
+    (res / "metadata").write_text(yaml.dump({"exitCode": None, "elapsedTime": None, "ingestionExitCode": None,
+                                             "ingestionElapsedTime": None}, default_flow_style=False))
     for d in ("output", "shared"):  # compute_worker.py L360-363 (output_dir), L926-935 (shared)
         (root / d).mkdir(exist_ok=True)
     # compute_worker.py L847-888: metadata.yaml (or metadata) holds the command
@@ -355,6 +363,8 @@ def run_like_worker(bundle: bytes, submission_zip: Path, root: Path, python: str
         argv[0] = python or sys.executable
     r = subprocess.run(argv, cwd=root / "program", capture_output=True, text=True, check=False,
                        env={"PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
+    if (root / "output" / "metadata").exists():  # L1359-1363: the worker then fails the submission
+        raise AssertionError("the scoring program wrote output/metadata, which the worker refuses")
     scores_file = root / "output" / "scores.json"
     scores = json.loads(scores_file.read_text()) if scores_file.is_file() else None
     columns = saved.leaderboard_columns[saved.phase_leaderboard[phase]]

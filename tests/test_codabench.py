@@ -153,9 +153,11 @@ def test_upload_rules_refuse_what_codabench_refuses() -> None:
 def test_program_run_as_codabench_matches_archehr_score(task: str, submissions: dict[str, Path], tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """codabench_rules.run_like_worker: the program and reference data take the unpacker's zip and the worker's
-    unzip (unpackers/utils.py L15-27; compute_worker/compute_worker.py L1148-1163, L660-663), the metadata.yaml
-    command runs split like a shell from /app/program (L847-888, L264-286, L1036-1050), and scores.json keeps
-    only keys of the phase's leaderboard (api/views/submissions.py L578-587), at c7dbc756. Every key must land."""
+    unzip (unpackers/utils.py L15-27; compute_worker/compute_worker.py L1148-1163, L660-663), the participant's
+    files reach input/res through the prediction step with its `metadata` status file (L847-860, L1344-1372), the
+    metadata.yaml command runs split like a shell from /app/program (L847-888, L264-286, L1036-1050), and
+    scores.json keeps only keys of the phase's leaderboard (api/views/submissions.py L578-587), at c7dbc756.
+    Every key must land."""
     bundle = _bundle(task)
     run = run_like_worker(bundle, _zip_of(submissions[task], tmp_path / "upload.zip"), tmp_path / "run")
     assert run.returncode == 0, run.stderr
