@@ -53,13 +53,27 @@ def leaderboard(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     settings: MetricSettings | None = None,  # the model options, added by @model_options
 ) -> None:
-    """Score every submission (cached), rank by the official overall score, write LEADERBOARD.md/.json/.csv/.html."""
+    """Score every run (cached), rank by the official overall score, print a short ranked table and write
+    LEADERBOARD.md, leaderboard.json, .csv and .html (every score, CI, p-value, note and signature).
+
+    Each run's task is read from its run.json, else from its submission's shape: a run of another task than
+    --task is listed as "st2 run: use --task st2", not scored. No run found: one error line, exit 2, nothing
+    written."""
     from archehr.atomic import write_text
     from archehr.leaderboard import scorer as scorer_mod
     from archehr.leaderboard.board import build_leaderboard
     from archehr.leaderboard.cache import CACHE_DIR_NAME, ScoreCache
     from archehr.leaderboard.html_board import leaderboard_html
-    from archehr.leaderboard.render import CSV_NAME, HTML_NAME, JSON_NAME, MD_NAME, to_csv, to_json_text, to_markdown
+    from archehr.leaderboard.render import (
+        CSV_NAME,
+        HTML_NAME,
+        JSON_NAME,
+        MD_NAME,
+        to_csv,
+        to_json_text,
+        to_markdown,
+        to_terminal,
+    )
 
     metrics_list, settings = metric_specs(metrics, settings)
     key_file = scorer_mod.resolve_key(key)
@@ -86,7 +100,7 @@ def leaderboard(
     write_text(out_dir / JSON_NAME, to_json_text(lb, out_dir))
     write_text(out_dir / CSV_NAME, to_csv(lb))
     write_text(out_dir / HTML_NAME, leaderboard_html(lb))
-    print(md, end="")
+    print(to_terminal(lb), end="")  # the short ranked table; the files hold every score, note and signature
     if not quiet:
         err(f"wrote {md_path}, {JSON_NAME}, {CSV_NAME}, {HTML_NAME} in {out_dir} "
             f"({len(lb.entries)} runs, {n_bad} not scored; cache {cache.hits} hits, {cache.misses} misses)")

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from archehr.errors import ArchehrError, ConfigError, InputError, Problem
+from archehr.data.json_io import read_json
+from archehr.errors import ArchehrError, ConfigError, DataError, InputError, Problem
 from archehr.leaderboard.cache import (
     ScoreCache,
     cache_key,
@@ -28,7 +29,7 @@ from archehr.leaderboard.runs import Run, find_runs
 from archehr.leaderboard.scorer import Scorer, key_files
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, bootstrap_ci
 from archehr_scoring.results import ScoreReport
-from archehr_scoring.tasks import OVERALL_KEY, TASKS, get_task
+from archehr_scoring.tasks import OVERALL_KEY, TASKS, detect_task, get_task
 
 # When the official overall cannot be computed here (a model-based metric is unavailable), rank by
 # the first of the task's `rank_fallbacks` that every scored run has, and say so in the table.
@@ -40,7 +41,7 @@ class Entry:
     """One row of the leaderboard."""
 
     run: Run
-    status: str  # "ok" | "invalid" (failed validation) | "error" (scoring failed)
+    status: str  # "ok" | "invalid" (failed validation) | "error" (scoring failed) | "other-task" (not scored)
     problems: list[Problem] = field(default_factory=list)
     report: ScoreReport | None = None
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -94,6 +95,41 @@ class Leaderboard:
     def top(self) -> Entry | None:
         r = self.ranked
         return r[0] if r else None
+
+
+OTHER_TASK = "other-task"
+NO_RUNS = ("no runs found: a run is a folder holding submission.json (or run.json), given itself or inside a "
+           "submissions folder, or a submission file")
+
+
+def run_task(run: Run) -> tuple[str | None, str]:
+    """The task a run was made for and where that was read: run.json's `task`, else the submission's shape."""
+    recorded = run.provenance.get("task")
+    if isinstance(recorded, str) and recorded in TASKS:
+        return recorded, "run.json"
+    if not run.submission.is_file():
+        return None, ""
+    try:
+        return detect_task(read_json(run.submission)).name, "shape"
+    except (DataError, ArchehrError):  # unreadable or no task's shape: scoring will say what is wrong
+        return None, ""
+
+
+def other_task(run: Run, task: str) -> str | None:
+    """The task of a run made for another task than the board's, else None.
+
+    Only for tasks that read submissions by shape (a test scorer's stand-in task has no detector). The shape
+    alone cannot tell st1 questions from st3 answers (both are text), so a shape of the same kind as the board's
+    task is never called another task; run.json can.
+    """
+    if task not in TASKS or TASKS.get(task).detector is None:
+        return None
+    found, source = run_task(run)
+    if found is None or found == task:
+        return None
+    if source == "shape" and get_task(found).prediction == get_task(task).prediction:
+        return None
+    return found
 
 
 def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCache) -> Entry:
@@ -171,10 +207,17 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
         raise InputError(Problem(f"unknown significance test {test!r}; use one of {', '.join(PAIRED_TESTS)}",
                                  field="--test"))
     runs = find_runs(dirs)
+    if not runs:
+        raise InputError(Problem(NO_RUNS, ", ".join(str(d) for d in dirs), code="no-runs"))
     key_sha = sha256_files(key_files(key))
     entries: list[Entry] = []
     for i, run in enumerate(runs, 1):
-        e = score_run(run, key, key_sha, scorer, cache)
+        other = other_task(run, scorer.task)
+        if other is not None:  # listed, not scored: another task's key and metrics would call it invalid
+            e = Entry(run, OTHER_TASK, [Problem(f"{other} run: use --task {other}", str(run.submission),
+                                                code=OTHER_TASK)])
+        else:
+            e = score_run(run, key, key_sha, scorer, cache)
         entries.append(e)
         if progress:
             progress(f"[{i}/{len(runs)}] {run.name}: {e.status}{' (cached)' if e.cached else ''}")

@@ -26,7 +26,11 @@ a:focus-visible,button:focus-visible,summary:focus-visible{outline:3px solid #f5
 table{border-collapse:collapse;font-size:.9rem}
 th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;
 vertical-align:top}th{background:#f7f7f7;position:sticky;top:0}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-th button{all:unset;cursor:pointer}th button:after{content:" \\2195";color:#999}
+th button{all:unset;cursor:pointer}th button:after{content:"\\00a0\\2195";color:#999}
+body.wide{max-width:none}
+.board .x{display:none}body:has(#more-cols:checked) .board .x{display:table-cell}
+.board td.name{white-space:nowrap}.board td.name.long{white-space:normal;overflow-wrap:anywhere;min-width:8rem}
+main li,.sigs code{overflow-wrap:anywhere}.nw{white-space:nowrap}
 .ci{color:var(--muted);font-size:.8em;white-space:nowrap}
 .bad{color:var(--miss)}.ok{color:var(--hit)}.partial{color:var(--sup)}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}.chart{flex:1 1 20rem;min-width:0}
@@ -65,14 +69,15 @@ def esc(s: object) -> str:
     return html.escape("" if s is None else str(s), quote=True)
 
 
-def page(title: str, body: str, script: str = "") -> str:
+def page(title: str, body: str, script: str = "", body_class: str = "") -> str:
     """A complete HTML document: inline CSS and script, a CSP that forbids every network load."""
     csp = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
            "connect-src 'none'; form-action 'none'; base-uri 'none'")
+    body_attr = f' class="{esc(body_class)}"' if body_class else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n"
+            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body{body_attr}>\n"
             "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
             f"{body}\n" + (f"<script>{script}</script>\n" if script else "") + "</body></html>\n")
 

@@ -80,6 +80,8 @@ def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an imp
     if e.status == "ok":
         partial = e.report.partial if e.report else {}
         return "ok" + (f" (partial {', '.join(sorted(partial))})" if partial else "")
+    if e.status == "other-task":  # "st2 run: use --task st2" says it all
+        return "; ".join(p.message for p in e.problems if p.code == "other-task")
     first = [str(p.message) for p in e.problems if not p.code.startswith("warning")][:3]
     more = len([p for p in e.problems if not p.code.startswith("warning")]) - len(first)
     return f"{e.status}: " + "; ".join(first) + (f" (+{more} more)" if more > 0 else "")
@@ -126,7 +128,7 @@ def to_markdown(lb: Leaderboard) -> str:
     for m, why in sorted(lb.unavailable.items()):
         notes.append(f"- `{_md_code(m)}` unavailable: {_md_escape(portable_text(why))}")
     for e in lb.entries:
-        if e.status != "ok":
+        if e.status not in ("ok", "other-task"):  # another task's run: its status cell says it all
             for p in e.problems[:20]:
                 notes.append(f"- {_md_escape(e.name)}: {_md_escape(problem_text(p))}")
             if len(e.problems) > 20:
@@ -163,3 +165,35 @@ def to_csv(lb: Leaderboard) -> str:
             csv_text(" | ".join(problem_text(p) for p in e.problems if not p.code.startswith("warning"))),
         ])
     return buf.getvalue()
+
+
+def to_terminal(lb: Leaderboard, max_name: int = 28) -> str:
+    """The short ranked table `archehr leaderboard` prints: rank, run, the ranking score with its CI, p vs #1 and a
+    one-word status. Every other score, the notes and the signatures are in the files it writes."""
+    key = lb.rank_key
+    rows = [["#", "run", key, "95% CI", "p vs #1", "status"]]
+    partial = False
+    for e in lb.entries:
+        v, ci, res = e.value(key), e.ci.get(key), e.vs_top.get(key)
+        star = "*" if e.is_partial(key) else ""
+        partial = partial or bool(star)
+        name = e.name if len(e.name) <= max_name else e.name[:max_name - 3] + "..."
+        if e.status == "ok":
+            status = "ok"
+        elif e.status == "other-task":
+            status = status_text(e)
+        else:
+            n = len([p for p in e.problems if not p.code.startswith("warning")])
+            status = f"{e.status} ({n} problem{'s' if n != 1 else ''})"
+        rows.append([str(e.rank) if e.rank else "-", name, "" if e.report is None else fmt(v) + star,
+                     f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "", fmt_p(res.p) if res else ("-" if e.rank == 1 else ""),
+                     status])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    right = {0, 2, 4}
+    lines = ["  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+             .rstrip() for r in rows]
+    n_ok = sum(e.status == "ok" for e in lb.entries)
+    head = f"Leaderboard ({lb.task}): {len(lb.entries)} run{'s' if len(lb.entries) != 1 else ''}, {n_ok} scored"
+    foot = ["* partial: the mean of the parts that could run, not the official score (see LEADERBOARD.md)"] \
+        if partial else []
+    return "\n".join([head, *lines, *foot]) + "\n"
