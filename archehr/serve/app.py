@@ -170,6 +170,10 @@ def build_fastapi(state: ServerState) -> FastAPI:
         kind, data = assets[name]
         return Response(data, media_type=kind)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/api/health", response_model=m.Health, summary="Is the server up, and are the models loaded?")
     def health() -> m.Health:
         return m.Health(status="ok", ready=state.ready.is_set(), system=state.system.config.name)

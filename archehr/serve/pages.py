@@ -40,7 +40,10 @@ table.cmp td.mk{text-align:center;white-space:nowrap}.hidden{display:none}
 border-radius:4px;margin:.75rem 0}.filters label{margin:0 0 .2rem}
 .runpick{columns:16rem}.runpick label{font-weight:400;margin:.1rem 0}
 .delta.pos{color:var(--hit)}.delta.neg{color:var(--miss)}
-code.api{font-weight:600}
+code.api{font-weight:600}textarea#narrative{min-height:5rem}
+.sw.ess{background:var(--ess-bg);border:1px solid var(--ess)}
+.sw.sup{background:var(--sup-bg);border:1px solid var(--sup)}
+.sw.nr{background:var(--nr-bg);border:1px solid #bbb}
 """
 
 NAV = (("/", "Ask about a note"), ("/runs", "Compare runs"), ("/api", "JSON API"))
@@ -74,7 +77,7 @@ and type the patient's question. The note is split into numbered sentences and a
 <label for="question">Patient's question</label><input type="text" id="question" name="question"
  placeholder="e.g. Why did they do the catheterization?">
 <details><summary>The patient's whole message (optional)</summary>
-<label for="narrative">Narrative</label><textarea id="narrative" name="narrative" style="min-height:5rem"></textarea>
+<label for="narrative">Narrative</label><textarea id="narrative" name="narrative"></textarea>
 </details>
 <button class="go" id="go" type="submit">Answer</button> <span id="status" class="muted small" role="status"></span>
 </form>
@@ -87,8 +90,8 @@ and type the patient's question. The note is split into numbered sentences and a
 <dt>Sentence split</dt><dd id="splitter-used"></dd><dt>Time</dt><dd id="seconds"></dd></dl>
 <div id="fallback" class="fallback hidden"></div>
 <div class="legend small"><p><b>Highlight = cited by the system, as the selector labelled it:</b>
-<span><i class="sw" style="background:var(--ess-bg);border:1px solid var(--ess)"></i>essential</span>
-<span><i class="sw" style="background:var(--sup-bg);border:1px solid var(--sup)"></i>supplementary</span></p></div>
+<span><i class="sw ess"></i>essential</span>
+<span><i class="sw sup"></i>supplementary</span></p></div>
 <h2>The note, sentence by sentence</h2><ol id="sentences" class="sents"></ol>
 </section>"""
     return shell("archehr: ask about a note", body, "/", ["ask.js"])
@@ -129,7 +132,8 @@ def _pick_form(index: RunsIndex, split: str | None, chosen: Sequence[int]) -> st
                      f"{dis}> {esc(e.name)} <span class=\"muted small\">({esc(info)})</span></label>")
     return (f'<form id="pick" method="get" action="/runs"><div class="row"><div><label for="split">Split with a key'
             f'</label><select id="split" name="split">{opts}</select></div></div><fieldset><legend>Runs (two or more; '
-            f'the first one ticked is the baseline)</legend><div class="runpick">{"".join(boxes)}</div></fieldset>'
+            'the first one in this list is the baseline the others are compared with)</legend>'
+            f'<div class="runpick">{"".join(boxes)}</div></fieldset>'
             '<button class="go" type="submit">Compare</button></form>')
 
 
@@ -202,9 +206,9 @@ def _data_attrs(r: CaseRow) -> str:
 
 def _legend() -> str:
     return ('<div class="legend small"><p><b>Background = gold label:</b> '
-            '<span><i class="sw" style="background:var(--ess-bg);border:1px solid var(--ess)"></i>essential</span>'
-            '<span><i class="sw" style="background:var(--sup-bg);border:1px solid var(--sup)"></i>supplementary</span>'
-            '<span><i class="sw" style="background:var(--nr-bg);border:1px solid #bbb"></i>not relevant</span></p>'
+            '<span><i class="sw ess"></i>essential</span>'
+            '<span><i class="sw sup"></i>supplementary</span>'
+            '<span><i class="sw nr"></i>not relevant</span></p>'
             '<p><b>Marks = each run\'s citations:</b> <span><span class="mark hit">hit</span>: essential, cited</span>'
             '<span><span class="mark lenient">sup.</span>: supplementary, cited (lenient scores only)</span>'
             '<span><span class="mark fa">false alarm</span>: not relevant, cited</span>'
