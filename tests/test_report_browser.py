@@ -56,12 +56,16 @@ def _in_viewport(page, selector: str) -> bool:
                                            " return r.top >= 0 && r.bottom <= window.innerHeight; }")
 
 
-def test_report_and_leaderboard_in_chromium(browser, golden_dir, synthetic_dir, tmp_path):
-    key = synthetic_dir / "test" / "archehr-qa_key.json"
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN_DEMO = REPO / "tests" / "golden" / "demo"  # in the repository: the test runs in any clone
+
+
+def test_report_and_leaderboard_in_chromium(browser, tmp_path):
+    key = REPO / "data" / "demo" / "test" / "archehr-qa_key.json"
     subs = tmp_path / "submissions"
     for n in ("test-lexical", "test-citeall", "test-oracle"):
         (subs / n).mkdir(parents=True)
-        shutil.copy(golden_dir / "2025" / n / "submission.json", subs / n / "submission.json")
+        shutil.copy(GOLDEN_DEMO / "2025" / n / "submission.json", subs / n / "submission.json")
     (subs / "broken").mkdir()
     (subs / "broken" / "submission.json").write_text("[{")
     report = tmp_path / "report.html"
