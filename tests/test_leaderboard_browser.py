@@ -69,6 +69,10 @@ def test_leaderboard_fits_1280_and_390_px(browser, board, tmp_path):  # noqa: F8
             assert th.evaluate("b => { const r = document.createRange(); r.selectNodeContents(b);"
                                " const text = [...r.getClientRects()].pop(), box = b.getBoundingClientRect();"
                                " return box.bottom - text.bottom < 10; }"), th.inner_text()
+    labels = page.locator("section.chart svg > text[text-anchor=end]").all()  # run names beside the bars
+    assert len(labels) == len(RUNS) + 1  # the ranked runs
+    for label in labels:  # inside the chart, not clipped at its left edge
+        assert label.evaluate("t => t.getBBox().x >= 0"), label.text_content()
     page.screenshot(path=str(shots / "leaderboard-1280.png"), full_page=True)
 
     hidden = page.locator("#board thead th.x").first

@@ -103,7 +103,11 @@ def hbar_chart(items: Sequence[tuple[str, float | None, tuple[float, float] | No
                      f'<text x="{x(t):.1f}" y="{h - 5}" font-size="10" text-anchor="middle" fill="#666">{t}</text>')
     for i, (label, v, ci) in enumerate(items):
         y = i * row_h + 4
-        parts.append(f'<text x="{label_w - 6}" y="{y + 13}" font-size="11" text-anchor="end">{esc(label)}</text>')
+        # 170 px hold about 27 characters at 11 px: a longer label is cut (the full one in its tooltip), never
+        # clipped at the chart's left edge
+        shown = label if len(label) <= 27 else label[:26] + "\u2026"
+        parts.append(f'<text x="{label_w - 6}" y="{y + 13}" font-size="11" text-anchor="end">'
+                     f"<title>{esc(label)}</title>{esc(shown)}</text>")
         if v is None:
             parts.append(f'<text x="{label_w + 4}" y="{y + 13}" font-size="11" fill="#b2182b">n/a</text>')
             continue
