@@ -232,3 +232,32 @@ def test_other_commands_do_not_import_fastapi() -> None:
             "assert not bad, bad\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
+
+
+def test_llm_system_says_what_fell_back_and_caches_nothing(tmp_path, monkeypatch) -> None:
+    import socket
+
+    import yaml
+
+    from archehr.pipeline import find_system_file
+    from archehr.serve.app import ServerState, create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    with socket.socket() as s:  # a port nobody listens on: every LLM call fails, each part falls back
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
+    raw["backend"]["params"].update({"base_url": f"http://127.0.0.1:{port}/v1", "timeout": 0.5, "retries": 0,
+                                     "backoff": 0.01})
+    cfg = tmp_path / "llm.yaml"
+    cfg.write_text(yaml.safe_dump(raw))
+    monkeypatch.chdir(tmp_path)
+    with TestClient(create_app(ServerState(str(cfg), None, []))) as c:
+        r = _post_answer(c)
+    assert r.status_code == 200
+    got = r.json()
+    assert got["system"] == "openai-server" and got["cited_ids"]
+    assert got["fallback"] and "backend error" in got["fallback"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["llm.yaml"]  # no reply cache (prompts hold the note)
