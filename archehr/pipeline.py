@@ -330,6 +330,14 @@ class System:
             self._backend = build_backend(b["name"], cache_dir=cache, **b.get("params", {}))
         return self._backend
 
+    def start(self) -> None:
+        """Meet the LLM server before the first case (its served model); ConfigError when the config cannot
+        work with it. Nothing to do for a system without a backend section."""
+        if self.config.backend is not None and self.wants_training_split():
+            start = getattr(self.backend(), "start", None)
+            if callable(start):
+                start()
+
     def prepare(self, train: Split | None) -> None:
         """Use a labelled training split: demonstrations for the LLM parts (the learned st4 aligner is pre-trained)."""
         for part in (self.generator, self.evidence, self.question_model() if self._uses_llm_question() else None,

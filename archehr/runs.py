@@ -209,6 +209,9 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
         if mismatch:
             raise ConfigError(Problem(f"cannot resume: the {', '.join(mismatch)} differ from the interrupted run; "
                                       "use another output directory or --force", str(run_json), code="resume-mismatch"))
+    start = getattr(system, "start", None)
+    if callable(start):
+        start()  # the LLM server's served model is checked before anything is written
     hashes = {c.case_id: case_input_hash(c, split, task) for c in split.cases}
     done_rows = _read_checkpoint(ckpt) if resume else {}
     done_rows = {cid: r for cid, r in done_rows.items() if cid in hashes and r.get("input_sha256") == hashes[cid]}

@@ -44,6 +44,8 @@ def http(code: int, body: bytes, headers: dict[str, str] | None = None, length: 
 
 
 class FaultServer:
+    MODEL = "fault/model-7b"
+
     def __init__(self, mode: str = "ok", latency: float = 0.0, retry_after: str = "1",
                  reply: Callable[[dict], str] | None = None):
         self.mode = mode
@@ -51,7 +53,9 @@ class FaultServer:
         self.latency = latency  # seconds before every answer (a server busy generating)
         self.retry_after = retry_after
         self.reply = reply  # custom text for "ok" replies, from the request payload
-        self.calls = 0
+        self.calls = 0  # completion requests (GET /v1/models is counted in `gets`)
+        self.gets = 0
+        self.models: list[str] | None = [self.MODEL]  # what GET /v1/models lists (None: 404)
         self.payloads: list[dict] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -93,6 +97,8 @@ class FaultServer:
                 return {}
             data += chunk
         head, _, body = data.partition(b"\r\n\r\n")
+        if head.startswith(b"GET "):
+            return {"_get": head.split(b" ")[1].decode("latin-1")}
         length = 0
         for line in head.split(b"\r\n")[1:]:
             k, _, v = line.partition(b":")
@@ -113,6 +119,14 @@ class FaultServer:
             sock.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
             return
         payload = self._read_request(sock)
+        if "_get" in payload:  # GET /v1/models: the model list (`models`), whatever the mode of completions
+            self.gets += 1
+            if self.models is None:
+                sock.sendall(http(404, b'{"error": {"message": "not found"}}'))
+            else:
+                sock.sendall(http(200, json.dumps({"object": "list", "data": [
+                    {"id": m, "object": "model", "owned_by": "fault-server"} for m in self.models]}).encode()))
+            return
         with self._lock:
             self.calls += 1
             self.payloads.append(payload)

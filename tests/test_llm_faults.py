@@ -40,8 +40,8 @@ def test_backend_registry():
 FAULTS = [
     ("500", "HTTP 500", 2),
     ("429", "HTTP 429", 2),
-    ("hang", "deadline", 1),  # a request that ran out its deadline is not retried
-    ("trickle", "deadline", 1),
+    ("hang", "deadline", 2),  # a request that ran out its deadline is retried (a busy server may answer)
+    ("trickle", "deadline", 2),
     ("malformed", "not JSON", 2),
     ("empty_choices", "no choices", 2),
     ("null_content", "content is null", 2),
@@ -58,15 +58,15 @@ FAULTS = [
 def test_each_fault_is_a_backend_error_with_its_reason(server, mode, reason, calls):
     server.mode = mode
     server.retry_after = "0"
-    b = backend(server.url, timeout=1.5)
+    b = backend(server.url, timeout=1.0)
     t = time.perf_counter()
     with pytest.raises(BackendError, match=reason) as info:
         b.complete("hi", max_tokens=200)
-    assert time.perf_counter() - t < 4  # the trickle is cut at the deadline, not when it ends
+    assert time.perf_counter() - t < 4  # the trickle is cut at the deadline (twice), not when it ends
     assert server.calls == calls, info.value.reason
     assert info.value.reason.strip()
-    # a spent deadline tells callers not to retry either: they would wait it out again; a client error
-    # comes back the same for the same request
+    # a spent deadline tells callers not to retry either: the backend retried it, they would wait it out
+    # again; a client error comes back the same for the same request
     assert info.value.retryable == (reason not in ("deadline", "HTTP 400"))
 
 
@@ -258,6 +258,7 @@ def test_cache_hits_do_not_call_the_server_and_keys_depend_on_settings(server, t
     cached.complete("q", seed=2)
     cached.complete("other", seed=1)
     assert server.calls == 3
+    server.models = [server.MODEL, "m2"]
     other_model = CachedBackend(backend(server.url, model="m2"), tmp_path)
     other_model.complete("q", seed=1)
     assert server.calls == 4

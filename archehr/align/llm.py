@@ -73,8 +73,9 @@ def _from_json(data: Any) -> dict[str, list[str]] | None:
 
 def parse_reply(reply: str) -> dict[str, list[str]] | None:
     """Answer sentence id -> note sentence ids (as written; unfiltered), or None when unreadable."""
-    from archehr.llm.structured import extract_json, strip_markdown
+    from archehr.llm.structured import extract_json, strip_markdown, strip_thinking
 
+    reply = strip_thinking(reply)
     data = extract_json(reply)
     if data is not None:
         got = _from_json(data)
@@ -154,6 +155,8 @@ class LLMAligner:
                                                   seed=self.seed, max_tokens=self.max_tokens)
         except BackendError as e:
             return self._fall_back(case, answers, scores, selection, f"backend error: {e.reason}", notes)
+        if len(replies) < self.n:  # the samples that came back are voted on
+            notes.append(f"{self.n - len(replies)} of {self.n} alignment samples failed; voted on {len(replies)}")
         parsed = [p for p in (parse_reply(r) for r in replies) if p is not None]
         if not parsed:
             return self._fall_back(case, answers, scores, selection,

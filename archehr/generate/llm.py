@@ -76,8 +76,9 @@ def _parse_json(text: str) -> list[tuple[str, list[str]]] | None:
 def parse_reply(text: str) -> list[tuple[str, list[str]]]:
     """(sentence, cited ids) per non-empty line of a model reply; tolerant of common formats
     (JSON, pipes or brackets at the end or in front, bullets, numbered lists, bold)."""
-    from archehr.llm.structured import strip_markdown
+    from archehr.llm.structured import strip_markdown, strip_thinking
 
+    text = strip_thinking(text)
     as_json = _parse_json(text)
     if as_json is not None:
         return as_json

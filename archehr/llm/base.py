@@ -54,12 +54,19 @@ class Backend(ABC):
     @abstractmethod
     def complete(self, prompt: str, *, n: int = 1, temperature: float = 0.0, seed: int = 0,
                  max_tokens: int = 256, response_format: dict[str, Any] | None = None) -> list[str]:
-        """`n` completions of `prompt`; deterministic for temperature 0 or a fixed seed.
+        """`n` completions of `prompt`; deterministic for temperature 0 or a fixed seed. A backend that
+        sends the samples separately may return fewer than `n` (the ones that came back; at least one,
+        else it raises): a self-consistency vote uses what it gets.
 
         `response_format` is an OpenAI-style structured-output request, e.g. `{"type": "json_schema",
         "json_schema": {"name": ..., "schema": {...}}}`. It is a hint: a backend that cannot honour it
         (or whose server refuses it) returns plain text, so callers always parse the text reply.
         """
+
+    def start(self) -> None:
+        """Get to know the server before the first request (a served-model check); idempotent. Raises
+        ConfigError when the configuration cannot work with it (a model it does not serve)."""
+        return None  # a local model has no server to meet
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from archehr.atomic import write_json
-from archehr.llm.base import Backend
+from archehr.errors import ConfigError
+from archehr.llm.base import Backend, BackendError
 from archehr.llm.usage import record_cache_hit
 
 
@@ -56,6 +57,10 @@ class CachedBackend(Backend):
         sampling: dict[str, Any] = {"n": n, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
         if response_format is not None:  # absent from the key when unused: older entries still hit
             sampling["response_format"] = response_format
+        try:
+            self.inner.start()  # the served model is part of the key: known before the first lookup
+        except ConfigError as e:  # run_split starts the backend first; this is a later request's view of it
+            raise BackendError(str(e), retryable=False) from None
         key = cache_key(self.inner.describe(), prompt, **sampling)
         path = self._path(key)
         cached = None
@@ -73,8 +78,12 @@ class CachedBackend(Backend):
             record_cache_hit()
             return cached
         out = self.inner.complete(prompt, **sampling)
-        write_json(path, {"key": key, "sampling": sampling, "completions": out})
+        if len(out) == n:  # a vote short of samples that failed is used, but asked in full next time
+            write_json(path, {"key": key, "sampling": sampling, "completions": out})
         return out
+
+    def start(self) -> None:
+        self.inner.start()
 
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()

@@ -24,6 +24,27 @@ _MARKDOWN = re.compile(r"\*\*|__|`")
 _REJECTED = re.compile("HTTP (" + "|".join(map(str, sorted(FORMAT_REFUSAL_STATUS))) + r")\b")
 
 
+_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.IGNORECASE)
+
+
+def strip_thinking(text: str) -> str:
+    """A reply without the model's thinking: `<think>...</think>` blocks removed, an unterminated `<think>`
+    cut to the end (the model ran out of tokens while thinking), and everything before a `</think>` whose
+    opening tag the chat template wrote into the prompt (DeepSeek-R1-style templates)."""
+    if "<" not in text:
+        return text
+    out = _THINK_BLOCK.sub("", text)
+    closes = list(_THINK_CLOSE.finditer(out))
+    if closes:
+        out = out[closes[-1].end():]
+    opened = _THINK_OPEN.search(out)
+    if opened is not None:
+        out = out[:opened.start()]
+    return text if out == text else out.strip()
+
+
 def json_schema(name: str, schema: dict[str, Any]) -> dict[str, Any]:
     """The OpenAI-style `response_format` asking for JSON that follows `schema`."""
     return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}

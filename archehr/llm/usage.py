@@ -15,22 +15,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-FIELDS = ("requests", "failed", "cache_hits", "prompt_tokens", "completion_tokens", "seconds")
+FIELDS = ("requests", "failed", "cache_hits", "prompt_tokens", "completion_tokens", "seconds", "cut_replies")
 
 
 @dataclass
 class Usage:
-    requests: int = 0  # completion requests sent (each with its retries)
+    requests: int = 0  # completion requests sent (each with its retries and re-asks)
     failed: int = 0  # of which ended in a BackendError
     cache_hits: int = 0  # answered from the on-disk cache, no request
     prompt_tokens: int = 0  # as the server's `usage` reports them (0 when it reports none)
     completion_tokens: int = 0
     seconds: float = 0.0  # wall time spent in requests (latency, retries and waits included)
+    cut_replies: int = 0  # replies cut by the token limit (finish_reason: length), asked again or failed
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add_request(self, seconds: float, prompt_tokens: int = 0, completion_tokens: int = 0,
-                    failed: bool = False) -> None:
+                    failed: bool = False, cut: int = 0) -> None:
         with self._lock:
+            self.cut_replies += cut
             self.requests += 1
             self.failed += int(failed)
             self.prompt_tokens += prompt_tokens
@@ -48,7 +50,7 @@ class Usage:
     def to_dict(self) -> dict[str, Any]:
         return {"requests": self.requests, "failed": self.failed, "cache_hits": self.cache_hits,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "cut_replies": self.cut_replies}
 
 
 _CURRENT: contextvars.ContextVar[Usage | None] = contextvars.ContextVar("archehr_llm_usage", default=None)
@@ -65,10 +67,12 @@ def track_usage() -> Iterator[Usage]:
         _CURRENT.reset(token)
 
 
-def record_request(seconds: float, prompt_tokens: int = 0, completion_tokens: int = 0, failed: bool = False) -> None:
+def record_request(seconds: float, prompt_tokens: int = 0, completion_tokens: int = 0, failed: bool = False,
+                   cut: int = 0) -> None:
+    """One request (with its retries and re-asks): tokens of every attempt that reported them, failed ones too."""
     usage = _CURRENT.get()
     if usage is not None:
-        usage.add_request(seconds, prompt_tokens, completion_tokens, failed)
+        usage.add_request(seconds, prompt_tokens, completion_tokens, failed, cut)
 
 
 def record_cache_hit() -> None:

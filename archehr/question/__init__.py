@@ -56,8 +56,9 @@ _LABEL = re.compile(r"^(?:here is (?:the|a|my) )?(?:rewritten |clinician(?:'s)? 
 
 def reply_question(reply: str) -> str:
     """The question a model's reply holds: its first non-empty line, labels, bullets, bold and quotes removed."""
-    from archehr.llm.structured import extract_json, strip_markdown
+    from archehr.llm.structured import extract_json, strip_markdown, strip_thinking
 
+    reply = strip_thinking(reply)
     data = extract_json(reply)
     if isinstance(data, dict):
         text = next((v for v in data.values() if isinstance(v, str) and v.strip()), "")

@@ -87,8 +87,9 @@ def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> 
 
 def parse_reply(reply: str, valid_ids: set[str]) -> tuple[set[str], set[str]] | None:
     """(essential ids, supplementary ids) from one reply (JSON first, then text), or None when unreadable."""
-    from archehr.llm.structured import extract_json, id_list
+    from archehr.llm.structured import extract_json, id_list, strip_thinking
 
+    reply = strip_thinking(reply)
     data = extract_json(reply)
     if isinstance(data, dict):
         fields = {str(k).lower(): v for k, v in data.items()}
@@ -168,6 +169,8 @@ class LLMClassifier(RelevanceClassifier):
                                                   seed=self.seed, max_tokens=self.max_tokens)
         except BackendError as e:
             return self._fall_back(case, f"backend error: {e.reason}", notes)
+        if len(replies) < self.n:  # the backend returns the samples that came back: the vote uses them
+            notes.append(f"{self.n - len(replies)} of {self.n} evidence samples failed; voted on {len(replies)}")
         ids = case.sentence_ids
         valid = set(ids)
         votes = []
