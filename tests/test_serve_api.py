@@ -261,3 +261,44 @@ def test_llm_system_says_what_fell_back_and_caches_nothing(tmp_path, monkeypatch
     assert got["system"] == "openai-server" and got["cited_ids"]
     assert got["fallback"] and "backend error" in got["fallback"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["llm.yaml"]  # no reply cache (prompts hold the note)
+
+
+def test_server_errors_say_nothing_of_the_input(client, monkeypatch, caplog) -> None:
+    import archehr.ask
+
+    def boom(note, *a, **kw):
+        raise RuntimeError(f"failed on {note[:40]}")  # a library error quoting its input
+
+    monkeypatch.setattr(archehr.ask, "answer", boom)
+    with caplog.at_level(logging.DEBUG):
+        r = _post_answer(client)
+    assert r.status_code == 500
+    assert "Chief Complaint" not in r.text and "RuntimeError" in r.text
+    logged = "\n".join(rec.getMessage() + str(rec.exc_info or "") for rec in caplog.records)
+    assert "internal error on POST /api/answer: RuntimeError" in logged
+    assert "Chief Complaint" not in logged
+
+
+def test_lone_surrogates_unknown_paths_and_bad_json_get_problem_lines(client) -> None:
+    r = client.post("/api/answer", content=b'{"note": "Stable. \\ud800 Home.", "question": "Why?"}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json()["problems"][0]["text"] == ("error: field note: the note is not valid Unicode text "
+                                               "(a lone surrogate at character 8)")
+    r = client.post("/api/answer", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code in (400, 422) and r.json()["problems"]
+    assert client.get("/no/such/page").json()["problems"][0]["text"] == "error: no such page or endpoint"
+
+
+def test_port_in_use_is_one_line(capsys) -> None:
+    import socket
+
+    from archehr.cli.main import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: field --port: cannot listen on 127.0.0.1 port {port}: Address already in use"]

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import DataDirOpt, err
-from archehr.errors import UnavailableError
+from archehr.errors import InputError, Problem, UnavailableError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -39,6 +39,7 @@ def serve(
     if host not in LOCAL_HOSTS:
         err(f"warning: listening on {host}: other machines can reach this server and send it notes; "
             "it has no login and no TLS")
+    _check_port(host, port)
     state = ServerState(system, data_dir, list(runs or []))
     threading.Thread(target=state.warm_up, name="warm-up", daemon=True).start()
     shown = f"[{host}]" if ":" in host else host
@@ -46,6 +47,20 @@ def serve(
         f"http://{shown}:{port}/ (ask), /runs, /api; Ctrl-C stops it")
     uvicorn.run(create_app(state), host=host, port=port, log_config=log_config(), server_header=False,
                 access_log=True, timeout_graceful_shutdown=5)
+
+
+def _check_port(host: str, port: int) -> None:
+    """One clear line for a port in use (or an address not on this machine) before anything loads."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(infos[0][4])
+    except OSError as e:
+        raise InputError(Problem(f"cannot listen on {host} port {port}: {e.strerror or e}", field="--port",
+                                 code="port")) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from archehr.errors import ArchehrError, InputError, Problem, UnavailableError
 from archehr.serve import models as m
@@ -90,10 +91,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _check_size(value: str | None, limit: int, field: str, what: str) -> None:
+def _check_text(value: str | None, limit: int, field: str, what: str) -> None:
+    """Size limit (413) and text a response can carry: JSON's \\ud800 escapes decode to lone surrogates."""
     if value is None:
         return
-    n = len(value.encode("utf-8", "surrogatepass"))
+    try:
+        n = len(value.encode("utf-8"))
+    except UnicodeEncodeError as e:
+        raise InputError(Problem(f"the {what} is not valid Unicode text (a lone surrogate at character {e.start})",
+                                 field=field, code="encoding")) from None
     if n > limit:
         raise TooLarge(Problem(f"the {what} is {n // 1024} KB; this server takes at most {limit // 1024} KB",
                                field=field, code="too-large"))
@@ -115,6 +121,13 @@ def build_fastapi(state: ServerState) -> FastAPI:
     @app.exception_handler(UnavailableError)
     def _unavailable(request: Request, e: UnavailableError) -> JSONResponse:
         return problems_response(503, [Problem(str(e), code="unavailable")])
+
+    @app.exception_handler(StarletteHTTPException)
+    def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        # FastAPI's own refusals (unparseable JSON body, unknown path, wrong method) in the same shape
+        what = {404: "no such page or endpoint", 405: "method not allowed here"}.get(e.status_code, str(e.detail))
+        return problems_response(e.status_code, [Problem(what, field="body" if e.status_code == 400 else None,
+                                                         code="http")])
 
     @app.exception_handler(RequestValidationError)
     def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:
@@ -186,9 +199,9 @@ def build_fastapi(state: ServerState) -> FastAPI:
     def answer(req: m.AnswerRequest) -> m.AnswerResponse:
         from archehr.ask import answer as run_answer
 
-        _check_size(req.note, m.MAX_NOTE_BYTES, "note", "note")
-        _check_size(req.narrative, m.MAX_NOTE_BYTES, "narrative", "narrative")
-        _check_size(req.question, m.MAX_QUESTION_BYTES, "question", "question")
+        _check_text(req.note, m.MAX_NOTE_BYTES, "note", "note")
+        _check_text(req.narrative, m.MAX_NOTE_BYTES, "narrative", "narrative")
+        _check_text(req.question, m.MAX_QUESTION_BYTES, "question", "question")
         with state.lock:
             t0 = time.perf_counter()
             a = run_answer(req.note, req.question, narrative=req.narrative, system=state.system,

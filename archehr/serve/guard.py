@@ -8,6 +8,7 @@ a chunked body is read only up to the limit, then refused.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -16,6 +17,8 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+log = logging.getLogger("archehr.serve")
 
 # Everything the pages load comes from this server: no font, script, style or frame from anywhere else.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -53,8 +56,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = list(message.get("headers", [])) + [
                     (k, v) for k, v in SECURITY_HEADERS if k not in names]
@@ -70,10 +77,10 @@ class Guard:
             if int(declared) > limit:
                 await _reply(send_with_headers, 413, too_large_body(limit))
                 return
-            await self.app(scope, receive, send_with_headers)
+            await self._run(scope, receive, send_with_headers, lambda: started)
             return
         if scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE"):
-            await self.app(scope, receive, send_with_headers)
+            await self._run(scope, receive, send_with_headers, lambda: started)
             return
         # no declared length (chunked): read at most `limit` bytes here, then hand the body on
         chunks: list[bytes] = []
@@ -96,7 +103,18 @@ class Guard:
         async def replay_receive() -> Message:
             return replay.pop() if replay else await receive()
 
-        await self.app(scope, replay_receive, send_with_headers)
+        await self._run(scope, replay_receive, send_with_headers, lambda: started)
+
+    async def _run(self, scope: Scope, receive: Receive, send: Send, started: Callable[[], bool]) -> None:
+        """Run the app; an exception it re-raises after answering 500 (Starlette's error middleware does) stops
+        here, logged by type only: uvicorn would log its traceback and message, which may quote the input."""
+        try:
+            await self.app(scope, receive, send)
+        except Exception as e:  # noqa: BLE001 - the last line of defence for the log's privacy
+            log.error("internal error on %s %s: %s", scope.get("method"), scope.get("path"), type(e).__name__)
+            if not started():
+                await _reply(send, 500, b'{"problems": [{"text": "error: internal error", "message": '
+                                        b'"internal error", "code": "internal"}]}')
 
 
 async def _reply(send: Send, status: int, body: bytes) -> None:
