@@ -3,7 +3,18 @@
 This is the way in for a single patient-portal message, without a release: `archehr.answer(note,
 question)` (and `archehr answer` on the command line) builds a one-case `Case` in memory from the raw
 note (`archehr.data.note_split`), runs a system (the default one unless told) and returns the answer
-lines with the note sentences they cite, the selector's confidence and its review flag.
+lines with the note sentences they cite, a calibrated confidence and a review flag.
+
+What a patient sees differs from what `predict` submits in three ways (docs/answer.md):
+- abstention: when the answerability model (`archehr.answerability`) gives P(answerable) below its
+  threshold, the answer is "The note does not say." with the closest sentences offered as related,
+  never as citations; `confidence` is that calibrated P(answerable), and `flagged` is set when an
+  answer is given with P below the model's review level;
+- direct answers first: sentences stating the instruction, change or value asked about
+  (`archehr.answerability.direct`) are cited and put first;
+- every cited sentence is shown: a line cites only the note sentences whose content it carries (the
+  extractive generator's "dropped ids are cited by the nearest kept line", which maximises the 2025
+  score, stays in `predict`).
 """
 
 from __future__ import annotations
@@ -12,7 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
+from archehr.relevance.text import tokens
+
+NOT_IN_NOTE = "The note does not say."
+RELATED = 3  # closest sentences offered, as related, with an abstention
+DIRECT = 2  # direct-answer sentences added to the cited evidence at most
+CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
 @dataclass(frozen=True)
@@ -32,14 +51,17 @@ class NoteAnswer:
     lines: tuple[CitedLine, ...]
     cited: tuple[SplitSentence, ...]  # the cited note sentences, in note order, with their offsets
     note: SplitNote
-    confidence: float  # the selector's per-case confidence in [0, 1]
-    flagged: bool  # confidence below the system's review level: a human should check this answer
+    confidence: float  # calibrated P(the note answers the question) (the answerability model's)
+    flagged: bool  # answered with confidence below the review level: a human should check this answer
     system: str
     fallback: str | None = None
     notes: tuple[str, ...] = ()
     # cited sentence id -> "essential" | "supplementary": the more likely of the two by the selector's scores
     # (empty when the system gives no per-sentence scores, e.g. cite-all)
     cited_as: tuple[tuple[str, str], ...] = ()
+    abstained: bool = False  # "The note does not say.": no answer, no citation
+    related: tuple[SplitSentence, ...] = ()  # with an abstention: the closest sentences, related, not an answer
+    evidence_confidence: float | None = None  # the selector's separation confidence (as in predict's run.json)
 
     @property
     def text(self) -> str:
@@ -55,6 +77,9 @@ class NoteAnswer:
             "cited_sentences": [_sentence_dict(s) for s in self.cited],
             "confidence": self.confidence,
             "needs_review": self.flagged,
+            "abstained": self.abstained,
+            "related_not_cited": [_sentence_dict(s) for s in self.related],
+            "evidence_confidence": self.evidence_confidence,
             "system": self.system,
             "splitter": self.note.splitter,
             "sentences": [_sentence_dict(s) for s in self.note.sentences],
@@ -69,36 +94,114 @@ def _sentence_dict(s: SplitSentence) -> dict[str, Any]:
             "text": s.text}
 
 
+def carried(line: str, sentence: str) -> float:
+    """Share of the sentence's content words that the line holds (1.0: the line quotes it)."""
+    words = set(tokens(sentence))
+    if not words:
+        return 0.0
+    return len(words & set(tokens(line))) / len(words)
+
+
+def shown_citations(lines: Any, split: SplitNote) -> tuple[CitedLine, ...]:
+    """Each line keeps only the citations whose content it carries (the best one when none reaches
+    `CARRIED`), so no line shows a citation to a sentence it does not say."""
+    text = {s.id: s.text for s in split.sentences}
+    out = []
+    for ln in lines:
+        share = {c: carried(ln.text, text[c]) for c in ln.citations if c in text}
+        keep = tuple(c for c in ln.citations if share.get(c, 0.0) >= CARRIED)
+        if not keep and share:
+            best = max(share, key=lambda c: share[c])
+            keep = (best,) if share[best] > 0 else ()
+        out.append(CitedLine(ln.text, keep))
+    return tuple(out)
+
+
+def _render(lines: tuple[CitedLine, ...]) -> str:
+    from archehr.generate.answer import AnswerLine
+
+    return "\n".join(AnswerLine(ln.text, ln.citations).render() for ln in lines)
+
+
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
-           splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None
-           ) -> NoteAnswer:
-    """Answer a patient question from a raw clinical note, citing the note's sentences.
+           splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
+           answerability: Any = "lexical") -> NoteAnswer:
+    """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
+    does not say.
 
     `system` is a built-in system name, a YAML path, an already loaded `archehr.pipeline.System`, or
     None for the default system. `narrative` is the patient's whole message when there is one (the
     question should be part of it). `splitter`: "auto" (spaCy when installed, else rules), "spacy",
-    "rules". Raises `InputError` for an empty note or question, `UnavailableError` for splitter
+    "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding"), a
+    model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
+    selector's). Raises `InputError` for an empty note or question, `UnavailableError` for splitter
     "spacy" without the model.
     """
+    from archehr.answerability.direct import direct_scores
+    from archehr.answerability.model import AnswerabilityModel, load_model
+    from archehr.generate.answer import Answer
     from archehr.pipeline import System, load_system
+    from archehr.relevance.base import Selection, SentenceScores
 
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
-    if sys_obj.config.generator.get("name") == "llm":
+    is_llm = sys_obj.config.generator.get("name") == "llm"
+    if is_llm:
         # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
         from archehr.data import load_split
 
         sys_obj.prepare(load_split(None, "dev"))
-    ans, evidence = sys_obj.answer_with_evidence(case)
-    selection = evidence.selection
-    cited_ids = set(ans.cited_ids)
-    notes = split.notes + ans.notes
-    return NoteAnswer(
-        question=question.strip(), answer=ans.render(),
-        lines=tuple(CitedLine(ln.text, ln.citations) for ln in ans.lines),
-        cited=tuple(s for s in split.sentences if s.id in cited_ids), note=split,
-        confidence=float(selection.confidence), flagged=bool(selection.flagged), system=sys_obj.config.name,
-        fallback=ans.fallback, notes=notes, cited_as=_cited_as(evidence.scores, cited_ids))
+    model = None
+    if answerability is not None:
+        model = answerability if isinstance(answerability, AnswerabilityModel) else load_model(answerability)
+    p = model.probability(case) if model is not None else None
+    ev = sys_obj.evidence_for(case)
+    by_id = {s.id: s for s in split.sentences}
+    ids = list(case.sentence_ids)
+    rel = np.asarray(ev.scores.relevant(), dtype=float) if ev.scores is not None else np.zeros(len(ids))
+    direct = direct_scores(case)
+    common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
+                  evidence_confidence=float(ev.selection.confidence))
+
+    def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
+        order = np.argsort(-(rel + direct), kind="stable")[:RELATED]
+        related = tuple(by_id[ids[i]] for i in sorted(order.tolist()) if rel[i] + direct[i] > 0)
+        return NoteAnswer(answer=NOT_IN_NOTE, lines=(CitedLine(NOT_IN_NOTE, ()),), cited=(),
+                          confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
+                          notes=split.notes + notes, abstained=True, related=related, **common)
+
+    if model is not None and p is not None and model.abstains(p):
+        return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
+    # direct answers first: the best direct-answer sentences join the evidence and lead the answer
+    lead = [ids[i] for i in np.argsort(-direct, kind="stable")[:DIRECT].tolist() if direct[i] >= 0.5]
+    cited = tuple(dict.fromkeys([*ev.selection.cited, *lead]))
+    selection = Selection(ev.selection.case_id, cited, ev.selection.confidence, ev.selection.flagged)
+    scores = ev.scores
+    if scores is not None and lead:
+        boost = {sid: 1.0 for sid in lead}
+        scores = SentenceScores(scores.case_id, scores.sentence_ids,
+                                tuple(boost.get(sid, e) for sid, e in zip(scores.sentence_ids, scores.essential,
+                                                                           strict=True)),
+                                tuple(0.0 if sid in boost else x for sid, x in zip(scores.sentence_ids,
+                                                                                   scores.supplementary,
+                                                                                   strict=True)))
+    gen = sys_obj.generator
+    if is_llm:
+        gen = gen.for_patient()  # the prompt that may answer "not in the note"
+    ans: Answer = gen.generate(case, selection, scores)
+    notes = ev.notes + ans.notes
+    if ans.abstained:
+        return abstain(notes + ("the model said the note does not answer the question",),
+                       ans.fallback or ev.fallback)
+    lines = shown_citations(ans.lines, split)
+    first = set(lead)
+    lines = tuple(sorted(lines, key=lambda ln: not (set(ln.citations) & first)))  # stable: direct lines first
+    shown = {c for ln in lines for c in ln.citations}
+    confidence = float(p) if p is not None else float(ev.selection.confidence)
+    flagged = model.flags(p) if model is not None and p is not None else bool(ev.selection.flagged)
+    return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
+                      confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
+                      notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
 def _cited_as(scores: Any, cited: set[str]) -> tuple[tuple[str, str], ...]:

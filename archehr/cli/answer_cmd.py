@@ -34,6 +34,9 @@ def answer(
     splitter: Annotated[str, typer.Option("--splitter", help="auto (spaCy when installed, else rules) | spacy | "
                                           "rules")] = "auto",
     fmt: Annotated[str, typer.Option("--format", help="text | json")] = "text",
+    answerability: Annotated[str, typer.Option("--answerability", help="lexical (default) | embedding (MiniLM, "
+                                               "the models extra) | PATH to a model file | off (never say "
+                                               "'the note does not say')")] = "lexical",
 ) -> None:
     """Answer a patient question from one raw note: split it into numbered sentences, run a system, print the
     cited answer, the cited sentences, the confidence and the review flag."""
@@ -43,7 +46,8 @@ def answer(
 
     result = run_answer(_read(note, "note"), question,
                         narrative=_read(narrative, "narrative") if narrative is not None else None,
-                        system=system, splitter=splitter)
+                        system=system, splitter=splitter,
+                        answerability=None if answerability == "off" else answerability)
     for n in result.note.notes:
         err(f"note: {n}")
     if fmt == "json":
@@ -54,11 +58,16 @@ def answer(
     for line in result.lines:
         cites = f" [{', '.join(line.citations)}]" if line.citations else ""
         print(f"  {line.text}{cites}")
-    print("\nCited note sentences:")
-    for s in result.cited:
-        print(f"  [{s.id}] {' '.join(s.text.split())}")
+    if result.abstained:
+        print("\nRelated note sentences (not an answer):")
+        for s in result.related:
+            print(f"  ({s.id}) {' '.join(s.text.split())}")
+    else:
+        print("\nCited note sentences:")
+        for s in result.cited:
+            print(f"  [{s.id}] {' '.join(s.text.split())}")
     review = "yes: low confidence, have a clinician check it" if result.flagged else "no"
-    print(f"\nConfidence: {result.confidence:.2f}   needs review: {review}")
+    print(f"\nConfidence that the note answers this: {result.confidence:.2f}   needs review: {review}")
     print(f"System: {result.system}; {len(result.note.sentences)} note sentences ({result.note.splitter})")
     if result.fallback:
         print(f"Fallback: {result.fallback}")

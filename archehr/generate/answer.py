@@ -45,6 +45,9 @@ class Answer:
     # line); the plain-text answer keeps them up to the st3 scorer's own cut, so a model that writes a
     # little long loses no more words than it would submitted directly
     overflow: tuple[AnswerLine, ...] = field(default=())
+    # the model said the note does not answer the question (only a generator asked for a patient, via
+    # `archehr answer`, may say so: the official tasks have no abstention); `lines` is then empty
+    abstained: bool = False
 
     def render(self) -> str:
         """The official 2025 answer string: one sentence per line, citations at the end."""

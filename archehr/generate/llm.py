@@ -42,6 +42,10 @@ _LEADING = re.compile(r"^\s*(?:\|\s*([\d\s,]+?)\s*\||(\d+):)\s*")
 # chat boilerplate around an answer ("Sure! Here is ...:", "I hope this helps."): never content, never cited
 _CHAT = re.compile(r"^(?:(?:sure|certainly|of course|okay|ok|absolutely)\b[!,.]?|here(?: is|'s| are)\b|i hope\b|"
                    r"let me know\b|feel free\b|based on the (?:note|information)[^.]*:|.*:$)", re.IGNORECASE)
+# a reply saying the note does not answer the question (the patient prompt allows it: NOT IN THE NOTE)
+_NOT_IN_NOTE = re.compile(r"^\W*(?:not in (?:the )?note|the note does not (?:say|answer|tell)[^.]*|"
+                          r"(?:this|that) is not in the note)\W*$", re.IGNORECASE)
+PATIENT_PROMPT = "answer_patient_v1"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 # Minimum support of an uncited line by a note sentence (Similarity.support), per similarity kind.
@@ -71,6 +75,17 @@ def _parse_json(text: str) -> list[tuple[str, list[str]]] | None:
             if line:
                 out.append((line, ids))
     return out or None
+
+
+def says_not_in_note(reply: str) -> bool:
+    """Whether a reply is the patient prompt's abstention ("NOT IN THE NOTE", "The note does not say."),
+    alone or as its first line, with no citation anywhere."""
+    lines = [ln.strip() for ln in (reply or "").replace("\r", "").split("\n") if ln.strip()]
+    if not lines or re.search(r"\|\s*\d|\[\s*\d", reply):
+        return False
+    from archehr.llm.structured import strip_markdown
+
+    return bool(_NOT_IN_NOTE.match(strip_markdown(lines[0])))
 
 
 def parse_reply(text: str) -> list[tuple[str, list[str]]]:
@@ -145,6 +160,17 @@ class LLMGenerator(Generator):
         self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
         self._train: list[tuple[Case, str, tuple[str, ...]]] = []
+        self.may_abstain = False
+
+    def for_patient(self) -> LLMGenerator:
+        """A copy asking the patient prompt, which may answer "NOT IN THE NOTE" (read as an abstention);
+        `archehr answer` uses it, `predict` never does (the official tasks have no abstention)."""
+        import copy
+
+        other = copy.copy(self)
+        other.template = load_prompt(PATIENT_PROMPT)
+        other.may_abstain = True
+        return other
 
     # -- demonstrations --------------------------------------------------------------------------
     def prepare(self, train: Split | None) -> None:
@@ -424,6 +450,8 @@ class LLMGenerator(Generator):
                 if not e.retryable:  # an open breaker or a spent deadline: another attempt fails the same way
                     break
                 continue
+            if self.may_abstain and says_not_in_note(reply):
+                return Answer((), self.name, notes=tuple(sel_notes + why), abstained=True)
             lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply)
             if lines:
                 return Answer(tuple(lines), self.name, notes=tuple(sel_notes + notes + why), overflow=overflow)

@@ -1,0 +1,166 @@
+"""Answerability, held out by writer: does `archehr answer` say "the note does not say" when it should?
+
+Items (archehr/answerability/data.py): each demo case's own patient question (answerable), that
+question moved to a case on another topic, and questions written for a note that it cannot answer
+(unanswerable). Leave-one-voice-out: for every writer's voice, the model (and its threshold, by an
+inner leave-one-voice-out on the training voices) is fitted on the other voices' cases of the dev and
+train splits and scored on that voice's items; the legacy test voices are only ever held out.
+
+Printed: AUROC of P(answerable), abstention rate on unanswerable questions, false abstention on
+answerable ones, EHRSQL's reliability score RS(c) = mean of +1 (answerable answered, unanswerable
+abstained), 0 (answerable abstained), -c (unanswerable answered) at c = 0, 1, 10 (an answer to an
+answerable question counts as correct here: its quality is the 2025 scorer's business), the review
+flag rates, per question type, per source and per voice, and a reliability table of P(answerable)
+(observed share answerable per bin, each class weighted to half, the mix the probability is
+calibrated for).
+
+    python benchmarks/answerability.py                      # lexical features (the default model)
+    python benchmarks/answerability.py --features lexical+embedding
+    python benchmarks/answerability.py --save               # also (re)write the shipped model file(s)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from archehr.answerability.data import QUESTION_TYPES, load_items  # noqa: E402
+from archehr.answerability.model import SHIPPED, FeatureCache, train  # noqa: E402
+
+SRC = ROOT / "data" / "demo-src"
+LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
+TRAIN_SPLITS = ("dev", "train")
+ALL_SPLITS = ("dev", "train", "test", "test-2026")
+PENALTIES = (0, 1, 10)
+
+
+def auroc(y: np.ndarray, p: np.ndarray) -> float:
+    pos, neg = p[y], p[~y]
+    if not len(pos) or not len(neg):
+        return float("nan")
+    gt = (pos[:, None] > neg[None, :]).mean()
+    eq = (pos[:, None] == neg[None, :]).mean()
+    return float(gt + 0.5 * eq)
+
+
+def reliability_score(y: np.ndarray, abstain: np.ndarray, c: float) -> float:
+    score = np.where(y, np.where(abstain, 0.0, 1.0), np.where(abstain, 1.0, -c))
+    return float(score.mean())
+
+
+def summary(y: np.ndarray, p: np.ndarray, abstain: np.ndarray, flag: np.ndarray) -> dict[str, float]:
+    out = {"n": len(y), "answerable": int(y.sum()), "auroc": auroc(y, p),
+           "abstain_unanswerable": float(abstain[~y].mean()) if (~y).any() else float("nan"),
+           "false_abstain": float(abstain[y].mean()) if y.any() else float("nan"),
+           "flag_answered_answerable": float((flag & ~abstain)[y].mean()) if y.any() else float("nan")}
+    for c in PENALTIES:
+        out[f"rs{c}"] = reliability_score(y, abstain, c)
+    return out
+
+
+def held_out(items: list, feature_set: str, cache: FeatureCache) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                          dict[str, tuple[float, float]]]:
+    p = np.zeros(len(items))
+    thr = np.zeros(len(items))
+    rev = np.zeros(len(items))
+    per_fold = {}
+    for v in sorted({i.voice for i in items}):
+        tr = [i for i in items if i.voice != v and i.split in TRAIN_SPLITS]
+        idx = [k for k, i in enumerate(items) if i.voice == v]
+        model = train(tr, feature_set, cache)
+        x = cache.matrix([items[k] for k in idx], model.background)
+        p[idx] = model.probability_rows(x)
+        thr[idx], rev[idx] = model.threshold, model.review_level
+        per_fold[v] = (model.threshold, model.review_level)
+    return p, p < thr, p < rev, per_fold
+
+
+def fmt(d: dict[str, float]) -> str:
+    return (f"n={d['n']:4d} (answerable {d['answerable']:3d})  AUROC {d['auroc']:.3f}  abstain|unans "
+            f"{d['abstain_unanswerable']:.3f}  abstain|ans {d['false_abstain']:.3f}  RS0 {d['rs0']:.3f}  "
+            f"RS1 {d['rs1']:.3f}  RS10 {d['rs10']:.3f}")
+
+
+def reliability_table(y: np.ndarray, p: np.ndarray, bins: int = 10) -> list[str]:
+    w = np.where(y, 0.5 / max(1, y.sum()), 0.5 / max(1, (~y).sum()))
+    rows = ["| P(answerable) | questions (ans / unans) | mean P | observed share answerable (balanced) |",
+            "|---|---|---|---|"]
+    edges = np.linspace(0, 1, bins + 1)
+    ece = 0.0
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        m = (p >= a) & ((p < b) if b < 1 else (p <= b))
+        if not m.any():
+            continue
+        obs = float((w[m] * y[m]).sum() / w[m].sum())
+        mp = float(np.average(p[m], weights=w[m]))
+        ece += float(w[m].sum()) * abs(obs - mp)
+        rows.append(f"| {a:.1f}-{b:.1f} | {int(m.sum())} ({int(y[m].sum())} / {int((~y[m]).sum())}) | {mp:.2f} | "
+                    f"{obs:.2f} |")
+    rows.append(f"expected calibration error (balanced): {ece:.3f}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--features", default="lexical", choices=("lexical", "lexical+embedding"))
+    ap.add_argument("--save", action="store_true", help="write the shipped model trained on every dev+train item")
+    ap.add_argument("--misses", type=int, default=0, help="print the N worst-scored items of each class")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    items = load_items(SRC, LEGACY, splits=ALL_SPLITS)
+    cache = FeatureCache(args.features)
+    p, abstain, flag, folds = held_out(items, args.features, cache)
+    y = np.array([i.answerable for i in items])
+    print(f"answerability, leave-one-voice-out, features {args.features}: {len(items)} items, "
+          f"{len({i.voice for i in items})} voices, {len({i.note_case for i in items})} notes "
+          f"({time.perf_counter() - t0:.0f} s)")
+    print("thresholds by held-out voice (abstain below / review below):",
+          ", ".join(f"{v} {a:.2f}/{b:.2f}" for v, (a, b) in folds.items()))
+    print("\nall held-out items:   " + fmt(summary(y, p, abstain, flag)))
+    s = summary(y, p, abstain, flag)
+    print(f"review flag on answered answerable questions: {s['flag_answered_answerable']:.3f}; "
+          f"on answered unanswerable ones: {float((flag & ~abstain)[~y].mean()):.3f}")
+    groups: dict[str, dict[str, list[int]]] = {"source": defaultdict(list), "voice": defaultdict(list),
+                                               "question type": defaultdict(list)}
+    for k, i in enumerate(items):
+        groups["source"][i.source].append(k)
+        groups["voice"][i.voice].append(k)
+        groups["question type"][i.qtype].append(k)
+    for name, by in groups.items():
+        print(f"\nby {name}:")
+        keys = QUESTION_TYPES if name == "question type" else sorted(by)
+        for key in keys:
+            idx = np.array(by.get(key, []), dtype=int)
+            if idx.size:
+                print(f"  {key:32s} " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
+    print("\nreliability of P(answerable), held-out items:")
+    for row in reliability_table(y, p):
+        print(row)
+    if args.misses:
+        order = np.argsort(p)
+        print("\nlowest P among answerable:")
+        for k in [k for k in order if y[k]][: args.misses]:
+            print(f"  {p[k]:.2f} {items[k].voice} {items[k].note_case}: {items[k].question}")
+        print("highest P among unanswerable:")
+        for k in [k for k in order[::-1] if not y[k]][: args.misses]:
+            print(f"  {p[k]:.2f} {items[k].source} {items[k].voice} {items[k].note_case}: {items[k].question}")
+    if args.save:
+        tr = [i for i in items if i.split in TRAIN_SPLITS]
+        model = train(tr, args.features, cache)
+        path = SHIPPED["lexical" if args.features == "lexical" else "embedding"]
+        model.save(path)
+        print(f"\nsaved {path.relative_to(ROOT)}: threshold {model.threshold}, review level {model.review_level}, "
+              f"{len(tr)} items")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

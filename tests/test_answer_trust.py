@@ -1,0 +1,127 @@
+"""`archehr answer` for a patient: abstention, calibrated confidence, direct answers, shown citations.
+
+The heart-failure note is written for these tests (fictional): furosemide was switched to torsemide,
+potassium was low at 3.3.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import archehr
+from archehr.answerability.model import load_model, parse_model
+from archehr.ask import CARRIED, NOT_IN_NOTE, carried
+from archehr.cli.main import main
+from archehr.errors import ConfigError
+from archehr.generate.llm import says_not_in_note
+
+HF = """Admission Date: ___       Discharge Date: ___
+
+Chief Complaint:
+Leg swelling and shortness of breath
+
+History of Present Illness:
+Mr. ___ is a 68 yo man with heart failure (EF 25%) and diabetes who presents with 1 week of worsening
+leg swelling, orthopnea and a 5 kg weight gain despite taking furosemide 40 mg daily at home.
+
+Pertinent Results:
+___ 05:40AM BLOOD Na-136 K-3.3* Cl-98 HCO3-29 BUN-31* Creat-1.4*
+BNP 1890. Troponin negative x2.
+
+Brief Hospital Course:
+# Acute on chronic systolic heart failure: He was diuresed with IV furosemide with good urine output.
+He lost 6 kg and his breathing returned to baseline. Because oral furosemide was no longer working
+well for him, his water pill was switched to torsemide 20 mg daily, which is absorbed more reliably.
+# Hypokalemia: Potassium was low at 3.3 from diuresis and was repleted with oral potassium chloride.
+# Diabetes: Continued home metformin. He worked with physical therapy and was cleared for home.
+
+Discharge Medications:
+1. Torsemide 20 mg PO daily
+2. Potassium chloride 20 mEq PO daily
+3. Metformin 500 mg PO BID
+4. Carvedilol 6.25 mg PO BID
+
+Discharge Instructions:
+Please stop taking furosemide. Take torsemide 20 mg every morning instead.
+Weigh yourself every morning and call Dr. ___ if you gain more than 2 lbs in a day.
+"""
+
+
+def _ask(question: str, **kw: object) -> archehr.ask.NoteAnswer:
+    return archehr.answer(HF, question, splitter="rules", **kw)
+
+
+def test_should_i_still_take_cites_the_instruction_and_the_change_first() -> None:
+    r = _ask("Should I still take furosemide at home?")
+    assert not r.abstained
+    cited = {s.text for s in r.cited}
+    assert "Please stop taking furosemide." in cited
+    assert any("switched to torsemide" in t for t in cited)
+    # the direct answers lead
+    assert {r.lines[0].citations[0], r.lines[1].citations[0]} == {
+        s.id for s in r.cited if "stop taking" in s.text or "switched to" in s.text}
+
+
+def test_was_my_potassium_low_finds_the_lab_line() -> None:
+    r = _ask("Was my potassium low?")
+    assert any("K-3.3" in s.text for s in r.cited)
+
+
+@pytest.mark.parametrize("question", ["Why did they stop my warfarin?", "When is my colonoscopy?",
+                                      "What did the MRI of my brain show?"])
+def test_a_question_the_note_cannot_answer_gets_the_note_does_not_say(question: str) -> None:
+    r = _ask(question)
+    assert r.abstained and r.answer == NOT_IN_NOTE and not r.cited
+    assert [ln.citations for ln in r.lines] == [()]
+    assert r.related and r.confidence < load_model().threshold
+    d = r.to_dict()
+    assert d["abstained"] and d["cited_sentences"] == [] and d["related_not_cited"]
+
+
+def test_answerability_off_never_abstains() -> None:
+    r = _ask("Why did they stop my warfarin?", answerability=None)
+    assert not r.abstained and r.cited
+
+
+def test_every_shown_citation_is_carried_by_its_line() -> None:
+    for q in ("Should I still take furosemide at home?", "Why did he lose weight?", "Was my potassium low?"):
+        r = _ask(q)
+        text = {s.id: s.text for s in r.note.sentences}
+        for ln in r.lines:
+            assert ln.citations
+            assert all(carried(ln.text, text[c]) >= CARRIED for c in ln.citations), (q, ln)
+        assert {s.id for s in r.cited} == {c for ln in r.lines for c in ln.citations}
+
+
+def test_cli_shows_abstention_related_and_confidence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    note = tmp_path / "hf.txt"
+    note.write_text(HF, encoding="utf-8")
+    assert main(["answer", "--note", str(note), "--question", "When is my colonoscopy?", "--splitter", "rules"]) == 0
+    out = capsys.readouterr().out
+    assert NOT_IN_NOTE in out and "Related note sentences (not an answer):" in out
+    assert "Cited note sentences:" not in out and "Confidence that the note answers this:" in out
+    assert main(["answer", "--note", str(note), "--question", "When is my colonoscopy?", "--splitter", "rules",
+                 "--format", "json", "--answerability", "off"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["abstained"] is False and d["cited_sentences"]
+
+
+def test_shipped_model_round_trips_and_bad_files_are_named(tmp_path: Path) -> None:
+    m = load_model("lexical")
+    assert 0.0 < m.threshold <= m.review_level < 1.0
+    again = parse_model(json.loads(json.dumps(m.to_json())), "mem")
+    assert again.threshold == m.threshold and again.background == m.background
+    with pytest.raises(ConfigError, match="not an archehr answerability model"):
+        parse_model({"format": "x"}, "bad.json")
+    with pytest.raises(ConfigError, match="not found"):
+        load_model(tmp_path / "missing.json")
+
+
+def test_llm_abstention_reply_is_recognised() -> None:
+    assert says_not_in_note("NOT IN THE NOTE")
+    assert says_not_in_note("**The note does not say.**")
+    assert not says_not_in_note("He was given IV furosemide. |13|")
+    assert not says_not_in_note("The note does not say much, but the scan was clear. |4|")
