@@ -302,3 +302,27 @@ def test_port_in_use_is_one_line(capsys) -> None:
         assert main(["serve", "--port", str(port)]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
         f"error: field --port: cannot listen on 127.0.0.1 port {port}: Address already in use"]
+
+
+def test_runs_page_on_a_2026_subtask(tmp_path) -> None:
+    """st2 runs on the demo test-2026 split: the same page, the task's own per-case score, subtask filter."""
+    from archehr.cli.main import main
+    from archehr.serve.app import ServerState, create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    for system in ("trained-extractive", "cite-all"):
+        assert main(["predict", "--split", "test-2026", "--task", "st2", "--system", system, "-o",
+                     str(tmp_path / "runs" / system), "--no-progress"]) == 0
+    with TestClient(create_app(ServerState(None, None, [str(tmp_path / "runs"), str(SUBMISSIONS)]))) as c:
+        runs = c.get("/api/runs").json()["runs"]
+        st2 = [r["id"] for r in runs if r["task"] == "st2"]
+        assert len(st2) == 2
+        r = c.get("/runs?split=test-2026&" + "&".join(f"run={i}" for i in st2))
+        assert r.status_code == 200
+        assert r.text.count('<section class="case"') == 6
+        assert '<option value="st2" selected>st2</option>' in r.text
+        mixed = [st2[0], next(x["id"] for x in runs if x["task"] == "2025")]
+        r = c.get("/runs?split=test-2026&" + "&".join(f"run={i}" for i in mixed))
+        assert r.status_code == 400 and "different subtasks cannot be compared" in r.text

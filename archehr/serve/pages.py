@@ -128,10 +128,17 @@ def _pick_form(index: RunsIndex, split: str | None, chosen: Sequence[int]) -> st
     for e in index.runs:
         info = f"{e.task or 'unreadable'}" + (f", made on {e.split}" if e.split else "")
         dis = "" if e.usable else " disabled"
-        boxes.append(f'<label><input type="checkbox" name="run" value="{e.id}"{" checked" if e.id in chosen else ""}'
+        boxes.append(f'<label data-task="{esc(e.task or "")}"><input type="checkbox" name="run" value="{e.id}"'
+                     f'{" checked" if e.id in chosen else ""}'
                      f"{dis}> {esc(e.name)} <span class=\"muted small\">({esc(info)})</span></label>")
+    tasks = sorted({e.task for e in index.runs if e.task})
+    chosen_tasks = {e.task for e in index.runs if e.id in chosen}
+    task_opts = "".join(f'<option value="{esc(t)}"{" selected" if chosen_tasks == {t} else ""}>{esc(t)}</option>'
+                        for t in tasks)
     return (f'<form id="pick" method="get" action="/runs"><div class="row"><div><label for="split">Split with a key'
-            f'</label><select id="split" name="split">{opts}</select></div></div><fieldset><legend>Runs (two or more; '
+            f'</label><select id="split" name="split">{opts}</select></div><div><label for="task-filter">Subtask'
+            f'</label><select id="task-filter"><option value="">all</option>{task_opts}</select></div></div>'
+            '<fieldset><legend>Runs (two or more of one subtask; '
             'the first one in this list is the baseline the others are compared with)</legend>'
             f'<div class="runpick">{"".join(boxes)}</div></fieldset>'
             '<button class="go" type="submit">Compare</button></form>')

@@ -1,6 +1,19 @@
 // The runs page: sort and filter the cases (table rows and case sections) by their data attributes.
 (function () {
   "use strict";
+  // the run picker: a subtask shows only its runs (runs of different subtasks are not compared case by case)
+  var taskSel = document.getElementById("task-filter");
+  if (taskSel) {
+    var pickTask = function () {
+      document.querySelectorAll("#pick label[data-task]").forEach(function (l) {
+        var off = taskSel.value && l.dataset.task !== taskSel.value;
+        l.classList.toggle("hidden", !!off);
+        if (off) l.querySelector("input").checked = false;
+      });
+    };
+    taskSel.addEventListener("change", pickTask);
+    pickTask();
+  }
   var table = document.getElementById("cases");
   if (!table) return;
   var sortSel = document.getElementById("sort"), spSel = document.getElementById("specialty"),
