@@ -63,6 +63,20 @@ def test_answer_is_what_the_library_returns(client) -> None:
     assert any("<script>window.__pwned = 1</script>" in s["text"] for s in got["sentences"])
 
 
+def test_abstention_is_shown_with_related_sentences_not_citations(client) -> None:
+    import archehr
+
+    q = "What is the name of my dog?"
+    want = archehr.answer(NOTE, q, splitter="rules")
+    assert want.abstained  # the note says nothing about a dog: the answerability model abstains
+    got = _post_answer(client, question=q).json()
+    assert got["abstained"] is True and got["cited_ids"] == []
+    assert got["answer"] == want.answer and got["confidence"] == pytest.approx(want.confidence)
+    assert got["related_ids"] == [s.id for s in want.related]
+    assert [s["id"] for s in got["sentences"] if s["related"]] == got["related_ids"]
+    assert not any(s["cited"] for s in got["sentences"])
+
+
 def test_bad_input_gets_the_cli_problem_lines(client, tmp_path, capsys) -> None:
     from archehr.cli.main import main
 

@@ -161,6 +161,20 @@ def test_ask_page(browser, server, tmp_path) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, tmp_path, "serve-ask.png", full_page=True)
 
+    # a question the note does not answer: "The note does not say.", the closest sentences marked related
+    dog = "What is the name of my dog?"
+    want = archehr.answer(note, dog, splitter="spacy" if used.startswith("spacy") else "rules")
+    page.fill("#question", dog)
+    page.click("#go")
+    page.wait_for_selector("body[data-answered='2']")
+    assert want.abstained
+    assert page.locator("#answer p").first.inner_text() == "The note does not say."
+    assert page.locator("#sentences li.cited-essential, #sentences li.cited-supplementary").count() == 0
+    related = page.locator("#sentences li.related").evaluate_all("els => els.map(e => e.dataset.sid)")
+    assert related == [s.id for s in want.related]
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, tmp_path, "serve-ask-abstains.png")
+
     # a 10 MB text file opened in the page: the server refuses it (413) and the page says so
     page.set_input_files("#file", files=[{"name": "big.txt", "mimeType": "text/plain",
                                           "buffer": (f"Stable overnight, seen by {MARKER}. " * 300_000).encode()}])

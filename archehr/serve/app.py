@@ -209,14 +209,18 @@ def build_fastapi(state: ServerState) -> FastAPI:
             seconds = time.perf_counter() - t0
         cited = {s.id for s in a.cited}
         labels = dict(a.cited_as)
+        related = [s.id for s in getattr(a, "related", ())]
         return m.AnswerResponse(
             question=a.question, answer=a.answer, answer_without_citations=a.text,
             lines=[m.Line(text=ln.text, citations=list(ln.citations)) for ln in a.lines],
             cited_ids=[s.id for s in a.cited],
             sentences=[m.Sentence(id=s.id, paragraph_id=s.paragraph_id, start=s.start, end=s.end, kind=s.kind,
-                                  text=s.text, cited=s.id in cited, cited_as=labels.get(s.id))  # type: ignore[arg-type]
+                                  text=s.text, cited=s.id in cited, cited_as=labels.get(s.id),  # type: ignore[arg-type]
+                                  related=s.id in related)
                        for s in a.note.sentences],
-            confidence=a.confidence, needs_review=a.flagged, system=a.system, splitter=a.note.splitter,
+            confidence=a.confidence, needs_review=a.flagged, abstained=bool(getattr(a, "abstained", False)),
+            related_ids=related, evidence_confidence=getattr(a, "evidence_confidence", None),
+            system=a.system, splitter=a.note.splitter,
             fallback=a.fallback, notes=list(a.notes), seconds=seconds)
 
     @app.post("/api/score", response_model=m.ScoreResponse, responses=ERRORS,

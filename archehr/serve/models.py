@@ -54,6 +54,8 @@ class Sentence(BaseModel):
     cited: bool
     cited_as: Literal["essential", "supplementary"] | None = Field(
         None, description="How the selector labelled a cited sentence (None when not cited or not scored).")
+    related: bool = Field(False, description="With an abstention: one of the closest sentences, offered as "
+                                             "related, not as an answer.")
 
 
 class AnswerResponse(BaseModel):
@@ -63,8 +65,13 @@ class AnswerResponse(BaseModel):
     lines: list[Line]
     cited_ids: list[str]
     sentences: list[Sentence] = Field(description="Every note sentence, numbered, in note order.")
-    confidence: float = Field(description="The selector's confidence in [0, 1].")
-    needs_review: bool = Field(description="Confidence below the system's review level: have a clinician check it.")
+    confidence: float = Field(description="Calibrated P(the note answers the question), in [0, 1].")
+    needs_review: bool = Field(description="Answered with confidence below the review level: have a clinician "
+                                           "check it.")
+    abstained: bool = Field(False, description="The note does not say: no answer, no citation; the closest "
+                                               "sentences are marked related.")
+    related_ids: list[str] = Field([], description="With an abstention: the closest sentences (not citations).")
+    evidence_confidence: float | None = Field(None, description="The evidence selector's own confidence.")
     system: str
     splitter: str = Field(description="The sentence split the answer was built on.")
     fallback: str | None = Field(None, description="Which parts of an LLM system fell back (and why).")

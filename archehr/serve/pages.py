@@ -33,6 +33,7 @@ overflow:hidden}.meter i{display:block;height:100%;background:var(--accent)}
 .sent.cited-supplementary{background:var(--sup-bg);border-left-color:var(--sup)}
 .sent.cited-unlabelled{background:#e8eefb;border-left-color:var(--accent)}
 .sent .lab{font-size:.78em;font-weight:600;margin-left:.4em}
+.sent.related{background:#f3f0fb;border-left:4px dashed #7a5cc2}.answer.abstained>p:first-child{font-weight:700}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0}.facts dt{font-weight:600}
 .facts dd{margin:0}.fallback{background:#fff7e6;border-left:4px solid var(--sup);padding:.3rem .6rem}
 table.cmp td.mk{text-align:center;white-space:nowrap}.hidden{display:none}
@@ -43,7 +44,7 @@ border-radius:4px;margin:.75rem 0}.filters label{margin:0 0 .2rem}
 code.api{font-weight:600}textarea#narrative{min-height:5rem}
 .sw.ess{background:var(--ess-bg);border:1px solid var(--ess)}
 .sw.sup{background:var(--sup-bg);border:1px solid var(--sup)}
-.sw.nr{background:var(--nr-bg);border:1px solid #bbb}
+.sw.nr{background:var(--nr-bg);border:1px solid #bbb}.sw.rel{background:#f3f0fb;border:1px dashed #7a5cc2}
 """
 
 NAV = (("/", "Ask about a note"), ("/runs", "Compare runs"), ("/api", "JSON API"))
@@ -91,7 +92,8 @@ and type the patient's question. The note is split into numbered sentences and a
 <div id="fallback" class="fallback hidden"></div>
 <div class="legend small"><p><b>Highlight = cited by the system, as the selector labelled it:</b>
 <span><i class="sw ess"></i>essential</span>
-<span><i class="sw sup"></i>supplementary</span></p></div>
+<span><i class="sw sup"></i>supplementary</span>
+<span><i class="sw rel"></i>related, when the note does not say (not an answer)</span></p></div>
 <h2>The note, sentence by sentence</h2><ol id="sentences" class="sents"></ol>
 </section>"""
     return shell("archehr: ask about a note", body, "/", ["ask.js"])

@@ -31,6 +31,7 @@
     a.sentences.forEach(function (s) { if (s.cited) cited[s.id] = s; });
     var ans = $("answer");
     ans.textContent = "";
+    ans.classList.toggle("abstained", !!a.abstained);
     if (!a.lines.length) ans.appendChild(el("p", "muted", "(no answer)"));
     a.lines.forEach(function (line) {
       var p = el("p", "", line.text + " ");
@@ -48,6 +49,11 @@
       }
       ans.appendChild(p);
     });
+    if (a.abstained) {
+      ans.appendChild(el("p", "small muted", a.related_ids.length
+        ? "Related sentences (closest to the question, not an answer): " + a.related_ids.join(", ")
+        : "No sentence of the note is close to the question."));
+    }
     var pct = Math.round(a.confidence * 100);
     $("conf-bar").style.width = pct + "%";
     $("confidence").textContent = a.confidence.toFixed(2);
@@ -65,13 +71,14 @@
     var list = $("sentences");
     list.textContent = "";
     a.sentences.forEach(function (s) {
-      var cls = "sent" + (s.cited ? " cited-" + (s.cited_as || "unlabelled") : "");
+      var cls = "sent" + (s.cited ? " cited-" + (s.cited_as || "unlabelled") : s.related ? " related" : "");
       var li = el("li", cls);
       li.id = "s-" + s.id;
       li.dataset.sid = s.id;
       li.appendChild(el("span", "sid", s.id));
       li.appendChild(el("span", "text", s.text));
       if (s.cited) li.appendChild(el("span", "lab", "cited" + (s.cited_as ? ": " + s.cited_as : "")));
+      if (s.related) li.appendChild(el("span", "lab", "related, not an answer"));
       li.appendChild(el("span", "small muted", " \u00b7 " + s.kind));
       list.appendChild(li);
     });
