@@ -340,3 +340,17 @@ def test_runs_page_on_a_2026_subtask(tmp_path) -> None:
         mixed = [st2[0], next(x["id"] for x in runs if x["task"] == "2025")]
         r = c.get("/runs?split=test-2026&" + "&".join(f"run={i}" for i in mixed))
         assert r.status_code == 400 and "different subtasks cannot be compared" in r.text
+
+
+def test_only_the_serve_package_imports_the_web_stack() -> None:
+    import ast
+
+    web = ("fastapi", "uvicorn", "starlette")
+    for f in list((REPO / "archehr").rglob("*.py")) + list((REPO / "scoring").rglob("*.py")):
+        rel = f.relative_to(REPO)
+        if rel.parts[:2] == ("archehr", "serve") or rel.name == "serve_cmd.py":
+            continue
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n.split(".")[0] in web for n in names), f"{rel} imports the web stack"
