@@ -346,6 +346,12 @@ class System:
             if callable(prep):
                 prep(train)
 
+    def uses_model(self, task: str) -> bool:
+        """Whether the LLM answers this task (so the share of cases it answered is worth measuring)."""
+        return {"st1": self._uses_llm_question(), "st2": self.config.selector.get("kind") == "llm",
+                "st4": self.config.align.get("method") == "llm"}.get(
+                    task, self.config.generator.get("name") == "llm" or self.config.selector.get("kind") == "llm")
+
     def wants_training_split(self) -> bool:
         """Whether `prepare` uses a labelled split (demonstrations of an LLM part)."""
         return (self.config.generator.get("name") == "llm" or self.config.selector.get("kind") == "llm"
@@ -445,6 +451,11 @@ class System:
         d: dict[str, Any] = {"name": self.config.name, "source": self.config.source,
                              "config_sha256": self.config.sha256, "config": self.config.raw,
                              "selector": self.evidence.describe(), "generator": self.generator.describe()}
+        # every prompt the model is asked, by name and hash (the selector and generator describe theirs)
+        if self._uses_llm_question():
+            d["question"] = self.question_model().describe()
+        if self.config.align.get("method") == "llm":
+            d["align"] = self.aligner().describe()
         if self._backend is not None:
             d["backend"] = self._backend.describe()
         return d

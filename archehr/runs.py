@@ -16,10 +16,12 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -130,6 +132,7 @@ class RunResult:
     warnings: list[Problem]
     flagged: list[str] = dataclasses.field(default_factory=list)  # low-confidence cases, for review
     llm_usage: dict[str, Any] | None = None  # totals over the split (resumed cases included), when an LLM ran
+    model_share: dict[str, Any] | None = None  # cases the model answered, when it answers the task
 
 
 def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
@@ -172,13 +175,36 @@ def write_submission(task: str, predictions: dict[str, Any], path: Path,
     return write_submission_2026(task, predictions, path)
 
 
+def fallback_kind(reason: str) -> str:
+    """A fallback reason with its numbers, addresses and case-specific tail blurred, so alike reasons count
+    together ("backend error: HTTP N from URL: ...")."""
+    text = re.sub(r"https?://\S+?(?=:?(?:\s|$))", "URL", reason)
+    text = re.sub(r"\d+(?:\.\d+)?", "N", text)
+    return text[:140]
+
+
+def model_share(rows: list[dict[str, Any]], min_share: float | None) -> dict[str, Any]:
+    """How many cases the model answered (no fallback), and the commonest reasons of the others."""
+    fell = [r["fallback"] for r in rows if r.get("fallback")]
+    n = len(rows)
+    share = (n - len(fell)) / n if n else 1.0
+    top = Counter(fallback_kind(f) for f in fell).most_common(3)
+    return {"answered": n - len(fell), "cases": n, "share": round(share, 4), "min_share": min_share,
+            "below_min": bool(min_share and share < min_share),
+            "top_fallback_reasons": [{"reason": k, "cases": c} for k, c in top]}
+
+
 def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, resume: bool = False,
               force: bool = False, train: Split | None = None, workers: int = 1,
               on_case: Callable[[int, int], None] | None = None,
-              after_case: Callable[[str], None] | None = None, data_source: str | None = None) -> RunResult:
+              after_case: Callable[[str], None] | None = None, data_source: str | None = None,
+              retry_fallbacks: bool = False, min_model_share: float | None = None) -> RunResult:
     """Predict every case of `split` for `task`, checkpointing each case; see the module docstring.
 
     `after_case(case_id)` runs after a case is checkpointed (tests use it to simulate a kill).
+    `retry_fallbacks` (with `resume`) predicts again the checkpointed cases that fell back. When the LLM
+    answers the task, run.json's `model_share` says how many cases it answered (`min_model_share` is
+    recorded there; the CLI turns a share below it into exit 3).
     """
     if task not in TASKS:
         raise ConfigError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
@@ -215,6 +241,10 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     hashes = {c.case_id: case_input_hash(c, split, task) for c in split.cases}
     done_rows = _read_checkpoint(ckpt) if resume else {}
     done_rows = {cid: r for cid, r in done_rows.items() if cid in hashes and r.get("input_sha256") == hashes[cid]}
+    retried = sorted((cid for cid, r in done_rows.items() if r.get("fallback")), key=lambda x: (len(x), x)) \
+        if retry_fallbacks else []
+    for cid in retried:  # asked again; the new checkpoint line supersedes the old one
+        del done_rows[cid]
     started = datetime.now(UTC).isoformat(timespec="seconds")
     record: dict[str, Any] = {
         "status": "running", "task": task, "split": split.name, "data": portable_path(data_source or split.source),
@@ -287,6 +317,11 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
         "repairs": {r["case_id"]: r["notes"] for r in rows if r.get("notes")},
         "warnings": [w.to_dict() for w in warnings],
     })
+    if retry_fallbacks:
+        record["fallbacks_retried"] = retried
+    share = model_share(rows, min_model_share) if getattr(system, "uses_model", lambda t: False)(task) else None
+    if share is not None:
+        record["model_share"] = share
     if backend is not None and hasattr(backend, "hits"):
         record["llm_cache"] = {"dir": portable_path(backend.dir), "hits": backend.hits, "misses": backend.misses}
     per_case_llm = {r["case_id"]: r["llm"] for r in rows if isinstance(r.get("llm"), dict)}
@@ -302,4 +337,5 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
                                                          tuple(r.get("notes", ())), tuple(r.get("cited", ())),
                                                          bool(r.get("flagged")))
                            for r in rows},
-                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings, flagged, llm_totals)
+                     record["cases_resumed"], record["cases_run"], fallbacks, seconds, warnings, flagged, llm_totals,
+                     share)

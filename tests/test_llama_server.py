@@ -125,7 +125,10 @@ def test_predict_every_task_on_a_real_llama_cpp_server(llama_server, small_split
     env = {**os.environ, "ARCHEHR_DATA": str(small_split)}
     env.pop("OPENAI_API_KEY", None)
     cmd = [sys.executable, "-m", "archehr", "predict", "--system", str(config), "--split", "test", "--task", task,
-           "-o", str(out), "--no-progress", "--cache-dir", str(tmp_path / "cache")]
+           "-o", str(out), "--no-progress", "--cache-dir", str(tmp_path / "cache"),
+           # a 135M model's replies are often unreadable (fallbacks, not transport faults): the wire is checked
+           # below, so the model-share gate (exit 3 under 90%) is off here
+           "--min-model-share", "0"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1500, cwd=tmp_path)
     assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     assert "Traceback" not in r.stderr, r.stderr[-3000:]

@@ -154,7 +154,7 @@ def test_dead_server_each_case_names_the_breaker_once(tmp_path, capsys, monkeypa
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     system = shipped_system(tmp_path, closed_port_url(), timeout=1.0, backoff=0.01)
     code, out = predict(tmp_path, system)
-    assert code == 0
+    assert code == 3  # the model answered no case: said loudly, the submission still written
     run = check_complete_submission(out)
     assert sorted(run["fallbacks"]) == sorted(run["input_sha256"])
     # evidence and answer of one case share the backend: the open breaker is named once per case
@@ -385,8 +385,10 @@ def test_predict_with_the_shipped_system_survives_every_fault(server, tmp_path, 
     code, out = predict(tmp_path, system)
     seconds = time.perf_counter() - t
     printed = capsys.readouterr()
-    assert code == 0 and "Traceback" not in printed.out + printed.err
+    assert code == 3 and "Traceback" not in printed.out + printed.err
+    assert "answered 0 of 10 cases" in printed.out and "the model answered only 0.0%" in printed.err
     run = check_complete_submission(out)
+    assert run["model_share"]["answered"] == 0 and run["model_share"]["below_min"]
     cases = [c for c in run["input_sha256"]]
     assert sorted(run["fallbacks"]) == sorted(cases)  # every case fell back, and says why
     first = run["fallbacks"][cases[0]]
@@ -407,7 +409,8 @@ def test_predict_against_a_server_answering_400_asks_each_request_once(server, t
     server.mode = "400"
     code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0, backoff=0.01))
     printed = capsys.readouterr()
-    assert code == 0 and "Traceback" not in printed.out + printed.err
+    assert code == 3 and "Traceback" not in printed.out + printed.err
+    assert "10 case(s): trained evidence: backend error: HTTP N from URL: boom" in printed.err
     run = check_complete_submission(out)
     cases = list(run["input_sha256"])
     assert sorted(run["fallbacks"]) == sorted(cases)
@@ -424,7 +427,7 @@ def test_predict_against_a_server_answering_401_opens_the_breaker(server, tmp_pa
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.mode = "401"
     code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0, backoff=0.01))
-    assert code == 0
+    assert code == 3
     run = check_complete_submission(out)
     cases = list(run["input_sha256"])
     # the first case's 5 evidence samples, each asked once; then the breaker refuses every other request
@@ -439,7 +442,7 @@ def test_every_subtask_of_the_shipped_system_survives_a_dead_server(tmp_path, ca
     system = shipped_system(tmp_path, closed_port_url(), timeout=1.0, backoff=0.01)
     code, out = predict(tmp_path, system, "--task", task)
     printed = capsys.readouterr()
-    assert code == 0 and "Traceback" not in printed.out + printed.err
+    assert code == 3 and "Traceback" not in printed.out + printed.err
     run = json.loads((out / "run.json").read_text())
     sub = json.loads((out / "submission.json").read_text())
     assert run["status"] == "complete" and len(sub) == run["n_cases"] == 10
@@ -683,7 +686,9 @@ def test_a_server_without_structured_output_is_asked_in_plain_text_and_run_json_
                                                                                        monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.mode = "refuse_format"
-    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0))
+    # (its canned reply is no evidence list: every case's evidence falls back, which --min-model-share would
+    # turn into exit 3; this test is about how the server is asked)
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0), "--min-model-share", "0")
     assert code == 0
     run = check_complete_submission(out)
     assert "HTTP 400" in run["llm_transport"]["structured_output_refused"]
@@ -733,3 +738,45 @@ def test_predict_against_a_llamacpp_like_server_negotiates_json_object(server, t
     assert run["llm_transport"]["structured_output"]["used"] == "json_object"
     assert not any("backend error" in v for v in run["fallbacks"].values())
     assert run["llm_transport"]["breaker"]["events"] == []
+
+
+def test_a_run_the_model_mostly_did_not_answer_exits_3_and_retry_fallbacks_asks_only_those(server, tmp_path, capsys,
+                                                                                           monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    system = shipped_system(tmp_path, server.url, timeout=2.0, backoff=0.01, breaker_after=0,
+                            selector={"kind": "default", "model": "auto"})
+    # the first 3 cases' answers fail (3 generator attempts of 4 tries each), then the server is fine
+    server.script = ["503"] * 3 * 4 * 3
+    code, out = predict(tmp_path, system, "--task", "2025")
+    printed = capsys.readouterr()
+    run = json.loads((out / "run.json").read_text())
+    fell = sorted(run["fallbacks"])
+    assert code == 3 and len(fell) == 3 and run["model_share"] == {
+        "answered": 7, "cases": 10, "share": 0.7, "min_share": 0.9, "below_min": True,
+        "top_fallback_reasons": [{"reason": run["model_share"]["top_fallback_reasons"][0]["reason"], "cases": 3}]}
+    assert "HTTP N from URL" in run["model_share"]["top_fallback_reasons"][0]["reason"]
+    assert "answered 7 of 10 cases (70.0%)" in printed.out and "--resume --retry-fallbacks" in printed.err
+    assert (out / "submission.json").is_file()
+    # --min-model-share 0 accepts such a run; --retry-fallbacks needs --resume
+    from archehr.cli.main import main
+
+    assert main(["predict", "--data-dir", "data/demo", "--retry-fallbacks", "-o", str(out), "--no-progress"]) == 2
+    calls = server.calls
+    code, out = predict(tmp_path, system, "--task", "2025", "--resume", "--retry-fallbacks")
+    run = json.loads((out / "run.json").read_text())
+    assert code == 0 and run["fallbacks"] == {} and run["fallbacks_retried"] == fell
+    assert server.calls - calls == 3 and sorted(run["cases_run"]) == fell  # only the fallen-back cases asked
+    assert run["model_share"]["answered"] == 10
+    code, _ = predict(tmp_path / "again", system, "--task", "2025", "--min-model-share", "0")
+    assert code == 0
+
+
+def test_run_json_names_every_prompt_with_its_hash(server, tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0), "--task", "st4",
+                        "--min-model-share", "0")
+    system = json.loads((out / "run.json").read_text())["system"]
+    assert system["question"]["prompt"] == "question_v2" and len(system["question"]["prompt_sha256"]) == 64
+    assert system["align"]["prompt"] == "align_v2" and len(system["align"]["prompt_sha256"]) == 64
+    assert system["selector"]["classifier"]["prompt"] == "evidence_v2"
+    assert system["backend"]["served"] == {"id": server.MODEL}

@@ -200,3 +200,11 @@ def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
     code = main(["predict", "--data-dir", "data/demo", "--split", "test", "--system", str(system), "-o", str(out),
                  "--cache-dir", str(tmp_path / "cache"), "--no-progress", *extra])
     return code, out
+
+
+def test_the_leaderboard_provenance_column_shows_the_model_share():
+    from archehr.leaderboard.runs import provenance_summary, system_cell
+
+    prov = provenance_summary({"system": {"name": "openai-server"}, "model_share": {"share": 0.9375}})
+    assert system_cell(prov) == "openai-server (model 94%)"
+    assert system_cell(provenance_summary({"system": {"name": "trained-extractive"}})) == "trained-extractive"

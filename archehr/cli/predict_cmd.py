@@ -31,6 +31,13 @@ def predict(
     workers: Annotated[int, typer.Option("--workers", help="Cases in flight at once (LLM servers).")] = 1,
     cache_dir: Annotated[str | None, typer.Option("--cache-dir", help="LLM response cache "
                                                   "(default: .archehr-cache/llm).")] = None,
+    retry_fallbacks: Annotated[bool, typer.Option("--retry-fallbacks", help="With --resume: ask the model again "
+                                                  "for the cases that fell back (a server that was down, ...).")
+                               ] = False,
+    min_model_share: Annotated[float, typer.Option("--min-model-share", min=0.0, max=1.0,
+                                                   help="Exit 3 (the submission is still written) when the LLM "
+                                                   "answered fewer than this share of the cases; 0 turns it off.")
+                               ] = 0.9,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")] = True,
     version_dir: VersionOpt = None,
 ) -> None:
@@ -41,6 +48,8 @@ def predict(
 
     if task not in TASKS:
         raise typer.BadParameter(f"--task must be one of {', '.join(TASKS)}", param_hint="--task")
+    if retry_fallbacks and not resume:
+        raise typer.BadParameter("--retry-fallbacks continues a run: add --resume", param_hint="--retry-fallbacks")
     data = load_split(data_dir, split, version_dir)
     sys_obj = load_system(system or DEFAULT_SYSTEM, cache_dir=cache_dir)
     train = None
@@ -54,7 +63,8 @@ def predict(
     bar = _Progress(len(data)) if progress else None
     try:
         result = run_split(sys_obj, data, task, out, resume=resume, force=force, workers=workers,
-                           on_case=bar.update if bar else None, data_source=str(data.source))
+                           on_case=bar.update if bar else None, data_source=str(data.source),
+                           retry_fallbacks=retry_fallbacks, min_model_share=min_model_share or None)
     finally:
         if bar:
             bar.close()
@@ -70,6 +80,19 @@ def predict(
         print(f"{n} case{'s' if n != 1 else ''} flagged for review: {', '.join(result.flagged)}")
     if result.fallbacks:
         err(f"{len(result.fallbacks)} case(s) fell back to another generator: see {out / 'run.json'} (fallbacks)")
+    share = result.model_share
+    if share is not None:
+        print(f"model: answered {share['answered']} of {share['cases']} cases ({100 * share['share']:.1f}%)")
+        if share["below_min"]:
+            err(f"error: the model answered only {100 * share['share']:.1f}% of the cases (--min-model-share "
+                f"{min_model_share:g}): the other cases are the offline fallback's, not the model's. "
+                "Commonest reasons:")
+            for r in share["top_fallback_reasons"]:
+                err(f"  {r['cases']} case(s): {r['reason']}")
+            err(f"The submission is written ({out / 'submission.json'}). Fix the server, then "
+                f"`--resume --retry-fallbacks -o {out}` asks the model again for those cases only; "
+                "--min-model-share 0 accepts the run as it is.")
+            raise typer.Exit(3)
 
 
 RUNS_DIR = Path("runs")  # git-ignored; submissions/ holds only the committed baselines

@@ -6,7 +6,7 @@ from archehr.leaderboard.board import Leaderboard
 from archehr.leaderboard.html_common import SORT_JS, esc, hbar_chart, page
 from archehr.leaderboard.portable import portable_text
 from archehr.leaderboard.render import PARTIAL_NOTE, fmt, fmt_p, headline_keys, problem_text, status_text
-from archehr.leaderboard.runs import provenance_summary
+from archehr.leaderboard.runs import provenance_summary, system_cell
 
 MORE_ID = "more-cols"
 LONG_NAME = 24  # run names longer than this may wrap (anywhere); shorter ones stay on one line
@@ -76,7 +76,7 @@ def leaderboard_html(lb: Leaderboard) -> str:
         else:
             row.append(f'<td class="num x">{f"{-res.delta:+.2f}" if res else ""}</td>')
         prov = provenance_summary(e.run.provenance)
-        row.append(f'<td class="x">{esc(prov["system"])}</td><td class="x"><code>{esc(prov["commit"])}</code>'
+        row.append(f'<td class="x">{esc(system_cell(prov))}</td><td class="x"><code>{esc(prov["commit"])}</code>'
                    f"{' (dirty)' if prov['dirty'] else ''}</td>")
         if e.status == "ok":  # which scores are partial: the starred cells (their titles) and the notes
             partial = e.report is not None and any(e.is_partial(k) for k in keys)

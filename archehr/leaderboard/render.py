@@ -11,7 +11,7 @@ from pathlib import Path
 from archehr.errors import Problem
 from archehr.leaderboard.board import Leaderboard, to_json_dict
 from archehr.leaderboard.portable import portable_text
-from archehr.leaderboard.runs import provenance_summary
+from archehr.leaderboard.runs import provenance_summary, system_cell
 from archehr_scoring.tasks import TASKS
 
 MD_NAME = "LEADERBOARD.md"
@@ -117,7 +117,7 @@ def to_markdown(lb: Leaderboard) -> str:
         res = e.vs_top.get(lb.rank_key)
         cells.append(fmt_p(res.p) if res else ("—" if e.rank == 1 else ""))
         prov = provenance_summary(e.run.provenance)
-        cells += [_md_escape(prov["system"]), _md_escape(prov["commit"]) + (" (dirty)" if prov["dirty"] else ""),
+        cells += [_md_escape(system_cell(prov)), _md_escape(prov["commit"]) + (" (dirty)" if prov["dirty"] else ""),
                   _md_escape(status_text(e))]
         out.append("| " + " | ".join(cells) + " |")
     notes = []

@@ -109,9 +109,19 @@ def provenance_summary(prov: dict[str, Any]) -> dict[str, str]:
         return ""
 
     commit = first("commit", "git_commit", "git_sha")
+    share = prov.get("model_share")
+    share = share.get("share") if isinstance(share, dict) else None
     return {
         "system": first("system", "system_name", "config", "config_path"),
         "config": first("config", "config_path", "config_hash"),
         "commit": commit[:12],
         "dirty": "yes" if prov.get("dirty") or prov.get("git_dirty") else "",
+        # the share of cases an LLM system's model answered itself (the rest: offline fallbacks)
+        "model_share": f"model {100 * share:.0f}%" if isinstance(share, int | float) and not isinstance(share, bool)
+        else "",
     }
+
+
+def system_cell(prov: dict[str, str]) -> str:
+    """The provenance column's system text: the system, and for an LLM run the share the model answered."""
+    return prov["system"] + (f" ({prov['model_share']})" if prov.get("model_share") else "")
