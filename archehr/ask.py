@@ -125,7 +125,7 @@ def _render(lines: tuple[CitedLine, ...]) -> str:
 
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
-           answerability: Any = "lexical") -> NoteAnswer:
+           answerability: Any = "lexical", direct: bool = True) -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -134,8 +134,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     question should be part of it). `splitter`: "auto" (spaCy when installed, else rules), "spacy",
     "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding"), a
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
-    selector's). Raises `InputError` for an empty note or question, `UnavailableError` for splitter
-    "spacy" without the model.
+    selector's). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
+    `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.model import AnswerabilityModel, load_model
@@ -159,7 +159,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id = {s.id: s for s in split.sentences}
     ids = list(case.sentence_ids)
     rel = np.asarray(ev.scores.relevant(), dtype=float) if ev.scores is not None else np.zeros(len(ids))
-    direct = direct_scores(case)
+    direct = direct_scores(case) if direct else np.zeros(len(ids))
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence))
 

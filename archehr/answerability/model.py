@@ -12,6 +12,7 @@ for a clinician. The model file is versioned JSON (no pickle), like the relevanc
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,3 +239,9 @@ def load_model(name_or_path: str | Path = "lexical") -> AnswerabilityModel:
     except DataError as e:
         raise ConfigError(e.problems) from None
     return parse_model(d, str(p))
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_model(name: str = "lexical") -> AnswerabilityModel:
+    """A shipped model, loaded once per process (predict records its P per case in run.json)."""
+    return load_model(name)
