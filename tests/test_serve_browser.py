@@ -245,11 +245,15 @@ def test_runs_page(browser, server, tmp_path) -> None:
     href = page.locator("a", has_text="provenance (run.json)").first.get_attribute("href")
     prov = _get(server["base"] + href)
     assert prov["system"]["name"] in ("trained-extractive", "lexical-extractive")
+    phone, phone_errors = _page(browser, server, outside, width=390)
+    for path in ("/", page.url[len(server["base"]):]):
+        phone.goto(server["base"] + path)  # no sideways scroll on a phone: wide tables scroll in their own box
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), path
     api, api_errors = _page(browser, server, outside)
     api.goto(server["base"] + "/api")
     assert api.locator("h2", has_text="POST /api/answer").count() == 1
     _shot(api, tmp_path, "serve-api.png")
-    assert outside == [] and errors == [] and api_errors == []
+    assert outside == [] and errors == [] and api_errors == [] and phone_errors == []
 
 
 def test_zz_nothing_of_the_note_left_after_stop(server) -> None:
