@@ -194,8 +194,9 @@ def build_fastapi(state: ServerState) -> FastAPI:
     @app.post("/api/answer", response_model=m.AnswerResponse, responses=ERRORS,
               summary="Answer a patient question from a clinical note, citing its sentences.",
               description="What `archehr answer --format json` prints: the answer lines with the sentence ids they "
-                          "cite, every note sentence (numbered, with offsets), the confidence and review flag, "
-                          "the split used. The note is not stored or logged.")
+                          "cite, every note sentence (numbered, with offsets), the calibrated confidence and the "
+                          "review flag, the split used; or, when the note does not say, `abstained` with the "
+                          "closest sentences as `related_ids`. The note is not stored or logged.")
     def answer(req: m.AnswerRequest) -> m.AnswerResponse:
         from archehr.ask import answer as run_answer
 

@@ -8,6 +8,7 @@ Content-Security-Policy (guard.py) forbids inline scripts, so markup in a note c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -282,7 +283,7 @@ def api_page(schema: dict[str, Any]) -> str:
             out.append(f'<section class="case"><h2><code class="api">{esc(method.upper())} {esc(path)}</code></h2>'
                        f"<p>{esc(op.get('summary', ''))}</p>")
             if op.get("description"):
-                out.append(f'<p class="small">{esc(op["description"])}</p>')
+                out.append(f'<p class="small">{_code_spans(esc(op["description"]))}</p>')
             body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
             if body:
                 out.append("<h3>Request body</h3>" + _schema_table(_resolve(body, comps), comps))
@@ -298,6 +299,11 @@ def api_page(schema: dict[str, Any]) -> str:
             continue
         out.append(f'<h3 id="t-{esc(name)}"><code>{esc(name)}</code></h3>{_schema_table(sch, comps)}')
     return shell("archehr: JSON API", "\n".join(out), "/api")
+
+
+def _code_spans(escaped: str) -> str:
+    """`x` as <code>x</code> in already escaped text (the descriptions are written in Markdown's style)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
 
 
 def _ref_name(sch: dict[str, Any]) -> str:
