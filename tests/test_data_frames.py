@@ -60,7 +60,7 @@ def test_to_pandas_demo_matches_the_key() -> None:
     assert to_pandas(dev).equals(df)
 
 
-SPLITS_OF_DEMO = ("dev", "test", "test-2026")
+SPLITS_OF_DEMO = ("dev", "test", "test-2026", "train")  # train: the writers' voices pool (#21)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
