@@ -141,6 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             idx = np.array(by.get(key, []), dtype=int)
             if idx.size:
                 print(f"  {key:32s} " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
+    own = np.array(groups["source"].get("own", []), dtype=int)
+    for src in ("moved", "written"):
+        idx = np.concatenate([own, np.array(groups["source"].get(src, []), dtype=int)])
+        if idx.size:
+            print(f"own vs {src} only: " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
     print("\nreliability of P(answerable), held-out items:")
     for row in reliability_table(y, p):
         print(row)

@@ -55,7 +55,7 @@ def direct_scores(case: Case, glossary: Glossary | None = None) -> np.ndarray:
         if is_header(s.text):
             continue
         toks = set(terms[i])
-        named = [c for c in concepts if c.alternatives & toks]
+        named = [c for c in concepts if c.covered_by(toks)]
         if not named:
             continue
         score = 0.0

@@ -32,7 +32,7 @@ old used use hospital him her mom dad son wife husband baby kid kids little bit 
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage_weighted", "coverage_plain", "missing_max", "missing_count", "best_sentence", "best_window",
-    "log_terms", "unknown_share", "known_coverage", *(f"type_{t}" for t in QUESTION_TYPES if t != "other"),
+    "log_terms", "unknown_share", "known_coverage", "support", *(f"type_{t}" for t in QUESTION_TYPES if t != "other"),
 )
 EMBEDDING_FEATURES: tuple[str, ...] = ("cos_max", "cos_top3")
 
@@ -81,7 +81,16 @@ class Concept:
     """One thing the question asks about: a content word, or a glossary term with its alternatives."""
 
     surface: tuple[str, ...]  # the question's own words
-    alternatives: frozenset[str]  # any of these in the note covers it (the words and their expansions)
+    # the term and each of its expansions as word tuples: one of them whole in the note covers it
+    # ("blood thinner" needs both words: "blood" alone is in nearly every note)
+    phrases: frozenset[tuple[str, ...]]
+
+    @property
+    def alternatives(self) -> frozenset[str]:
+        return frozenset(t for ph in self.phrases for t in ph)
+
+    def covered_by(self, words: set[str]) -> bool:
+        return any(all(t in words for t in ph) for ph in self.phrases)
 
 
 def question_concepts(question: str, glossary: Glossary | None = None) -> list[Concept]:
@@ -92,13 +101,15 @@ def question_concepts(question: str, glossary: Glossary | None = None) -> list[C
     used: set[str] = set()
     for e in g.matches(question):
         surface = tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER)
-        alts = set(tokens(e.term)) | {t for x in e.expansions for t in tokens(x)}
-        if surface:
-            out.append(Concept(surface, frozenset(alts - QUESTION_FILLER or alts)))
+        phrases = {tuple(t for t in tokens(x) if t not in QUESTION_FILLER) or tuple(tokens(x))
+                   for x in (e.term, *e.expansions)}
+        phrases.discard(())
+        if surface and phrases:
+            out.append(Concept(surface, frozenset(phrases)))
             used.update(tokens(e.term))
     for t in dict.fromkeys(tokens(question)):
         if t not in QUESTION_FILLER and t not in used:
-            out.append(Concept((t,), frozenset({t})))
+            out.append(Concept((t,), frozenset({(t,)})))
     return out
 
 
@@ -113,12 +124,12 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     in_note = set().union(*sents) if sents else set()
     w = np.array([max(background.weight(t) for t in c.surface) for c in concepts]) if concepts else np.zeros(0)
     total = float(w.sum())
-    present = np.array([bool(c.alternatives & in_note) for c in concepts], dtype=bool)
+    present = np.array([c.covered_by(in_note) for c in concepts], dtype=bool)
     cov_w = float(w[present].sum()) / total if total > 0 else 0.0
     cov_p = float(present.mean()) if concepts else 0.0
     missing = w[~present]
     per_sentence = np.array([0.0 if h else float(sum(wt for c, wt in zip(concepts, w, strict=True)
-                                                     if c.alternatives & toks))
+                                                     if c.covered_by(toks)))
                              for toks, h in zip(sents, headers, strict=True)])
     best = float(per_sentence.max()) / total if total > 0 and per_sentence.size else 0.0
     window = np.convolve(per_sentence, np.ones(3), mode="same") if per_sentence.size else per_sentence
@@ -129,9 +140,14 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     kw = w * known
     known_cov = float(kw[present].sum()) / float(kw.sum()) if kw.sum() > 0 else 1.0
     unknown = float((~known).mean()) if concepts else 0.0
+    # how much of the note is about the asked-about words: a drug named once in a medication list
+    # supports an answer less than one the hospital course discusses (mentions per concept, capped at 3)
+    mentions = np.array([sum(c.covered_by(toks) for toks, h in zip(sents, headers, strict=True) if not h)
+                         for c in concepts], dtype=float)
+    support = float((w * np.minimum(mentions, 3) / 3).sum()) / total if total > 0 else 0.0
     qt = question_type(question)
     row = [cov_w, cov_p, float(missing.max()) if missing.size else 0.0, math.log1p(int((missing > 0.5).sum())),
-           best, best_w, math.log1p(len(concepts)), unknown, known_cov,
+           best, best_w, math.log1p(len(concepts)), unknown, known_cov, support,
            *(float(qt == t) for t in QUESTION_TYPES if t != "other")]
     return np.array(row, dtype=float)
 
