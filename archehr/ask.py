@@ -186,8 +186,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                                                                                    scores.supplementary,
                                                                                    strict=True)))
     gen = sys_obj.generator
-    if is_llm:
-        gen = gen.for_patient()  # the prompt that may answer "not in the note"
+    for_patient = getattr(gen, "for_patient", None)
+    if callable(for_patient):
+        gen = for_patient()  # an LLM generator: the patient prompt, which may answer "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
     notes = ev.notes + ans.notes
     if ans.abstained:

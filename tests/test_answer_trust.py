@@ -125,3 +125,55 @@ def test_llm_abstention_reply_is_recognised() -> None:
     assert says_not_in_note("**The note does not say.**")
     assert not says_not_in_note("He was given IV furosemide. |13|")
     assert not says_not_in_note("The note does not say much, but the scan was clear. |4|")
+
+
+class _Says:
+    """A backend that always gives the same reply."""
+
+    name = "says"
+
+    def __init__(self, reply: str):
+        self.reply = reply
+        self.prompts: list[str] = []
+
+    def complete(self, prompt, *, n=1, temperature=0.0, seed=0, max_tokens=256, response_format=None):
+        self.prompts.append(prompt)
+        return [self.reply] * n
+
+    def describe(self):
+        return {"name": self.name}
+
+
+def test_llm_generator_for_a_patient_maps_not_in_the_note_to_an_abstention() -> None:
+    from archehr.generate.llm import LLMGenerator
+    from archehr.pipeline import load_system
+
+    backend = _Says("NOT IN THE NOTE")
+    system = load_system(None)
+    system.generator = LLMGenerator(backend=backend, demonstrations=0)  # type: ignore[arg-type]
+    r = _ask("Should I still take furosemide at home?", system=system)
+    assert r.abstained and r.answer == NOT_IN_NOTE and not r.cited and r.related
+    assert "NOT IN THE NOTE" in backend.prompts[-1]  # the patient prompt allows it
+    # predict's generator (the official prompt) never abstains: the reply is unusable, the fallback answers
+    from archehr.data.note_split import note_case
+    from archehr.relevance.base import Selection
+
+    case, _ = note_case(HF, "Should I still take furosemide at home?", splitter="rules")
+    ans = system.generator.generate(case, Selection(case.case_id, ("24",), 1.0))
+    assert not ans.abstained and ans.lines and ans.fallback
+
+
+def test_predict_records_answerability_per_case_and_never_abstains(tmp_path: Path) -> None:
+    from archehr.data import load_split
+    from archehr.pipeline import load_system
+    from archehr.runs import run_split
+
+    split = load_split(None, "dev").subset(["1", "8"])
+    system = load_system(None)
+    run_split(system, split, "2025", tmp_path / "run")
+    record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    per_case = record["answerability"]["per_case"]
+    assert set(per_case) == {"1", "8"} and all(0.0 <= p <= 1.0 for p in per_case.values())
+    sub = json.loads((tmp_path / "run" / "submission.json").read_text(encoding="utf-8"))
+    assert all(NOT_IN_NOTE not in row["answer"] for row in sub)
+    assert [row["answer"] for row in sub] == [system.predict(c, "2025").prediction for c in split.cases]
