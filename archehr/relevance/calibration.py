@@ -6,7 +6,7 @@ model that never saw it); unsupervised classifiers are scored directly (nothing 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -112,3 +112,27 @@ def loco_scores(split: Split, fit_and_score: Callable[[Split, Split], list[Sente
         train = split.subset([c for c in ids if c != cid])
         out += fit_and_score(train, split.subset([cid]))
     return out
+
+
+def group_scores(split: Split, groups: Mapping[str, str],
+                 fit_and_score: Callable[[Split, Split], list[SentenceScores]]) -> list[SentenceScores]:
+    """Leave-one-group-out (e.g. one writer's voice): each group's cases scored by a model fitted on the others.
+
+    Calibrating on these scores instead of leave-one-case-out ones picks the L2 and threshold that carry over
+    to a writer the model has not read (docs/voices.md). Every case must have a group; one group only
+    cannot be left out.
+    """
+    missing = [c for c in split.case_ids if c not in groups]
+    if missing:
+        raise InputError(Problem(f"{len(missing)} case(s) have no group, e.g. {missing[0]}", split.source,
+                                 code="no-group"))
+    order = list(dict.fromkeys(groups[c] for c in split.case_ids))
+    if len(order) < 2:
+        raise InputError(Problem("leave-one-group-out calibration needs at least 2 groups", split.source,
+                                 code="no-group"))
+    by_id: dict[str, SentenceScores] = {}
+    for g in order:
+        held = [c for c in split.case_ids if groups[c] == g]
+        train = split.subset([c for c in split.case_ids if groups[c] != g])
+        by_id.update({s.case_id: s for s in fit_and_score(train, split.subset(held))})
+    return [by_id[c] for c in split.case_ids]

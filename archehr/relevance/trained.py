@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from archehr.data.json_io import read_json
 from archehr.data.model import Case, Relevance, Split
 from archehr.errors import ConfigError, DataError, Problem, UnavailableError
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
-from archehr.relevance.calibration import Calibration, loco_scores, require_labels, sweep
+from archehr.relevance.calibration import Calibration, group_scores, loco_scores, require_labels, sweep
 from archehr.relevance.features import FEATURE_SETS, case_features, feature_names
 from archehr.relevance.lexical import require_sentences
 from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
@@ -127,8 +127,9 @@ def fit_fixed(feature_set: str, names: tuple[str, ...], xs: Sequence[np.ndarray]
 
 def train(split: Split, feature_set: str = "lexical+embedding", target: str = "essential",
           l2_grid: Sequence[float] = L2_GRID, review_level: float | None = None,
-          review_quantile: float = 0.2) -> tuple[TrainedModel, Calibration]:
-    """Fit on `split` (labelled); choose L2 and threshold by leave-one-case-out CV (strict micro F1).
+          review_quantile: float = 0.2, groups: Mapping[str, str] | None = None) -> tuple[TrainedModel, Calibration]:
+    """Fit on `split` (labelled); choose L2 and threshold by leave-one-case-out CV (strict micro F1), or by
+    leave-one-group-out CV when `groups` (case id -> group, e.g. the writer's voice) is given.
 
     The review level (below it a case is flagged) is `review_level` when given, else the
     `review_quantile` of the out-of-fold confidences, so about that share of similar cases is flagged.
@@ -155,7 +156,7 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
     best: tuple[float, Calibration, list[SentenceScores]] | None = None
     per_l2 = {}
     for l2 in l2_grid:
-        oof = loco_scores(split, make(l2))
+        oof = group_scores(split, groups, make(l2)) if groups is not None else loco_scores(split, make(l2))
         cal = sweep(oof, split, base)
         per_l2[str(l2)] = round(cal.f1, 4)
         if best is None or cal.f1 > best[1].f1 + 1e-12:
@@ -171,7 +172,9 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
     scaler, heads = _fit([feats[i] for i in ids], [labs[i][0] for i in ids], [labs[i][1] for i in ids], l2)
     model = TrainedModel(
         feature_set, names, scaler, heads, l2, cal.selector,
-        calibration={"method": "leave-one-case-out", "metric": "strict micro F1", "target": target,
+        calibration={"method": "leave-one-case-out" if groups is None else "leave-one-group-out",
+                     **({} if groups is None else {"groups": len(set(groups[c] for c in ids))}),
+                     "metric": "strict micro F1", "target": target,
                      "cv_f1": round(cal.f1, 4), "cv_f1_by_l2": per_l2,
                      "cv_confidence": {"min": round(min(confidences), 3),
                                        "median": round(float(np.median(confidences)), 3),
@@ -183,12 +186,15 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
 
 
 def train_parts(parts: Sequence[tuple[str, Split]], feature_set: str = "lexical", target: str = "essential",
-                **kw: object) -> tuple[TrainedModel, Calibration]:
-    """Train on several labelled splits at once (ids prefixed by their label); each part is recorded."""
+                groups: Mapping[str, str] | None = None, **kw: object) -> tuple[TrainedModel, Calibration]:
+    """Train on several labelled splits at once (ids prefixed by their label); each part is recorded.
+
+    `groups` (merged id "label:case" -> group) calibrates by leave-one-group-out instead of leave-one-case-out.
+    """
     from archehr.relevance.cv import merge_splits
 
     merged = merge_splits(parts)
-    model, cal = train(merged, feature_set, target, **kw)  # type: ignore[arg-type]
+    model, cal = train(merged, feature_set, target, groups=groups, **kw)  # type: ignore[arg-type]
     model.training = {**model.training, "source": "merged", "split": "+".join(lab for lab, _ in parts),
                       "parts": [{"label": lab, **training_record(sp)} for lab, sp in parts]}
     return model, cal
