@@ -17,7 +17,7 @@ Threshold and max_links are chosen on inner-CV link probabilities over the pool.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -209,19 +209,24 @@ def fit_lr(train: Sequence[PairCase], xs: dict[str, np.ndarray], feature_set: st
 
 def fit_tuned(train: Sequence[PairCase], xs: dict[str, np.ndarray], feature_set: str, l2: float = L2,
               cols: Sequence[int] | None = None, names: Sequence[str] | None = None,
-              inner_k: int = INNER_K) -> PairModel:
+              inner_k: int = INNER_K, groups: Mapping[str, str] | None = None) -> PairModel:
     """Pairwise LR on `train`; threshold and max_links from inner-CV probabilities on `train` only.
 
     `cols` / `names`: the feature columns of `xs` to use (default: the feature set's, `xs` in its layout).
+    `groups` (case id -> group, e.g. the writer's voice): the inner folds leave one group out each instead of
+    `inner_k` random folds.
     """
     names = tuple(names) if names is not None else FEATURE_SETS[feature_set]
     cols = list(cols) if cols is not None else list(range(len(names)))
     model = fit_lr(train, xs, feature_set, l2, cols, names)
     ids = [d.case_id for d in train]
     order = [ids[i] for i in np.random.default_rng(7).permutation(len(ids))]
+    if groups is not None:
+        inner = [{i for i in ids if groups[i] == g} for g in dict.fromkeys(groups[i] for i in ids)]
+    else:
+        inner = [set(order[f::inner_k]) for f in range(inner_k)]
     oof: dict[str, np.ndarray] = {}
-    for f in range(inner_k):
-        held = set(order[f::inner_k])
+    for held in inner:
         m = fit_lr([d for d in train if d.case_id not in held], xs, feature_set, l2, cols, names)
         oof.update({d.case_id: link_matrix(m, d, xs[d.case_id], cols) for d in train if d.case_id in held})
     model.threshold, model.max_links = tune(train, oof)
