@@ -238,6 +238,10 @@ def test_serve_command_binds_localhost_and_warns_otherwise(monkeypatch, capsys) 
     assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
     assert main(["serve", "--runs", "no/such/dir"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+    assert main(["serve", "--system", "trained-extractve"]) == 2  # a typo: one line with the near name
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "trained-extractive" in err[0]
+    assert len(calls) == 2  # neither bad start got as far as the server
 
 
 def test_other_commands_do_not_import_fastapi() -> None:

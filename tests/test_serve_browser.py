@@ -216,6 +216,8 @@ def test_runs_page(browser, server, tmp_path) -> None:
     assert deltas == sorted(deltas)
     page.select_option("#sort", "case")
     assert shown("case") == sorted(shown("case"), key=int)
+    page.select_option("#sort", "specialty")
+    assert shown("specialty") == sorted(shown("specialty"))
     # each case: the note with gold labels, each run's marks, both answers and their per-case scores
     first = sections.first
     assert first.locator(".run-answer").count() == 2

@@ -183,7 +183,8 @@ def _comparison_html(index: RunsIndex, cmp: RunsComparison) -> str:
     out.append(f"""<div class="filters noprint" id="filters"><div><label for="sort">Sort cases by</label>
 <select id="sort"><option value="abs">largest difference first</option>
 <option value="asc">difference, most negative first</option>
-<option value="desc">difference, most positive first</option><option value="case">case id</option></select>
+<option value="desc">difference, most positive first</option><option value="specialty">specialty</option>
+<option value="case">case id</option></select>
 </div><div><label for="specialty">Specialty</label>
 <select id="specialty"><option value="">all</option>{sp_opts}</select></div>
 <div><label for="min-diff">|difference| at least</label>

@@ -25,6 +25,9 @@
       var ca = a.dataset.caseId || a.dataset.case, cb = b.dataset.caseId || b.dataset.case;
       var x, y;
       if (mode === "case") return ca.localeCompare(cb, undefined, { numeric: true });
+      if (mode === "specialty") {
+        return a.dataset.specialty.localeCompare(b.dataset.specialty) || ca.localeCompare(cb, undefined, { numeric: true });
+      }
       if (mode === "abs") { x = num(a, "abs"); y = num(b, "abs"); x = x === null ? -1 : x; y = y === null ? -1 : y; return y - x || ca.localeCompare(cb, undefined, { numeric: true }); }
       x = num(a, "delta"); y = num(b, "delta");
       x = x === null ? 0 : x; y = y === null ? 0 : y;
