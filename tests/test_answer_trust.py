@@ -177,3 +177,18 @@ def test_predict_records_answerability_per_case_and_never_abstains(tmp_path: Pat
     sub = json.loads((tmp_path / "run" / "submission.json").read_text(encoding="utf-8"))
     assert all(NOT_IN_NOTE not in row["answer"] for row in sub)
     assert [row["answer"] for row in sub] == [system.predict(c, "2025").prediction for c in split.cases]
+
+
+def test_extractive_cite_dropped_is_predicts_option_and_off_shows_every_citation() -> None:
+    from archehr.data.note_split import note_case
+    from archehr.generate.extractive import ExtractiveGenerator
+    from archehr.relevance.base import Selection
+
+    case, _ = note_case(HF, "Should I still take furosemide at home?", splitter="rules")
+    sel = Selection(case.case_id, ("6", "12", "14", "24"), 1.0)
+    default = ExtractiveGenerator(budget=30).generate(case, sel)
+    assert set(default.cited_ids) == {"6", "12", "14", "24"}  # the dropped ones ride on the nearest line
+    assert any(len(ln.citations) > 1 for ln in default.lines)
+    shown = ExtractiveGenerator(budget=30, cite_dropped=False)
+    assert all(len(ln.citations) == 1 for ln in shown.generate(case, sel).lines)
+    assert "cite_dropped" not in ExtractiveGenerator().describe() and shown.describe()["cite_dropped"] is False

@@ -73,8 +73,10 @@ def candidates(case: Case, chosen: list[str], scores: SentenceScores | None,
 
 
 def fit_lines(case: Case, chosen: list[str], cands: list[Candidate], budget: int = WORD_BUDGET,
-              max_lines: int | None = None, order: str = "note") -> tuple[list[AnswerLine], list[str]]:
-    """Choose whole sentences by priority within the budget, then cite the rest on the nearest line."""
+              max_lines: int | None = None, order: str = "note",
+              cite_dropped: bool = True) -> tuple[list[AnswerLine], list[str]]:
+    """Choose whole sentences by priority within the budget, then cite the rest on the nearest line
+    (`cite_dropped=False`: each line cites only its own sentence, so every citation is shown)."""
     notes: list[str] = []
     kept: list[Candidate] = []
     left = budget
@@ -90,7 +92,7 @@ def fit_lines(case: Case, chosen: list[str], cands: list[Candidate], budget: int
         return [AnswerLine(OVERLONG_LINE, tuple(sorted(chosen, key=pos.__getitem__)))], notes
     kept.sort(key=(lambda c: c.position) if order == "note" else (lambda c: (-c.priority, c.position)))
     cites: list[list[str]] = [[c.sid] for c in kept]
-    for sid in chosen:
+    for sid in chosen if cite_dropped else ():
         if any(sid == c.sid for c in kept):
             continue
         # nearest kept line in the note; ties go to the earlier line
@@ -103,7 +105,8 @@ def fit_lines(case: Case, chosen: list[str], cands: list[Candidate], budget: int
 class ExtractiveGenerator(Generator):
     name = "extractive"
 
-    def __init__(self, budget: int = WORD_BUDGET, max_lines: int | None = None, order: str = "note"):
+    def __init__(self, budget: int = WORD_BUDGET, max_lines: int | None = None, order: str = "note",
+                 cite_dropped: bool = True):
         if order not in ("note", "score"):
             from archehr.errors import ConfigError
 
@@ -111,6 +114,10 @@ class ExtractiveGenerator(Generator):
         self.budget = int(budget)
         self.max_lines = max_lines
         self.order = order
+        # True (the default, what `predict` submits): a selected sentence that did not fit the budget is
+        # cited by the nearest kept line, which maximises the 2025 citation score; `archehr answer`
+        # shows a patient only citations a line carries (archehr.ask.shown_citations) either way
+        self.cite_dropped = bool(cite_dropped)
 
     def generate(self, case: Case, selection: Selection, scores: SentenceScores | None = None) -> Answer:
         chosen, notes = ensure_selection(case, selection, scores)
@@ -119,7 +126,7 @@ class ExtractiveGenerator(Generator):
 
             raise DataError(Problem("the case has no note sentences to cite", case_id=case.case_id))
         lines, more = fit_lines(case, chosen, candidates(case, chosen, scores, self.rewrite), self.budget,
-                                self.max_lines, self.order)
+                                self.max_lines, self.order, self.cite_dropped)
         return Answer(tuple(lines), self.name, notes=tuple(notes + more))
 
     def rewrite(self, text: str) -> str:
@@ -127,4 +134,7 @@ class ExtractiveGenerator(Generator):
         return text
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "budget": self.budget, "max_lines": self.max_lines, "order": self.order}
+        d = {"name": self.name, "budget": self.budget, "max_lines": self.max_lines, "order": self.order}
+        if not self.cite_dropped:  # only when changed, so the default's run records stay as they were
+            d["cite_dropped"] = False
+        return d
