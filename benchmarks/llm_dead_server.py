@@ -31,17 +31,17 @@ def main() -> None:
     import yaml
     from llm_fault_server import FaultServer, closed_port_url
 
-    from archehr.pipeline import find_system_file
+    from archehr.system_config import find_system_file
 
     shipped = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    print("shipped backend params:", json.dumps(shipped["backend"]["params"]))
+    print("shipped backend options:", json.dumps(shipped["backend"]))
     exe = Path(sys.executable).with_name("archehr")
     for fault in a.faults.split(","):
         server = None if fault == "refused" else FaultServer(mode=fault)
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 raw = json.loads(json.dumps(shipped))
-                raw["backend"]["params"]["base_url"] = closed_port_url() if server is None else server.url
+                raw["backend"]["base_url"] = closed_port_url() if server is None else server.url
                 cfg = Path(tmp) / "openai-server.yaml"
                 cfg.write_text(yaml.safe_dump(raw))
                 out = Path(tmp) / "run"

@@ -45,16 +45,17 @@ def main() -> None:
 
     from archehr.data.model import Split
     from archehr.data.releases import load_split
-    from archehr.pipeline import System, find_system_file, parse_system
+    from archehr.pipeline import System
     from archehr.runs import run_split
+    from archehr.system_config import find_system_file, parse_system
 
     src = load_split(REPO / "data" / "demo", "dev")
     cases = tuple(dataclasses.replace(src.cases[i % len(src)], case_id=str(1000 + i)) for i in range(a.cases))
     split = Split(src.name, cases)
     server = FaultServer(latency=a.latency, reply=scripted_reply)
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"]["params"]["base_url"] = server.url
-    raw["generator"]["params"]["similarity"] = "lexical"
+    raw["backend"]["base_url"] = server.url
+    raw["generator"]["similarity"] = "lexical"
     raw["selector"] = {"kind": "default", "model": "auto"}  # one request per case: the answer
     raw["backend"]["cache"] = False  # repeated cases would be cache hits, not requests
     times, subs, peaks = {}, {}, {}

@@ -36,7 +36,7 @@ def main() -> None:
     src = load_split(a.data_dir, a.split)
     with tempfile.TemporaryDirectory() as tmp:
         system = load_system(a.system, cache_dir=Path(tmp) / "llm-cache")
-        is_llm = system.config.generator.get("name") == "llm"
+        is_llm = system.config.generator["kind"] == "llm"
         n = min(a.cases, len(src) - 1) if is_llm else a.cases
         cases = tuple(dataclasses.replace(src.cases[i % len(src)], case_id=str(1000 + i)) for i in range(n))
         split = Split(src.name, cases)

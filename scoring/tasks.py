@@ -13,26 +13,17 @@ task is one `add_task(Task(...))` (see docs/architecture.md and tests/test_task_
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from archehr.errors import ConfigError, Problem, SubmissionError
-from archehr.registry import Registry
+from archehr.registry import Registry, resolve
 from archehr_scoring.answer_format import MAX_WORDS
 
 Hook = str | Callable[..., Any] | Any  # "package.module:attribute", or the object itself
 
 OVERALL_KEY = "overall_score"
-
-
-def resolve(hook: Hook) -> Any:
-    """The object a hook names (imported on first use)."""
-    if not isinstance(hook, str):
-        return hook
-    module, _, attr = hook.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 @dataclass(frozen=True)

@@ -120,13 +120,16 @@ def test_model_file_round_trip(tmp_path):
 
 
 def test_every_builtin_system_builds_its_aligner():
-    from archehr.align import build_aligner
-    from archehr.pipeline import builtin_systems, load_config
+    from archehr.align import ALIGNERS
+    from archehr.system_config import builtin_systems, load_config
 
     for name in builtin_systems():
         cfg = load_config(name)
         # as System.aligner() builds it; an llm aligner's backend is not needed to check its fallback
-        a = build_aligner(cfg.align, backend=object())
+        options = {k: v for k, v in cfg.align.items() if k != "kind"}
+        if ALIGNERS.takes(cfg.align["kind"], "backend"):
+            options["backend"] = object()
+        a = ALIGNERS.build(cfg.align["kind"], **options)
         a = getattr(a, "fallback", a)
-        if cfg.align:  # the systems that name one use the learned aligner, or fall back to it (docs/align.md)
+        if "align" in cfg.raw:  # the systems that name one use the learned aligner, or fall back to it (docs/align.md)
             assert a.method == "learned", name

@@ -283,11 +283,8 @@ def write_system(tmp_path: Path, url: str) -> Path:
     cfg.write_text(f"""
 name: fake-llm
 selector: {{kind: all}}
-generator: {{name: llm, params: {{demonstrations: 0, retries: 1, similarity: lexical, retry_temperature: 0.5}}}}
-backend:
-  name: openai
-  params: {{base_url: "{url}", timeout: 0.3, retries: 1, backoff: 0.01}}
-  cache: false
+generator: {{kind: llm, demonstrations: 0, retries: 1, similarity: lexical, retry_temperature: 0.5}}
+backend: {{kind: openai, base_url: "{url}", timeout: 0.3, retries: 1, backoff: 0.01, cache: false}}
 """)
     return cfg
 
@@ -335,10 +332,10 @@ def shipped_system(tmp_path: Path, url: str, selector: dict | None = None, **par
     """configs/systems/openai-server.yaml with its backend pointed at `url` (small deadlines for tests)."""
     import yaml
 
-    from archehr.pipeline import find_system_file
+    from archehr.system_config import find_system_file
 
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"]["params"].update({"base_url": url, **params})
+    raw["backend"].update({"base_url": url, **params})
     if selector is not None:
         raw["selector"] = selector
     path = tmp_path / "openai-server.yaml"

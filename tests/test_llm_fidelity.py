@@ -71,13 +71,13 @@ def test_schema_requests_get_json_and_text_requests_get_the_style(splits):
 
 
 def test_shipped_config_asks_the_model_for_every_subtask():
-    from archehr.pipeline import load_config
+    from archehr.system_config import load_config
 
     cfg = load_config("openai-server")
-    assert cfg.selector["kind"] == "llm" and cfg.question["method"] == "llm" and cfg.align["method"] == "llm"
-    assert cfg.generator["params"]["keep_selected"] is False
+    assert cfg.selector["kind"] == "llm" and cfg.question["kind"] == "llm" and cfg.align["kind"] == "llm"
+    assert cfg.generator["keep_selected"] is False
     small = load_config("smollm2")  # the tiny model keeps its heavy repair and offline evidence
-    assert small.selector["kind"] == "default" and "uncited" not in small.generator["params"]
+    assert small.selector["kind"] == "default" and "uncited" not in small.generator
 
 
 class Scripted:
@@ -156,25 +156,25 @@ def test_llm_evidence_reads_every_format(reply):
 
 
 def test_llm_evidence_falls_back_to_the_trained_selector_recorded(tmp_path):
-    from archehr.pipeline import _LLMEvidence
+    from archehr.relevance.evidence import LLMEvidence
 
     case, _ = _case()
-    ev = _LLMEvidence({"kind": "llm", "n": 2}, Scripted(error="HTTP 503"), 0)
+    ev = LLMEvidence(Scripted(error="HTTP 503"), n=2)
     got = ev.evidence(case)
     assert got.fallback.startswith("trained evidence: backend error") or "backend error: HTTP 503" in got.fallback
     assert got.selection.cited == ev.trained.selector.select(ev.trained.classifier.score(case)).cited
-    ok = _LLMEvidence({"kind": "llm", "n": 3, "structured": True}, Scripted(["ESSENTIAL: 3\nSUPPLEMENTARY: 2"]), 0)
+    ok = LLMEvidence(Scripted(["ESSENTIAL: 3\nSUPPLEMENTARY: 2"]), n=3, structured=True)
     got = ok.evidence(case)
     assert got.selection.cited == ("3",) and got.fallback is None
 
 
 def test_llm_evidence_ensemble_averages_with_the_trained_selector():
-    from archehr.pipeline import _LLMEvidence
+    from archehr.relevance.evidence import LLMEvidence
 
     case, _ = _case()
     reply = ["ESSENTIAL: 3\nSUPPLEMENTARY: none"]
-    alone = _LLMEvidence({"kind": "llm", "n": 1}, Scripted(reply), 0)
-    mixed = _LLMEvidence({"kind": "llm", "n": 1, "ensemble_weight": 0.25}, Scripted(reply), 0)
+    alone = LLMEvidence(Scripted(reply), n=1)
+    mixed = LLMEvidence(Scripted(reply), n=1, ensemble_weight=0.25)
     trained = alone.trained.classifier.score(case).essential
     got = mixed.evidence(case).scores.essential
     assert got == pytest.approx([0.75 * (i == 2) + 0.25 * t for i, t in enumerate(trained)])

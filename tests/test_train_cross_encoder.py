@@ -91,9 +91,9 @@ def test_a_system_names_the_folder_and_predicts_with_its_calibrated_selector(tra
     release, out, stdout = trained
     rec = json.loads((out / "archehr-selector.json").read_text())
     line = next(x.strip() for x in stdout.splitlines() if x.strip().startswith("selector: "))  # as printed
-    assert line == f'selector: {{kind: classifier, classifier: cross-encoder, params: {{checkpoint: "{out}"}}}}'
+    assert line == f'selector: {{kind: classifier, classifier: {{kind: cross-encoder, checkpoint: "{out}"}}}}'
     system = tmp_path / "ce.yaml"
-    system.write_text(f"name: ce-extractive\n{line}\ngenerator: {{name: extractive}}\n")
+    system.write_text(f"name: ce-extractive\n{line}\ngenerator: {{kind: extractive}}\n")
     run = tmp_path / "run"
     assert main(["predict", "--system", str(system), "--data-dir", str(release), "--split", "dev", "--task", "st2",
                  "-o", str(run), "--no-progress"]) == 0

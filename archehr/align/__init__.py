@@ -1,13 +1,13 @@
 """Subtask 4: link each given clinician answer sentence to the note sentences that support it.
 
-Three methods (config `align: {method: ...}`):
+Three kinds (config `align: {kind: ...}`, registered in `ALIGNERS`):
 - `similarity` (default): score(a, s) = (1 - w) * sim(a, s) / max_s sim(a, s) + w * p(s), where sim
   is embedding cosine or token-set Jaccard and p(s) the selector's relevance probability.
 - `learned`: P(link | a, s) from a pairwise logistic regression over lexical features
   (`archehr.align.learned`, shipped as versioned JSON); its threshold and max_links come from the
   model file unless the config sets them.
 - `llm`: the model links them (`archehr.align.llm`, needs the system's backend); `fallback:` (default
-  `{method: learned}`) links what the model leaves unlinked. Built by `build_aligner`.
+  `{kind: learned}`) links what the model leaves unlinked.
 Each answer sentence links its best note sentence (clinicians cite at least one per answer sentence)
 and every other one scoring >= threshold, at most `max_links`. Headers are never linked.
 `calibrate()` picks the similarity threshold on a labelled split. benchmarks/st4_quality.py and
@@ -26,6 +26,7 @@ from archehr.data.model import Case, ClinicianAnswerSentence, Split
 from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.similarity import Similarity
+from archehr.registry import Registry
 from archehr.relevance.base import Selection, SentenceScores
 from archehr_scoring.prf import prf_counts
 
@@ -122,22 +123,38 @@ class Aligner:
         return d
 
 
-def build_aligner(cfg: dict[str, Any], backend: Any = None, seed: int = 0) -> Any:
-    """The aligner of a system config's `align` section (`method: llm` takes its settings and a `fallback`)."""
-    if cfg.get("method") != "llm":
-        return Aligner(**cfg)
+def similarity_aligner(threshold: float | None = None, selector_weight: float = 0.0, similarity: str = "lexical",
+                       max_links: int | None = None) -> Aligner:
+    return Aligner(threshold=threshold, selector_weight=selector_weight, similarity=similarity, max_links=max_links,
+                   method="similarity")
+
+
+def learned_aligner(model: str | None = None, threshold: float | None = None, max_links: int | None = None,
+                    selector_weight: float = 0.0, similarity: str = "lexical") -> Aligner:
+    return Aligner(threshold=threshold, selector_weight=selector_weight, similarity=similarity, max_links=max_links,
+                   method="learned", model=model)
+
+
+def llm_aligner(backend: Any, fallback: dict[str, Any] | None = None, prompt: str = "align_v1", n: int = 1,
+                temperature: float = 0.0, seed: int = 0, max_tokens: int = 400, demonstrations: int = 0,
+                structured: bool = False) -> Any:
+    """The model links; `fallback` (an aligner section, default `{kind: learned}`) links what it leaves unlinked."""
     from archehr.align.llm import LLMAligner
 
-    settings = {k: v for k, v in cfg.items() if k not in ("method", "fallback")}
-    fallback = cfg.get("fallback") or {"method": "learned"}
-    if not isinstance(fallback, dict) or fallback.get("method") == "llm":
+    spec = dict(fallback or {"kind": "learned"}) if isinstance(fallback, dict) or fallback is None else None
+    kind = spec.pop("kind", None) if spec is not None else None
+    if spec is None or kind not in ALIGNERS or ALIGNERS.takes(kind, "backend"):
         raise ConfigError(Problem("must be a mapping naming a similarity or learned aligner", field="align.fallback",
                                   code="bad-value"))
-    settings.setdefault("seed", seed)
-    try:
-        return LLMAligner(backend, Aligner(**fallback), **settings)
-    except TypeError as e:
-        raise ConfigError(Problem(f"bad llm aligner setting(s): {e}", field="align", code="bad-key")) from None
+    return LLMAligner(backend, ALIGNERS.build(kind, **spec), prompt=prompt, n=n, temperature=temperature, seed=seed,
+                      max_tokens=max_tokens, demonstrations=demonstrations, structured=structured)
+
+
+# The st4 aligners (config `align: {kind: ...}`); one that takes `backend` gets the system's.
+ALIGNERS: Registry[Any] = Registry("aligner")
+ALIGNERS.add("similarity", similarity_aligner)
+ALIGNERS.add("learned", learned_aligner)
+ALIGNERS.add("llm", llm_aligner)
 
 
 def calibrate(aligner: Aligner, split: Split, scores: dict[str, SentenceScores] | None = None,

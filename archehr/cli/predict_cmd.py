@@ -43,8 +43,9 @@ def predict(
 ) -> None:
     """Run a system over a split and write a submission plus its provenance (run.json)."""
     from archehr.data.releases import find_release, load_split
-    from archehr.pipeline import DEFAULT_SYSTEM, TASKS, load_system
+    from archehr.pipeline import TASKS, load_system
     from archehr.runs import run_split
+    from archehr.system_config import DEFAULT_SYSTEM
 
     if task not in TASKS:
         raise typer.BadParameter(f"--task must be one of {', '.join(TASKS)}", param_hint="--task")
@@ -52,6 +53,7 @@ def predict(
         raise typer.BadParameter("--retry-fallbacks continues a run: add --resume", param_hint="--retry-fallbacks")
     data = load_split(data_dir, split, version_dir)
     sys_obj = load_system(system or DEFAULT_SYSTEM, cache_dir=cache_dir)
+    print_problems(list(sys_obj.config.warnings))
     train = None
     if sys_obj.wants_training_split() and train_split != split:
         release = find_release(data_dir, version_dir)
@@ -101,7 +103,7 @@ RUNS_DIR = Path("runs")  # git-ignored; submissions/ holds only the committed ba
 def default_run_dir(system: str, split: str, task: str) -> Path:
     """runs/<system>-<split>-<task>, each part reduced to a plain name: a downloaded config's `name:` or a
     `--split` path can never point it elsewhere (and so never make --force delete elsewhere)."""
-    from archehr.pipeline import safe_name
+    from archehr.system_config import safe_name
 
     out = RUNS_DIR / safe_name(f"{safe_name(system)}-{safe_name(split)}-{safe_name(task)}")
     if out.parent != RUNS_DIR or out.name in ("", ".", ".."):  # cannot happen after safe_name; kept as the guarantee

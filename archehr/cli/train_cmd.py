@@ -206,7 +206,7 @@ def how_to_use(model: Path, cross_encoder: bool = False) -> str:
     import json
 
     path = json.dumps(str(model.resolve()))
-    line = (f"{{kind: classifier, classifier: cross-encoder, params: {{checkpoint: {path}}}}}" if cross_encoder
+    line = (f"{{kind: classifier, classifier: {{kind: cross-encoder, checkpoint: {path}}}}}" if cross_encoder
             else f"{{kind: default, model: {path}}}")
     return (f"use it: a system YAML (e.g. a copy of configs/systems/trained-extractive.yaml) with the line\n"
             f"  selector: {line}\n"

@@ -21,6 +21,7 @@ from archehr.data.model import Case
 from archehr.errors import ConfigError
 from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, write_question
 from archehr.question.rules import shorten_question as shorten_question  # re-exported: the template writer's cut
+from archehr.registry import Registry
 from archehr_scoring.answer_format import cut_words
 
 
@@ -128,11 +129,11 @@ class LLMQuestionWriter:
                 "demonstrations": self.k, "demonstration_pool": len(self._pool), "backend": self.backend.describe()}
 
 
-def build_question_writer(method: str = "template", backend: Any = None, **params: Any) -> Any:
-    if method == "template":
-        return TemplateQuestionWriter(**params)
-    if method == "llm":
-        if backend is None:
-            raise ConfigError("question method llm needs a backend section in the system config")
-        return LLMQuestionWriter(backend, **params)
-    raise ConfigError(f"question method must be template or llm, not {method!r}")
+# The st1 writers (config `question: {kind: ...}`); a writer that takes `backend` gets the system's.
+QUESTION_WRITERS: Registry[Any] = Registry("question writer")
+QUESTION_WRITERS.add("template", TemplateQuestionWriter)
+QUESTION_WRITERS.add("llm", LLMQuestionWriter)
+
+
+def build_question_writer(kind: str = "template", **options: Any) -> Any:
+    return QUESTION_WRITERS.build(kind, **options)

@@ -108,7 +108,7 @@ def parse_reply(reply: str, valid_ids: set[str]) -> tuple[set[str], set[str]] | 
 
 
 @dataclass(frozen=True)
-class LLMEvidence:
+class LLMScores:
     """The scores of one case, and how they were obtained (for run.json)."""
 
     scores: SentenceScores
@@ -120,7 +120,7 @@ class LLMClassifier(RelevanceClassifier):
     name = "llm"
 
     def __init__(self, backend: CompletionBackend, n: int = 5, temperature: float = 0.7, seed: int = 0,
-                 max_tokens: int = 128, fallback: RelevanceClassifier | None = None, prompt: str = DEFAULT_PROMPT,
+                 max_tokens: int = 256, fallback: RelevanceClassifier | None = None, prompt: str = DEFAULT_PROMPT,
                  demonstrations: int = 0, structured: bool = False):
         from archehr.llm.prompts import load_prompt
         from archehr.llm.structured import StructuredCaller, json_schema
@@ -159,7 +159,7 @@ class LLMClassifier(RelevanceClassifier):
     def prompt(self, case: Case) -> str:
         return build_prompt(case, self.template, self.demonstrations(case))
 
-    def score_detailed(self, case: Case) -> LLMEvidence:
+    def score_detailed(self, case: Case) -> LLMScores:
         from archehr.llm.base import BackendError
 
         require_sentences(case)
@@ -186,12 +186,12 @@ class LLMClassifier(RelevanceClassifier):
             notes.append(f"{len(replies) - len(votes)} of {len(replies)} evidence replies unreadable")
         ess = tuple(sum(i in e for e, _ in votes) / len(votes) for i in ids)
         sup = tuple(sum(i in s for _, s in votes) / len(votes) for i in ids)
-        return LLMEvidence(SentenceScores(case.case_id, ids, ess, sup), None, tuple(notes))
+        return LLMScores(SentenceScores(case.case_id, ids, ess, sup), None, tuple(notes))
 
-    def _fall_back(self, case: Case, why: str, notes: list[str]) -> LLMEvidence:
+    def _fall_back(self, case: Case, why: str, notes: list[str]) -> LLMScores:
         self.fallback_cases.append(case.case_id)
         name = getattr(self.fallback, "name", type(self.fallback).__name__)
-        return LLMEvidence(self.fallback.score(case), f"{name} evidence: {why}", tuple(notes))
+        return LLMScores(self.fallback.score(case), f"{name} evidence: {why}", tuple(notes))
 
     def score(self, case: Case) -> SentenceScores:
         return self.score_detailed(case).scores

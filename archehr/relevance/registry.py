@@ -28,6 +28,12 @@ SHIPPED_MODELS = {
 DEFAULT_MODEL = "lexical"
 
 CLASSIFIERS: Registry[Callable[..., RelevanceClassifier]] = Registry("relevance classifier")
+# The evidence step of a system (config `selector: {kind: ...}`), archehr/relevance/evidence.py.
+EVIDENCE: Registry[Callable[..., Any]] = Registry("selector kind")
+EVIDENCE.add("default", "archehr.relevance.evidence:TrainedEvidence")
+EVIDENCE.add("all", "archehr.relevance.evidence:CiteAllEvidence")
+EVIDENCE.add("classifier", "archehr.relevance.evidence:ClassifierEvidence")
+EVIDENCE.add("llm", "archehr.relevance.evidence:LLMEvidence")
 
 
 def shipped_model_path(kind: str = "default") -> Path:
@@ -91,25 +97,27 @@ def _cross_encoder(checkpoint: str | None = None, epochs: int = 2, lr: float = 3
 @CLASSIFIERS.register("ensemble")
 def _ensemble(members: Sequence[str | dict[str, Any]] = ("trained", "lexical"), mode: str = "mean",
               weights: Sequence[float] | None = None, thresholds: Sequence[float] | None = None) -> RelevanceClassifier:
-    """members: names, or {"name": ..., **params} mappings, built through this registry."""
+    """members: names, or {"kind": ..., **options} mappings, built through this registry."""
     from archehr.relevance.ensemble import EnsembleClassifier
 
     built = []
     for m in members:
         if isinstance(m, str):
             built.append(build_classifier(m))
-        elif isinstance(m, dict) and isinstance(m.get("name"), str):
-            params = {k: v for k, v in m.items() if k != "name"}
-            built.append(build_classifier(m["name"], **params))
+        elif isinstance(m, dict) and isinstance(m.get("kind", m.get("name")), str):
+            key = "kind" if "kind" in m else "name"
+            params = {k: v for k, v in m.items() if k != key}
+            built.append(build_classifier(m[key], **params))
         else:
-            raise ConfigError(Problem(f"an ensemble member must be a name or a mapping with a name, got {m!r}",
+            raise ConfigError(Problem(f"an ensemble member must be a name or a mapping with a kind, got {m!r}",
                                       field="members"))
     return EnsembleClassifier(built, mode=mode, weights=weights, thresholds=thresholds)
 
 
 @CLASSIFIERS.register("llm")
 def _llm(backend: Any = None, backend_params: dict[str, Any] | None = None, n: int = 5,
-         temperature: float = 0.7, seed: int = 0, max_tokens: int = 128) -> RelevanceClassifier:
+         temperature: float = 0.7, seed: int = 0, max_tokens: int = 256, fallback: RelevanceClassifier | None = None,
+         prompt: str = "evidence_v1", demonstrations: int = 0, structured: bool = False) -> RelevanceClassifier:
     """backend: an object with `complete(...)`, or a name in `archehr.llm.registry` (built with backend_params)."""
     from archehr.relevance.llm import LLMClassifier
 
@@ -117,22 +125,16 @@ def _llm(backend: Any = None, backend_params: dict[str, Any] | None = None, n: i
         raise ConfigError(Problem("the llm classifier needs a backend (a name from the LLM backend registry)",
                                   field="backend"))
     if isinstance(backend, str):
-        from archehr.llm.registry import build_backend  # the other helper's registry; imported only when used
+        from archehr.llm.registry import build_backend  # imported only when used
 
         backend = build_backend(backend, **(backend_params or {}))
-    return LLMClassifier(backend, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens)
+    return LLMClassifier(backend, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens, fallback=fallback,
+                         prompt=prompt, demonstrations=demonstrations, structured=structured)
 
 
-def build_classifier(name: str, **params: Any) -> RelevanceClassifier:
-    """Build a registered classifier; unknown names suggest near ones, bad params are a ConfigError."""
-    factory = CLASSIFIERS.get(name)
-    try:
-        return factory(**params)
-    except TypeError as e:
-        if "unexpected keyword" in str(e) or "positional argument" in str(e):
-            raise ConfigError(Problem(f"bad parameters for relevance classifier {name!r}: {e}",
-                                      field="params")) from None
-        raise
+def build_classifier(name: str, **options: Any) -> RelevanceClassifier:
+    """Build a registered classifier; unknown names suggest near ones, unknown options are a ConfigError."""
+    return CLASSIFIERS.build(name, **options)
 
 
 def load_selector(model: str | Path | None = None, **overrides: Any) -> EvidenceSelector:

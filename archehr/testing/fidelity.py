@@ -52,12 +52,12 @@ def system_config(system: str, url: str, structured: bool | None = None) -> Any:
     """The named system config with its backend aimed at `url`, no cache, quick retries."""
     import yaml
 
-    from archehr.pipeline import find_system_file, parse_system
+    from archehr.system_config import find_system_file, parse_system
 
     path = find_system_file(system)
     raw = copy.deepcopy(yaml.safe_load(path.read_text(encoding="utf-8")))
-    raw["backend"] = {"name": "openai", "cache": False,
-                      "params": {"base_url": url, "model": "perfect", "timeout": 30, "retries": 1, "backoff": 0.1}}
+    raw["backend"] = {"kind": "openai", "cache": False, "base_url": url, "model": "perfect", "timeout": 30,
+                      "retries": 1, "backoff": 0.1}
     if structured is not None:
         for section in ("selector", "align"):
             if isinstance(raw.get(section), dict) and "structured" in raw[section]:

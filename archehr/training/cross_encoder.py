@@ -16,7 +16,7 @@
 
 The held-out cases are never trained on, and the shipped model is the one calibrated (no refit on all cases,
 which would change the scores the threshold was chosen for). A system names the folder with
-`selector: {kind: classifier, classifier: cross-encoder, params: {checkpoint: DIR}}` and gets its calibrated
+`selector: {kind: classifier, classifier: {kind: cross-encoder, checkpoint: DIR}}` and gets its calibrated
 selector. Needs torch and transformers (the `models` extra); Trainer also needs accelerate.
 """
 

@@ -8,13 +8,12 @@ inside the class, so reading a metric's declared parameters stays cheap).
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any
 
 from archehr.registry import Registry
 from archehr_scoring.metrics.base import MetricSettings, TextMetric
 
-METRICS: Registry[str] = Registry("metric")
+METRICS: Registry[type[TextMetric]] = Registry("metric")
 
 # name -> "module:Class"; each module imports its heavy dependencies inside the class.
 for _name, _path in {
@@ -33,8 +32,7 @@ MODEL_METRICS = ("bertscore", "alignscore", "medcon")
 
 def metric_class(name: str) -> type[TextMetric]:
     """The registered class (UnknownNameError with "did you mean" for an unknown name)."""
-    module, cls = METRICS.get(name).split(":")
-    return getattr(importlib.import_module(module), cls)
+    return METRICS.get(name)
 
 
 def settings_record(settings: MetricSettings) -> dict[str, Any]:

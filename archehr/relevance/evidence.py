@@ -1,0 +1,131 @@
+"""The evidence step of a system (config section `selector: {kind: ...}`): which note sentences a case cites.
+
+Each kind is a component registered in `archehr.relevance.registry.EVIDENCE`; its options are its
+constructor's keyword parameters (that is what a system config is checked against), and a kind that
+takes `backend` gets the system's LLM backend.
+
+- `default`: a trained model file (`model: auto | lexical | embedding | PATH`) with its own calibrated
+  selector, `overrides` changing selector settings;
+- `all`: every note sentence (the reference floor of the 2025 factuality metrics);
+- `classifier`: any registered relevance classifier (`classifier: NAME` or `{kind: NAME, ...its options}`)
+  with `selector` settings (without them, the classifier's calibrated selector);
+- `llm`: the model votes (the registered `llm` classifier), optionally averaged with a trained model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from archehr.data.model import Case, Split
+from archehr.errors import ConfigError, Problem
+from archehr.relevance.base import Selection, SentenceScores
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The evidence of one case and how it was obtained (a fallback and repairs go to run.json)."""
+
+    selection: Selection
+    scores: SentenceScores | None
+    fallback: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+class CiteAllEvidence:
+    """Cites every note sentence, with no scores (the generators then keep the note order)."""
+
+    def evidence(self, case: Case) -> Evidence:
+        return Evidence(Selection(case.case_id, case.sentence_ids, 1.0), None)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "all"}
+
+
+class TrainedEvidence:
+    """A trained model file (or a shipped one) with its calibrated selector; `overrides` change its settings."""
+
+    def __init__(self, model: str = "auto", overrides: dict[str, Any] | None = None):
+        from archehr.relevance.registry import load_selector
+
+        self.kind = "default"
+        self.ev = load_selector(model, **(overrides or {}))
+
+    def evidence(self, case: Case) -> Evidence:
+        scores = self.ev.scores(case)
+        return Evidence(self.ev.selector.select(scores), scores)
+
+    def describe(self) -> dict[str, Any]:
+        clf = self.ev.classifier
+        return {"kind": self.kind, "classifier": getattr(clf, "name", type(clf).__name__),
+                "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
+
+
+class ClassifierEvidence(TrainedEvidence):
+    """Any registered relevance classifier with `selector` settings."""
+
+    def __init__(self, classifier: str | dict[str, Any], selector: dict[str, Any] | None = None):
+        from archehr.relevance.registry import selector_for
+
+        if isinstance(classifier, dict):
+            options = dict(classifier)
+            name = options.pop("kind", None)
+        else:
+            name, options = classifier, {}
+        if not isinstance(name, str):
+            raise ConfigError(Problem("must name a classifier (`classifier: NAME` or `{kind: NAME, ...}`)",
+                                      field="selector.classifier", code="bad-value"))
+        self.kind = "classifier"
+        self.ev = selector_for(name, options, selector)
+
+
+class LLMEvidence:
+    """Evidence by the model: the `llm` classifier votes over n samples, optionally averaged with a trained model.
+
+    `fallback_model` (a shipped model name or file) scores a case whose replies cannot be read or whose
+    backend failed, with that model's own calibrated selector; `ensemble_weight` w > 0 takes
+    (1 - w) * P(model) + w * P(trained) for every case. The LLM votes are cited by `selector`
+    (default: P(essential) >= 0.5, no top-k floor beyond one sentence, so a faithful model's ids pass unchanged).
+    """
+
+    def __init__(self, backend: Any, n: int = 5, temperature: float = 0.7, seed: int = 0, max_tokens: int = 256,
+                 prompt: str = "evidence_v1", demonstrations: int = 0, structured: bool = False,
+                 fallback_model: str = "auto", ensemble_weight: float = 0.0, selector: dict[str, Any] | None = None):
+        from archehr.relevance.registry import build_classifier, load_selector
+        from archehr.relevance.selector import Selector
+
+        self.trained = load_selector(fallback_model)
+        self.weight = float(ensemble_weight)
+        if not 0.0 <= self.weight <= 1.0:
+            raise ConfigError(Problem(f"must be within [0, 1], not {self.weight}", field="selector.ensemble_weight"))
+        self.selector = Selector.from_dict(selector or {})
+        self.clf = build_classifier("llm", backend=backend, n=int(n), temperature=float(temperature), seed=int(seed),
+                                    max_tokens=int(max_tokens), fallback=self.trained.classifier, prompt=str(prompt),
+                                    demonstrations=int(demonstrations), structured=bool(structured))
+
+    def prepare(self, train: Split | None) -> None:
+        self.clf.prepare(train)
+
+    def evidence(self, case: Case) -> Evidence:
+        got = self.clf.score_detailed(case)
+        if got.fallback is not None:  # the trained model scored it: its own calibrated selector cites
+            return Evidence(self.trained.selector.select(got.scores), got.scores, got.fallback, got.notes)
+        scores = got.scores
+        if self.weight > 0:
+            t = self.trained.classifier.score(case)
+            w = self.weight
+
+            def mix(mine: tuple[float, ...], theirs: tuple[float, ...]) -> tuple[float, ...]:
+                return tuple((1 - w) * a + w * b for a, b in zip(mine, theirs, strict=True))
+
+            scores = SentenceScores(case.case_id, scores.sentence_ids, mix(scores.essential, t.essential),
+                                    mix(scores.supplementary, t.supplementary))
+        return Evidence(self.selector.select(scores), scores, None, got.notes)
+
+    def trained_evidence(self, case: Case) -> Evidence:
+        scores = self.trained.classifier.score(case)
+        return Evidence(self.trained.selector.select(scores), scores)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "llm", "classifier": self.clf.describe(), "ensemble_weight": self.weight,
+                "selector": self.selector.to_dict(), "model_file": self.trained.source}
