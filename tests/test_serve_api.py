@@ -215,7 +215,7 @@ def test_access_log_line_is_method_path_status() -> None:
 
 
 def test_llm_reply_cache_is_off_when_serving() -> None:
-    from archehr.pipeline import load_config
+    from archehr.system_config import load_config
     from archehr.serve.app import serving_config
 
     for name in ("smollm2", "openai-server"):

@@ -47,7 +47,8 @@ def serving_config(cfg: Any) -> Any:
 
 
 def load_serving_system(name_or_path: str | None) -> Any:
-    from archehr.pipeline import System, load_config
+    from archehr.pipeline import System
+    from archehr.system_config import load_config
 
     return System(serving_config(load_config(name_or_path)))
 
