@@ -187,7 +187,7 @@ def shipped(tmp_path: Path, url: str, **params) -> Path:
     from archehr.pipeline import find_system_file
 
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"]["params"].update({"base_url": url, **params})
+    raw["backend"].update({"base_url": url, **params})
     path = tmp_path / "openai-server.yaml"
     path.write_text(yaml.safe_dump(raw))
     return path

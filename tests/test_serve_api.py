@@ -215,8 +215,8 @@ def test_access_log_line_is_method_path_status() -> None:
 
 
 def test_llm_reply_cache_is_off_when_serving() -> None:
-    from archehr.system_config import load_config
     from archehr.serve.app import serving_config
+    from archehr.system_config import load_config
 
     for name in ("smollm2", "openai-server"):
         cfg = load_config(name)
@@ -267,7 +267,7 @@ def test_llm_system_says_what_fell_back_and_caches_nothing(tmp_path, monkeypatch
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"]["params"].update({"base_url": f"http://127.0.0.1:{port}/v1", "timeout": 0.5, "retries": 0,
+    raw["backend"].update({"base_url": f"http://127.0.0.1:{port}/v1", "timeout": 0.5, "retries": 0,
                                      "backoff": 0.01})
     cfg = tmp_path / "llm.yaml"
     cfg.write_text(yaml.safe_dump(raw))
