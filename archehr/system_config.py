@@ -123,9 +123,12 @@ def find_system_file(name_or_path: str) -> Path:
     builtin = configs_dir() / "systems" / f"{name_or_path}.yaml"
     if builtin.is_file():
         return builtin
+    import difflib
+
     names = builtin_systems()
-    raise ConfigError(f"unknown system {name_or_path!r}{did_you_mean(name_or_path, names)} "
-                      f"(built-in: {', '.join(names)}; or give a YAML path)")
+    close = difflib.get_close_matches(name_or_path, names, n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise ConfigError(f"unknown system {name_or_path!r}{hint} (built-in: {', '.join(names)}; or give a YAML path)")
 
 
 # --- YAML line numbers -------------------------------------------------------------------------------------------

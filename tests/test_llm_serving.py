@@ -184,7 +184,7 @@ def test_the_reply_start_contract_holds_over_http(split):
 def shipped(tmp_path: Path, url: str, **params) -> Path:
     import yaml
 
-    from archehr.pipeline import find_system_file
+    from archehr.system_config import find_system_file
 
     raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
     raw["backend"].update({"base_url": url, **params})

@@ -257,8 +257,8 @@ def test_llm_system_says_what_fell_back_and_caches_nothing(tmp_path, monkeypatch
 
     import yaml
 
-    from archehr.pipeline import find_system_file
     from archehr.serve.app import ServerState, create_app
+    from archehr.system_config import find_system_file
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
