@@ -48,6 +48,10 @@ class CasePrediction:
     flagged: bool = False  # the selector's low-confidence flag: worth a human look
 
 
+# The sections whose parts make a task's prediction (the answer tasks: the generator and the evidence it cites).
+_TASK_SECTIONS = {"st1": ("question",), "st2": ("selector",), "st4": ("align",)}
+
+
 class System:
     """A loaded system. Heavy parts (models, backends) load on first use, once per process."""
 
@@ -108,10 +112,9 @@ class System:
                     prep(train)
 
     def uses_model(self, task: str) -> bool:
-        """Whether the LLM answers this task (so the share of cases it answered is worth measuring)."""
-        return {"st1": self._uses_llm_question(), "st2": self.config.selector.get("kind") == "llm",
-                "st4": self.config.align.get("method") == "llm"}.get(
-                    task, self.config.generator.get("name") == "llm" or self.config.selector.get("kind") == "llm")
+        """Whether the LLM answers this task (so the share of cases it answered is worth measuring): whether a
+        part that makes the task's prediction takes the backend."""
+        return any(self._takes_backend(s) for s in _TASK_SECTIONS.get(task, ("generator", "selector")))
 
     def wants_training_split(self) -> bool:
         """Whether `prepare` uses a labelled split: the parts that take the LLM backend take demonstrations."""
@@ -196,10 +199,9 @@ class System:
                              "config_sha256": self.config.sha256, "config": self.config.resolved,
                              "selector": self.evidence.describe(), "generator": self.generator.describe()}
         # every prompt the model is asked, by name and hash (the selector and generator describe theirs)
-        if self._uses_llm_question():
-            d["question"] = self.question_model().describe()
-        if self.config.align.get("method") == "llm":
-            d["align"] = self.aligner().describe()
+        for section in ("question", "align"):
+            if self._takes_backend(section):
+                d[section] = self.part(section).describe()
         if self._backend is not None:
             d["backend"] = self._backend.describe()
         return d
