@@ -145,8 +145,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
-    is_llm = sys_obj.config.generator.get("name") == "llm"
-    if is_llm:
+    if sys_obj.wants_training_split():
         # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
         from archehr.data import load_split
 
