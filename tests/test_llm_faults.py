@@ -40,8 +40,10 @@ def test_backend_registry():
 FAULTS = [
     ("500", "HTTP 500", 2),
     ("429", "HTTP 429", 2),
-    ("hang", "deadline", 2),  # a request that ran out its deadline is retried (a busy server may answer)
-    ("trickle", "deadline", 2),
+    # a request that ran out its deadline is retried only when the server answered something meanwhile (busy,
+    # tests/test_llm_serving.py); with no sign of life at all it is hung: not waited out again
+    ("hang", "deadline", 1),
+    ("trickle", "deadline", 1),
     ("malformed", "not JSON", 2),
     ("empty_choices", "no choices", 2),
     ("null_content", "content is null", 2),
@@ -62,7 +64,7 @@ def test_each_fault_is_a_backend_error_with_its_reason(server, mode, reason, cal
     t = time.perf_counter()
     with pytest.raises(BackendError, match=reason) as info:
         b.complete("hi", max_tokens=200)
-    assert time.perf_counter() - t < 4  # the trickle is cut at the deadline (twice), not when it ends
+    assert time.perf_counter() - t < 4  # the trickle is cut at the deadline, not when it ends
     assert server.calls == calls, info.value.reason
     assert info.value.reason.strip()
     # a spent deadline tells callers not to retry either: the backend retried it, they would wait it out

@@ -92,6 +92,18 @@ def test_stream_is_read_and_time_to_first_token_bounds_a_queued_request_not_the_
         assert "after 2 attempts" in info.value.reason and not info.value.retryable
 
 
+def test_a_request_timed_out_while_the_server_was_busy_is_retried_not_a_fallback(split):
+    # one slot, ~0.8 s per reply, 0.5 s to the first token: the queued samples time out, but the server is
+    # streaming tokens to the first one meanwhile (busy, not hung): they are asked again and all answer
+    with serve(split, slots=1, ms_per_token=40.0, jitter=0.0) as srv:
+        b = backend(srv.url, first_token_timeout=0.5, retries=5, adaptive_concurrency=False, breaker_after=1)
+        with track_usage() as u:
+            out = b.complete(evidence_prompt(split), n=3, temperature=0.7, max_tokens=64, response_format=SCHEMA_FMT)
+        rep = b.report()
+        assert len(out) == 3 and u.failed == 0 and rep["timeouts"] >= 1 and rep["retried_attempts"] >= 1
+        assert rep["breaker"]["events"] == []
+
+
 def test_overload_halves_the_requests_in_flight_and_is_retried_not_a_fallback(split):
     with serve(split, slots=2, max_queue=0, overload_status=503, retry_after=0.05, ms_per_token=5.0) as srv:
         b = backend(srv.url, retries=6, breaker_after=1)
@@ -104,12 +116,20 @@ def test_overload_halves_the_requests_in_flight_and_is_retried_not_a_fallback(sp
 
 
 def test_a_vote_uses_the_samples_that_came_back(split):
-    # one slot and no queue: the samples that find the slot busy get 429 (not retried here)
-    with serve(split, slots=1, max_queue=0, overload_status=429, retry_after=0.0, ms_per_token=20.0) as srv:
-        b = backend(srv.url, retries=0, breaker_after=0, adaptive_concurrency=False)
+    from llm_fault_server import FaultServer
+
+    server = FaultServer()
+    try:
+        server.script = ["ok", "500", "ok", "500", "ok"]  # two of the five samples fail (whichever comes 2nd, 4th)
+        b = backend(server.url, retries=0, breaker_after=0)
         with track_usage() as u:
-            out = b.complete(evidence_prompt(split), n=5, temperature=0.7, max_tokens=64)
-        assert 1 <= len(out) < 5 and u.failed == 5 - len(out) and srv.statuses[429] == u.failed
+            out = b.complete("hi", n=5, temperature=0.7, max_tokens=64)
+        assert len(out) == 3 and u.failed == 2 and u.requests == 5
+        server.mode, server.script = "500", []
+        with pytest.raises(BackendError, match="HTTP 500"):  # none came back: the failure is raised
+            b.complete("hi", n=5, temperature=0.7, max_tokens=64)
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize("parser", [True, False], ids=["reasoning_parser", "think_in_content"])

@@ -19,7 +19,8 @@ outcome (docs/predict.md, "Serving the model" and "Faults"):
 - circuit breaker (archehr/llm/breaker.py): it counts requests that failed with no sign of life from the
   server: connection failures, broken replies, 5xx, run-wide 4xx (key, model, endpoint). Load symptoms
   (timeouts, 429, 503) count only when the server has answered nothing since the request was sent,
-  so a busy server that is still answering other requests never opens it;
+  so a busy server that is still answering other requests never opens it. A timed-out attempt is
+  retried when the server showed life meanwhile (busy); with none, it is hung: not retried;
 - structured output is negotiated per server: `json_schema` -> `{"type": "json_object", "schema": ...}`
   (llama.cpp) -> plain text; a 400/404/415/422/500 naming the format is a refusal, not a fault;
 - reasoning models: `reasoning_content` / `reasoning` is read (counted, never returned), `<think>` blocks
@@ -554,8 +555,10 @@ class OpenAIBackend(Backend):
                 think = _reasoning_of(delta)
                 if think:
                     reasoning.append(think)
-                if (piece or think) and watch.first is None:
-                    watch.first = now
+                if piece or think:
+                    self._last_life = now  # a token is a sign of life (a stall later is a busy server's)
+                    if watch.first is None:
+                        watch.first = now
                 if isinstance(choice.get("finish_reason"), str):
                     finish = choice["finish_reason"]
         if not done and finish is None:
@@ -730,8 +733,17 @@ class OpenAIBackend(Backend):
                     with self._stats_lock:
                         self.timeouts += 1
                     retryable = False  # callers must not wait it out again: the backend retries it itself
+                    if self._last_life < sent_at:
+                        # no reply and no token from the server since this request was sent: hung, not
+                        # busy. Waiting again would cost the deadline again; the breaker counts it instead
+                        break
                 if e.kind == "overload":
                     self.limit.overloaded(last.split(" (")[0][:80])
+                    if not isinstance(e, _Timeout) and self._last_life >= sent_at and \
+                            time.monotonic() - sent_at < self.first_token_timeout:
+                        # a busy server's "retry later" (429/503) while it answers other requests: not one of
+                        # the request's retries; it waits as long as a first token may take
+                        attempts += 1
                 if tried < attempts:
                     with self._stats_lock:
                         self.retried_attempts += 1
