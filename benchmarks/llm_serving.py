@@ -68,7 +68,7 @@ def run_row(row: Row, split: Any, data_dir: str, split_name: str, train_split: s
     import yaml
 
     from archehr.cli.main import main
-    from archehr.pipeline import find_system_file
+    from archehr.system_config import find_system_file
     from archehr.testing.fidelity import _headline
     from archehr.testing.serving_server import ServingServer, ServingSettings
 
