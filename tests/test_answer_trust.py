@@ -112,6 +112,8 @@ def test_cli_shows_abstention_related_and_confidence(tmp_path: Path, capsys: pyt
 def test_shipped_model_round_trips_and_bad_files_are_named(tmp_path: Path) -> None:
     m = load_model("lexical")
     assert 0.0 < m.threshold <= m.review_level < 1.0
+    emb = load_model("embedding")  # reading it needs no torch; scoring with it does (the models extra)
+    assert emb.feature_set == "lexical+embedding" and 0.0 < emb.threshold <= emb.review_level < 1.0
     again = parse_model(json.loads(json.dumps(m.to_json())), "mem")
     assert again.threshold == m.threshold and again.background == m.background
     with pytest.raises(ConfigError, match="not an archehr answerability model"):
