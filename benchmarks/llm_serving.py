@@ -56,7 +56,7 @@ ROWS = [
         {"slots": 1, "max_queue": 2, "overload_status": 503, "retry_after": 1.0}),
     Row("a reasoning model (600 thinking tokens) behind vLLM's reasoning parser",
         {"slots": 64, "thinking_tokens": 600}),
-    Row("the same model without the parser (<think>...</think> in the content)",
+    Row("the same model without the parser (`<think>...</think>` in the content)",
         {"slots": 64, "thinking_tokens": 600, "reasoning_parser": False}),
     Row("llama.cpp-like: 1 slot, HTTP 500 to json_schema, json_object with a schema honoured",
         {"slots": 1, "formats": "llamacpp", "served": "SmolLM2-135M-Instruct-Q8_0.gguf"}),

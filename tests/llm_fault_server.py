@@ -25,6 +25,7 @@ TEXTS = {
 }
 # besides these, any other three-digit mode answers that HTTP status with a JSON error message
 MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "refuse_format_422", "llamacpp",
+         "refuse_stream_options",
          "hang", "trickle", "malformed", "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset",
          "banner")
 
@@ -178,6 +179,10 @@ class FaultServer:
                 "message": "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input "
                            "should be 'text' or 'json_object' [type=literal_error, input_value='json_schema']",
                 "type": "internal_server_error", "param": None, "code": None}}).encode()))
+            return
+        if mode == "refuse_stream_options" and "stream_options" in payload:  # a strict server (extra fields forbidden)
+            detail = b'{"detail": [{"loc": ["body", "stream_options"], "msg": "extra fields not permitted"}]}'
+            sock.sendall(http(422, detail))
             return
         if mode.startswith("refuse_format") and "response_format" in payload:  # refuse_format_422: a 422
             status = 422 if mode.endswith("422") else 400

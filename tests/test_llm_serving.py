@@ -228,3 +228,27 @@ def test_the_leaderboard_provenance_column_shows_the_model_share():
     prov = provenance_summary({"system": {"name": "openai-server"}, "model_share": {"share": 0.9375}})
     assert system_cell(prov) == "openai-server (model 94%)"
     assert system_cell(provenance_summary({"system": {"name": "trained-extractive"}})) == "trained-extractive"
+
+
+def test_a_server_without_a_model_list_or_stream_options_still_works():
+    from llm_fault_server import FaultServer
+
+    server = FaultServer()
+    try:
+        server.models = None  # GET /v1/models answers 404
+        b = backend(server.url, model="my-model")
+        assert b.complete("hi") and server.payloads[-1]["model"] == "my-model"
+        assert b.report()["model"]["served"]["listed"] is False
+        with pytest.raises(ConfigError, match="model: auto needs the server's model list"):
+            backend(server.url).start()
+        server.models = ["a", "b"]
+        with pytest.raises(ConfigError, match="serves 2 models .a, b.; set model: to one of them"):
+            backend(server.url).start()
+        server.models = [server.MODEL]
+        server.mode = "refuse_stream_options"  # 422 naming stream_options: dropped for the run, not a fault
+        b = backend(server.url)
+        assert b.complete("hi") and b.complete("again") and server.calls == 1 + 2 + 1
+        assert "stream_options" not in server.payloads[-1] and server.payloads[-1]["stream"] is True
+        assert b.report()["options_dropped"] == ["stream_options"]
+    finally:
+        server.close()
