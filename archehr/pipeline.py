@@ -17,9 +17,11 @@ from typing import Any
 from archehr.data.model import Case, Split
 from archehr.errors import ConfigError, InputError, Problem
 from archehr.generate.answer import Answer
+from archehr.registry import Registry
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.evidence import Evidence
 from archehr.system_config import SystemConfig, load_config, registry
+from archehr_scoring.tasks import TASKS, Task, get_task, predicted_tasks
 
 
 def load_system(name_or_path: str | None = None, cache_dir: str | Path | None = None) -> System:
@@ -48,8 +50,8 @@ class CasePrediction:
     flagged: bool = False  # the selector's low-confidence flag: worth a human look
 
 
-# The sections whose parts make a task's prediction (the answer tasks: the generator and the evidence it cites).
-_TASK_SECTIONS = {"st1": ("question",), "st2": ("selector",), "st4": ("align",)}
+# The sections whose parts make each system output (the answers: the generator and the evidence it cites).
+_OUTPUT_SECTIONS = {"question": ("question",), "evidence": ("selector",), "links": ("align",)}
 
 
 class System:
@@ -114,7 +116,8 @@ class System:
     def uses_model(self, task: str) -> bool:
         """Whether the LLM answers this task (so the share of cases it answered is worth measuring): whether a
         part that makes the task's prediction takes the backend."""
-        return any(self._takes_backend(s) for s in _TASK_SECTIONS.get(task, ("generator", "selector")))
+        sections = _OUTPUT_SECTIONS.get(predicted_task(task).output, ("generator", "selector"))
+        return any(self._takes_backend(s) for s in sections)
 
     def wants_training_split(self) -> bool:
         """Whether `prepare` uses a labelled split: the parts that take the LLM backend take demonstrations."""
@@ -155,7 +158,8 @@ class System:
         return self.part("align")
 
     def predict(self, case: Case, task: str, split: Split | None = None) -> CasePrediction:
-        return PREDICTORS[check_task(task)](self, case, split)
+        """The official prediction of one case for `task`: the system output the task names."""
+        return OUTPUTS.get(predicted_task(task).output)(self, case, split)
 
     def predict_question(self, case: Case, split: Split | None) -> CasePrediction:
         q = self.question_model().write(case)
@@ -207,20 +211,25 @@ class System:
         return d
 
 
-# How a system produces each task's prediction (the tasks themselves are declared in archehr_scoring.tasks).
-PREDICTORS: dict[str, Callable[[System, Case, Split | None], CasePrediction]] = {
-    "2025": System.predict_answer,
-    "st1": System.predict_question,
-    "st2": System.predict_evidence,
-    "st3": lambda system, case, split: system.predict_answer(case, split, cited=False),
-    "st4": System.predict_links,
-}
-TASKS = tuple(PREDICTORS)
+def _predict_answer_text(system: System, case: Case, split: Split | None) -> CasePrediction:
+    return system.predict_answer(case, split, cited=False)
 
 
-def check_task(task: str) -> str:
-    """A task this package's systems can predict (ConfigError naming them otherwise)."""
-    if task not in PREDICTORS:
-        raise ConfigError(Problem(f"unknown task {task!r}; systems predict {', '.join(TASKS)}", field="--task",
-                                  code="option"))
+# What a system can produce for a task: a task names one as its `output` (archehr_scoring.tasks); a new
+# task whose output is new registers it here (tests/test_task_registry.py does, for its toy task).
+OUTPUTS: Registry[Callable[[System, Case, Split | None], CasePrediction]] = Registry("system output")
+OUTPUTS.add("cited_answer", System.predict_answer)
+OUTPUTS.add("question", System.predict_question)
+OUTPUTS.add("evidence", System.predict_evidence)
+OUTPUTS.add("answer_text", _predict_answer_text)
+OUTPUTS.add("links", System.predict_links)
+
+
+def predicted_task(name: str) -> Task:
+    """The task `name` (archehr_scoring.tasks), which systems must be able to predict (ConfigError otherwise)."""
+    task = get_task(name)
+    if not task.output or task.output not in OUTPUTS:
+        can = [t for t in predicted_tasks() if TASKS.get(t).output in OUTPUTS]
+        raise ConfigError(Problem(f"systems do not predict task {name!r} (they predict {', '.join(can)})",
+                                  field="--task", code="option"))
     return task

@@ -31,10 +31,10 @@ from typing import Any
 from archehr.atomic import write_json, write_text
 from archehr.data.json_io import load_json_text, read_json
 from archehr.data.model import Case, Split
-from archehr.errors import ConfigError, DataError, Problem, SubmissionError
+from archehr.errors import ConfigError, DataError, Problem
 from archehr.llm.usage import totals as usage_totals
 from archehr.llm.usage import track_usage
-from archehr.pipeline import TASKS, CasePrediction, System
+from archehr.pipeline import CasePrediction, System, predicted_task
 
 CHECKPOINT = "checkpoint.jsonl"
 RUN_JSON = "run.json"
@@ -60,7 +60,7 @@ def _prediction(task: str) -> str:
     return get_task(task).prediction
 
 
-def case_input_hash(case: Case, split: Split | None = None, task: str = "2025") -> str:
+def case_input_hash(case: Case, split: Split | None, task: str) -> str:
     """Hash of everything a prediction of this case may read (the clinician answers too for st4)."""
     payload: dict[str, Any] = {"case": dataclasses.asdict(case)}
     if _prediction(task) == "links" and split is not None and split.key is not None:
@@ -170,19 +170,9 @@ def _read_checkpoint(path: Path) -> dict[str, dict[str, Any]]:
 
 def write_submission(task: str, predictions: dict[str, Any], path: Path,
                      note_ids: dict[str, set[str]]) -> list[Problem]:
-    """The official file of the task; refuses (SubmissionError, nothing written) an invalid one."""
-    if _prediction(task) == "answer":
-        from archehr.generate.answer import answer_problems
-
-        errors = [Problem(msg, str(path), cid, "answer") for cid, ans in predictions.items()
-                  for msg in answer_problems(ans, note_ids.get(cid))]
-        if errors:
-            raise SubmissionError(errors)
-        write_json(path, [{"case_id": cid, "answer": ans} for cid, ans in predictions.items()])
-        return []
-    from archehr_scoring.submission2026 import write_submission_2026
-
-    return write_submission_2026(task, predictions, path)
+    """The official file of the task, written by the task's own writer; refuses (SubmissionError, nothing
+    written) an invalid one."""
+    return predicted_task(task).write(predictions, path, note_ids)
 
 
 def fallback_kind(reason: str) -> str:
@@ -216,8 +206,7 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     answers the task, run.json's `model_share` says how many cases it answered (`min_model_share` is
     recorded there; the CLI turns a share below it into exit 3).
     """
-    if task not in TASKS:
-        raise ConfigError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+    predicted_task(task)
     out = Path(out_dir)
     ckpt, run_json = out / CHECKPOINT, out / RUN_JSON
     previous: dict[str, Any] = {}

@@ -165,8 +165,10 @@ def _id_hint(cid: str, ids: set[str]) -> str:
 
 
 def answer_warnings(parsed: ParsedAnswer, case: Case | None = None, file: str | None = None,
-                    file_line: int | None = None, max_words: int = MAX_WORDS) -> list[Problem]:
-    """Every place where the official reading differs from what the author probably meant."""
+                    file_line: int | None = None, max_words: int = MAX_WORDS,
+                    note_ids: set[str] | None = None) -> list[Problem]:
+    """Every place where the official reading differs from what the author probably meant (`note_ids`: the
+    note's sentence ids when there is no `case`)."""
     out: list[Problem] = []
     cid = parsed.case_id
 
@@ -174,7 +176,7 @@ def answer_warnings(parsed: ParsedAnswer, case: Case | None = None, file: str | 
         out.append(Problem(msg, file, cid, f"answer line {line.number}" if line else "answer", file_line,
                            code=f"warning-{code}"))
 
-    ids = _note_ids(case)
+    ids = _note_ids(case) if case is not None else note_ids
     if not parsed.raw.strip():
         warn("empty-answer", "empty answer: the official scorer aborts on it (no citation); archehr scores it as an "
                              "empty text with no citations")
@@ -245,6 +247,32 @@ def validate_2025(source: str | os.PathLike[str] | list[Any] | Submission2025, s
         case = _case_or_none(split, cid)
         warnings += answer_warnings(parse_answer(cid, ans), case, sub.file, sub.line_of(cid))
     return errors, warnings
+
+
+# What a system must never write (`archehr predict` refuses the file): the official scorer aborts on these, or
+# never matches them, or the answer is over the limit a generator keeps to.
+REFUSED = ("empty-answer", "no-citation", "citation-space", "unknown-id", "over-word-limit")
+
+
+def answer_problems(answer: str, note_ids: set[str] | None = None) -> list[str]:
+    """Why a generated answer must not be submitted (empty = fine): the scorer's own warnings of the kinds
+    in REFUSED, so a generator is checked exactly as `validate` and `score` read its answer."""
+    return [p.message for p in answer_warnings(parse_answer("", answer), note_ids=note_ids)
+            if p.code.removeprefix("warning-") in REFUSED]
+
+
+def write_submission_2025(task: str, predictions: Mapping[str, str], path: str | os.PathLike[str],
+                          note_ids: Mapping[str, set[str]] | None = None) -> list[Problem]:
+    """Write a system's 2025 answers (`[{case_id, answer}]`); SubmissionError, nothing written, for an answer
+    with a problem of REFUSED (each one named with its case)."""
+    from archehr.atomic import write_json
+
+    errors = [Problem(msg, str(path), cid, "answer", code="bad-answer") for cid, ans in predictions.items()
+              for msg in answer_problems(ans, (note_ids or {}).get(cid))]
+    if errors:
+        raise SubmissionError(errors)
+    write_json(path, [{"case_id": cid, "answer": ans} for cid, ans in predictions.items()])
+    return []
 
 
 def _clean_ids(raw: Sequence[str], ids: set[str] | None) -> list[str]:

@@ -296,7 +296,8 @@ def _alignment_pairs(pred: Any) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def write_submission_2026(task: str, predictions: Mapping[str, Any], path: str | os.PathLike[str]) -> list[Problem]:
+def write_submission_2026(task: str, predictions: Mapping[str, Any], path: str | os.PathLike[str],
+                          note_ids: Mapping[str, set[str]] | None = None) -> list[Problem]:
     """Write `submission.json` for a subtask atomically; returns the warnings (cut texts, empty lists).
 
     Raises SubmissionError, writing nothing, when a prediction has the wrong shape.

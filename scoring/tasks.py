@@ -66,6 +66,12 @@ class Task:
     headline: tuple[str, ...] = ()  # columns of the Markdown leaderboard (empty = every key)
     case_keys: tuple[str, str, str] = ("rougeLsum", "", "")  # per-case chart: score, precision, recall
     prediction: str = ""  # the prediction's kind (system side and HTML report): answer | text | ids | links | ""
+    # what a system predicts for it (lm-eval's output_type): a system output registered in
+    # `archehr.pipeline.OUTPUTS` ("" = systems do not predict this task)
+    output: str = ""
+    # (task name, {case_id: prediction}, path, note ids per case) -> warnings: writes the official file,
+    # raising SubmissionError (nothing written) for an invalid one
+    writer: Hook | None = None
     fixer: Hook | None = None  # (submission, split or None) -> a repaired submission (`validate --fix`)
     case_scores: Hook | None = None  # row -> extra per-case scores for per-case tables (e.g. 2025 P/R/F1)
 
@@ -74,6 +80,13 @@ class Task:
 
     def handler_obj(self) -> Any:
         return resolve(self.handler)
+
+    def write(self, predictions: Mapping[str, Any], path: Any, note_ids: Mapping[str, set[str]]) -> list[Problem]:
+        """Write the official submission file of `predictions` (case id -> prediction)."""
+        if self.writer is None:
+            raise ConfigError(Problem(f"task {self.name!r} declares no submission writer", field="--task",
+                                      code="option"))
+        return resolve(self.writer)(self.name, predictions, path, note_ids)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -117,6 +130,16 @@ def get_task(name: str) -> Task:
 
 def task_names() -> list[str]:
     return TASKS.names()
+
+
+def predicted_tasks() -> list[str]:
+    """The tasks a system can predict (those that declare an output), registry order."""
+    return tasks_with(lambda t: bool(t.output))
+
+
+def default_task() -> str:
+    """The task commands use when none is given: the first registered one a system predicts."""
+    return predicted_tasks()[0]
 
 
 def check_task(name: str | None) -> Task | None:
@@ -189,6 +212,7 @@ _REL_2025 = ("alignscore", "rougeLsum", "bleu", "medcon", "bertscore", "sari")
 _D2025 = "archehr_scoring.score2025"
 _D2026 = "archehr_scoring.score2026"
 _A2026 = "archehr_scoring.aggregate2026"
+_W2026 = "archehr_scoring.submission2026:write_submission_2026"
 
 BUILTIN = (
     Task("2025", "2025", "grounded answer generation",
@@ -204,20 +228,23 @@ BUILTIN = (
          headline=("overall_score", "overall_factuality_score", "overall_relevance_score", "lenient_micro_f1",
                    "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"),
          case_keys=("strict_micro_f1", "strict_micro_precision", "strict_micro_recall"), prediction="answer",
-         case_scores="archehr_scoring.aggregate2025:case_scores", fixer=f"{_D2025}:fix"),
+         case_scores="archehr_scoring.aggregate2025:case_scores", fixer=f"{_D2025}:fix", output="cited_answer",
+         writer="archehr_scoring.submission2025:write_submission_2025"),
     Task("st1", "2026", "question interpretation",
          _TEXT_KEYS + ("bertscore", "medcon", "alignscore", OVERALL_KEY),
          aggregator=f"{_A2026}:aggregate_st1", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          metrics=("rouge", "bertscore", "alignscore", "medcon"), references=("clinician_question",), word_limit=15,
          partial=(PartialRule(OVERALL_KEY, ("alignscore", "rougeLsum", "medcon", "bertscore")),),
          case_ids_option=True, upload_zip=True, rank_fallbacks=("rougeLsum",),
-         headline=(OVERALL_KEY, "rougeLsum", "bertscore", "alignscore", "medcon"), prediction="text"),
+         headline=(OVERALL_KEY, "rougeLsum", "bertscore", "alignscore", "medcon"), prediction="text",
+         output="question", writer=_W2026),
     Task("st2", "2026", "evidence identification", _FACT_KEYS + (OVERALL_KEY,),
          aggregator=f"{_A2026}:aggregate_st2", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          case_ids_option=True, upload_zip=True, cites_note_ids=True,
          headline=(OVERALL_KEY, "strict_micro_precision", "strict_micro_recall", "lenient_micro_f1",
                    "strict_macro_f1"),
-         case_keys=("strict_micro_f1", "strict_micro_precision", "strict_micro_recall"), prediction="ids"),
+         case_keys=("strict_micro_f1", "strict_micro_precision", "strict_micro_recall"), prediction="ids",
+         output="evidence", writer=_W2026),
     Task("st3", "2026", "answer generation",
          ("bleu",) + _TEXT_KEYS + ("sari", "bertscore", "medcon", "alignscore", OVERALL_KEY),
          aggregator=f"{_A2026}:aggregate_st3", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
@@ -225,13 +252,15 @@ BUILTIN = (
          references=("clinician_answer_without_citations",), word_limit=75,
          partial=(PartialRule(OVERALL_KEY, ("bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon")),),
          case_ids_option=True, upload_zip=True, rank_fallbacks=("rougeLsum",),
-         headline=(OVERALL_KEY, "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"), prediction="text"),
+         headline=(OVERALL_KEY, "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"), prediction="text",
+         output="answer_text", writer=_W2026),
     Task("st4", "2026", "evidence alignment",
          tuple(f"{avg}_{m}" for avg in ("micro", "macro") for m in ("precision", "recall", "f1")) + (OVERALL_KEY,),
          aggregator=f"{_A2026}:aggregate_st4", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          case_ids_option=True, upload_zip=True, cites_note_ids=True,
          headline=(OVERALL_KEY, "micro_precision", "micro_recall", "macro_f1"),
-         case_keys=("micro_f1", "micro_precision", "micro_recall"), prediction="links"),
+         case_keys=("micro_f1", "micro_precision", "micro_recall"), prediction="links", output="links",
+         writer=_W2026),
 )
 for _t in BUILTIN:
     add_task(_t)

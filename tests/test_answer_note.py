@@ -13,7 +13,7 @@ from archehr.cli.main import main
 from archehr.data import note_split
 from archehr.data.note_split import note_case, split_note
 from archehr.errors import InputError, UnavailableError
-from archehr.generate.answer import answer_problems
+from archehr_scoring.submission2025 import answer_problems
 
 # Fictional notes written for these tests: every name, date and value is invented.
 HEART = """Name: ___                 Unit No: ___

@@ -9,12 +9,12 @@ from archehr.generate.answer import (
     WORD_BUDGET,
     Answer,
     AnswerLine,
-    answer_problems,
 )
 from archehr.generate.clean import clean_sentence
 from archehr.generate.registry import GENERATORS, build_generator
 from archehr.relevance.base import Selection, SentenceScores
 from archehr_scoring.answer_format import parse_answer, word_count
+from archehr_scoring.submission2025 import answer_problems
 
 
 def parse_official(answer: str) -> list[tuple[str, list[str]]]:
@@ -119,7 +119,7 @@ def test_answer_problems_catch_what_the_scorer_would_reject():
     assert "no citation" in answer_problems("Just text.")[0]
     assert any("spaces" in p for p in answer_problems("A. |1, 2|"))
     assert any("not in the note" in p for p in answer_problems("A. |7|", {"1"}))
-    assert any("budget" in p for p in answer_problems(words(80) + " |1|"))
+    assert any("80 words" in p for p in answer_problems(words(80) + " |1|"))
 
 
 def test_registry_names_and_unknown_generator():

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from llm_fault_server import FaultServer, closed_port_url
 
-from archehr.generate.answer import answer_problems
 from archehr.llm.base import BackendError
 from archehr.llm.registry import BACKENDS, build_backend
+from archehr_scoring.submission2025 import answer_problems
 
 
 @pytest.fixture

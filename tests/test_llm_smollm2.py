@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from archehr.generate.answer import answer_problems
+from archehr_scoring.submission2025 import answer_problems
 
 pytestmark = pytest.mark.slow
 

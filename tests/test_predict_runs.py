@@ -8,10 +8,10 @@ import pytest
 
 from archehr.cli.main import main
 from archehr.errors import ConfigError
-from archehr.generate.answer import answer_problems
 from archehr.pipeline import load_system
 from archehr.runs import _read_checkpoint, run_split
 from archehr.system_config import builtin_systems
+from archehr_scoring.submission2025 import answer_problems
 
 
 @pytest.fixture

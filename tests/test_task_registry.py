@@ -1,5 +1,6 @@
-"""A new task is one file: this one declares a toy subtask (its spec, submission shape, metric and aggregator),
-and `archehr score`, `validate`, `leaderboard` and `report` handle it with nothing else changed.
+"""A new task is one file: this one declares a toy subtask (its spec, submission shape, metric, aggregator,
+what a system predicts for it and how that is written), and `archehr predict`, `score`, `validate`,
+`leaderboard` and `report` handle it with nothing else changed.
 
 The toy subtask: name each case's (first) clinical specialty, `[{"case_id": "21", "specialty": "..."}]`;
 a registered text metric (`exact-match`: 100 when the prediction equals the reference, ignoring case) and
@@ -18,6 +19,7 @@ import pytest
 
 from archehr.cli.main import main
 from archehr.errors import Problem
+from archehr.pipeline import OUTPUTS
 from archehr_scoring.metrics.base import TextExample, TextMetric, signature
 from archehr_scoring.metrics.registry import METRICS
 from archehr_scoring.stats import Batch
@@ -78,6 +80,22 @@ class Handler:
                         warnings)
 
 
+def predict_specialty(system: Any, case: Any, split: Any) -> Any:
+    """The system output the toy task names: the specialty of the note, named by the system's evidence step."""
+    from archehr.pipeline import CasePrediction
+
+    ev = system.evidence_for(case)  # a system predicts through its components (here: only to show it runs)
+    return CasePrediction(case.case_id, case.clinical_specialty[0] if ev.selection.cited else "",
+                          cited=ev.selection.cited)
+
+
+def write(task: str, predictions: dict[str, str], path: Path, note_ids: Any) -> list[Problem]:
+    from archehr.atomic import write_json
+
+    write_json(path, [{"case_id": cid, "specialty": s} for cid, s in predictions.items()])
+    return []
+
+
 def aggregate(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
     out: dict[str, Any] = {"coverage": b.mean("named") * 100 if b.has("named") else None}
     out["accuracy"] = out["overall_score"] = b.mean("exact") if b.has("exact") else None
@@ -86,7 +104,8 @@ def aggregate(b: Batch, ctx: AggregationContext) -> dict[str, Any]:
 
 SPEC = Task(TOY, "toy", "specialty naming", ("accuracy", "coverage", "overall_score"), aggregator=aggregate,
             handler=Handler(), detector=detect, shape="{case_id, specialty}", metrics=("exact-match",),
-            references=("clinical_specialty",), headline=("overall_score", "coverage"), case_keys=("exact", "", ""))
+            references=("clinical_specialty",), headline=("overall_score", "coverage"), case_keys=("exact", "", ""),
+            output="specialty", writer=write)
 
 
 @pytest.fixture
@@ -94,6 +113,7 @@ def toy_task(monkeypatch):
     """Registered for this test only (the registries are left as they were)."""
     monkeypatch.setitem(TASKS._entries, TOY, SPEC)
     monkeypatch.setitem(METRICS._entries, "exact-match", f"{__name__}:ExactMatch")
+    monkeypatch.setitem(OUTPUTS._entries, "specialty", predict_specialty)
     return SPEC
 
 
@@ -156,3 +176,22 @@ def test_leaderboard_and_report_rank_and_show_toy_runs(toy_task, cases, tmp_path
                  str(html), "--resamples", "50"]) == 0
     page = html.read_text()
     assert "accuracy" in page and f"Case {cases[0].case_id}" in page
+
+
+def test_predict_writes_the_toy_task_and_score_reads_it(toy_task, tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["predict", "--task", TOY, "--data-dir", str(DEMO.parent), "--split", "test", "-o", str(run),
+                 "--no-progress"]) == 0
+    sub = json.loads((run / "submission.json").read_text(encoding="utf-8"))
+    assert len(sub) == 10 and all(set(item) == {"case_id", "specialty"} for item in sub)
+    assert json.loads((run / "run.json").read_text(encoding="utf-8"))["task"] == TOY
+    capsys.readouterr()
+    assert main(["score", str(run / "submission.json"), str(DEMO), "--format", "json", "--bootstrap", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["_meta"]["task"] == TOY and out["accuracy"] == 100.0 and out["coverage"] == 100.0
+
+
+def test_a_task_systems_do_not_predict_is_refused_in_one_line(tmp_path, capsys):
+    rc = main(["predict", "--task", "st9", "--data-dir", str(DEMO.parent), "-o", str(tmp_path / "r"),
+               "--no-progress"])
+    assert rc == 2 and "did you mean" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from archehr.cli.leaderboard_cmd import (
+    DEFAULT_TASK,
     CacheDirOpt,
     KeyOpt,
     MetricsOpt,
@@ -28,7 +29,7 @@ def compare(
     a: Annotated[Path, typer.Argument(help="Submission A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Submission B (compared with A: differences are B - A).")],
     key: KeyOpt,
-    task: TaskOpt = "2025",
+    task: TaskOpt = DEFAULT_TASK,
     metrics: MetricsOpt = None,
     test: TestOpt = "bootstrap",
     resamples: ResamplesOpt = 1000,

@@ -10,11 +10,12 @@ import typer
 
 from archehr.cli.common import err
 from archehr.cli.model_options import metric_specs, model_options
-from archehr_scoring.tasks import task_names
+from archehr_scoring.tasks import default_task, task_names
 
 if TYPE_CHECKING:
     from archehr_scoring.metrics.base import MetricSettings
 
+DEFAULT_TASK = default_task()  # the registry's first task a system predicts (2025)
 TaskOpt = Annotated[str, typer.Option("--task", help=" | ".join(task_names()))]
 KeyOpt = Annotated[Path, typer.Option("--key", help="Key JSON (archehr-qa.xml must sit beside it) or its split "
                                                    "folder.")]
@@ -35,7 +36,7 @@ def leaderboard(
                                                help="Submissions folders (each sub-folder with submission.json "
                                                     "is a run), run folders or submission files.")],
     key: KeyOpt,
-    task: TaskOpt = "2025",
+    task: TaskOpt = DEFAULT_TASK,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Output folder (default: the first DIR).",
                                              show_default=False)] = None,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 if LEADERBOARD.md is not what "

@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 
 from archehr.cli.common import DataDirOpt, VersionOpt, err, print_problems
+from archehr.cli.leaderboard_cmd import DEFAULT_TASK
 from archehr.errors import ConfigError, Problem
+from archehr_scoring.tasks import predicted_tasks
 
 
 def register(app: typer.Typer) -> None:
@@ -18,8 +20,8 @@ def register(app: typer.Typer) -> None:
 def predict(
     data_dir: DataDirOpt = None,
     split: Annotated[str, typer.Option("--split", help="dev | test | test-2026 (or any split folder).")] = "test",
-    task: Annotated[str, typer.Option("--task", help="2025 | st1 | st2 | st3 | st4 (the tasks systems predict)")
-                    ] = "2025",
+    task: Annotated[str, typer.Option("--task", help=" | ".join(predicted_tasks()) + " (the tasks systems predict)")
+                    ] = DEFAULT_TASK,
     system: Annotated[str | None, typer.Option("--system", help="Built-in system name or a YAML path "
                                                "(default: trained-extractive).")] = None,
     out_dir: Annotated[str | None, typer.Option("-o", "--out-dir", help="Run directory "
@@ -43,12 +45,11 @@ def predict(
 ) -> None:
     """Run a system over a split and write a submission plus its provenance (run.json)."""
     from archehr.data.releases import find_release, load_split
-    from archehr.pipeline import TASKS, load_system
+    from archehr.pipeline import load_system, predicted_task
     from archehr.runs import run_split
     from archehr.system_config import DEFAULT_SYSTEM
 
-    if task not in TASKS:
-        raise typer.BadParameter(f"--task must be one of {', '.join(TASKS)}", param_hint="--task")
+    predicted_task(task)
     if retry_fallbacks and not resume:
         raise typer.BadParameter("--retry-fallbacks continues a run: add --resume", param_hint="--retry-fallbacks")
     data = load_split(data_dir, split, version_dir)

@@ -10,6 +10,7 @@ import typer
 
 from archehr.cli.common import err
 from archehr.cli.leaderboard_cmd import (
+    DEFAULT_TASK,
     CacheDirOpt,
     KeyOpt,
     MetricsOpt,
@@ -28,7 +29,7 @@ def report(
     submission: Annotated[Path, typer.Argument(help="The submission JSON.")],
     key: KeyOpt,
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
-    task: TaskOpt = "2025",
+    task: TaskOpt = DEFAULT_TASK,
     metrics: MetricsOpt = None,
     resamples: ResamplesOpt = 1000,
     seed: SeedOpt = 12345,

@@ -14,7 +14,6 @@ from archehr_scoring.answer_format import (
     answer_text,
     cut_words,
     official_sentence,
-    parse_answer,
     render_line,
     safe_text,
 )
@@ -54,10 +53,12 @@ class Answer:
         return "\n".join(line.render() for line in self.lines)
 
     def text_without_citations(self) -> str:
-        """The answer as plain text (subtask 3): the sentences joined by spaces (with `overflow`, cut at
-        75 words as the st3 scorer cuts)."""
+        """The answer as plain text (subtask 3): the sentences joined by spaces (with `overflow`, cut to the
+        st3 word limit as the st3 scorer cuts)."""
+        from archehr_scoring.tasks import get_task
+
         text = answer_text(official_sentence(safe_text(line.text)) for line in self.lines + self.overflow)
-        return cut_words(text, WORD_BUDGET) if self.overflow else text
+        return cut_words(text, get_task("st3").word_limit or len(text)) if self.overflow else text
 
     @property
     def cited_ids(self) -> tuple[str, ...]:
@@ -66,23 +67,3 @@ class Answer:
             for c in line.citations:
                 seen.setdefault(c, None)
         return tuple(seen)
-
-
-def answer_problems(answer: str, note_ids: set[str] | None = None) -> list[str]:
-    """Why an answer string would be rejected or mis-read by the official scorer (empty = valid)."""
-    problems: list[str] = []
-    parsed = parse_answer("", answer)
-    if not parsed.lines:
-        return ["empty answer"]
-    cited = [c for line in parsed.lines for c in line.citations]
-    if not cited:
-        problems.append("no citation at all (the official scorer aborts on such a case)")
-    if any(c != c.strip() for c in cited):
-        problems.append("citation ids with spaces (the official scorer never matches them)")
-    if note_ids is not None:
-        unknown = sorted({c.strip() for c in cited} - note_ids)
-        if unknown:
-            problems.append(f"cites ids not in the note: {', '.join(unknown)}")
-    if parsed.n_words > WORD_BUDGET:
-        problems.append(f"{parsed.n_words} words, over the {WORD_BUDGET}-word budget (the scorer would cut it)")
-    return problems

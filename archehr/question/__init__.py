@@ -19,7 +19,7 @@ from typing import Any
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError
-from archehr.question.rules import DEFAULT_CONFIG, MAX_WORDS, WriterConfig, write_question
+from archehr.question.rules import DEFAULT_CONFIG, QUESTION_WORDS, WriterConfig, write_question
 from archehr.question.rules import shorten_question as shorten_question  # re-exported: the template writer's cut
 from archehr.registry import Registry
 from archehr_scoring.answer_format import cut_words
@@ -48,7 +48,7 @@ class TemplateQuestionWriter:
         return Question(q)
 
     def describe(self) -> dict[str, Any]:
-        return {"method": self.name, "max_words": MAX_WORDS}
+        return {"method": self.name, "max_words": QUESTION_WORDS}
 
 
 _LABEL = re.compile(r"^(?:here is (?:the|a|my) )?(?:rewritten |clinician(?:'s)? |clinical )?question\s*[:\-]\s*",
@@ -120,8 +120,8 @@ class LLMQuestionWriter:
         n_words = len(line.split())
         if n_words < 3:
             return Question(self.fallback.write(case).text, fallback="template: reply too short or empty")
-        if n_words > MAX_WORDS:
-            return Question(cut_words(line, MAX_WORDS), notes=(f"cut from {n_words} to {MAX_WORDS} words",))
+        if n_words > QUESTION_WORDS:
+            return Question(cut_words(line, QUESTION_WORDS), notes=(f"cut from {n_words} to {QUESTION_WORDS} words",))
         return Question(line)
 
     def describe(self) -> dict[str, Any]:

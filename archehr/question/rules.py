@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import cast
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError, Problem
+from archehr_scoring.tasks import get_task
 
-MAX_WORDS = 15
+QUESTION_WORDS: int = cast(int, get_task("st1").word_limit)  # the st1 task's own limit (archehr_scoring.tasks)
 CHOICES = ("longest", "first", "why", "combine")
 GLOSSARY_MODES = ("none", "abbr")
 
@@ -90,7 +92,7 @@ class WriterConfig:
     need: bool = False        # "Why does he need X" -> "Why was X needed"
     yesno_why: bool = False   # "Was it necessary ..." -> "Why was it necessary ..."
     drop_if: bool = False     # drop a trailing "if/when/since ..." clause (keeping >= 5 words)
-    max_words: int = MAX_WORDS
+    max_words: int = QUESTION_WORDS
 
     def __post_init__(self) -> None:
         if self.choose not in CHOICES:
@@ -99,15 +101,15 @@ class WriterConfig:
         if self.glossary not in GLOSSARY_MODES:
             raise ConfigError(Problem(f"glossary must be one of {', '.join(GLOSSARY_MODES)}, not {self.glossary!r}",
                                       field="glossary", code="bad-value"))
-        if not 1 <= self.max_words <= MAX_WORDS:
-            raise ConfigError(Problem(f"max_words must be 1..{MAX_WORDS}, not {self.max_words}",
+        if not 1 <= self.max_words <= QUESTION_WORDS:
+            raise ConfigError(Problem(f"max_words must be 1..{QUESTION_WORDS}, not {self.max_words}",
                                       field="max_words", code="bad-value"))
 
     def with_(self, **changes: object) -> WriterConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-def shorten_question(text: str, limit: int = MAX_WORDS) -> str:
+def shorten_question(text: str, limit: int = QUESTION_WORDS) -> str:
     """At most `limit` words, preferring to end at a clause boundary; always ends with "?"."""
     words = text.split()
     if len(words) > limit:
