@@ -87,7 +87,7 @@ def git_commit() -> str | None:
     return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
-def portable_path(path: str | Path | None) -> str | None:
+def run_record_path(path: str | Path | None) -> str | None:
     """A path for run.json: relative to the working directory when inside it, else absolute.
 
     A committed run then names `data/demo/test`, not this machine's checkout location.
@@ -106,13 +106,13 @@ def _portable_system(desc: dict[str, Any]) -> dict[str, Any]:
     """system.describe() with its file paths made portable (config source, model file, LLM folder)."""
     out = dict(desc)
     if "source" in out:
-        out["source"] = portable_path(out["source"])
+        out["source"] = run_record_path(out["source"])
     for section in ("selector", "backend", "generator"):
         if isinstance(out.get(section), dict):
             sub = dict(out[section])
             for k in ("model_file", "path"):
                 if isinstance(sub.get(k), str) and ("/" in sub[k] or "\\" in sub[k]):
-                    sub[k] = portable_path(sub[k])
+                    sub[k] = run_record_path(sub[k])
             if isinstance(sub.get("backend"), dict):
                 sub["backend"] = _portable_system({"backend": sub["backend"]})["backend"]
             out[section] = sub
@@ -195,7 +195,7 @@ def model_share(rows: list[dict[str, Any]], min_share: float | None) -> dict[str
 
 
 def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, resume: bool = False,
-              force: bool = False, train: Split | None = None, workers: int = 1,
+              force: bool = False, workers: int = 1,
               on_case: Callable[[int, int], None] | None = None,
               after_case: Callable[[str], None] | None = None, data_source: str | None = None,
               retry_fallbacks: bool = False, min_model_share: float | None = None) -> RunResult:
@@ -246,7 +246,7 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
         del done_rows[cid]
     started = datetime.now(UTC).isoformat(timespec="seconds")
     record: dict[str, Any] = {
-        "status": "running", "task": task, "split": split.name, "data": portable_path(data_source or split.source),
+        "status": "running", "task": task, "split": split.name, "data": run_record_path(data_source or split.source),
         "release_version": split.version, "started": previous.get("started", started) if resume else started,
         "resumed": bool(resume and done_rows), "system": _portable_system(sysdesc), "seed": system.config.seed,
         "git_commit": git_commit(), "versions": versions(), "platform": platform.platform(),
@@ -329,7 +329,7 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
     if share is not None:
         record["model_share"] = share
     if backend is not None and hasattr(backend, "hits"):
-        record["llm_cache"] = {"dir": portable_path(backend.dir), "hits": backend.hits, "misses": backend.misses}
+        record["llm_cache"] = {"dir": run_record_path(backend.dir), "hits": backend.hits, "misses": backend.misses}
     per_case_llm = {r["case_id"]: r["llm"] for r in rows if isinstance(r.get("llm"), dict)}
     llm_totals = None
     if per_case_llm:

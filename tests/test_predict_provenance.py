@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from archehr.runs import portable_path
+from archehr.runs import run_record_path
 
 
 def test_portable_path_is_relative_inside_the_working_directory_else_absolute(tmp_path, monkeypatch):
@@ -14,10 +14,10 @@ def test_portable_path_is_relative_inside_the_working_directory_else_absolute(tm
     inside.mkdir(parents=True)
     outside = tmp_path.parent
     monkeypatch.chdir(tmp_path)
-    assert portable_path(inside) == "data/demo/test"
-    assert portable_path("data/demo/test") == "data/demo/test"
-    assert portable_path(outside) == str(outside.resolve()) and os.path.isabs(portable_path(outside))
-    assert portable_path(None) is None
+    assert run_record_path(inside) == "data/demo/test"
+    assert run_record_path("data/demo/test") == "data/demo/test"
+    assert run_record_path(outside) == str(outside.resolve()) and os.path.isabs(run_record_path(outside))
+    assert run_record_path(None) is None
 
 
 def test_run_json_holds_no_absolute_path_under_the_working_directory(synthetic_dir, tmp_path, monkeypatch):
