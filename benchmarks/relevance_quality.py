@@ -6,11 +6,11 @@ its training folds only. Plus a transfer check: train on the demo cases, evaluat
 These are the numbers to read for unseen cases; they chose the features and the training data
 (benchmarks/relevance_ablation.py compares feature sets the same way).
 
-A. The shipped models were trained and calibrated (leave-one-case-out) on demo dev + demo test-2026 +
-synthetic dev (`archehr train --rebuild-shipped`); lexical and embedding thresholds are swept on
-those same cases; the ensemble
-is a majority vote of trained, lexical and embedding at those thresholds. B. retrains on synthetic dev
-only, for comparison. Neither ever trains or tunes on the synthetic test split, which they report.
+A. The shipped models were trained and calibrated (leave-one-voice-out, docs/voices.md) on demo dev + demo
+test-2026 + demo train + synthetic dev (`archehr train --rebuild-shipped`); lexical and embedding thresholds
+are swept on those same cases; the ensemble is a majority vote of trained, lexical and embedding at those
+thresholds. B. retrains on synthetic dev only, for comparison. Neither ever trains or tunes on the synthetic
+test split, which they report.
 
 Run: python benchmarks/relevance_quality.py [--synthetic DIR] [--no-embedding] [--skip-cv] [--skip-retrain]
 """
@@ -114,16 +114,17 @@ def main() -> int:
     use_emb = not a.no_embedding and embeddings_available()[0]
     test = load_split(a.synthetic, "test", require_key=True)
     syn_dev = load_split(a.synthetic, "dev", require_key=True)
-    demo = {s: load_split(demo_dir(), s, require_key=True) for s in ("dev", "test", "test-2026")}
+    demo = {s: load_split(demo_dir(), s, require_key=True) for s in ("dev", "test", "test-2026", "train")}
     if not a.skip_cv:
         cv_block([("dev", demo["dev"]), ("test", demo["test"]), ("test-2026", demo["test-2026"]),
                   ("synthetic-dev", syn_dev)])
-    shipped_train = merge_splits([("dev", demo["dev"]), ("test-2026", demo["test-2026"]), ("synthetic-dev", syn_dev)])
+    shipped_train = merge_splits([("dev", demo["dev"]), ("test-2026", demo["test-2026"]), ("train", demo["train"]),
+                                  ("synthetic-dev", syn_dev)])
     shipped = {"trained (lexical)": build_classifier("trained", model="lexical")}
     if use_emb:
         shipped["trained (lexical+embedding)"] = build_classifier("trained", model="embedding")
     print(f"\ntest split: {test.source} ({len(test.cases)} cases); strict = essential only; thresholds from training")
-    block(f"A. shipped models, trained + calibrated on demo dev + demo test-2026 + synthetic dev "
+    block(f"A. shipped models, trained + calibrated on demo dev + test-2026 + train + synthetic dev "
           f"({len(shipped_train.cases)} cases)", shipped_train, test, shipped, use_emb)  # type: ignore[arg-type]
     if not a.skip_retrain:
         fresh = {}

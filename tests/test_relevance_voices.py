@@ -47,3 +47,15 @@ def test_train_with_groups_records_leave_one_group_out() -> None:
     assert 0.0 < cal.f1 <= 1.0
     loco, _ = train(split, "lexical", l2_grid=(1.0,))
     assert loco.calibration["method"] == "leave-one-case-out"
+
+
+def test_voice_groups_of_the_shipped_parts() -> None:
+    from archehr.data.releases import demo_dir
+    from archehr.training.shipped import voice_groups
+
+    parts = [("train", tiny_split(2, name="train")), ("synthetic-dev", tiny_split(2, name="dev"))]
+    groups = voice_groups(parts, demo_dir())
+    # ids 1 and 2 are legacy-r1 cases in the demo manifest; the synthetic part is one voice of its own
+    assert groups == {"train:1": "legacy-r1", "train:2": "legacy-r1", "synthetic-dev:1": "part-synthetic-dev",
+                      "synthetic-dev:2": "part-synthetic-dev"}
+    assert voice_groups(parts[:1], demo_dir()) is None  # one voice: leave-one-case-out instead

@@ -124,7 +124,7 @@ def train(
                                            )] = False,
     rebuild: Annotated[bool, typer.Option(
         "--rebuild-shipped", help="Rebuild the shipped model files (archehr/relevance/model_*.json and the st4 "
-                                  "aligner archehr/align/model_pairwise.json) from demo dev + demo test-2026 + "
+                                  "aligner archehr/align/model_pairwise.json) from demo dev + test-2026 + train + "
                                   "synthetic dev instead; takes only --synthetic, --only, --out-dir.")] = False,
     synthetic: Annotated[Path | None, typer.Option(
         "--synthetic", envvar=SYNTHETIC_ENV,

@@ -18,7 +18,7 @@ from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.selector import EvidenceSelector, Selector
 
 HERE = Path(__file__).resolve().parent
-# Both trained on demo dev + demo test-2026 + synthetic dev (demo test kept out); rebuild both with
+# Both trained on demo dev + test-2026 + train + synthetic dev (demo test kept out); rebuild both with
 # `archehr train --rebuild-shipped`. "lexical" is the default: under CV and on held-out data it was as
 # good as the embedding one or better, and far faster (docs/relevance.md).
 SHIPPED_MODELS = {

@@ -5,8 +5,8 @@ benchmarks/st4_quality.py --write-model calls `build_model` too, so there is one
 training layer, above both `relevance` (its out-of-fold selector) and `align` (the model it fits), so neither
 of those imports the other's training code.
 
-Pool: every case with clinician_answer_sentences + citations in demo dev, demo test-2026 and synthetic
-dev (the held-out demo test and synthetic test are never used). Case ids are prefixed by their part
+Pool: every case with clinician_answer_sentences + citations in demo dev, demo test-2026, demo train and
+synthetic dev (the held-out demo test and synthetic test are never used). Case ids are prefixed by their part
 label ("syn-dev:1"), and the labels decide the folds and the training hash, so they stay as first
 shipped. The selector-probability features of pool cases come out of fold from a relevance model
 refitted on the other folds with the shipped lexical recipe (lexical features, L2 `SELECTOR_L2`): the
@@ -37,7 +37,7 @@ SELECTOR_L2 = 3.0  # the shipped lexical relevance model's recipe (see the modul
 SELECTOR_FOLDS = 5
 THRESHOLDS: tuple[float, ...] = tuple(float(t) for t in np.round(np.arange(0.05, 0.96, 0.025), 3))
 MAX_LINKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-DEMO_PARTS = ("dev", "test-2026")
+DEMO_PARTS = ("dev", "test-2026", "train")
 SYNTHETIC_LABEL = "syn-dev"
 RECIPE = "archehr train --rebuild-shipped"
 # Recorded pool paths are made relative to the checkout or its parent, so that a rebuild in another clone

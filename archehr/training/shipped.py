@@ -9,11 +9,14 @@ its data.
 The aligner refits its selector probabilities out of fold and reads no relevance model file, so it does not
 depend on the lexical model written in the same run.
 
-Both models train on the demo release's (the bundled one, by default) dev and test-2026 splits plus the synthetic
-release's dev split (every case they hold, so new labelled demo dev cases are picked up by rerunning it). The
+Both models train on the demo release's (the bundled one, by default) dev, test-2026 and train splits (the train
+split holds the cases written in eight more voices, docs/voices.md) plus the synthetic release's dev split (every
+case they hold, so new labelled demo cases are picked up by rerunning it). The
 demo test split stays out: `archehr predict --split test` and the committed baseline runs are scored
-on it. The synthetic test split is never trained on. L2 and threshold come from leave-one-case-out
-calibration, as in `archehr train`. The embedding model is skipped (with a note) when MiniLM is not
+on it. The synthetic test split is never trained on. L2 and threshold come from leave-one-voice-out
+calibration (`voice_groups`: each demo case's writer from the release's voices.json, the synthetic part one
+voice of its own), the criterion benchmarks/voices_cv.py measures; `archehr train` on a single split keeps
+leave-one-case-out. The embedding model is skipped (with a note) when MiniLM is not
 installed, unless the caller asks for it alone (`skip_unavailable=False`).
 """
 
@@ -28,7 +31,7 @@ from archehr.data.releases import load_split
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.registry import SHIPPED_MODELS
 
-DEMO_PARTS = ("dev", "test-2026")  # the demo test split is kept out (see the module docstring)
+DEMO_PARTS = ("dev", "test-2026", "train")  # the demo test split is kept out (see the module docstring)
 SYNTHETIC_PART = "synthetic-dev"
 FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding"}
 KINDS = (*FEATURES, "align")
@@ -44,6 +47,22 @@ def shipped_parts(synthetic: str | Path, demo: str | Path) -> list[tuple[str, Sp
     parts = [(name, load_split(demo, name, require_key=True)) for name in DEMO_PARTS]
     parts.append((SYNTHETIC_PART, load_split(synthetic, "dev", require_key=True)))
     return parts
+
+
+def voice_groups(parts: Sequence[tuple[str, Split]], demo: str | Path) -> dict[str, str] | None:
+    """Merged case id ("label:id") -> writer's voice, for leave-one-voice-out calibration.
+
+    Demo cases take their voice from the demo release's voices.json; a case it does not list (the synthetic
+    part, or a release without the manifest) counts as one voice per part. None when that leaves fewer than two
+    voices (then calibration falls back to leave-one-case-out).
+    """
+    from archehr.data.releases import VOICES_NAME, load_voices
+    from archehr.relevance.cv import SEP
+
+    manifest = load_voices(demo) if (Path(demo) / VOICES_NAME).is_file() else {}
+    groups = {f"{lab}{SEP}{c}": (manifest.get(c, f"part-{lab}") if lab in DEMO_PARTS else f"part-{lab}")
+              for lab, sp in parts for c in sp.case_ids}
+    return groups if len(set(groups.values())) >= 2 else None
 
 
 def _check_kinds(kinds: Sequence[str], skip_unavailable: bool) -> None:
@@ -97,9 +116,11 @@ def rebuild(kinds: Sequence[str], synthetic: str | Path, demo: str | Path, out_d
             if not ok:
                 note(f"{kind}: skipped ({why})")
                 continue
-        model, cal = train_parts(parts, FEATURES[kind], **train_kw)
+        groups = voice_groups(parts, demo)
+        model, cal = train_parts(parts, FEATURES[kind], groups=groups, **train_kw)
         model.save(path)
         written[kind] = path
-        note(f"{kind}: leave-one-case-out L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P(essential), "
+        how = f"leave-one-voice-out ({len(set(groups.values()))} voices)" if groups else "leave-one-case-out"
+        note(f"{kind}: {how} L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P(essential), "
              f"strict micro F1 {100 * cal.f1:.1f}; review level {cal.selector.review_level}; written to {path}")
     return written
