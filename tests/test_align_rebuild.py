@@ -105,8 +105,30 @@ def test_tune_picks_the_best_threshold_and_max_links_by_hand():
     assert t3 == 0.425
 
 
+def test_fit_tuned_inner_groups_leave_one_group_out(monkeypatch):
+    # groups=: each inner fold holds exactly one group's cases, so no case is tuned on by a model that saw its group
+    rng = np.random.default_rng(0)
+    cases = []
+    for i in range(6):
+        x = rng.normal(size=(1, 4, 2))
+        cases.append(arb.PairCase(str(i), ("a",), ("1", "2", "3", "4"), frozenset({("a", "1")}), x,
+                                  np.zeros(4, dtype=bool)))
+    xs = {d.case_id: d.x for d in cases}
+    groups = {d.case_id: "g" + str(int(d.case_id) // 2) for d in cases}
+    held_out: list[set[str]] = []
+    real_fit = arb.fit_lr
+
+    def spy(train, *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+        held_out.append({d.case_id for d in cases} - {d.case_id for d in train})
+        return real_fit(train, *args, **kw)
+
+    monkeypatch.setattr(arb, "fit_lr", spy)
+    arb.fit_tuned(cases, xs, "lexical", names=("a", "b"), groups=groups)
+    assert held_out[1:] == [{"0", "1"}, {"2", "3"}, {"4", "5"}]  # first call: the model on every case
+
+
 def test_rebuild_reproduces_the_shipped_model(synthetic_dir):
-    """The real pool (demo dev + test-2026 + synthetic dev) gives the shipped file back, weights included."""
+    """The real pool (demo dev + test-2026 + train + synthetic dev) gives the shipped file back, weights included."""
     model = arb.build_model(synthetic_dir, demo_dir())  # writes nothing
     shipped_json = json.loads(SHIPPED.read_text())
     got = model.to_json()
