@@ -28,7 +28,7 @@ def test_every_setting_field_belongs_to_one_declared_parameter_with_the_same_def
             assert p.default == getattr(MetricSettings(), p.setting), f"{name}.{p.name}: default differs"
             assert p.check(name, p.default) == p.default
             owners.setdefault(p.setting, []).append(name)
-    assert all(len(v) == 1 or k == "device" for k, v in owners.items())  # device: every torch metric's own
+    assert all(len(v) == 1 for v in owners.values()), owners  # a field shared by two metrics would leak
 
 
 @pytest.mark.parametrize("name", DECLARING)
@@ -184,3 +184,28 @@ def test_the_leaderboard_scorer_takes_specs_and_keys_its_cache_on_them() -> None
     assert by_spec.metrics == ["rouge", "bertscore"] and by_spec.settings == by_options.settings
     assert by_spec.fingerprint() == by_options.fingerprint()
     assert by_spec.fingerprint() != OfficialScorer("2025", ["rouge", "bertscore"]).fingerprint()
+
+
+def test_a_parameter_set_on_one_metric_never_reaches_another() -> None:
+    """`bertscore(device=cuda)` moves BERTScore only: AlignScore (same parameter name) stays on its default."""
+    names, settings = apply_metric_specs("bertscore(device=cuda),alignscore", None)
+    assert names == ["bertscore", "alignscore"]
+    assert build_metric("bertscore", settings).params["device"] == "cuda"
+    assert build_metric("alignscore", settings).params["device"] == "cpu"
+    names, settings = apply_metric_specs("alignscore(device=cuda:1),bertscore", None)
+    assert build_metric("alignscore", settings).params["device"] == "cuda:1"
+    assert build_metric("bertscore", settings).params["device"] == "cpu"
+
+
+def test_every_cli_model_option_is_one_declared_metric_parameter() -> None:
+    """The CLI options are checked against the declarations: each sets the settings field of exactly one
+    declared parameter, with that parameter's default when not given."""
+    from archehr.cli.model_options import MODEL_OPTIONS, model_settings
+
+    fields = {p.setting: (name, p) for name in METRICS for p in metric_class(name).parameters}
+    for option, _, default in MODEL_OPTIONS:
+        field = "quickumls_path" if option == "quickumls" else option
+        assert field in fields, f"--{option.replace('_', '-')} sets no declared metric parameter"
+        name, param = fields[field]
+        assert default in (None, param.default), option
+    assert model_settings() is None  # no option given: every metric on its declared defaults

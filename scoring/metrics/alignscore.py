@@ -126,7 +126,7 @@ class AlignScore(TextMetric):
         Param("model", str, "roberta-base", "base model: a local roberta-base folder or a name in the HF cache",
               setting="alignscore_model", path="model"),
         Param("batch_size", int, 32, "pairs per forward pass", minimum=1, setting="alignscore_batch_size"),
-        Param("device", str, "cpu", "torch device", setting="device"),
+        Param("device", str, "cpu", "torch device", setting="alignscore_device"),
     )
 
     def __init__(self, reference_kind: str | None = "essential", **params: Any):

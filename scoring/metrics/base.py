@@ -103,7 +103,7 @@ def signature(name: str, **parts: object) -> str:
 class MetricSettings:
     """The model-metric parameters as one flat record (the API's `settings=` and the CLI options).
 
-    Each field is the parameter of one metric that names it as its `setting` (`bertscore_model` is
+    Each field is the parameter of exactly one metric that names it as its `setting` (`bertscore_model` is
     bertscore's `model`), and `params_for` hands each metric only its own; the defaults are the
     official ones and equal the metrics' declared defaults (a test keeps them equal). A model or index
     that is not present makes its metric report `unavailable`, never a number.
@@ -119,7 +119,10 @@ class MetricSettings:
     alignscore_model: str = "roberta-base"
     alignscore_batch_size: int = 32
     quickumls_path: str | None = None  # QuickUMLS index folder
-    device: str = "cpu"
+    # each torch metric's own device: a field shared by two metrics let `bertscore(device=cuda)` move
+    # AlignScore to cuda too (a parameter set on one metric never reaches another)
+    bertscore_device: str = "cpu"
+    alignscore_device: str = "cpu"
 
     def params_for(self, metric: type[TextMetric]) -> dict[str, Any]:
         """The fields that are `metric`'s parameters, under the parameters' names."""

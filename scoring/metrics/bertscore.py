@@ -110,7 +110,7 @@ class BertScore(TextMetric):
         Param("impl", str, "auto", "auto (torch-only fast path for BERT/DistilBERT, same numbers) | bert-score "
               "(reference implementation) | fast (fail rather than fall back)", choices=IMPLS,
               setting="bertscore_impl"),
-        Param("device", str, "cpu", "torch device", setting="device"),
+        Param("device", str, "cpu", "torch device", setting="bertscore_device"),
     )
 
     @property
