@@ -3,7 +3,7 @@
 Per case: factuality counts (strict/lenient tp/fp/fn, the task's own metric) and what the text
 metrics compare (the answer cut to 75 words vs question + essential sentences, or the clinician
 answer with `--reference clinician`). `archehr_scoring.api.score` runs the metrics and the task's
-aggregator (`archehr_scoring.aggregate2025`); the task itself is declared in `archehr_scoring.tasks`.
+declared aggregation; the task itself is declared in `archehr_scoring.tasks`.
 
 This module stays light (no torch): metric modules are imported only when their metric is built.
 """

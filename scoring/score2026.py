@@ -13,8 +13,8 @@
 Where we differ from the official code on purpose: a metric that cannot run is `None` (the
 official st1 script writes 0), so the overall score is `None` too.
 
-The subtasks are declared in `archehr_scoring.tasks`; `archehr_scoring.api.score` runs the metrics
-and aggregators (`archehr_scoring.aggregate2026`).
+The subtasks are declared in `archehr_scoring.tasks` (with their aggregation rules); `archehr_scoring.api.score`
+runs the metrics and aggregates.
 """
 
 from __future__ import annotations

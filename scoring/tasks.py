@@ -19,6 +19,7 @@ from typing import Any
 
 from archehr.errors import ConfigError, Problem, SubmissionError
 from archehr.registry import Registry, resolve
+from archehr_scoring.aggregation import Mean, MeanOf, Same, prf_rules
 from archehr_scoring.answer_format import MAX_WORDS
 
 Hook = str | Callable[..., Any] | Any  # "package.module:attribute", or the object itself
@@ -46,11 +47,14 @@ class Task:
     edition: str
     title: str
     keys: tuple[str, ...]  # official output keys, in the official scripts' order
-    # (Batch, AggregationContext) -> {key: array of shape (samples,) or None}; see archehr_scoring.stats
-    aggregator: Hook
     # An object with validate(task name, Inputs) -> (errors, warnings) and prepare(task name, Inputs) -> Prepared
     # (SubmissionError / DataError listing every problem of an invalid submission or reference)
     handler: Hook
+    # How each official key is aggregated: (key, rule) pairs in dependency order (archehr_scoring.aggregation:
+    # Mean, MacroPRF, MicroPRF, MeanOf, Same), evaluated over a Batch (see archehr_scoring.stats) ...
+    aggregation: tuple[tuple[str, Any], ...] = ()
+    # ... or a hand-written (Batch, AggregationContext) -> {key: array of shape (samples,) or None}
+    aggregator: Hook | None = None
     # obj -> task name or None: claims a parsed submission's shape (may raise SubmissionError when ambiguous)
     detector: Hook | None = None
     shape: str = "{case_id, prediction}"  # what a submission item holds, for messages
@@ -76,7 +80,18 @@ class Task:
     case_scores: Hook | None = None  # row -> extra per-case scores for per-case tables (e.g. 2025 P/R/F1)
 
     def aggregate_fn(self) -> Callable[..., dict[str, Any]]:
-        return resolve(self.aggregator)
+        if self.aggregation:
+            from archehr_scoring.aggregation import aggregate
+
+            rules = self.aggregation
+            return lambda batch, ctx: aggregate(rules, batch, ctx)
+        if self.aggregator is None:
+            raise ConfigError(Problem(f"task {self.name!r} declares no aggregation", field="--task", code="option"))
+        return resolve(self.aggregator)  # type: ignore[no-any-return]
+
+    def higher_is_better(self, key: str) -> bool:
+        """Whether a higher value of official `key` is better (declared by its aggregation rule; True otherwise)."""
+        return bool(getattr(dict(self.aggregation).get(key), "higher_is_better", True))
 
     def handler_obj(self) -> Any:
         return resolve(self.handler)
@@ -211,14 +226,49 @@ _FACT_KEYS = tuple(f"{mode}_{avg}_{m}" for mode in ("strict", "lenient") for avg
 _REL_2025 = ("alignscore", "rougeLsum", "bleu", "medcon", "bertscore", "sari")
 _D2025 = "archehr_scoring.score2025"
 _D2026 = "archehr_scoring.score2026"
-_A2026 = "archehr_scoring.aggregate2026"
+_FACT_STATS = tuple(f"{mode}_{s}" for mode in ("strict", "lenient") for s in ("tp", "fp", "fn"))
+_ST1_PARTS = ("alignscore", "rougeLsum", "medcon", "bertscore")
+_ST3_PARTS = ("bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon")
+
+# 2025 (the official script, left-to-right sums): factuality P/R/F1 from tp/fp/fn, macro and micro, when the
+# task's own factuality ran; overall factuality = strict micro F1; each text metric's mean; overall relevance =
+# the mean of six of them; overall = the mean of factuality and relevance.
+_AGG_2025: tuple[tuple[str, Any], ...] = (
+    *(rule for mode in ("strict", "lenient")
+      for rule in prf_rules(f"{mode}_", f"{mode}_tp", (f"{mode}_tp", f"{mode}_fp"), (f"{mode}_tp", f"{mode}_fn"),
+                            needs_metric="factuality", group=_FACT_STATS)),
+    ("overall_factuality_score", Same("strict_micro_f1")),
+    *((k, Mean()) for k in _TEXT_KEYS + ("bleu", "sari", "bertscore", "medcon", "alignscore")),
+    ("overall_relevance_score", MeanOf(_REL_2025)),
+    (OVERALL_KEY, MeanOf(("overall_factuality_score", "overall_relevance_score"))),
+)
+# st2 (numpy means): macro = mean of the handler's per-case P/R/F1 (its both-empty rule), micro = pooled counts
+# (nothing predicted and nothing to find: 1); overall = strict micro F1.
+_AGG_ST2: tuple[tuple[str, Any], ...] = (
+    *(rule for mode in ("strict", "lenient")
+      for rule in prf_rules(f"{mode}_", f"{mode}_tp", f"{mode}_n_pred", f"{mode}_n_gold", macro_stat=mode + "_{m}",
+                            numpy=True, micro={"empty_is_perfect": True}, group=("strict_tp",))),
+    (OVERALL_KEY, Same("strict_micro_f1")),
+)
+# st4: micro = the per-case rule on pooled counts, macro = mean of per-case P/R/F1; overall = micro F1.
+_AGG_ST4: tuple[tuple[str, Any], ...] = (
+    *prf_rules("", "tp", "n_pred", "n_gold", macro_stat="{m}", numpy=True, group=("tp",)),
+    (OVERALL_KEY, Same("micro_f1")),
+)
+
+
+def _text_rules(keys: tuple[str, ...], parts: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """st1/st3 (numpy means): each metric key's mean; overall = the mean of `parts`."""
+    return (*((k, Mean(numpy=True)) for k in keys), (OVERALL_KEY, MeanOf(parts, numpy=True)))
+
+
 _W2026 = "archehr_scoring.submission2026:write_submission_2026"
 
 BUILTIN = (
     Task("2025", "2025", "grounded answer generation",
          _FACT_KEYS + ("overall_factuality_score",) + _TEXT_KEYS
          + ("bleu", "sari", "bertscore", "medcon", "alignscore", "overall_relevance_score", "overall_score"),
-         aggregator="archehr_scoring.aggregate2025:aggregate_2025", handler=f"{_D2025}:HANDLER",
+         aggregation=_AGG_2025, handler=f"{_D2025}:HANDLER",
          detector=f"{_D2025}:detect", shape="{case_id, answer}",
          metrics=("factuality", "bleu", "rouge", "sari", "bertscore", "alignscore", "medcon"),
          own_metrics=("factuality",), references=("essential", "clinician"), word_limit=MAX_WORDS,
@@ -232,14 +282,15 @@ BUILTIN = (
          writer="archehr_scoring.submission2025:write_submission_2025"),
     Task("st1", "2026", "question interpretation",
          _TEXT_KEYS + ("bertscore", "medcon", "alignscore", OVERALL_KEY),
-         aggregator=f"{_A2026}:aggregate_st1", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
+         aggregation=_text_rules(_TEXT_KEYS + ("bertscore", "medcon", "alignscore"), _ST1_PARTS),
+         handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          metrics=("rouge", "bertscore", "alignscore", "medcon"), references=("clinician_question",), word_limit=15,
-         partial=(PartialRule(OVERALL_KEY, ("alignscore", "rougeLsum", "medcon", "bertscore")),),
+         partial=(PartialRule(OVERALL_KEY, _ST1_PARTS),),
          case_ids_option=True, upload_zip=True, rank_fallbacks=("rougeLsum",),
          headline=(OVERALL_KEY, "rougeLsum", "bertscore", "alignscore", "medcon"), prediction="text",
          output="question", writer=_W2026),
     Task("st2", "2026", "evidence identification", _FACT_KEYS + (OVERALL_KEY,),
-         aggregator=f"{_A2026}:aggregate_st2", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
+         aggregation=_AGG_ST2, handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          case_ids_option=True, upload_zip=True, cites_note_ids=True,
          headline=(OVERALL_KEY, "strict_micro_precision", "strict_micro_recall", "lenient_micro_f1",
                    "strict_macro_f1"),
@@ -247,16 +298,17 @@ BUILTIN = (
          output="evidence", writer=_W2026),
     Task("st3", "2026", "answer generation",
          ("bleu",) + _TEXT_KEYS + ("sari", "bertscore", "medcon", "alignscore", OVERALL_KEY),
-         aggregator=f"{_A2026}:aggregate_st3", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
+         aggregation=_text_rules(("bleu",) + _TEXT_KEYS + ("sari", "bertscore", "medcon", "alignscore"), _ST3_PARTS),
+         handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          metrics=("bleu", "rouge", "sari", "bertscore", "alignscore", "medcon"),
          references=("clinician_answer_without_citations",), word_limit=75,
-         partial=(PartialRule(OVERALL_KEY, ("bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon")),),
+         partial=(PartialRule(OVERALL_KEY, _ST3_PARTS),),
          case_ids_option=True, upload_zip=True, rank_fallbacks=("rougeLsum",),
          headline=(OVERALL_KEY, "bleu", "rougeLsum", "sari", "bertscore", "alignscore", "medcon"), prediction="text",
          output="answer_text", writer=_W2026),
     Task("st4", "2026", "evidence alignment",
          tuple(f"{avg}_{m}" for avg in ("micro", "macro") for m in ("precision", "recall", "f1")) + (OVERALL_KEY,),
-         aggregator=f"{_A2026}:aggregate_st4", handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
+         aggregation=_AGG_ST4, handler=f"{_D2026}:HANDLER", detector=f"{_D2026}:detect",
          case_ids_option=True, upload_zip=True, cites_note_ids=True,
          headline=(OVERALL_KEY, "micro_precision", "micro_recall", "macro_f1"),
          case_keys=("micro_f1", "micro_precision", "micro_recall"), prediction="links", output="links",
