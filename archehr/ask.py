@@ -27,6 +27,7 @@ import numpy as np
 
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.text import tokens
+from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
@@ -35,20 +36,12 @@ CARRIED = 0.5  # a line carries a sentence when it holds at least this share of 
 
 
 @dataclass(frozen=True)
-class CitedLine:
-    """One answer sentence and the note sentences it cites."""
-
-    text: str
-    citations: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class NoteAnswer:
     """The cited answer to one question about one raw note."""
 
     question: str
     answer: str  # the official 2025 form: one sentence per line, "|ids|" at the end
-    lines: tuple[CitedLine, ...]
+    lines: tuple[AnswerLine, ...]
     cited: tuple[SplitSentence, ...]  # the cited note sentences, in note order, with their offsets
     note: SplitNote
     confidence: float  # calibrated P(the note answers the question) (the answerability model's)
@@ -102,7 +95,7 @@ def carried(line: str, sentence: str) -> float:
     return len(words & set(tokens(line))) / len(words)
 
 
-def shown_citations(lines: Any, split: SplitNote) -> tuple[CitedLine, ...]:
+def shown_citations(lines: Any, split: SplitNote) -> tuple[AnswerLine, ...]:
     """Each line keeps only the citations whose content it carries (the best one when none reaches
     `CARRIED`), so no line shows a citation to a sentence it does not say."""
     text = {s.id: s.text for s in split.sentences}
@@ -113,12 +106,11 @@ def shown_citations(lines: Any, split: SplitNote) -> tuple[CitedLine, ...]:
         if not keep and share:
             best = max(share, key=lambda c: share[c])
             keep = (best,) if share[best] > 0 else ()
-        out.append(CitedLine(ln.text, keep))
+        out.append(AnswerLine(ln.text, keep))
     return tuple(out)
 
 
-def _render(lines: tuple[CitedLine, ...]) -> str:
-    from archehr.generate.answer import AnswerLine
+def _render(lines: tuple[AnswerLine, ...]) -> str:
 
     return "\n".join(AnswerLine(ln.text, ln.citations).render() for ln in lines)
 
@@ -165,7 +157,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
         order = np.argsort(-(rel + direct), kind="stable")[:RELATED]
         related = tuple(by_id[ids[i]] for i in sorted(order.tolist()) if rel[i] + direct[i] > 0)
-        return NoteAnswer(answer=NOT_IN_NOTE, lines=(CitedLine(NOT_IN_NOTE, ()),), cited=(),
+        return NoteAnswer(answer=NOT_IN_NOTE, lines=(AnswerLine(NOT_IN_NOTE, ()),), cited=(),
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 

@@ -40,7 +40,7 @@ def answer_text(sentences: Iterable[str]) -> str:
 
 
 @dataclass(frozen=True)
-class AnswerLine:
+class ParsedLine:
     """One non-empty line of an answer, as the official scorer reads it."""
 
     number: int  # 1-based line number inside the submitted answer text
@@ -57,7 +57,7 @@ class AnswerLine:
 class ParsedAnswer:
     case_id: str
     raw: str
-    lines: tuple[AnswerLine, ...]
+    lines: tuple[ParsedLine, ...]
     text: str  # the answer as scored (sentences joined by " ", cut to MAX_WORDS words)
     citations: frozenset[str]
     n_words: int  # before the cut
@@ -68,7 +68,7 @@ def parse_answer(case_id: str, answer: str, max_words: int = MAX_WORDS) -> Parse
     """The official reading of one answer (`load_submission` of the 2025 scoring script)."""
     stripped = answer.strip()
     offset = answer[: len(answer) - len(answer.lstrip())].count("\n")  # lines removed by strip()
-    lines: list[AnswerLine] = []
+    lines: list[ParsedLine] = []
     word_pos = 0
     for i, line in enumerate(stripped.split("\n")):
         if not line.strip():
@@ -82,7 +82,7 @@ def parse_answer(case_id: str, answer: str, max_words: int = MAX_WORDS) -> Parse
             after, has = parts[2], True
         sent = official_sentence(sent)
         n = len(words(sent))
-        lines.append(AnswerLine(offset + i + 1, line, sent, cits, word_pos, n, after, has))
+        lines.append(ParsedLine(offset + i + 1, line, sent, cits, word_pos, n, after, has))
         word_pos += n
     all_words = words(answer_text(ln.sentence for ln in lines))
     truncated = len(all_words) > max_words
@@ -97,6 +97,18 @@ def word_count(answer: str) -> int:
 
 
 # --- writing ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerLine:
+    """One answer sentence with the note sentence ids it cites: the one line type of a 2025 answer, as the
+    generators build it, `archehr answer` returns it and `render_line` writes it."""
+
+    text: str
+    citations: tuple[str, ...]
+
+    def render(self) -> str:
+        return render_line(self.text, self.citations)
 
 
 def safe_text(text: str) -> str:

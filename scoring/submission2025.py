@@ -17,7 +17,7 @@ from typing import Any
 from archehr.data.json_io import load_json_text, read_text
 from archehr.data.model import Case, Split
 from archehr.errors import DataError, Problem, SubmissionError
-from archehr_scoring.answer_format import MAX_WORDS, AnswerLine, ParsedAnswer, parse_answer
+from archehr_scoring.answer_format import MAX_WORDS, ParsedAnswer, ParsedLine, parse_answer
 
 _BRACKET = re.compile(r"\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\]")
 _PIPE_GROUP = re.compile(r"\|([^|\n]*)\|")
@@ -172,7 +172,7 @@ def answer_warnings(parsed: ParsedAnswer, case: Case | None = None, file: str | 
     out: list[Problem] = []
     cid = parsed.case_id
 
-    def warn(code: str, msg: str, line: AnswerLine | None = None) -> None:
+    def warn(code: str, msg: str, line: ParsedLine | None = None) -> None:
         out.append(Problem(msg, file, cid, f"answer line {line.number}" if line else "answer", file_line,
                            code=f"warning-{code}"))
 

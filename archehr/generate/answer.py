@@ -11,25 +11,14 @@ from dataclasses import dataclass, field
 
 from archehr_scoring.answer_format import (
     MAX_WORDS,
+    AnswerLine,
     answer_text,
     cut_words,
     official_sentence,
-    render_line,
     safe_text,
 )
 
 WORD_BUDGET = MAX_WORDS
-
-
-@dataclass(frozen=True)
-class AnswerLine:
-    """One answer sentence with the note sentence ids it cites."""
-
-    text: str
-    citations: tuple[str, ...]
-
-    def render(self) -> str:
-        return render_line(self.text, self.citations)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import DataError, Problem, SubmissionError
 from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
 from archehr.leaderboard.portable import portable_text
-from archehr_scoring.answer_format import MAX_WORDS, AnswerLine, parse_answer
+from archehr_scoring.answer_format import MAX_WORDS, ParsedLine, parse_answer
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.tasks import TASKS, Task
 
@@ -30,14 +30,14 @@ class CaseView:
     case: Case
     key: KeyEntry | None
     cited: set[str] = field(default_factory=set)
-    lines: tuple[AnswerLine, ...] = ()
+    lines: tuple[ParsedLine, ...] = ()
     text: str | None = None  # st1/st3 prediction
     reference: str | None = None
     links: dict[str, tuple[str, ...]] = field(default_factory=dict)  # st4 answer_id -> evidence ids
     scores: dict[str, float | None] = field(default_factory=dict)
 
 
-def parse_answer_2025(case_id: str, answer: str) -> tuple[AnswerLine, ...]:
+def parse_answer_2025(case_id: str, answer: str) -> tuple[ParsedLine, ...]:
     """Answer lines exactly as the scorer reads them (last |...| per line, pieces unstripped)."""
     return parse_answer(case_id, answer).lines
 
