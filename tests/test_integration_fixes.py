@@ -13,7 +13,7 @@ from archehr.cli.main import main
 from archehr.data.json_io import read_key
 from archehr.leaderboard.board import Entry
 from archehr.leaderboard.cache import report_from_dict, report_to_dict
-from archehr.leaderboard.runs import Run
+from archehr.leaderboard.run_folders import Run
 from archehr_scoring import api
 from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.results import PartialScore

@@ -13,8 +13,8 @@ from archehr.cli.main import main
 from archehr.leaderboard import scorer as scorer_mod
 from archehr.leaderboard.board import Entry, build_leaderboard, choose_rank_key
 from archehr.leaderboard.cache import ScoreCache, report_from_dict, report_to_dict
-from archehr.leaderboard.render import to_csv, to_markdown
-from archehr.leaderboard.runs import Run, find_runs
+from archehr.leaderboard.render import leaderboard_csv, leaderboard_markdown
+from archehr.leaderboard.run_folders import Run, find_runs
 from archehr_scoring.results import PartialScore, ScoreReport
 
 KEY = [
@@ -68,10 +68,10 @@ def test_ranks_by_overall_and_lists_failed_runs(board_dir):
     assert [e.name for e in lb.entries][2:] == ["broken", "missing-case", "no-submission"]
     assert by["half"].vs_top["overall_score"].delta == pytest.approx(100 - 100 / 3)
     assert "overall_score" not in by["perfect"].vs_top  # the top run is not tested against itself
-    md = to_markdown(lb)
+    md = leaderboard_markdown(lb)
     assert "| 1 | perfect | 100.00" in md and "| oracle | abcdef123456 |" in md
     assert "invalid: not valid JSON" in md and "run folder has no submission.json" in md
-    csv_text = to_csv(lb)
+    csv_text = leaderboard_csv(lb)
     assert csv_text.splitlines()[0].startswith("rank,run,status,overall_score")
     assert len(csv_text.splitlines()) == 6
 
@@ -85,7 +85,7 @@ def test_second_run_reads_the_cache_and_changes_invalidate_it(board_dir, tmp_pat
     s2 = ToyScorer()
     lb2 = build_leaderboard([subs], key, s2, cache=ScoreCache(tmp_path / "cache"), n_resamples=50)
     assert s2.calls == 0
-    assert to_markdown(lb1) == to_markdown(lb2)
+    assert leaderboard_markdown(lb1) == leaderboard_markdown(lb2)
     (subs / "half" / "submission.json").write_text(json.dumps([{"case_id": "1", "answer": "A. |1|"},
                                                                {"case_id": "2", "answer": "B. |1|"}]))
     s3 = ToyScorer()

@@ -223,7 +223,7 @@ def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
 
 
 def test_the_leaderboard_provenance_column_shows_the_model_share():
-    from archehr.leaderboard.runs import provenance_summary, system_cell
+    from archehr.leaderboard.run_folders import provenance_summary, system_cell
 
     prov = provenance_summary({"system": {"name": "openai-server"}, "model_share": {"share": 0.9375}})
     assert system_cell(prov) == "openai-server (model 94%)"

@@ -11,7 +11,7 @@ import pytest
 
 from archehr.cli.main import main
 from archehr.leaderboard.html_report import parse_answer_2025, report_html
-from archehr.leaderboard.scorer import OfficialScorer, load_reference
+from archehr.leaderboard.scorer import OfficialScorer, load_key_with_notes
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -47,7 +47,7 @@ def test_report_renders_every_case_with_linked_citations(golden, release, tmp_pa
     assert main(["report", str(sub), "--key", str(key), "-o", str(out), "--metrics", "factuality,bleu",
                  "--resamples", "50"]) == 0
     html = out.read_text()
-    split = load_reference(key)
+    split = load_key_with_notes(key)
     for case in split.cases:
         assert f'id="case-{case.case_id}"' in html
     # every citation link points at a sentence element that exists in the page
@@ -62,7 +62,7 @@ def test_report_renders_every_case_with_linked_citations(golden, release, tmp_pa
 
 def test_citation_marks_match_the_gold_labels(release, golden, tmp_path):
     _, key = _fixture(golden, release)
-    split = load_reference(key)
+    split = load_key_with_notes(key)
     case = split.cases[0]
     entry = split.key_for(case.case_id)
     ess, nr = entry.essential_ids[0], [a.sentence_id for a in entry.answers if a.relevance.value == "not-relevant"][0]
@@ -101,7 +101,7 @@ def test_2026_reports_render(task, fixture, golden, release, tmp_path):
     html = out.read_text()
     expected = json.loads((golden / "2026" / fixture / "expected.json").read_text())
     assert f"{expected['overall_score']:.1f}" in html  # the summary shows the official overall
-    assert html.count('<section class="case"') == len(load_reference(key).cases)
+    assert html.count('<section class="case"') == len(load_key_with_notes(key).cases)
     assert not EXTERNAL.search(html)
 
 
@@ -112,6 +112,6 @@ def test_report_ci_is_recomputed_with_requested_resamples(golden, release):
     from archehr_scoring.bootstrap import bootstrap_ci
 
     rep = dataclasses.replace(rep, ci=bootstrap_ci(rep, 30))
-    html = report_html("2025", rep, load_reference(key), {}, "t")
+    html = report_html("2025", rep, load_key_with_notes(key), {}, "t")
     lo, hi = rep.ci["strict_micro_f1"]
     assert f"[{lo:.1f}, {hi:.1f}]" in html

@@ -49,7 +49,7 @@ def compare(
     from archehr.leaderboard import scorer as scorer_mod
     from archehr.leaderboard.board import score_cached
     from archehr.leaderboard.cache import ScoreCache
-    from archehr.leaderboard.compare import compare_reports, to_json_dict, to_text
+    from archehr.leaderboard.compare import compare_reports, comparison_text, to_json_dict
     from archehr_scoring.bootstrap import PAIRED_TESTS
 
     if test not in PAIRED_TESTS:
@@ -71,7 +71,7 @@ def compare(
         raise InputError(problems)
     ra, rb = reports
     c = compare_reports(ra, rb, str(a), str(b), test=test, n_resamples=resamples, seed=seed, case_key=case_key)
-    print(to_text(c, top), end="")
+    print(comparison_text(c, top), end="")
     if json_out is not None:
         write_text(json_out, json.dumps(to_json_dict(c), indent=2) + "\n")
 

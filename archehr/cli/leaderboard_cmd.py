@@ -70,9 +70,9 @@ def leaderboard(
         HTML_NAME,
         JSON_NAME,
         MD_NAME,
-        to_csv,
+        leaderboard_csv,
+        leaderboard_markdown,
         to_json_text,
-        to_markdown,
         to_terminal,
     )
 
@@ -83,7 +83,7 @@ def leaderboard(
     scorer = scorer_mod.make_scorer(task, metrics_list, settings)
     lb = build_leaderboard(dirs, key_file, scorer, cache=cache, test=test, n_resamples=resamples, seed=seed,
                            rank_by=rank_by, progress=None if quiet else err)
-    md = to_markdown(lb)
+    md = leaderboard_markdown(lb)
     md_path = out_dir / MD_NAME
     n_bad = sum(e.status != "ok" for e in lb.entries)
     if check:
@@ -99,7 +99,7 @@ def leaderboard(
         return
     write_text(md_path, md)
     write_text(out_dir / JSON_NAME, to_json_text(lb, out_dir))
-    write_text(out_dir / CSV_NAME, to_csv(lb))
+    write_text(out_dir / CSV_NAME, leaderboard_csv(lb))
     write_text(out_dir / HTML_NAME, leaderboard_html(lb))
     print(to_terminal(lb), end="")  # the short ranked table; the files hold every score, note and signature
     if not quiet:

@@ -48,7 +48,7 @@ def report(
 
     metrics_list, settings = metric_specs(metrics, settings)
     key_file = scorer_mod.resolve_key(key)
-    split = scorer_mod.load_reference(key_file)
+    split = scorer_mod.load_key_with_notes(key_file)
     scorer = scorer_mod.make_scorer(task, metrics_list, settings)
     rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))

@@ -25,7 +25,7 @@ from archehr.leaderboard.cache import (
     sha256_file,
     sha256_files,
 )
-from archehr.leaderboard.runs import Run, find_runs
+from archehr.leaderboard.run_folders import Run, find_runs
 from archehr.leaderboard.scorer import Scorer, key_files
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, bootstrap_ci
 from archehr_scoring.results import ScoreReport
@@ -278,7 +278,7 @@ def to_json_dict(lb: Leaderboard, relative_to: Path | None = None) -> dict[str, 
     """Everything the tables show, deterministic (no times; paths relative to the output folder or the working
     directory, else file names: see `archehr.leaderboard.portable`)."""
     from archehr.leaderboard.portable import portable_path, portable_text, recorded_paths_to_names
-    from archehr.leaderboard.runs import provenance_summary
+    from archehr.leaderboard.run_folders import provenance_summary
 
     bases = [relative_to] if relative_to is not None else []
 

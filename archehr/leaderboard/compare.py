@@ -65,7 +65,7 @@ def _f(v: float | None, sign: bool = False) -> str:
     return "n/a" if v is None else (f"{v:+.2f}" if sign else f"{v:.2f}")
 
 
-def to_text(c: Comparison, top: int = 10) -> str:
+def comparison_text(c: Comparison, top: int = 10) -> str:
     test = "paired bootstrap" if c.test == "bootstrap" else "approximate randomisation"
     lines = [f"A = {c.a_name}", f"B = {c.b_name}",
              f"task {c.task}; B - A with 95% paired-bootstrap CI; p = two-sided {test} "

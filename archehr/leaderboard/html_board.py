@@ -6,7 +6,7 @@ from archehr.leaderboard.board import Leaderboard
 from archehr.leaderboard.html_common import SORT_JS, esc, hbar_chart, page
 from archehr.leaderboard.portable import portable_text
 from archehr.leaderboard.render import PARTIAL_NOTE, fmt, fmt_p, headline_keys, problem_text, status_text
-from archehr.leaderboard.runs import provenance_summary, system_cell
+from archehr.leaderboard.run_folders import provenance_summary, system_cell
 
 MORE_ID = "more-cols"
 LONG_NAME = 24  # run names longer than this may wrap (anywhere); shorter ones stay on one line

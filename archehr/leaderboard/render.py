@@ -11,7 +11,7 @@ from pathlib import Path
 from archehr.errors import Problem
 from archehr.leaderboard.board import Leaderboard, to_json_dict
 from archehr.leaderboard.portable import portable_text
-from archehr.leaderboard.runs import provenance_summary, system_cell
+from archehr.leaderboard.run_folders import provenance_summary, system_cell
 from archehr_scoring.tasks import TASKS
 
 MD_NAME = "LEADERBOARD.md"
@@ -87,7 +87,7 @@ def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an imp
     return f"{e.status}: " + "; ".join(first) + (f" (+{more} more)" if more > 0 else "")
 
 
-def to_markdown(lb: Leaderboard) -> str:
+def leaderboard_markdown(lb: Leaderboard) -> str:
     keys = headline_keys(lb)
     out = [f"# Leaderboard ({lb.task})", ""]
     out.append(f"Ranked by `{_md_code(lb.rank_key)}` (higher is better)."
@@ -145,7 +145,7 @@ def to_json_text(lb: Leaderboard, out_dir: Path) -> str:
     return json.dumps(to_json_dict(lb, out_dir), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-def to_csv(lb: Leaderboard) -> str:
+def leaderboard_csv(lb: Leaderboard) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     cols = list(lb.keys)

@@ -152,7 +152,7 @@ def make_scorer(task: str, metrics: list[str] | None = None, settings: object | 
     return OfficialScorer(task, metrics, settings)
 
 
-def load_reference(key: Path) -> Split:
+def load_key_with_notes(key: Path) -> Split:
     """The split a key belongs to, with its notes: the key plus the XML beside it (cases, questions, sentences)."""
     split = reference.load_reference(key)
     reference.require_notes(split, "the case texts and note sentences are read from it")

@@ -18,7 +18,7 @@ from archehr.data.releases import KEY_NAME, XML_NAME, find_release, split_dir
 from archehr.errors import InputError, Problem, SubmissionError
 from archehr.leaderboard.compare import Comparison, compare_reports
 from archehr.leaderboard.html_report import CaseView, case_views, load_submission_items
-from archehr.leaderboard.runs import Run, find_runs, provenance_summary
+from archehr.leaderboard.run_folders import Run, find_runs, provenance_summary
 from archehr_scoring.results import ScoreReport
 
 
@@ -111,14 +111,14 @@ class RunsIndex:
         return self.key_splits[split]
 
     def split(self, name: str) -> Split:
-        from archehr.leaderboard.scorer import load_reference
+        from archehr.leaderboard.scorer import load_key_with_notes
 
         d = self.key_dir(name)
         stamp = _stamps(d / KEY_NAME, d / XML_NAME)
         with self._lock:
             got = self._splits.get(name)
             if got is None or got[0] != stamp:
-                got = (stamp, load_reference(d / KEY_NAME))
+                got = (stamp, load_key_with_notes(d / KEY_NAME))
                 self._splits[name] = got
         return got[1]
 
