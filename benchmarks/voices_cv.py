@@ -14,6 +14,7 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
   st2  today: lexical features, L2 + threshold by leave-one-case-out (archehr.relevance.trained.train)
        new:   the same features, L2 + threshold by leave-one-voice-out inside the training voices (groups=)
        also:  today's recipe trained on the old pool only (demo dev + test-2026 + synthetic dev, no new voices)
+       --st2-embedding: the MiniLM feature set, and a stack (mean P of the lexical and MiniLM models)
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -125,7 +126,49 @@ def st2_recipes(embedding: bool = False) -> dict[str, Recipe]:
     if embedding:
         out["new + MiniLM features, LOVO calibration"] = lambda tr, voice: train(
             tr, "lexical+embedding", groups={i: voice[i] for i in tr.case_ids})[0]
+        out["stack: mean P of the lexical and MiniLM models, LOVO threshold"] = stacked
     return out
+
+
+class Stacked:
+    """The mean probabilities of two trained models (each with its own LOVO-chosen L2), one threshold."""
+
+    def __init__(self, models: Sequence[TrainedModel], selector) -> None:  # noqa: ANN001 - a Selector
+        self.models, self.selector = list(models), selector
+
+    def score_many(self, cases: Sequence) -> list:
+        from archehr.relevance.base import SentenceScores
+
+        per = [TrainedClassifier(m).score_many(cases) for m in self.models]
+        out = []
+        for rows in zip(*per, strict=True):
+            e = np.mean([r.essential for r in rows], axis=0)
+            sup = np.mean([r.supplementary for r in rows], axis=0)
+            out.append(SentenceScores(rows[0].case_id, rows[0].sentence_ids, tuple(e.tolist()), tuple(sup.tolist())))
+        return out
+
+
+def stacked(tr: Split, voice: dict[str, str]) -> Stacked:
+    """Both models by the new recipe; the threshold of their mean from inner leave-one-voice-out scores."""
+    import archehr.relevance.trained as tm
+    from archehr.relevance.calibration import group_scores, sweep
+    from archehr.relevance.selector import Selector
+
+    groups = {i: voice[i] for i in tr.case_ids}
+    fsets = ("lexical", "lexical+embedding")
+    l2s = [train(tr, fs, groups=groups)[0].l2 for fs in fsets]
+
+    def fit_and_score(inner: Split, held: Split) -> list:
+        ms = [tm.fit_fixed(fs, tm.feature_names(fs), [tm.case_features(c, fs) for c in inner.cases],
+                           [tm.labels(inner, c) for c in inner.cases], l2) for fs, l2 in zip(fsets, l2s, strict=True)]
+        for m in ms:
+            m.selector = Selector()
+        return Stacked(ms, None).score_many(held.cases)
+
+    cal = sweep(group_scores(tr, groups, fit_and_score), tr, Selector())
+    full = [tm.fit_fixed(fs, tm.feature_names(fs), [tm.case_features(c, fs) for c in tr.cases],
+                         [tm.labels(tr, c) for c in tr.cases], l2) for fs, l2 in zip(fsets, l2s, strict=True)]
+    return Stacked(full, cal.selector)
 
 
 def cache_features() -> None:
@@ -159,7 +202,8 @@ def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], emb
             te = pool.subset(held)
             for r, recipe in recipes.items():
                 m = recipe(tr, voice)
-                sels = [m.selector.select(s) for s in TrainedClassifier(m).score_many(te.cases)]
+                scorer = m if isinstance(m, Stacked) else TrainedClassifier(m)
+                sels = [m.selector.select(s) for s in scorer.score_many(te.cases)]
                 res[r].setdefault(fs, []).append(100 * micro_f1(sels, te).f1)
                 if r == "new: LOVO calibration":
                     models[fs][fname] = m
