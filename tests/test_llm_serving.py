@@ -154,7 +154,7 @@ def test_reasoning_is_never_returned_and_a_cut_reply_is_asked_again_with_room(sp
 def test_a_reply_still_cut_at_the_cap_is_a_failure_never_a_parsed_reply(split):
     with serve(split, thinking_tokens=400, ms_per_token=0.2) as srv:
         b = backend(srv.url, max_tokens_cap=200, thinking_budget=0)
-        with pytest.raises(BackendError, match="cut at max_tokens=200") as info:
+        with pytest.raises(BackendError, match="cut by the token limit at max_tokens=200") as info:
             b.complete(evidence_prompt(split), max_tokens=64)
         assert not info.value.retryable and b.report()["breaker"]["events"] == []
 
@@ -251,4 +251,42 @@ def test_a_server_without_a_model_list_or_stream_options_still_works():
         assert "stream_options" not in server.payloads[-1] and server.payloads[-1]["stream"] is True
         assert b.report()["options_dropped"] == ["stream_options"]
     finally:
+        server.close()
+
+
+def test_a_reply_cut_mid_answer_is_asked_again_once_then_only_its_complete_lines_are_read(split):
+    """A model that rambles past any budget: one re-ask with 2x, then CutReply (never doubling to the cap)."""
+    from llm_fault_server import FaultServer
+
+    from archehr.generate.llm import LLMGenerator
+    from archehr.llm.base import CutReply
+    from archehr.relevance.base import Selection
+
+    server = FaultServer()
+    server.reply = lambda payload: "A pacemaker was placed. |4|\nThe ECG showed heart block and the"
+    orig = server._answer
+
+    def cut_answer(sock, mode, payload):  # the same text, finish_reason length
+        import json as _json
+
+        from llm_fault_server import http
+
+        body = _json.dumps({"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": server.reply(payload)}}]}).encode()
+        sock.sendall(http(200, body))
+
+    server._answer = cut_answer
+    try:
+        b = backend(server.url)
+        with pytest.raises(CutReply) as info:
+            b.complete("hi", max_tokens=100)
+        assert [p["max_tokens"] for p in server.payloads] == [100, 200] and "The ECG showed" in info.value.text
+        from test_llm_faults import llm_case
+
+        ans = LLMGenerator(backend=b, demonstrations=0, similarity="lexical", keep_selected=False).generate(
+            llm_case(), Selection("9", ("4",), 1.0))
+        assert ans.fallback is None and [ln.text for ln in ans.lines] == ["A pacemaker was placed."]
+        assert any("cut by the token limit" in n for n in ans.notes)
+    finally:
+        server._answer = orig
         server.close()

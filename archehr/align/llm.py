@@ -145,7 +145,7 @@ class LLMAligner:
 
     def align_detailed(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
                        scores: SentenceScores | None = None, selection: Selection | None = None) -> Alignment:
-        from archehr.llm.base import BackendError
+        from archehr.llm.base import BackendError, CutReply
 
         if not answers or not case.sentences:
             return Alignment([{"answer_id": a.id, "evidence_id": []} for a in answers])
@@ -153,6 +153,9 @@ class LLMAligner:
         try:
             replies, notes = self.caller.complete(self.prompt(case, answers), n=self.n, temperature=self.temperature,
                                                   seed=self.seed, max_tokens=self.max_tokens)
+        except CutReply as e:  # still cut after a larger budget: not read
+            return self._fall_back(case, answers, scores, selection, f"every alignment reply was cut: {e.reason}",
+                                   notes)
         except BackendError as e:
             return self._fall_back(case, answers, scores, selection, f"backend error: {e.reason}", notes)
         if len(replies) < self.n:  # the samples that came back are voted on

@@ -28,7 +28,7 @@ from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
 from archehr.generate.facts import unsupported_numbers
 from archehr.generate.similarity import Similarity
-from archehr.llm.base import REPLY_START, Backend, BackendError
+from archehr.llm.base import REPLY_START, Backend, BackendError, CutReply
 from archehr.llm.prompts import load_prompt
 from archehr.relevance.base import Selection, SentenceScores
 from archehr_scoring.answer_format import line_words, safe_text
@@ -285,9 +285,10 @@ class LLMGenerator(Generator):
             notes.append(f"dropped {dropped_rep} repeated line(s), keeping their citations")
         return out, notes
 
-    def repair_with_overflow(self, case: Case, selection: Selection, reply: str
+    def repair_with_overflow(self, case: Case, selection: Selection, reply: str, cut: bool = False
                              ) -> tuple[list[AnswerLine] | None, tuple[AnswerLine, ...], list[str], str]:
-        """(lines or None, lines the word budget dropped, repairs made, why invalid)."""
+        """(lines or None, lines the word budget dropped, repairs made, why invalid); `cut`: the backend says the
+        reply was cut by the token limit (its last line is dropped whatever it looks like)."""
         notes: list[str] = []
         note_ids = case.sentence_ids
         known = set(note_ids)
@@ -301,7 +302,9 @@ class LLMGenerator(Generator):
                 notes.append(f"dropped ids not in the note: {', '.join(bad)}")
             checked.append((text, list(dict.fromkeys(i for i in ids if i in known))))
         last = checked[-1][0].rstrip()
-        if len(checked) > 1 and not last.endswith((".", "!", "?")) and self._cut_off(reply):
+        if cut and len(checked) == 1:
+            return None, (), notes, "the reply was cut by the token limit within its first line"
+        if len(checked) > 1 and (cut or (not last.endswith((".", "!", "?")) and self._cut_off(reply))):
             checked = checked[:-1]  # the reply ran into max_tokens mid-sentence: half a sentence says nothing
             notes.append("dropped the last line, cut off by the token limit")
         lines, more = self._split_uncited(case, checked)
@@ -442,20 +445,26 @@ class LLMGenerator(Generator):
         why: list[str] = []
         for attempt in range(self.retries + 1):
             temperature = self.temperature if attempt == 0 else max(self.temperature, self.retry_temperature)
+            cut = False
             try:
                 reply = self.backend.complete(prompt, n=1, temperature=temperature, seed=self.seed + attempt,
                                               max_tokens=self.max_tokens)[0]
+            except CutReply as e:  # still cut after a larger budget: only its complete lines are read
+                reply, cut = e.text, True
+                why.append(f"attempt {attempt + 1}: {e.reason}")
             except BackendError as e:
                 why.append(f"attempt {attempt + 1}: backend error: {e.reason}")
                 if not e.retryable:  # an open breaker or a spent deadline: another attempt fails the same way
                     break
                 continue
-            if self.may_abstain and says_not_in_note(reply):
+            if self.may_abstain and not cut and says_not_in_note(reply):
                 return Answer((), self.name, notes=tuple(sel_notes + why), abstained=True)
-            lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply)
+            lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply, cut=cut)
             if lines:
                 return Answer(tuple(lines), self.name, notes=tuple(sel_notes + notes + why), overflow=overflow)
             why.append(f"attempt {attempt + 1}: {invalid}")
+            if cut:  # another attempt runs into the same limit
+                break
         fb = self.fallback.generate(case, selection, scores)
         return Answer(fb.lines, self.name, fallback="extractive: " + "; ".join(why), notes=fb.notes)
 

@@ -27,6 +27,16 @@ class BackendError(ArchehrError):
         super().__init__(reason)
 
 
+class CutReply(BackendError):
+    """The reply was still cut by the token limit (finish_reason: length) after it was asked again with a larger
+    budget. `text` is the cut reply: never to be read as complete (a caller may use what precedes its last,
+    cut line, or fall back). Not retryable: the same prompt runs into the same limit."""
+
+    def __init__(self, reason: str, text: str):
+        super().__init__(reason, retryable=False)
+        self.text = text
+
+
 # the statuses with which a server may refuse a `response_format` it cannot do (the openai backend and
 # `structured.StructuredCaller` both drop the format on these)
 FORMAT_REFUSAL_STATUS = frozenset({400, 404, 415, 422})

@@ -48,7 +48,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from archehr.errors import ConfigError, Problem, UnavailableError
-from archehr.llm.base import FORMAT_REFUSAL_STATUS, Backend, BackendError, split_reply_start
+from archehr.llm.base import FORMAT_REFUSAL_STATUS, Backend, BackendError, CutReply, split_reply_start
 from archehr.llm.breaker import CircuitBreaker
 from archehr.llm.concurrency import AdaptiveLimit
 from archehr.llm.structured import strip_thinking
@@ -678,6 +678,7 @@ class OpenAIBackend(Backend):
         kind = "broken"
         tokens = [0, 0]  # prompt, completion: every attempt's, failed and re-asked ones too
         cut = 0
+        answer_cuts = 0  # re-asks of a reply cut mid-answer (at most one)
         while tried < attempts:
             tried += 1
             if self.stream:
@@ -760,22 +761,27 @@ class OpenAIBackend(Backend):
             if reply.finish_reason == "length":
                 cut += 1
                 sent = payload["max_tokens"]
-                # still thinking when cut: it needs far more room than a reply cut mid-answer
-                grow = 4 if reply.reasoning and not reply.text else 2
+                # still thinking when cut: it needs far more room (4x, up to max_tokens_cap); cut mid-answer, it
+                # is asked once more with 2x (a model that rambles would otherwise double its way to the cap)
+                thinking = bool(reply.reasoning) and not reply.text
+                grow = 4 if thinking else 2
                 bigger = min(self.max_tokens_cap, max(grow * sent, sent + self.learned_thinking))
+                if not thinking and answer_cuts:
+                    bigger = sent
                 with self._stats_lock:
                     if len(self.cut_replies) < 200:
-                        self.cut_replies.append({"max_tokens": sent, "thinking": bool(reply.reasoning),
+                        self.cut_replies.append({"max_tokens": sent, "thinking": thinking,
                                                  "asked_again_with": bigger if bigger > sent else None})
-                if bigger > sent:  # asked again with room to finish: a free attempt, bounded by the cap
+                if bigger > sent:  # asked again with room to finish: a free attempt
+                    answer_cuts += not thinking
                     payload["max_tokens"] = bigger
                     attempts += 1
                     continue
-                last = (f"reply cut at max_tokens={sent} (finish_reason: length"
-                        f"{', still thinking' if reply.reasoning and not reply.text else ''}) even at max_tokens_cap; "
-                        "a cut reply is never read as complete")
-                retryable, kind = False, "request"
-                break
+                self.breaker.success()
+                record_request(time.perf_counter() - t0, tokens[0], tokens[1], failed=True, cut=cut)
+                raise CutReply(f"reply cut by the token limit at max_tokens={sent} (finish_reason: length"
+                               f"{', still thinking' if thinking else ''}) after asking again with a larger budget; "
+                               "a cut reply is never read as complete", reply.text)
             self.breaker.success()
             record_request(time.perf_counter() - t0, tokens[0], tokens[1], cut=cut)
             text = reply.text

@@ -109,20 +109,30 @@ class LLMQuestionWriter:
                                     demonstrations=("\nExamples:\n" + "\n".join(demos)) if demos else "")
 
     def write(self, case: Case) -> Question:
-        from archehr.llm.base import BackendError
+        from archehr.llm.base import BackendError, CutReply
 
         prompt = self.prompt(case)
+        cut_note: tuple[str, ...] = ()
         try:
             reply = self.backend.complete(prompt, n=1, temperature=0.0, seed=self.seed, max_tokens=self.max_tokens)[0]
+        except CutReply as e:
+            # cut by the token limit: a question is its first line, cut to 15 words anyway; a reply cut within
+            # that line is still that long question begun (the cut drops only words past the limit)
+            reply, cut_note = e.text, (f"the reply was cut by the token limit ({e.reason})",)
         except BackendError as e:
             return Question(self.fallback.write(case).text, fallback=f"template: backend error: {e.reason}")
         line = reply_question(reply)
         n_words = len(line.split())
         if n_words < 3:
-            return Question(self.fallback.write(case).text, fallback="template: reply too short or empty")
+            return Question(self.fallback.write(case).text, fallback="template: reply too short or empty",
+                            notes=cut_note)
         if n_words > QUESTION_WORDS:
-            return Question(cut_words(line, QUESTION_WORDS), notes=(f"cut from {n_words} to {QUESTION_WORDS} words",))
-        return Question(line)
+            return Question(cut_words(line, QUESTION_WORDS),
+                            notes=cut_note + (f"cut from {n_words} to {QUESTION_WORDS} words",))
+        if cut_note and "\n" not in reply.strip():
+            # the one line was cut short, under 15 words: not a question the model finished
+            return Question(self.fallback.write(case).text, fallback="template: " + cut_note[0])
+        return Question(line, notes=cut_note)
 
     def describe(self) -> dict[str, Any]:
         return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,

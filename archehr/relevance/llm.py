@@ -160,13 +160,15 @@ class LLMClassifier(RelevanceClassifier):
         return build_prompt(case, self.template, self.demonstrations(case))
 
     def score_detailed(self, case: Case) -> LLMScores:
-        from archehr.llm.base import BackendError
+        from archehr.llm.base import BackendError, CutReply
 
         require_sentences(case)
         notes: list[str] = []
         try:
             replies, notes = self.caller.complete(self.prompt(case), n=self.n, temperature=self.temperature,
                                                   seed=self.seed, max_tokens=self.max_tokens)
+        except CutReply as e:  # every sample still cut after a larger budget: none is read
+            return self._fall_back(case, f"every evidence reply was cut: {e.reason}", notes)
         except BackendError as e:
             return self._fall_back(case, f"backend error: {e.reason}", notes)
         if len(replies) < self.n:  # the backend returns the samples that came back: the vote uses them
