@@ -523,6 +523,7 @@ class OpenAIBackend(Backend):
         finish: str | None = None
         usage: dict[str, Any] = {}
         size = 0
+        chunks = 0  # content/reasoning deltas: one token each on llama.cpp, vLLM and Ollama
         done = False
         async for line in resp.aiter_lines():
             now = time.monotonic()
@@ -556,6 +557,7 @@ class OpenAIBackend(Backend):
                 if think:
                     reasoning.append(think)
                 if piece or think:
+                    chunks += 1
                     self._last_life = now  # a token is a sign of life (a stall later is a busy server's)
                     if watch.first is None:
                         watch.first = now
@@ -566,6 +568,8 @@ class OpenAIBackend(Backend):
         if watch.first is None:
             watch.first = time.monotonic()
         first = watch.first - watch.t0
+        if not _int(usage.get("completion_tokens")):  # no usage in the stream (llama-cpp-python): count the deltas
+            usage = {**usage, "completion_tokens": chunks}
         return _finish("".join(content), "".join(reasoning), finish, usage, max_tokens, first)
 
     async def _attempt(self, payload: dict[str, Any], max_tokens: int) -> tuple[int, dict[str, str], bytes,
