@@ -11,7 +11,6 @@ on that pool only.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from archehr.align.features import FEATURE_SETS
 from archehr.atomic import write_json
 from archehr.data.json_io import read_json
 from archehr.errors import ConfigError, DataError, Problem
-from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
+from archehr.relevance.logistic import LogisticModel, Scaler
 
 FORMAT = "archehr-align-model"
 FORMAT_VERSION = 1
@@ -55,20 +54,6 @@ class PairModel:
 
     def save(self, path: str | Path) -> None:
         write_json(path, self.to_json())
-
-
-def fit_pairs(xs: Sequence[np.ndarray], ys: Sequence[np.ndarray], feature_set: str, l2: float = 1.0,
-              names: Sequence[str] | None = None) -> PairModel:
-    """Fit on stacked pair rows (each x: (n_pairs, n_features), y: 0/1 of the same length).
-
-    `names` overrides the feature set's columns (ablations in benchmarks/st4_quality.py only: such a
-    model does not pass `parse_model`).
-    """
-    names = tuple(names) if names is not None else FEATURE_SETS[feature_set]
-    x = np.vstack(xs)
-    scaler = Scaler.fit(x)
-    model = fit_logistic(scaler.transform(x), np.concatenate(ys), l2)
-    return PairModel(feature_set, names, scaler, model, l2=l2)
 
 
 def _bad(msg: str, source: str, fld: str | None = None) -> ConfigError:

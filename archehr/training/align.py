@@ -25,10 +25,11 @@ import numpy as np
 
 from archehr.align import choose_links
 from archehr.align.features import FEATURE_SETS, headers, pair_features
-from archehr.align.learned import PairModel, fit_pairs, training_stamp
+from archehr.align.learned import PairModel, training_stamp
 from archehr.data.model import Split
 from archehr.errors import DataError, Problem
 from archehr.relevance.base import SentenceScores
+from archehr.relevance.logistic import Scaler, fit_logistic
 
 FEATURE_SET = "lexical+selector"
 L2 = 1.0
@@ -46,6 +47,20 @@ _ROOT = Path(__file__).resolve().parents[2]
 
 Log = Callable[[str], None]
 Links = frozenset[tuple[str, str]]
+
+
+def fit_pairs(xs: Sequence[np.ndarray], ys: Sequence[np.ndarray], feature_set: str, l2: float = 1.0,
+              names: Sequence[str] | None = None) -> PairModel:
+    """Fit on stacked pair rows (each x: (n_pairs, n_features), y: 0/1 of the same length).
+
+    `names` overrides the feature set's columns (ablations in benchmarks/st4_quality.py only: such a
+    model does not pass `parse_model`).
+    """
+    names = tuple(names) if names is not None else FEATURE_SETS[feature_set]
+    x = np.vstack(xs)
+    scaler = Scaler.fit(x)
+    model = fit_logistic(scaler.transform(x), np.concatenate(ys), l2)
+    return PairModel(feature_set, names, scaler, model, l2=l2)
 
 
 @dataclass
