@@ -104,13 +104,14 @@ def small_split(tmp_path_factory) -> Path:
     return out
 
 
-def _config(tmp: Path, base_url: str, model: str) -> Path:
-    """The shipped openai-server config with only base_url and model changed (whatever its grammar)."""
+def _config(tmp: Path, base_url: str) -> Path:
+    """The shipped openai-server config with only base_url changed (whatever its grammar); its `model: auto`
+    takes the one model the server lists."""
     raw = yaml.safe_load((REPO / "configs" / "systems" / "openai-server.yaml").read_text(encoding="utf-8"))
     backend = raw["backend"]
     target = backend["params"] if isinstance(backend.get("params"), dict) else backend
-    assert "base_url" in target and "model" in target, f"no base_url/model in the shipped backend section: {backend}"
-    target["base_url"], target["model"] = base_url, model
+    assert "base_url" in target, f"no base_url in the shipped backend section: {backend}"
+    target["base_url"] = base_url
     path = tmp / "openai-server-llama.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False), encoding="utf-8")
     return path
@@ -120,7 +121,7 @@ def _config(tmp: Path, base_url: str, model: str) -> Path:
 def test_predict_every_task_on_a_real_llama_cpp_server(llama_server, small_split, tmp_path, task):
     served = llama_server["served"]
     assert len(served) == 1, served
-    config = _config(tmp_path, llama_server["base_url"], served[0])
+    config = _config(tmp_path, llama_server["base_url"])
     out = tmp_path / "run"
     env = {**os.environ, "ARCHEHR_DATA": str(small_split)}
     env.pop("OPENAI_API_KEY", None)
@@ -134,8 +135,12 @@ def test_predict_every_task_on_a_real_llama_cpp_server(llama_server, small_split
     assert "Traceback" not in r.stderr, r.stderr[-3000:]
     run = json.loads((out / "run.json").read_text())
 
-    # every request reached the model: no case fell back for a transport reason
+    # the run used the model the server serves, under its real name (a path, for llama-cpp-python)
     transport = run["llm_transport"]
+    assert transport["model"]["served"]["id"] == served[0], transport["model"]
+    assert run["model_share"]["cases"] == CASES, run["model_share"]
+
+    # every request reached the model: no case fell back for a transport reason
     fallbacks = json.dumps(run.get("fallbacks", {}))
     for word in ("backend error", "cannot connect", "deadline", "breaker", "HTTP 5", "timed out"):
         assert word not in fallbacks, f"transport fallback ({word}): {fallbacks[:2000]}"
