@@ -160,6 +160,6 @@ def test_predict_every_task_on_a_real_llama_cpp_server(llama_server, small_split
     assert "<|im_start|>" not in submission and "<|im_end|>" not in submission
 
     v = subprocess.run([sys.executable, "-m", "archehr", "validate", str(out / "submission.json"), "--task", task,
-                        "--data", str(small_split / "test" / "archehr-qa.xml")],
+                        "--key", str(small_split / "test")],  # the split folder: notes and key (st2/st4 need it)
                        capture_output=True, text=True, env=env, timeout=300)
     assert v.returncode == 0, v.stdout + v.stderr

@@ -510,6 +510,21 @@ def test_repair_drops_unknown_ids_attaches_uncited_lines_and_keeps_selected_evid
     assert any("77" in n for n in ans.notes) and any("uncited" in n for n in ans.notes)
 
 
+def test_a_reply_left_with_no_cited_line_is_never_an_answer():
+    # found on the real llama.cpp server: with uncited: keep, the number check dropped every cited line and left
+    # one uncited line; the 2025 writer then refused the whole submission (the official scorer asserts on it)
+    from archehr.generate.llm import LLMGenerator
+    from archehr.relevance.base import Selection
+
+    b = Scripted(["Yes, the pacemaker was needed.\nHe had 37 fainting spells. |2|",
+                  "Yes, the pacemaker was needed.\nHe had 37 fainting spells. |2|"])
+    g = LLMGenerator(backend=b, demonstrations=0, similarity="lexical", uncited="keep", keep_selected=False,
+                     retries=1)
+    ans = g.generate(llm_case(), Selection("9", ("2", "3", "4"), 1.0))
+    assert ans.fallback and "no line of the reply cites the note" in ans.fallback
+    assert all(ln.citations for ln in ans.lines)
+
+
 def test_invalid_reply_is_retried_with_another_seed_before_falling_back():
     from archehr.generate.llm import LLMGenerator
     from archehr.relevance.base import Selection

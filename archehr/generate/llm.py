@@ -336,6 +336,10 @@ class LLMGenerator(Generator):
                                               [t for t, _ in lines])
                 for row, i in enumerate(missing):
                     lines[int(sims[row].argmax())][1].append(i)
+        if not any(ids for _, ids in lines):
+            # what is left cites nothing (e.g. `uncited: keep` kept a framing line and the number check dropped
+            # every cited one): the official scorer aborts on an answer without a single citation (an assert)
+            return None, (), notes, "no line of the reply cites the note"
         # the budget: drop whole trailing lines, moving their citations onto the last kept line
         total = 0
         kept: list[tuple[str, list[str]]] = []
