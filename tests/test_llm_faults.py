@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import json
 import re
+import signal
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -668,7 +669,7 @@ def test_cache_entry_of_the_wrong_shape_is_a_miss_and_is_rewritten(server, tmp_p
     assert server.calls == 8  # the format is part of the key
 
 
-def test_a_failure_under_workers_stops_the_run_and_resume_completes_it(synthetic_dir, tmp_path):
+def test_a_failure_under_workers_stops_the_run_and_resume_completes_it(synthetic_dir, tmp_path, request):
     from archehr.data.releases import load_split
     from archehr.pipeline import load_system
     from archehr.runs import _read_checkpoint, run_split
@@ -677,6 +678,10 @@ def test_a_failure_under_workers_stops_the_run_and_resume_completes_it(synthetic
     system = load_system("lexical-extractive")
     out = tmp_path / "run"
     seen: list[str] = []
+    # Ctrl-C reaches Python as KeyboardInterrupt only under Python's own SIGINT handler (interrupt_main does
+    # nothing under SIG_DFL/SIG_IGN): in the whole suite something loaded earlier can leave another one installed
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
 
     def kill_at_2(cid):  # Ctrl-C after the second case: the main thread gets KeyboardInterrupt
         seen.append(cid)
