@@ -69,12 +69,17 @@ class MacroPRF:
     def compute(self, key: str, b: Any, out: dict[str, Any], ctx: Any) -> Any:
         from archehr_scoring.prf import prf_array
 
-        if self.needs_metric and self.needs_metric not in ctx.available:
-            return None
-        if not b.has(*(self.group or _stats(self.tp, self.n_pred, self.n_gold))):
+        if not _prf_ready(self, b, ctx):
             return None
         per_case = prf_array(b[self.tp], _counts(b, self.n_pred, False), _counts(b, self.n_gold, False))
         return b.mean(per_case[PRF.index(self.measure)]) * 100
+
+
+def _prf_ready(spec: MacroPRF | MicroPRF, b: Any, ctx: Any) -> bool:
+    """The metric a P/R/F1 key needs ran, and every statistic of its family is there (else the key is None)."""
+    if spec.needs_metric and spec.needs_metric not in ctx.available:
+        return False
+    return b.has(*(spec.group or _stats(spec.tp, spec.n_pred, spec.n_gold)))
 
 
 @dataclass(frozen=True)
@@ -96,9 +101,7 @@ class MicroPRF:
 
         from archehr_scoring.prf import prf_array
 
-        if self.needs_metric and self.needs_metric not in ctx.available:
-            return None
-        if not b.has(*(self.group or _stats(self.tp, self.n_pred, self.n_gold))):
+        if not _prf_ready(self, b, ctx):
             return None
         tp, n_pred, n_gold = b.total(self.tp), _counts(b, self.n_pred, True), _counts(b, self.n_gold, True)
         value = prf_array(tp, n_pred, n_gold)[PRF.index(self.measure)]
