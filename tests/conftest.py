@@ -27,3 +27,24 @@ def synthetic_dir() -> Path:
 @pytest.fixture
 def golden_dir() -> Path:
     return shared_path("golden")
+
+
+# Headless Chromium for the browser tests (report, leaderboard, serve): Debian's chromium driven by playwright's
+# bundled driver; browsers are never downloaded, and the flags keep it off the network.
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"{CHROMIUM} missing: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed: pip install playwright (do not run `playwright install`)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

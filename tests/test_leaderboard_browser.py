@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_report_browser import _open, browser  # noqa: F401 - `browser` is the shared Chromium fixture
+from test_report_browser import _open  # the `browser` fixture is in conftest.py
 
 from archehr.cli.main import main
 

@@ -29,9 +29,6 @@ pytest.importorskip("uvicorn")
 
 REPO = Path(__file__).resolve().parents[1]
 SUBMISSIONS = REPO / "submissions"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 MARKER = "Zorblaxian"  # a word no file of the project holds: found anywhere after the run = the note leaked
 QUESTION = "Why was she given vancomycin by mouth instead of through the IV?"
 
@@ -90,20 +87,6 @@ def server(tmp_path_factory):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.skip(f"{CHROMIUM} missing: apt-get install -y chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed: pip install playwright (do not run `playwright install`)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser, server, outside: list[str], width: int = 1100):
