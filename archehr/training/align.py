@@ -41,8 +41,9 @@ MAX_LINKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DEMO_PARTS = ("dev", "test-2026", "train")
 SYNTHETIC_LABEL = "syn-dev"
 RECIPE = "archehr train --rebuild-shipped"
-# Recorded pool paths are made relative to the checkout or its parent, so that a rebuild in another clone
-# records the same strings (provenance only: no data is looked up from here).
+# Recorded pool paths are made relative to the checkout, and a folder outside it is named by its last three
+# parts only, so that a rebuild in another clone, wherever the release sits, records the same strings
+# (provenance only: no data is looked up from here).
 _ROOT = Path(__file__).resolve().parents[2]
 
 Log = Callable[[str], None]
@@ -129,9 +130,8 @@ def load_pool(synthetic: str | Path, demo: str | Path, log: Log | None = None) -
 
 def _where(d: Path) -> str:
     d = d.resolve()
-    for base in (_ROOT, _ROOT.parent):
-        if d.is_relative_to(base):
-            return d.relative_to(base).as_posix()
+    if d.is_relative_to(_ROOT):
+        return d.relative_to(_ROOT).as_posix()
     return Path(*d.parts[-3:]).as_posix()  # outside the checkout: its last folders only
 
 
