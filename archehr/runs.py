@@ -290,20 +290,30 @@ def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, r
             after_case(case.case_id)
 
     try:
-        if workers > 1 and len(todo) > 1:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(one, todo))
-        else:
-            for case in todo:
-                one(case)
-    finally:
-        fh.close()
-    seconds = time.perf_counter() - t0
+        try:
+            if workers > 1 and len(todo) > 1:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    list(pool.map(one, todo))
+            else:
+                for case in todo:
+                    one(case)
+        finally:
+            fh.close()
+        seconds = time.perf_counter() - t0
 
-    rows = [done_rows[c.case_id] for c in split.cases]
-    preds = {r["case_id"]: r["prediction"] for r in rows}
-    note_ids = {c.case_id: set(c.sentence_ids) for c in split.cases}
-    warnings = write_submission(task, preds, out / SUBMISSION, note_ids)
+        rows = [done_rows[c.case_id] for c in split.cases]
+        preds = {r["case_id"]: r["prediction"] for r in rows}
+        note_ids = {c.case_id: set(c.sentence_ids) for c in split.cases}
+        warnings = write_submission(task, preds, out / SUBMISSION, note_ids)
+    except BaseException as e:
+        # run.json must not keep saying "running" for a run that stopped: what stopped it, and that
+        # --resume continues from the checkpoint (the cases done are kept)
+        record.update({"status": "interrupted" if isinstance(e, KeyboardInterrupt) else "failed",
+                       "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                       "error": (f"{type(e).__name__}: {e}" if str(e) else type(e).__name__).splitlines()[0][:500],
+                       "cases_done": len(done_rows)})
+        write_json(run_json, record)
+        raise
     fallbacks = {r["case_id"]: r["fallback"] for r in rows if r.get("fallback")}
     flagged = [r["case_id"] for r in rows if r.get("flagged")]
     backend = getattr(system, "_backend", None)

@@ -56,6 +56,8 @@ def test_killed_run_resumes_without_redoing_or_duplicating(dev, tmp_path):
         run_split(system, dev, "2025", out, after_case=kill_after_3)
     assert not (out / "submission.json").exists()
     assert list(_read_checkpoint(out / "checkpoint.jsonl")) == ["1", "2", "3"]
+    stopped = json.loads((out / "run.json").read_text())  # says it stopped and why, not "running"
+    assert (stopped["status"], stopped["error"], stopped["cases_done"]) == ("failed", "Boom", 3)
     # a torn last line (killed mid-write) is ignored
     with open(out / "checkpoint.jsonl", "a") as fh:
         fh.write('{"case_id": "4", "predi')
@@ -73,6 +75,16 @@ def test_killed_run_resumes_without_redoing_or_duplicating(dev, tmp_path):
     fresh = tmp_path / "fresh"
     run_split(system, dev, "2025", fresh)
     assert json.loads((fresh / "submission.json").read_text()) == sub
+
+
+def test_ctrl_c_leaves_run_json_saying_interrupted(dev, tmp_path):
+    def stop(cid):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_split(load_system("cite-all"), dev, "2025", tmp_path, after_case=stop)
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert (run["status"], run["cases_done"]) == ("interrupted", 1)
 
 
 def test_resume_refuses_another_task(dev, tmp_path):
