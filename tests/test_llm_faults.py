@@ -12,10 +12,16 @@ from pathlib import Path
 
 import pytest
 from llm_fault_server import FaultServer, closed_port_url
+from llm_runs import predict as predict_run
+from llm_runs import shipped_system
 
 from archehr.llm.base import BackendError
 from archehr.llm.registry import BACKENDS, build_backend
 from archehr_scoring.submission2025 import answer_problems
+
+
+def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
+    return predict_run(tmp_path, system, *extra, force=True)
 
 
 @pytest.fixture
@@ -329,30 +335,6 @@ def test_run_completes_with_valid_answers_and_records_fallbacks(server, tmp_path
     else:
         assert run["fallbacks"] == {} and res.fallbacks == {}
         assert "heart tracing" in sub[0]["answer"]
-
-
-def shipped_system(tmp_path: Path, url: str, selector: dict | None = None, **params) -> Path:
-    """configs/systems/openai-server.yaml with its backend pointed at `url` (small deadlines for tests)."""
-    import yaml
-
-    from archehr.system_config import find_system_file
-
-    raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"].update({"base_url": url, **params})
-    if selector is not None:
-        raw["selector"] = selector
-    path = tmp_path / "openai-server.yaml"
-    path.write_text(yaml.safe_dump(raw))
-    return path
-
-
-def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
-    from archehr.cli.main import main
-
-    out = tmp_path / "run"
-    code = main(["predict", "--data-dir", "data/demo", "--split", "test", "--system", str(system), "-o", str(out),
-                 "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--force", *extra])
-    return code, out
 
 
 def check_complete_submission(out: Path) -> dict:
@@ -752,7 +734,7 @@ def test_structured_output_is_negotiated_json_schema_then_json_object_with_the_s
 def test_predict_against_a_llamacpp_like_server_negotiates_json_object(server, tmp_path, monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.mode = "llamacpp"
-    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0), "--task", "st2")
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=20.0), "--task", "st2")
     run = json.loads((out / "run.json").read_text())
     assert run["llm_transport"]["structured_output"]["used"] == "json_object"
     assert not any("backend error" in v for v in run["fallbacks"].values())

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from llm_runs import predict, shipped_system
 
 from archehr.data.releases import load_split
 from archehr.errors import ConfigError
@@ -69,7 +70,7 @@ def test_a_configured_model_that_is_not_served_is_one_clear_error_naming_the_ser
 def test_predict_stops_with_exit_2_when_the_model_is_not_served(split, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(REPO)
     with serve(split, served="Qwen/Qwen2.5-7B-Instruct") as srv:
-        code, out = predict(tmp_path, shipped(tmp_path, srv.url, model="default"))
+        code, out = predict(tmp_path, shipped_system(tmp_path, srv.url, model="default"))
     printed = capsys.readouterr()
     assert code == 2 and "Qwen/Qwen2.5-7B-Instruct" in printed.err and "Traceback" not in printed.err
     assert len(printed.err.strip().splitlines()) == 1
@@ -199,27 +200,6 @@ def test_the_reply_start_contract_holds_over_http(split):
     with serve(split) as srv:
         out = backend(srv.url).complete("Write the answer." + REPLY_START + "|4|", max_tokens=64)
         assert out[0].startswith("|4|")
-
-
-def shipped(tmp_path: Path, url: str, **params) -> Path:
-    import yaml
-
-    from archehr.system_config import find_system_file
-
-    raw = yaml.safe_load(find_system_file("openai-server").read_text(encoding="utf-8"))
-    raw["backend"].update({"base_url": url, **params})
-    path = tmp_path / "openai-server.yaml"
-    path.write_text(yaml.safe_dump(raw))
-    return path
-
-
-def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
-    from archehr.cli.main import main
-
-    out = tmp_path / "run"
-    code = main(["predict", "--data-dir", "data/demo", "--split", "test", "--system", str(system), "-o", str(out),
-                 "--cache-dir", str(tmp_path / "cache"), "--no-progress", *extra])
-    return code, out
 
 
 def test_the_leaderboard_provenance_column_shows_the_model_share():
