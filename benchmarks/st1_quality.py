@@ -128,7 +128,7 @@ def bertscores(refs: list[str], preds: list[str]) -> list[float] | None:
     from archehr_scoring.metrics.base import TextExample
     from archehr_scoring.metrics.bertscore import BertScore
 
-    metric = BertScore(bertscore_model="minilm", bertscore_layers=4)
+    metric = BertScore(model="minilm", layers=4)
     if metric.unavailable_reason() is not None:
         return None
     rows = metric.compute([TextExample(str(i), p, r) for i, (r, p) in enumerate(zip(refs, preds, strict=True))])

@@ -6,7 +6,7 @@ The relevance model (lexical features; L2 and threshold by leave-one-case-out, t
 is retrained on the training folds of every fold, so no pool case is scored by a selector that saw
 its labels (the shipped model_lexical.json was trained on the whole pool). Every variant is scored
 with the official st3 scorer (archehr_scoring.score2026.score_2026): BLEU, rougeLsum, SARI and
-BERTScore (all-MiniLM-L6-v2, `bertscore_model="minilm"`); AlignScore and MEDCON cannot run here, so
+BERTScore (all-MiniLM-L6-v2, `bertscore(model=minilm)`); AlignScore and MEDCON cannot run here, so
 "mean" is the partial overall over the metrics that ran. All four are per-case means, so a fold's
 value is the mean of its cases' rows and the paired differences are per case.
 
@@ -29,7 +29,6 @@ from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.cv import grouped_folds, merge_splits
 from archehr.relevance.selector import Selector
 from archehr.relevance.trained import TrainedModel, train
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.score2026 import score_2026
 
 REPO = Path(__file__).resolve().parents[1]
@@ -150,7 +149,7 @@ def score_rows(texts: dict[str, str], ref: Split, bertscore: bool) -> dict[str, 
     """Per-case official rows (only the partial-overall metrics) plus their mean as 'mean'."""
     sub = [{"case_id": c, "prediction": t} for c, t in texts.items()]
     report = score_2026("st3", sub, ref.subset(list(texts)), metrics=_metric_names(bertscore),
-                        settings=MetricSettings(bertscore_model="minilm"))
+                        metric_params={"bertscore": {"model": "minilm"}})
     keys = list(METRICS if bertscore else METRICS[:-1])
     if report.unavailable:
         print(f"  unavailable: {report.unavailable}")

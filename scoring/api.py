@@ -19,7 +19,7 @@ from archehr.data.model import Split
 from archehr.data.releases import XML_NAME
 from archehr.data.xml_io import read_cases_xml
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
-from archehr_scoring.metrics.base import MetricSettings
+from archehr_scoring.metrics.params import MetricParams
 from archehr_scoring.mistakes import release_file_kind, summarise_wrong_split, swapped, swapped_key, swapped_path
 from archehr_scoring.reference import load_reference, no_notes_warning, resolve_reference_file
 from archehr_scoring.results import ScoreReport, partial_scores
@@ -33,7 +33,6 @@ from archehr_scoring.tasks import (
 from archehr_scoring.tasks import detect_task as _detect
 
 PathLike = str | os.PathLike[str]
-DEFAULT_SETTINGS = MetricSettings()  # frozen: safe to share as a default
 
 
 def detect_task(obj: Any) -> str:
@@ -127,21 +126,22 @@ def _notes_warning(task: Task, split: Split | None) -> list[Problem]:
 
 
 def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLike | None = None,
-          metrics: str | Sequence[str] | None = None, settings: MetricSettings | None = None,
+          metrics: str | Sequence[str] | None = None, metric_params: MetricParams | None = None,
           reference: str | None = None, bootstrap: int = 0, seed: int = 12345, case_ids: Any = None,
           key_file: str | None = None) -> ScoreReport:
     """Score a submission (path or parsed JSON) against a key (path, split folder or Split) on a task.
 
-    `task=None` (or "auto") detects it from the submission's shape (recorded in `meta`). Raises
-    SubmissionError / DataError / ConfigError listing every problem; never a partial result.
+    `task=None` (or "auto") detects it from the submission's shape (recorded in `meta`). `metrics` is a list
+    of metric specs (`"rouge,bertscore(model=minilm,device=cpu)"`); `metric_params` gives metric parameters
+    another way (`{"bertscore": {"model": "minilm"}}`); each metric is built from its own parameters only.
+    Raises SubmissionError / DataError / ConfigError listing every problem; never a partial result.
     """
     from archehr_scoring import __version__
     from archehr_scoring.metric_runs import resolve_metrics, run_metrics
-    from archehr_scoring.metrics.registry import settings_record
+    from archehr_scoring.metrics.registry import params_record
     from archehr_scoring.metrics.spec import apply_metric_specs
 
-    metrics, settings = apply_metric_specs(metrics, settings)  # `bertscore(layers=3)` items set parameters
-    settings = settings or DEFAULT_SETTINGS
+    metrics, params = apply_metric_specs(metrics, metric_params)  # `bertscore(layers=3)` items set parameters
     obj, text, file = read_submission(submission)
     spec, detected = _task_of(task, obj)
     names = resolve_metrics(spec, metrics)
@@ -156,7 +156,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
 
     rows = prepared.rows
     text_metrics = [n for n in names if n not in spec.own_metrics]  # the handler computed its own
-    ran = run_metrics(text_metrics, prepared.examples, rows, settings, ref_kind)
+    ran = run_metrics(text_metrics, prepared.examples, rows, params, ref_kind)
     signatures = {**prepared.signatures, **ran.signatures}
     # in submission order, as the official scripts iterate
     scores = ScoreReport(spec.name, {}, rows, signatures, ran.unavailable).aggregate(prepared.case_ids)
@@ -176,7 +176,8 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
         meta["metrics"] = list(names)
         meta["not_requested"] = [m for m in spec.metrics if m not in names]
     if text_metrics:
-        meta["settings"] = settings_record(settings)
+        # every parameter of each metric run, and those given for a metric that did not run (what was asked)
+        meta["metric_params"] = params_record([*text_metrics, *(m for m in params if m not in text_metrics)], params)
     if spec.word_limit is not None:
         meta["word_limit"] = spec.word_limit
     warnings = prepared.warnings + ran.warnings + _notes_warning(spec, split)

@@ -6,11 +6,13 @@ to fix it: never a number. Metric modules are imported only when their metric is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from archehr.errors import ConfigError, Problem, UnavailableError
-from archehr_scoring.metrics.base import MetricResult, MetricSettings, TextExample
+from archehr_scoring.metrics.base import MetricResult, TextExample
+from archehr_scoring.metrics.params import MetricParams
 from archehr_scoring.tasks import Task
 
 
@@ -51,13 +53,13 @@ class MetricRows:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def run_metric(name: str, examples: Sequence[TextExample], settings: MetricSettings, reference_kind: str | None
+def run_metric(name: str, examples: Sequence[TextExample], params: Mapping[str, Any], reference_kind: str | None
                ) -> MetricResult:
     """Build and run one registered metric; a missing module/model becomes `unavailable`, never a number."""
     from archehr_scoring.metrics.registry import build_metric
 
     try:
-        metric = build_metric(name, settings, reference_kind=reference_kind)  # only its own parameters
+        metric = build_metric(name, reference_kind=reference_kind, **params)  # only its own parameters
     except ModuleNotFoundError as e:
         if (e.name or "").startswith("archehr_scoring"):
             why = f"this installation has no implementation of {name!r} ({e.name} is missing)"
@@ -73,11 +75,12 @@ def run_metric(name: str, examples: Sequence[TextExample], settings: MetricSetti
 
 
 def run_metrics(names: Sequence[str], examples: Sequence[TextExample], rows: dict[str, dict[str, float]],
-                settings: MetricSettings, reference_kind: str | None) -> MetricRows:
-    """Run each metric over the examples and add its per-case values to `rows` (in place)."""
+                params: MetricParams, reference_kind: str | None) -> MetricRows:
+    """Run each metric over the examples, built from its own entry of `params`, and add its per-case values to
+    `rows` (in place)."""
     out = MetricRows()
     for name in names:
-        result = run_metric(name, examples, settings, reference_kind)
+        result = run_metric(name, examples, params.get(name, {}), reference_kind)
         out.signatures[name] = result.signature
         if result.unavailable is not None:
             out.unavailable[name] = result.unavailable

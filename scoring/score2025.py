@@ -18,7 +18,8 @@ from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import DataError, Problem, SubmissionError
 from archehr_scoring.answer_format import ParsedAnswer, parse_answer
 from archehr_scoring.factuality import case_counts, factuality_signature
-from archehr_scoring.metrics.base import MetricSettings, TextExample
+from archehr_scoring.metrics.base import TextExample
+from archehr_scoring.metrics.params import MetricParams
 from archehr_scoring.reference import require_notes
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2025 import (
@@ -138,11 +139,11 @@ def fix(submission: Any, split: Split | None) -> list[dict[str, str]]:
 
 
 def score_2025(submission: str | os.PathLike[str] | list[Any] | Submission2025, split: Split,
-               metrics: str | Sequence[str] | None = None, settings: MetricSettings | None = None,
+               metrics: str | Sequence[str] | None = None, metric_params: MetricParams | None = None,
                reference: str = "essential", bootstrap: int = 0, seed: int = 12345,
                key_file: str | None = None) -> ScoreReport:
     """`archehr_scoring.api.score` on the 2025 task with a loaded split (kept for existing callers)."""
     from archehr_scoring.api import score
 
-    return score(TASK, submission, split, metrics=metrics, settings=settings, reference=reference,
+    return score(TASK, submission, split, metrics=metrics, metric_params=metric_params, reference=reference,
                  bootstrap=bootstrap, seed=seed, key_file=key_file)

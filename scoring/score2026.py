@@ -29,7 +29,8 @@ from archehr.errors import DataError, Problem, SubmissionError
 from archehr_scoring import __version__
 from archehr_scoring.aggregate2026 import alignment_case_prf, evidence_case_prf
 from archehr_scoring.case_ids import format_case_ids
-from archehr_scoring.metrics.base import MetricSettings, TextExample, signature
+from archehr_scoring.metrics.base import TextExample, signature
+from archehr_scoring.metrics.params import MetricParams
 from archehr_scoring.reference import load_reference
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.submission2026 import (
@@ -239,12 +240,12 @@ HANDLER = Handler2026()
 
 
 def score_2026(task: str | None, submission: Any, split_or_key: Split | str | os.PathLike[str],
-               metrics: Sequence[str] | None = None, settings: MetricSettings | None = None,
+               metrics: str | Sequence[str] | None = None, metric_params: MetricParams | None = None,
                case_ids: CaseIdsArg = None, bootstrap: int = 0, seed: int = 12345) -> ScoreReport:
     """`archehr_scoring.api.score` on a 2026 subtask (`task=None` detects it; kept for existing callers)."""
     from archehr_scoring.api import score
 
-    return score(task, submission, split_or_key, metrics=metrics, settings=settings, case_ids=case_ids,
+    return score(task, submission, split_or_key, metrics=metrics, metric_params=metric_params, case_ids=case_ids,
                  bootstrap=bootstrap, seed=seed)
 
 

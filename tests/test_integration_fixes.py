@@ -15,7 +15,6 @@ from archehr.leaderboard.board import Entry
 from archehr.leaderboard.cache import report_from_dict, report_to_dict
 from archehr.leaderboard.run_folders import Run
 from archehr_scoring import api
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.results import PartialScore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,7 +48,7 @@ def _write(path: Path, obj: object) -> Path:
 def test_partial_scores_have_the_2025_shape_in_both_editions(tmp_path: Path) -> None:
     sub = _write(tmp_path / "s.json", _essential_2025(DEMO / "test", drop=1))
     r = api.score("2025", sub, DEMO / "test", metrics="factuality,bleu,sari,alignscore",
-                  settings=MetricSettings(alignscore_ckpt=None))
+                  metric_params={"alignscore": {"ckpt": None}})
     s = r.scores
     assert s["alignscore"] is None and s["overall_relevance_score"] is None and s["overall_score"] is None
     rel = r.partial["overall_relevance_score"]
@@ -145,7 +144,7 @@ def test_score_passes_alignscore_model_to_the_metric(tmp_path: Path, capsys) -> 
     assert main(["score", str(sub), str(DEMO / "test"), "--metrics", "factuality,alignscore", "--format", "json",
                  "--alignscore-model", str(model), "-q"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["_meta"]["settings"]["alignscore_model"] == "my-roberta-base"  # as the signature: no path
+    assert out["_meta"]["metric_params"]["alignscore"]["model"] == "my-roberta-base"  # as the signature: no path
     assert "|model:my-roberta-base|" in out["_meta"]["signatures"]["alignscore"]  # by name: no weights, no path
     assert out["alignscore"] is None and out["_meta"]["unavailable"]["alignscore"]  # no checkpoint given
 

@@ -154,7 +154,7 @@ def test_partial_overall_is_the_mean_of_its_parts_and_marked(mean_parts_task):
 
 def test_cli_writes_outputs_and_check_detects_staleness(board_dir, monkeypatch, capsys):
     subs, key = board_dir
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: ToyScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, params=None: ToyScorer())
     args = ["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--resamples", "30", "-q"]
     assert main(args) == 0
     for name in ("LEADERBOARD.md", "leaderboard.json", "leaderboard.csv", "leaderboard.html"):
@@ -173,7 +173,7 @@ def test_cli_writes_outputs_and_check_detects_staleness(board_dir, monkeypatch, 
 
 def test_cli_bad_key_and_bad_test_exit_2(board_dir, monkeypatch, capsys):
     subs, key = board_dir
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: ToyScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, params=None: ToyScorer())
     assert main(["leaderboard", str(subs), "--key", str(key.parent / "nope.json"), "--task", TASK]) == 2
     assert "key file not found" in capsys.readouterr().err
     assert main(["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--test", "t-test"]) == 2
@@ -182,11 +182,11 @@ def test_cli_bad_key_and_bad_test_exit_2(board_dir, monkeypatch, capsys):
 
 @pytest.fixture
 def seen_settings(monkeypatch) -> dict:
-    """Replaces the scorer with the toy one and records the MetricSettings the CLI asked for."""
+    """Replaces the scorer with the toy one and records the metric parameters the CLI asked for."""
     seen: dict = {}
 
-    def fake(task, metrics=None, settings=None):
-        seen["settings"] = settings
+    def fake(task, metrics=None, params=None):
+        seen["settings"] = params
         return ToyScorer()
 
     monkeypatch.setattr(scorer_mod, "make_scorer", fake)
@@ -198,11 +198,9 @@ def test_cli_passes_model_metric_settings(board_dir, seen_settings):
     seen = seen_settings
     base = ["leaderboard", str(subs), "--key", str(key), "--task", TASK, "--resamples", "10", "-q"]
     assert main(base) == 0
-    assert seen["settings"] is None  # official defaults
+    assert seen["settings"] == {}  # every metric on its declared defaults
     assert main(base + ["--bertscore-model", "minilm", "--quickumls", str(subs / "idx")]) == 0
-    assert seen["settings"].bertscore_model == "minilm"
-    assert seen["settings"].quickumls_path == str(subs / "idx")
-    assert seen["settings"].alignscore_ckpt is None
+    assert seen["settings"] == {"bertscore": {"model": "minilm"}, "medcon": {"quickumls": str(subs / "idx")}}
 
 
 def test_compare_cli_passes_model_metric_settings(board_dir, seen_settings):
@@ -211,4 +209,4 @@ def test_compare_cli_passes_model_metric_settings(board_dir, seen_settings):
     args = ["compare", str(subs / "half" / "submission.json"), str(subs / "perfect" / "submission.json"),
             "--key", str(key), "--task", TASK, "--resamples", "10", "--bertscore-model", "minilm"]
     assert main(args) == 0
-    assert seen["settings"].bertscore_model == "minilm"
+    assert seen["settings"] == {"bertscore": {"model": "minilm"}}

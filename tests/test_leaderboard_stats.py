@@ -52,7 +52,7 @@ def test_compare_reports_direction_and_differing_cases():
 
 
 def test_compare_cli_prints_table_and_json(golden_dir, synthetic_dir, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, settings=None: ToyScorer())
+    monkeypatch.setattr(scorer_mod, "make_scorer", lambda task, metrics=None, params=None: ToyScorer())
     key = synthetic_dir / "test" / "archehr-qa_key.json"
     a, b = (golden_dir / "2025" / n / "submission.json" for n in ("test-lexical", "test-clinician"))
     out = tmp_path / "cmp.json"

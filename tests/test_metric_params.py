@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +10,6 @@ import pytest
 from archehr.cli.main import main
 from archehr.data.releases import demo_dir
 from archehr.errors import ConfigError
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.metrics.registry import METRICS, build_metric, metric_class
 from archehr_scoring.metrics.spec import apply_metric_specs, parse_metric_spec, parse_metric_specs
 
@@ -20,29 +18,26 @@ SUB = ROOT / "submissions" / "cite-all" / "submission.json"
 DECLARING = ("bleu", "rouge", "sari", "bertscore", "alignscore", "medcon")
 
 
-def test_every_setting_field_belongs_to_one_declared_parameter_with_the_same_default() -> None:
-    owners: dict[str, list[str]] = {}
+def test_every_declared_default_passes_its_own_check() -> None:
     for name in METRICS:
+        names = [p.name for p in metric_class(name).parameters]
+        assert len(names) == len(set(names)), name
         for p in metric_class(name).parameters:
-            assert p.setting is not None, f"{name}.{p.name} has no settings field"
-            assert p.default == getattr(MetricSettings(), p.setting), f"{name}.{p.name}: default differs"
-            assert p.check(name, p.default) == p.default
-            owners.setdefault(p.setting, []).append(name)
-    assert all(len(v) == 1 for v in owners.values()), owners  # a field shared by two metrics would leak
+            assert p.check(name, p.default) == p.default, f"{name}.{p.name}"
 
 
 @pytest.mark.parametrize("name", DECLARING)
 def test_a_metric_gets_only_its_own_parameters(name: str) -> None:
-    settings = MetricSettings(bertscore_model="/x/model", bertscore_layers=3, alignscore_model="my-roberta",
-                              quickumls_path="/idx")
-    for metric in (build_metric(name, settings), build_metric(name, **dataclasses.asdict(settings))):
-        declared = {p.name for p in metric_class(name).parameters}
-        assert set(metric.params) == declared
+    params = {"bertscore": {"model": "/x/model", "layers": 3}, "alignscore": {"model": "my-roberta"},
+              "medcon": {"quickumls": "/idx"}}
+    metric = build_metric(name, **params.get(name, {}))
+    declared = metric_class(name).parameters
+    assert set(metric.params) == {p.name for p in declared}
+    assert metric.params == {p.name: params.get(name, {}).get(p.name, p.default) for p in declared}
     if name == "bleu":
-        assert build_metric("bleu", settings).params == {}
-    if name == "bertscore":
-        assert build_metric("bertscore", settings).params["model"] == "/x/model"
-        assert build_metric("bertscore").params == {p.name: p.default for p in metric_class("bertscore").parameters}
+        assert metric.params == {}
+        with pytest.raises(ConfigError, match="metric bleu takes no parameters"):
+            build_metric("bleu", model="/x/model")  # another metric's parameter is refused, never ignored
 
 
 @pytest.mark.parametrize("text", ["rouge", "bertscore(model=minilm,layers=4)", "bertscore(layers=none)",
@@ -57,10 +52,10 @@ def test_spec_strings_parse_back(text: str) -> None:
 def test_spec_values_are_typed_and_lists_split_outside_parentheses() -> None:
     specs = parse_metric_specs(" rouge , bertscore( model = minilm , layers = 4 ),bleu,")
     assert [s.name for s in specs] == ["rouge", "bertscore", "bleu"]
-    names, settings = apply_metric_specs("rouge,bertscore(model=minilm,layers=4,rescale=no)", None)
+    names, params = apply_metric_specs("rouge,bertscore(model=minilm,layers=4,rescale=no)", None)
     assert names == ["rouge", "bertscore"]
-    assert settings == MetricSettings(bertscore_model="minilm", bertscore_layers=4, bertscore_rescale=False)
-    assert apply_metric_specs("bleu,rouge", None) == (["bleu", "rouge"], None)
+    assert params == {"bertscore": {"model": "minilm", "rescale": False}}  # layers=4 is the declared default
+    assert apply_metric_specs("bleu,rouge", None) == (["bleu", "rouge"], {})
     assert apply_metric_specs(["factuality", "bertscore(layers=2)"], None)[0] == ["factuality", "bertscore"]
 
 
@@ -84,18 +79,21 @@ def test_bad_specs_say_what_is_wrong(text: str, message: str) -> None:
 
 
 def test_a_spec_agrees_with_or_contradicts_the_options() -> None:
-    opts = MetricSettings(bertscore_model="minilm")
-    assert apply_metric_specs("bertscore(model=minilm,layers=3)", opts)[1] == MetricSettings(
-        bertscore_model="minilm", bertscore_layers=3)
-    with pytest.raises(ConfigError, match="contradicts bertscore_model='minilm'"):
+    opts = {"bertscore": {"model": "minilm"}}
+    assert apply_metric_specs("bertscore(model=minilm,layers=3)", opts)[1] == {
+        "bertscore": {"model": "minilm", "layers": 3}}
+    with pytest.raises(ConfigError, match="contradicts model='minilm'"):
         apply_metric_specs("bertscore(model=other)", opts)
+    # a value for one metric never contradicts (nor reaches) the same parameter name of another
+    assert apply_metric_specs("alignscore(model=other)", opts)[1] == {"alignscore": {"model": "other"},
+                                                                      "bertscore": {"model": "minilm"}}
     with pytest.raises(ConfigError, match="two values"):
         apply_metric_specs("bertscore(layers=3),bertscore(layers=5)", None)
 
 
 def test_python_values_are_checked_naming_the_parameter() -> None:
     with pytest.raises(ConfigError, match=r"bertscore: parameter layers must be an integer or none, got 3.5"):
-        build_metric("bertscore", MetricSettings(bertscore_layers=3.5))  # type: ignore[arg-type]
+        build_metric("bertscore", layers=3.5)
     with pytest.raises(ConfigError, match=r"parameter rescale must be true or false, got 1"):
         build_metric("bertscore", rescale=1)
     assert build_metric("bertscore", layers="3").params["layers"] == 3  # text, as in a spec string
@@ -105,13 +103,14 @@ def test_python_values_are_checked_naming_the_parameter() -> None:
 
 
 def test_the_signature_is_the_same_for_the_same_settings() -> None:
-    via_options = build_metric("bertscore", MetricSettings(bertscore_model="/nonexistent/m", bertscore_layers=3))
-    _, settings = apply_metric_specs("bertscore(model=/nonexistent/m,layers=3)", None)
-    via_spec = build_metric("bertscore", settings)
+    _, given = apply_metric_specs(None, {"bertscore": {"model": "/nonexistent/m", "layers": "3"}})
+    via_options = build_metric("bertscore", **given["bertscore"])
+    _, params = apply_metric_specs("bertscore(model=/nonexistent/m,layers=3)", None)
+    via_spec = build_metric("bertscore", **params["bertscore"])
     via_python = build_metric("bertscore", model="/nonexistent/m", layers=3)
     assert via_options.signature() == via_spec.signature() == via_python.signature()
     assert "|model:m|found:folder|weights_sha256:none|layers:3|" in via_spec.signature()
-    bleu = build_metric("bleu", MetricSettings(bertscore_layers=3), reference_kind="clinician").signature()
+    bleu = build_metric("bleu", reference_kind="clinician").signature()
     assert bleu.startswith("BLEU|nrefs:1|tok:13a|order:4|smooth:none|impl:nmt-compute_bleu|ref:clinician|version:")
 
 
@@ -130,7 +129,9 @@ def test_cli_spec_and_options_score_the_same(capsys) -> None:
     a, b = json.loads(spec_out), json.loads(opt_out)
     assert a["_meta"]["signatures"] == b["_meta"]["signatures"] and a["rougeLsum"] == b["rougeLsum"]
     assert "layers:3" in a["_meta"]["signatures"]["bertscore"]
-    assert a["_meta"]["settings"]["bertscore_layers"] == 3
+    assert a["_meta"]["metric_params"]["bertscore"]["layers"] == 3 == b["_meta"]["metric_params"]["bertscore"]["layers"]
+    assert a["_meta"]["metric_params"] == b["_meta"]["metric_params"]
+    assert set(a["_meta"]["metric_params"]) == {"rouge", "bertscore"}  # only the metrics that ran
 
 
 @pytest.mark.parametrize("command", ["score", "leaderboard"])
@@ -145,14 +146,14 @@ def test_cli_bad_spec_is_exit_2_with_one_clear_line(command: str, tmp_path: Path
 
 
 def test_model_metrics_take_their_options_as_parameters() -> None:
-    names, settings = apply_metric_specs("alignscore(ckpt=/a.ckpt,model=/r,batch_size=8),medcon(quickumls=/idx)",
-                                         None)
+    names, params = apply_metric_specs("alignscore(ckpt=/a.ckpt,model=/r,batch_size=8),medcon(quickumls=/idx)",
+                                       None)
     assert names == ["alignscore", "medcon"]
-    assert settings == MetricSettings(alignscore_ckpt="/a.ckpt", alignscore_model="/r", alignscore_batch_size=8,
-                                      quickumls_path="/idx")
-    assert build_metric("medcon", settings).params == {"quickumls": "/idx"}
-    assert build_metric("alignscore", settings).params == {"ckpt": "/a.ckpt", "model": "/r", "batch_size": 8,
-                                                           "device": "cpu"}
+    assert params == {"alignscore": {"ckpt": "/a.ckpt", "model": "/r", "batch_size": 8},
+                      "medcon": {"quickumls": "/idx"}}
+    assert build_metric("medcon", **params["medcon"]).params == {"quickumls": "/idx"}
+    assert build_metric("alignscore", **params["alignscore"]).params == {"ckpt": "/a.ckpt", "model": "/r",
+                                                                         "batch_size": 8, "device": "cpu"}
 
 
 def test_the_api_takes_spec_strings() -> None:
@@ -161,9 +162,17 @@ def test_the_api_takes_spec_strings() -> None:
     key = demo_dir() / "test" / "archehr-qa_key.json"
     rep = api.score("2025", SUB, key, metrics="factuality,rouge,bertscore(model=/nonexistent/m,layers=3)")
     assert "layers:3" in rep.signatures["bertscore"] and "bertscore" in rep.unavailable
-    assert rep.meta["settings"]["bertscore_layers"] == 3 and rep.scores["rougeLsum"] is not None
+    assert rep.meta["metric_params"]["bertscore"]["layers"] == 3 and rep.scores["rougeLsum"] is not None
     with pytest.raises(ConfigError, match="did you mean 'layers'"):
         api.score("2025", SUB, key, metrics="bertscore(layer=3)")
+    # the same parameters as a plain mapping: the same signature
+    by_dict = api.score("2025", SUB, key, metrics="factuality,rouge,bertscore",
+                        metric_params={"bertscore": {"model": "/nonexistent/m", "layers": 3}})
+    assert by_dict.signatures == rep.signatures and by_dict.meta["metric_params"] == rep.meta["metric_params"]
+    with pytest.raises(ConfigError, match="did you mean 'bertscore'"):
+        api.score("2025", SUB, key, metric_params={"bertscor": {"layers": 3}})
+    with pytest.raises(ConfigError, match="metric alignscore has no parameter 'layers'"):
+        api.score("2025", SUB, key, metric_params={"alignscore": {"layers": 3}})
 
 
 def test_the_model_options_are_declared_in_one_place() -> None:
@@ -180,32 +189,48 @@ def test_the_leaderboard_scorer_takes_specs_and_keys_its_cache_on_them() -> None
     from archehr.leaderboard.scorer import OfficialScorer
 
     by_spec = OfficialScorer("2025", ["rouge", "bertscore(layers=3)"])
-    by_options = OfficialScorer("2025", ["rouge", "bertscore"], MetricSettings(bertscore_layers=3))
-    assert by_spec.metrics == ["rouge", "bertscore"] and by_spec.settings == by_options.settings
+    by_options = OfficialScorer("2025", ["rouge", "bertscore"], {"bertscore": {"layers": 3}})
+    assert by_spec.metrics == ["rouge", "bertscore"] and by_spec.params == by_options.params
     assert by_spec.fingerprint() == by_options.fingerprint()
     assert by_spec.fingerprint() != OfficialScorer("2025", ["rouge", "bertscore"]).fingerprint()
 
 
 def test_a_parameter_set_on_one_metric_never_reaches_another() -> None:
     """`bertscore(device=cuda)` moves BERTScore only: AlignScore (same parameter name) stays on its default."""
-    names, settings = apply_metric_specs("bertscore(device=cuda),alignscore", None)
-    assert names == ["bertscore", "alignscore"]
-    assert build_metric("bertscore", settings).params["device"] == "cuda"
-    assert build_metric("alignscore", settings).params["device"] == "cpu"
-    names, settings = apply_metric_specs("alignscore(device=cuda:1),bertscore", None)
-    assert build_metric("alignscore", settings).params["device"] == "cuda:1"
-    assert build_metric("bertscore", settings).params["device"] == "cpu"
+    names, params = apply_metric_specs("bertscore(device=cuda),alignscore", None)
+    assert names == ["bertscore", "alignscore"] and params == {"bertscore": {"device": "cuda"}}
+    assert build_metric("bertscore", **params.get("bertscore", {})).params["device"] == "cuda"
+    assert build_metric("alignscore", **params.get("alignscore", {})).params["device"] == "cpu"
+    names, params = apply_metric_specs("alignscore(device=cuda:1),bertscore", None)
+    assert build_metric("alignscore", **params.get("alignscore", {})).params["device"] == "cuda:1"
+    assert build_metric("bertscore", **params.get("bertscore", {})).params["device"] == "cpu"
+    # ...and the same through what the scorer runs and records
+    from archehr_scoring import api
+
+    rep = api.score("2025", SUB, demo_dir() / "test" / "archehr-qa_key.json",
+                    metrics="factuality,bertscore(model=/nonexistent/m,device=cuda),alignscore")
+    assert rep.meta["metric_params"]["bertscore"]["device"] == "cuda"
+    assert rep.meta["metric_params"]["alignscore"]["device"] == "cpu"
 
 
 def test_every_cli_model_option_is_one_declared_metric_parameter() -> None:
-    """The CLI options are checked against the declarations: each sets the settings field of exactly one
-    declared parameter, with that parameter's default when not given."""
-    from archehr.cli.model_options import MODEL_OPTIONS, model_settings
+    """The CLI options are checked against the declarations: each sets one declared parameter of one metric (no
+    two options the same one), with a matching type, and no default of its own (not given = the declared one)."""
+    import typing
+    from pathlib import Path as _Path
 
-    fields = {p.setting: (name, p) for name in METRICS for p in metric_class(name).parameters}
-    for option, _, default in MODEL_OPTIONS:
-        field = "quickumls_path" if option == "quickumls" else option
-        assert field in fields, f"--{option.replace('_', '-')} sets no declared metric parameter"
-        name, param = fields[field]
-        assert default in (None, param.default), option
-    assert model_settings() is None  # no option given: every metric on its declared defaults
+    from archehr.cli.model_options import MODEL_OPTIONS, model_params
+
+    seen = set()
+    for o in MODEL_OPTIONS:
+        declared = {p.name: p for p in metric_class(o.metric).parameters}
+        assert o.param in declared, f"{o.flag} sets no declared parameter of {o.metric}"
+        assert (o.metric, o.param) not in seen, o.flag
+        seen.add((o.metric, o.param))
+        p = declared[o.param]
+        option_type = next(t for t in typing.get_args(typing.get_args(o.annotation)[0]) if t is not type(None))
+        assert option_type is (_Path if p.path in ("file", "index") else p.type), (o.flag, option_type, p)
+        assert o.flag.startswith(f"--{o.metric}-") or o.flag == f"--{o.param}", o.flag
+        sample = p.choices[-1] if p.choices else {str: "x", int: 3}[p.type]
+        assert model_params(**{o.keyword: sample}) == {o.metric: {o.param: sample}}
+    assert model_params() is None  # no option given: every metric on its declared defaults

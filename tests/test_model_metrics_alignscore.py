@@ -64,7 +64,7 @@ def test_no_checkpoint_is_unavailable_with_how_to_fix():
 
 
 def test_missing_checkpoint_file_is_unavailable(tmp_path):
-    metric = build_metric("alignscore", alignscore_ckpt=str(tmp_path / "nope.ckpt"))
+    metric = build_metric("alignscore", ckpt=str(tmp_path / "nope.ckpt"))
     reason = metric.unavailable_reason()
     assert reason is not None and "not found" in reason and "--alignscore-ckpt" in reason
 
@@ -179,7 +179,7 @@ def tiny(tmp_path_factory):
 
 def _metric(tiny, **extra) -> AlignScore:
     folder, ckpt, _ = tiny
-    return AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder), **extra)
+    return AlignScore(ckpt=str(ckpt), model=str(folder), **extra)
 
 
 LONG_CONTEXT = " ".join(
@@ -233,7 +233,7 @@ def test_tiny_checkpoint_matches_hand_computation(tiny, hand):
 def test_tiny_checkpoint_range_determinism_and_batch_size(tiny):
     first = _metric(tiny).run(EXAMPLES)
     again = _metric(tiny).run(EXAMPLES)
-    one_by_one = _metric(tiny, alignscore_batch_size=1).run(EXAMPLES)
+    one_by_one = _metric(tiny, batch_size=1).run(EXAMPLES)
     for cid, values in first.per_case.items():
         assert 0.0 <= values["alignscore"] <= 100.0
         assert values["alignscore"] == again.per_case[cid]["alignscore"]
@@ -320,7 +320,7 @@ def test_checkpoint_never_runs_code_from_the_file(tiny, tmp_path):
     marker.unlink()
 
     checkpoint = read_checkpoint(ckpt)
-    metric = AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder))
+    metric = AlignScore(ckpt=str(ckpt), model=str(folder))
     assert metric.unavailable_reason() is None
     assert 0.0 <= metric.run(EXAMPLES[:1]).per_case["1"]["alignscore"] <= 100.0
     assert not marker.exists()
@@ -331,7 +331,7 @@ def _config_error(ckpt: Path, folder: Path) -> str:
     from archehr.errors import ConfigError
 
     with pytest.raises(ConfigError) as info:
-        AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(folder)).run(EXAMPLES)
+        AlignScore(ckpt=str(ckpt), model=str(folder)).run(EXAMPLES)
     problems = info.value.problems
     assert len(problems) == 1 and problems[0].file == str(ckpt)
     message = str(info.value)
@@ -367,6 +367,6 @@ def test_checkpoint_lacking_encoder_weights_or_head_or_torch_format_is_a_config_
 
 def test_base_model_not_loadable_offline_is_unavailable(tiny, tmp_path):
     _, ckpt, _ = tiny
-    metric = AlignScore(alignscore_ckpt=str(ckpt), alignscore_model=str(tmp_path / "no-such-model"))
+    metric = AlignScore(ckpt=str(ckpt), model=str(tmp_path / "no-such-model"))
     result = metric.run(EXAMPLES)
     assert not result.available and "no-such-model" in result.unavailable

@@ -41,15 +41,10 @@ def golden() -> Path:
 
 
 @pytest.fixture(scope="module")
-def settings(golden: Path):
-    from archehr_scoring.metrics.base import MetricSettings
-
+def params(golden: Path):
     assets = golden / "assets"
-    return MetricSettings(
-        alignscore_ckpt=str(assets / "AlignScore-tiny.ckpt"),
-        alignscore_model=str(assets / "roberta-tiny"),
-        quickumls_path=str(assets / "quickumls"),
-    )
+    return {"alignscore": {"ckpt": str(assets / "AlignScore-tiny.ckpt"), "model": str(assets / "roberta-tiny")},
+            "medcon": {"quickumls": str(assets / "quickumls")}}
 
 
 @pytest.fixture(scope="module")
@@ -60,14 +55,15 @@ def split():
 
 
 @pytest.fixture(scope="module")
-def scored(golden: Path, settings, split) -> dict[str, tuple[dict, object]]:
+def scored(golden: Path, params, split) -> dict[str, tuple[dict, object]]:
     """Each fixture scored once, end to end (submission parsing, 75-word cut, reference, both metrics)."""
     from archehr_scoring.score2025 import score_2025
 
     out = {}
     for name in FIXTURES:
         expected = json.loads((golden / name / "expected.json").read_text(encoding="utf-8"))
-        report = score_2025(str(golden / name / "submission.json"), split, metrics=",".join(METRICS), settings=settings)
+        report = score_2025(str(golden / name / "submission.json"), split, metrics=",".join(METRICS),
+                            metric_params=params)
         out[name] = (expected, report)
     return out
 
@@ -101,11 +97,11 @@ def test_signatures_record_the_official_settings(scored) -> None:
 
 
 @pytest.mark.slow
-def test_medcon_concept_tables_match_the_official_ones(golden: Path, settings) -> None:
+def test_medcon_concept_tables_match_the_official_ones(golden: Path, params) -> None:
     """The official concept tables (term -> CUIs, first-seen order), from the official prediction/reference."""
     from archehr_scoring.metrics.medcon import Medcon
 
-    metric = Medcon(quickumls_path=settings.quickumls_path)
+    metric = Medcon(**params["medcon"])
     assert metric.unavailable_reason() is None
     seen: dict[str, dict] = {}  # many references repeat across fixtures
     for name in FIXTURES:

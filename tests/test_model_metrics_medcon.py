@@ -97,8 +97,8 @@ def test_no_index_is_unavailable_with_how_to_fix():
 
 
 def test_missing_or_wrong_index_folder_is_unavailable(tmp_path):
-    assert "not found" in Medcon(quickumls_path=str(tmp_path / "nope")).unavailable_reason()
-    reason = Medcon(quickumls_path=str(tmp_path)).unavailable_reason()
+    assert "not found" in Medcon(quickumls=str(tmp_path / "nope")).unavailable_reason()
+    reason = Medcon(quickumls=str(tmp_path)).unavailable_reason()
     assert "umls-simstring.db" in reason and "--quickumls DIR" in reason
 
 
@@ -157,7 +157,7 @@ def medcon(tiny_index, monkeypatch):
 
     index, nltk_data = tiny_index
     monkeypatch.setattr(nltk.data, "path", [str(nltk_data), *nltk.data.path])
-    metric = Medcon(quickumls_path=str(index))
+    metric = Medcon(quickumls=str(index))
     assert metric.unavailable_reason() is None
     return metric
 
@@ -215,7 +215,7 @@ def test_stopword_list_is_read_from_the_current_nltk_path_not_a_cached_one(medco
     other.mkdir(parents=True)
     (other / "english").write_text("the\nof\n", encoding="utf-8")
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path), *nltk.data.path])
-    metric = Medcon(quickumls_path=str(index))
+    metric = Medcon(quickumls=str(index))
     assert metric.unavailable_reason() is None
     assert "|stopwords:2#" in metric.signature()
     assert "was" not in metric._matcher._stopwords and "of" in metric._matcher._stopwords
@@ -228,7 +228,7 @@ def test_missing_stopwords_is_unavailable_not_a_download(tiny_index, monkeypatch
     index, _ = tiny_index
     monkeypatch.setattr(nltk.data, "path", [])  # nowhere to find the corpus
     monkeypatch.setattr(nltk, "download", lambda *a, **k: pytest.fail("must not download at run time"))
-    reason = Medcon(quickumls_path=str(index)).unavailable_reason()
+    reason = Medcon(quickumls=str(index)).unavailable_reason()
     assert reason is not None and "stopwords" in reason
 
 

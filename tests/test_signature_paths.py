@@ -40,7 +40,7 @@ SIGNATURES = {
     .signature(),
     "bertscore model": lambda d: build_metric("bertscore", model=str(_model_folder(d)), layers=2,
                                               rescale=False).signature(),
-    "medcon index": lambda d: build_metric("medcon", quickumls_path=str(_index_folder(d))).signature(),
+    "medcon index": lambda d: build_metric("medcon", quickumls=str(_index_folder(d))).signature(),
 }
 
 
@@ -65,10 +65,10 @@ def test_other_weights_or_index_files_change_the_signature(tmp_path):
     b = build_metric("alignscore", model=str(_model_folder(tmp_path / "b", b"weights-2"))).signature()
     assert a != b
     index = _index_folder(tmp_path / "i")
-    before = build_metric("medcon", quickumls_path=str(index)).signature()
+    before = build_metric("medcon", quickumls=str(index)).signature()
     assert "|index:umls-index#" in before
     (index / "umls-simstring.db" / "umls-terms.simstring").write_bytes(b"more terms")
-    assert build_metric("medcon", quickumls_path=str(index)).signature() != before
+    assert build_metric("medcon", quickumls=str(index)).signature() != before
 
 
 def test_a_weight_file_replaced_in_place_is_hashed_again(tmp_path):
@@ -79,7 +79,7 @@ def test_a_weight_file_replaced_in_place_is_hashed_again(tmp_path):
 
 
 def test_no_output_of_score_report_or_compare_holds_a_local_path(tmp_path, capsys):
-    """`_meta.settings`, per-case files, the HTML report and the comparison name model paths as signatures do."""
+    """`_meta.metric_params`, per-case files, the HTML report and the comparison name model paths as signatures do."""
     from archehr.cli.main import main
     from archehr.data.releases import demo_dir
 
@@ -106,11 +106,12 @@ def test_no_output_of_score_report_or_compare_holds_a_local_path(tmp_path, capsy
     assert main(["compare", str(sub_a), str(sub_b), "--key", key, "--resamples", "10", "--json",
                  str(out / "cmp.json")] + options + cache) == 0
     printed.append(capsys.readouterr().out)
-    settings = json.loads(printed[0])["_meta"]["settings"]
-    assert settings["bertscore_model"] == settings["alignscore_model"] == f"my-model#{_short(b'weights-1')}"
-    assert settings["alignscore_ckpt"] == f"model.safetensors#{_short(b'weights-1')}"
-    assert settings["quickumls_path"].startswith("umls-index#") and settings["bertscore_baseline"].startswith(
+    params = json.loads(printed[0])["_meta"]["metric_params"]
+    assert params["bertscore"]["model"] == params["alignscore"]["model"] == f"my-model#{_short(b'weights-1')}"
+    assert params["alignscore"]["ckpt"] == f"model.safetensors#{_short(b'weights-1')}"
+    assert params["medcon"]["quickumls"].startswith("umls-index#") and params["bertscore"]["baseline"].startswith(
         "distilbert.tsv#")
+    assert params["bleu"] == {}  # the metric that ran, with its (no) parameters
     texts = printed + [p.read_text() for p in sorted(out.iterdir())]
     assert len(texts) == 4 + 1 + 4 + 2
     for text in texts:

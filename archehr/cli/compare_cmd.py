@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,9 +19,6 @@ from archehr.cli.leaderboard_cmd import (
     TestOpt,
 )
 from archehr.cli.model_options import metric_specs, model_options
-
-if TYPE_CHECKING:
-    from archehr_scoring.metrics.base import MetricSettings
 
 
 @model_options
@@ -41,7 +38,7 @@ def compare(
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the comparison as JSON here.",
                                                   show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
-    settings: MetricSettings | None = None,  # the model options, added by @model_options
+    metric_params: dict[str, dict[str, Any]] | None = None,  # the model options, added by @model_options
 ) -> None:
     """Compare two submissions on the same key with paired significance over cases."""
     from archehr.atomic import write_text
@@ -54,9 +51,9 @@ def compare(
 
     if test not in PAIRED_TESTS:
         raise InputError(Problem(f"unknown test {test!r}; use one of {', '.join(PAIRED_TESTS)}", field="--test"))
-    metrics_list, settings = metric_specs(metrics, settings)
+    metrics_list, params = metric_specs(metrics, metric_params)
     key_file = scorer_mod.resolve_key(key)
-    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, params)
     cache = ScoreCache(cache_dir)
     problems: list[Problem] = []
     reports = []

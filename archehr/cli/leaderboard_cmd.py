@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
 from archehr.cli.common import err
 from archehr.cli.model_options import metric_specs, model_options
 from archehr_scoring.tasks import default_task, task_names
-
-if TYPE_CHECKING:
-    from archehr_scoring.metrics.base import MetricSettings
 
 DEFAULT_TASK = default_task()  # the registry's first task a system predicts (2025)
 TaskOpt = Annotated[str, typer.Option("--task", help=" | ".join(task_names()))]
@@ -52,7 +49,7 @@ def leaderboard(
     rank_by: Annotated[str | None, typer.Option("--rank-by", help="Rank by this key instead of the official "
                                                                   "overall score.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
-    settings: MetricSettings | None = None,  # the model options, added by @model_options
+    metric_params: dict[str, dict[str, Any]] | None = None,  # the model options, added by @model_options
 ) -> None:
     """Score every run (cached), rank by the official overall score, print a short ranked table and write
     LEADERBOARD.md, leaderboard.json, .csv and .html (every score, CI, p-value, note and signature).
@@ -76,11 +73,11 @@ def leaderboard(
         to_terminal,
     )
 
-    metrics_list, settings = metric_specs(metrics, settings)
+    metrics_list, params = metric_specs(metrics, metric_params)
     key_file = scorer_mod.resolve_key(key)
     out_dir = out or (dirs[0] if dirs[0].is_dir() else dirs[0].parent)
     cache = ScoreCache(None if no_cache else (cache_dir or out_dir / CACHE_DIR_NAME))
-    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, params)
     lb = build_leaderboard(dirs, key_file, scorer, cache=cache, test=test, n_resamples=resamples, seed=seed,
                            rank_by=rank_by, progress=None if quiet else err)
     md = leaderboard_markdown(lb)

@@ -2,9 +2,12 @@
 
 `archehr score`, `leaderboard`, `compare` and `report` are decorated with `@model_options`: it adds these
 seven options to the command (same names, help and validation everywhere) and hands the command one
-`settings` (`MetricSettings`, or None for the official defaults) built by `model_settings()`. Each option is
-a parameter of one metric (`--bertscore-model` is `bertscore(model=...)`); `metric_specs` reads the
-`--metrics` list, whose specs may set the same parameters.
+`metric_params` (metric name -> the values given for its own parameters, or None when no option is given)
+built by `model_params()`. Each option is user-facing sugar for one parameter of one metric
+(`--bertscore-model` is `bertscore(model=...)`): `MODEL_OPTIONS` names that (metric, parameter), and the
+value is checked by the parameter's own declaration (`Param` in the metric class: type, choices, minimum),
+never by a second copy here (tests/test_metric_params.py checks the table against the declarations).
+`metric_specs` reads the `--metrics` list, whose specs may set the same parameters.
 """
 
 from __future__ import annotations
@@ -13,28 +16,24 @@ import functools
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import typer
-
-if TYPE_CHECKING:  # the scorer package is imported when a command runs, not at CLI start-up
-    from archehr_scoring.metrics.base import MetricSettings
 
 BertModelOpt = Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: a local folder, a name "
                                                                             "in the HF cache, or 'minilm'.",
                                                   show_default=False)]
-# min=0: layer 0 (the embeddings) is valid in bert-score; a negative layer would only fail later, misnamed
-# as a bad baseline row.
-BertLayersOpt = Annotated[int | None, typer.Option("--bertscore-layers", min=0, help="BERTScore layer used "
-                                                                                     "(default 4).",
+BertLayersOpt = Annotated[int | None, typer.Option("--bertscore-layers", help="BERTScore layer used (default 4).",
                                                    show_default=False)]
 BertBaselineOpt = Annotated[Path | None, typer.Option("--bertscore-baseline", help="BERTScore rescale baseline TSV "
                                                                                    "(default: bert-score's file for "
                                                                                    "the model).",
                                                       show_default=False)]
-BertImplOpt = Annotated[str, typer.Option("--bertscore-impl", help="auto (torch-only fast path for BERT/DistilBERT, "
-                                                                   "same numbers) | bert-score (reference "
-                                                                   "implementation) | fast.")]
+BertImplOpt = Annotated[str | None, typer.Option("--bertscore-impl", help="auto (torch-only fast path for "
+                                                                          "BERT/DistilBERT, same numbers; the "
+                                                                          "default) | bert-score (reference "
+                                                                          "implementation) | fast.",
+                                                 show_default=False)]
 AlignCkptOpt = Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
                                                    show_default=False)]
 AlignModelOpt = Annotated[str | None, typer.Option("--alignscore-model", help="AlignScore's base model: a local "
@@ -46,82 +45,85 @@ QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", "--quickumls-p
                                                    show_default=False)]
 
 
-# (parameter name, annotation, default) of each option, in help order.
-MODEL_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
-    ("bertscore_model", BertModelOpt, None),
-    ("bertscore_layers", BertLayersOpt, None),
-    ("bertscore_baseline", BertBaselineOpt, None),
-    ("bertscore_impl", BertImplOpt, "auto"),
-    ("alignscore_ckpt", AlignCkptOpt, None),
-    ("alignscore_model", AlignModelOpt, None),
-    ("quickumls", QuickumlsOpt, None),
+class ModelOption(NamedTuple):
+    """One option: the command's keyword, its typer annotation, and the one metric parameter it sets."""
+
+    keyword: str
+    annotation: Any
+    metric: str
+    param: str
+
+    @property
+    def flag(self) -> str:
+        info = self.annotation.__metadata__[0]  # typer takes the first flag in its `default` slot
+        return next(d for d in (info.default, *info.param_decls) if isinstance(d, str) and d.startswith("--"))
+
+
+# In help order. Every option defaults to None (not given: the metric keeps its declared default).
+MODEL_OPTIONS: tuple[ModelOption, ...] = (
+    ModelOption("bertscore_model", BertModelOpt, "bertscore", "model"),
+    ModelOption("bertscore_layers", BertLayersOpt, "bertscore", "layers"),
+    ModelOption("bertscore_baseline", BertBaselineOpt, "bertscore", "baseline"),
+    ModelOption("bertscore_impl", BertImplOpt, "bertscore", "impl"),
+    ModelOption("alignscore_ckpt", AlignCkptOpt, "alignscore", "ckpt"),
+    ModelOption("alignscore_model", AlignModelOpt, "alignscore", "model"),
+    ModelOption("quickumls", QuickumlsOpt, "medcon", "quickumls"),
 )
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def model_options(command: F) -> F:
-    """Add the seven model-metric options to a typer command that takes `settings` (they replace it)."""
+    """Add the seven model-metric options to a typer command that takes `metric_params` (they replace it)."""
     sig = inspect.signature(command)
-    if "settings" not in sig.parameters:
-        raise TypeError(f"{command.__name__} must take a `settings` parameter to use @model_options")
+    if "metric_params" not in sig.parameters:
+        raise TypeError(f"{command.__name__} must take a `metric_params` parameter to use @model_options")
     params = []
-    for p in sig.parameters.values():  # typer needs evaluated annotations; `settings` is ours, not an option
-        if p.name != "settings":
+    for p in sig.parameters.values():  # typer needs evaluated annotations; `metric_params` is ours, not an option
+        if p.name != "metric_params":
             ann = eval(p.annotation, command.__globals__) if isinstance(p.annotation, str) else p.annotation
             params.append(p.replace(annotation=ann))
-    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
-               for name, ann, default in MODEL_OPTIONS]
+    params += [inspect.Parameter(o.keyword, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation)
+               for o in MODEL_OPTIONS]
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        options = {name: kwargs.pop(name, default) for name, _, default in MODEL_OPTIONS}
-        return command(*args, settings=model_settings(**options), **kwargs)
+        options = {o.keyword: kwargs.pop(o.keyword, None) for o in MODEL_OPTIONS}
+        return command(*args, metric_params=model_params(**options), **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}
     return wrapper  # type: ignore[return-value]
 
 
-def metric_specs(metrics: str | None, settings: MetricSettings | None
-                 ) -> tuple[list[str] | None, MetricSettings | None]:
-    """The metric names of `--metrics` and the settings with its specs' parameters (`bertscore(layers=3)`)."""
+def metric_specs(metrics: str | None, metric_params: dict[str, dict[str, Any]] | None
+                 ) -> tuple[list[str] | None, dict[str, dict[str, Any]]]:
+    """The metric names of `--metrics` and each metric's parameters, with its specs' (`bertscore(layers=3)`)."""
     from archehr_scoring.metrics.spec import apply_metric_specs
 
-    return apply_metric_specs(metrics or None, settings)
+    return apply_metric_specs(metrics or None, metric_params)
 
 
-def model_settings(*, bertscore_model: str | None = None, bertscore_layers: int | None = None,
-                   bertscore_baseline: Path | None = None, bertscore_impl: str = "auto",
-                   alignscore_ckpt: Path | None = None, alignscore_model: str | None = None,
-                   quickumls: Path | None = None) -> MetricSettings | None:
-    """MetricSettings from the options, or None (the official defaults, what the scorers use for None) when no
-    option changes anything.
+def model_params(**options: Any) -> dict[str, dict[str, Any]] | None:
+    """metric name -> {parameter: value} from the options given (None when none is: every metric on its
+    declared defaults).
 
-    Only the implementation choice is checked here (ConfigError naming the option, exit 2): a path that does
-    not exist makes its metric *unavailable* in the report, as `archehr score` has always done, and a bad
-    baseline file is a ConfigError raised when BERTScore reads it.
+    Each value is checked by its parameter's declaration (a ConfigError naming the option, exit 2): a path
+    that does not exist makes its metric *unavailable* in the report, as `archehr score` has always done, and
+    a bad baseline file is a ConfigError raised when BERTScore reads it.
     """
-    import dataclasses
-
     from archehr.errors import ConfigError, Problem
-    from archehr_scoring.metrics.base import MetricSettings
+    from archehr_scoring.metrics.registry import metric_class
 
-    changes: dict[str, object] = {}
-    if bertscore_model:
-        changes["bertscore_model"] = bertscore_model
-    if bertscore_layers is not None:
-        changes["bertscore_layers"] = bertscore_layers
-    if bertscore_baseline is not None:
-        changes["bertscore_baseline"] = str(bertscore_baseline)
-    if bertscore_impl != "auto":
-        if bertscore_impl not in ("fast", "bert-score"):
-            raise ConfigError(Problem(f"unknown --bertscore-impl {bertscore_impl!r}; expected auto, fast or bert-score",
-                                      field="--bertscore-impl", code="option"))
-        changes["bertscore_impl"] = bertscore_impl
-    if alignscore_ckpt is not None:
-        changes["alignscore_ckpt"] = str(alignscore_ckpt)
-    if alignscore_model:
-        changes["alignscore_model"] = alignscore_model
-    if quickumls is not None:
-        changes["quickumls_path"] = str(quickumls)
-    return dataclasses.replace(MetricSettings(), **changes) if changes else None  # type: ignore[arg-type]
+    out: dict[str, dict[str, Any]] = {}
+    for o in MODEL_OPTIONS:
+        value = options.pop(o.keyword, None)
+        if value is None:
+            continue
+        declared = {p.name: p for p in metric_class(o.metric).parameters}[o.param]
+        try:
+            out.setdefault(o.metric, {})[o.param] = declared.check(o.metric, value)
+        except ConfigError as e:
+            raise ConfigError(Problem(e.problems[0].message, field=o.flag, code="option")) from None
+    if options:
+        raise TypeError(f"unknown model options: {', '.join(options)}")
+    return out or None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,9 +20,6 @@ from archehr.cli.leaderboard_cmd import (
 )
 from archehr.cli.model_options import metric_specs, model_options
 
-if TYPE_CHECKING:
-    from archehr_scoring.metrics.base import MetricSettings
-
 
 @model_options
 def report(
@@ -36,7 +33,7 @@ def report(
     title: Annotated[str | None, typer.Option("--title", help="Page title (default: the submission's name).",
                                               show_default=False)] = None,
     cache_dir: CacheDirOpt = None,
-    settings: MetricSettings | None = None,  # the model options, added by @model_options
+    metric_params: dict[str, dict[str, Any]] | None = None,  # the model options, added by @model_options
 ) -> None:
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""
     from archehr.atomic import write_text
@@ -46,10 +43,10 @@ def report(
     from archehr.leaderboard.html_report import load_submission_items, report_html
     from archehr_scoring.bootstrap import bootstrap_ci
 
-    metrics_list, settings = metric_specs(metrics, settings)
+    metrics_list, params = metric_specs(metrics, metric_params)
     key_file = scorer_mod.resolve_key(key)
     split = scorer_mod.load_key_with_notes(key_file)
-    scorer = scorer_mod.make_scorer(task, metrics_list, settings)
+    scorer = scorer_mod.make_scorer(task, metrics_list, params)
     rep = score_cached(submission, key_file, scorer,
                        ScoreCache(cache_dir))
     rep = dataclasses.replace(rep, ci=bootstrap_ci(rep, n=resamples, seed=seed, partial=True))

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
 from archehr.cli.common import VerboseOpt, err, print_problems, set_verbose
 from archehr.cli.model_options import metric_specs, model_options
 from archehr_scoring.tasks import task_names
-
-if TYPE_CHECKING:
-    from archehr_scoring.metrics.base import MetricSettings
 
 
 @model_options
@@ -39,7 +36,7 @@ def score(
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples for 95% CIs (0 = none).")
                          ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 12345,
-    settings: MetricSettings | None = None,  # the model options, added by @model_options
+    metric_params: dict[str, dict[str, Any]] | None = None,  # the model options, added by @model_options
     case_ids: Annotated[str | None, typer.Option("--case-ids", help="2026 only: cases to score, e.g. 121-167.",
                                                  show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print warnings on stderr.")] = False,
@@ -54,9 +51,9 @@ def score(
     if fmt not in formats.FORMATS:
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
                                   field="--format", code="option"))
-    metrics_list, settings = metric_specs(metrics, settings)
-    report = api.score(task, submission, key, data=data, metrics=metrics_list, settings=settings, reference=reference,
-                       bootstrap=bootstrap, seed=seed, case_ids=case_ids)
+    metrics_list, params = metric_specs(metrics, metric_params)
+    report = api.score(task, submission, key, data=data, metrics=metrics_list, metric_params=params,
+                       reference=reference, bootstrap=bootstrap, seed=seed, case_ids=case_ids)
     out = formats.render(report, fmt)
     if per_case is not None:
         text = formats.per_case_json(report) if per_case.suffix.lower() == ".json" else formats.per_case_csv(report)

@@ -1,6 +1,6 @@
 """The scorer a leaderboard uses: the official one by default, any object with the same two methods in tests.
 
-`fingerprint()` names everything besides the input files that changes the numbers (task, settings, library
+`fingerprint()` names everything besides the input files that changes the numbers (task, metric parameters, library
 versions, the scorer's own code, which metrics can run here); it is part of every cache key.
 """
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from archehr.data.model import Split
 from archehr.errors import ArchehrError
@@ -48,18 +49,16 @@ def key_files(key: Path) -> list[Path]:
 
 
 class OfficialScorer:
-    """The official-parity scorer of `archehr_scoring` for one task, metrics and settings."""
+    """The official-parity scorer of `archehr_scoring` for one task, metrics and metric parameters."""
 
-    def __init__(self, task: str, metrics: list[str] | None = None, settings: object | None = None):
-        from archehr_scoring.metrics.base import MetricSettings
+    def __init__(self, task: str, metrics: list[str] | None = None,
+                 params: Mapping[str, Mapping[str, Any]] | None = None):
         from archehr_scoring.metrics.spec import apply_metric_specs
 
         self.task = task
-        if metrics is not None and isinstance(settings, MetricSettings | None):
-            # `bertscore(layers=3)` items: names here, parameters in the settings (and so in the fingerprint)
-            metrics, settings = apply_metric_specs(metrics, settings)
-        self.metrics = metrics
-        self.settings = settings
+        # `bertscore(layers=3)` items: names here, parameters per metric (checked, defaults left out, and so the
+        # same fingerprint for the same scores)
+        self.metrics, self.params = apply_metric_specs(metrics, params)
         self._fingerprint: str | None = None
         self._ref: tuple[tuple[object, ...], tuple[Split, str | None]] | None = None
         self.spec = get_task(task)  # an unknown task fails here, before any run is scored
@@ -71,34 +70,33 @@ class OfficialScorer:
         return names, self.spec.references[0] if self.spec.references else None
 
     def fingerprint(self) -> str:
-        """Task, scorer version and code, settings, library versions, each metric's IMPLEMENTATION constant (if
-        its module has one) and which metrics can run here.
+        """Task, scorer version and code, metric parameters, library versions, each metric's IMPLEMENTATION
+        constant (if its module has one) and which metrics can run here.
 
         Metric signatures themselves are not computed here: some import heavy libraries (seconds),
-        which would defeat the cache; everything they record comes from the settings and versions
+        which would defeat the cache; everything they record comes from the parameters and versions
         below, and the real signatures are stored with each cached report.
         """
         if self._fingerprint is None:
             from importlib import metadata
 
             import archehr_scoring
-            from archehr_scoring.metrics.base import MetricSettings
             from archehr_scoring.metrics.registry import build_metric
 
-            settings = self.settings if isinstance(self.settings, MetricSettings) else MetricSettings()
             parts = [f"task:{self.task}", f"scorer:{archehr_scoring.__version__}",
-                     f"metrics:{','.join(self.metrics) if self.metrics else 'default'}", f"settings:{settings!r}"]
+                     f"metrics:{','.join(self.metrics) if self.metrics else 'default'}",
+                     f"metric_params:{self.params!r}"]
             for dist in FINGERPRINT_DISTRIBUTIONS:
                 try:
                     parts.append(f"{dist}:{metadata.version(dist)}")
                 except metadata.PackageNotFoundError:
                     parts.append(f"{dist}:absent")
-            parts += _settings_file_parts(settings)
+            parts += _baseline_file_parts(self.params)
             parts.append(f"code:{source_hash(SCORER_SOURCE)}")
             names, ref = self._metric_names()
             for name in names:
                 try:
-                    m = build_metric(name, settings, reference_kind=ref)
+                    m = build_metric(name, reference_kind=ref, **self.params.get(name, {}))
                     impl = getattr(sys.modules[type(m).__module__], "IMPLEMENTATION", None)
                     parts.append(f"{name}|impl:{impl}|available:{m.unavailable_reason() is None}")
                 except (ModuleNotFoundError, ArchehrError) as e:
@@ -110,8 +108,7 @@ class OfficialScorer:
         from archehr_scoring.api import score
 
         split, key_file = self._reference(key)
-        return score(self.task, submission, split, metrics=self.metrics, settings=self.settings,  # type: ignore[arg-type]
-                     key_file=key_file)
+        return score(self.task, submission, split, metrics=self.metrics, metric_params=self.params, key_file=key_file)
 
     def _reference(self, key: Path) -> tuple[Split, str | None]:
         """The key (and XML) read once for all the runs of a leaderboard, again when a file changes."""
@@ -123,8 +120,8 @@ class OfficialScorer:
         return self._ref[1]
 
 
-def _settings_file_parts(settings: object) -> list[str]:
-    """The content of the given rescale baseline: `settings!r` names its path only, and editing the file in
+def _baseline_file_parts(params: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The content of the given rescale baseline: the parameters name its path only, and editing the file in
     place (or the same relative path from another folder) must not reuse scores rescaled with the old one.
 
     Nothing is added when no baseline is given, so the default fingerprint (and existing caches) stay as they
@@ -132,7 +129,7 @@ def _settings_file_parts(settings: object) -> list[str]:
     """
     from archehr.leaderboard.cache import sha256_file
 
-    path = getattr(settings, "bertscore_baseline", None)
+    path = params.get("bertscore", {}).get("baseline")
     if not path:
         return []
     p = Path(path).expanduser()
@@ -147,9 +144,10 @@ def source_hash(root: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def make_scorer(task: str, metrics: list[str] | None = None, settings: object | None = None) -> Scorer:
+def make_scorer(task: str, metrics: list[str] | None = None,
+                params: Mapping[str, Mapping[str, Any]] | None = None) -> Scorer:
     """The scorer the CLI uses (tests replace this function to rank with a toy scorer)."""
-    return OfficialScorer(task, metrics, settings)
+    return OfficialScorer(task, metrics, params)
 
 
 def load_key_with_notes(key: Path) -> Split:

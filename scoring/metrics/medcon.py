@@ -165,8 +165,7 @@ class Medcon(TextMetric):
     name = "medcon"
     keys = ("medcon",)
 
-    parameters = (Param("quickumls", str, None, "QuickUMLS index folder", nullable=True, setting="quickumls_path",
-                        path="index"),)
+    parameters = (Param("quickumls", str, None, "QuickUMLS index folder", nullable=True, path="index"),)
 
     def __init__(self, reference_kind: str | None = "essential", **params: Any):
         super().__init__(reference_kind, **params)

@@ -2,10 +2,10 @@
 
 A metric receives only the parameters it declares, with its declared defaults filled in: BLEU never sees
 BERTScore's model. Values come from Python (`build_metric("bertscore", model="minilm")`), from a metric
-spec string (`bertscore(model=minilm,layers=4)`, parsed in `spec.py`), or from the flat
-`MetricSettings` of the API and the CLI options (`--bertscore-model` ...), each parameter naming the
-`MetricSettings` field it maps to (`setting`). Bad values are `ConfigError`s naming the metric and the
-parameter; an unknown parameter answers "did you mean".
+spec string (`bertscore(model=minilm,layers=4)`, parsed in `spec.py`), or from a mapping metric name ->
+its own values (`MetricParams`: the API's `metric_params=`, and what the CLI options `--bertscore-model` ...
+become, each option naming the one metric parameter it sets). Bad values are `ConfigError`s naming the
+metric and the parameter; an unknown parameter answers "did you mean".
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from archehr.errors import ConfigError, Problem
+
+MetricParams = Mapping[str, Mapping[str, Any]]
+"""Metric name -> the values given for its own parameters (`{"bertscore": {"model": "minilm"}}`)."""
 
 _TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
 _TRUE = ("true", "yes", "on", "1")
@@ -34,7 +37,6 @@ class Param:
     choices: tuple[Any, ...] | None = None
     nullable: bool = False  # None is a valid value (written `none` in a spec string)
     minimum: float | None = None
-    setting: str | None = None  # the MetricSettings field (and so the CLI option) it maps to
     # "model" (folder), "file" or "index" (folder) when the value may be a local path: reports name it as
     # model_ids.path_id does (as the signature does), never by the path
     path: str | None = None
@@ -103,23 +105,18 @@ def unknown_param(metric: str, name: str, params: Iterable[Param]) -> ConfigErro
                                f"{', '.join(names)})", field=f"{metric}({name})", code="bad-value"))
 
 
-def resolve_params(metric: str, params: tuple[Param, ...], given: Mapping[str, Any],
-                   foreign: Iterable[str] = ()) -> dict[str, Any]:
-    """The metric's parameter values: its declared defaults overridden by `given`, each checked.
-
-    `given` may name a parameter or the MetricSettings field it maps to (`bertscore_model` for
-    bertscore's `model`); names in `foreign` (the other fields of a flat MetricSettings) are ignored,
-    anything else is an error.
-    """
+def check_given(metric: str, params: tuple[Param, ...], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The values `given` for a metric, each checked against its declaration (an unknown name is an error)."""
     by_name = {p.name: p for p in params}
-    by_setting = {p.setting: p for p in params if p.setting}
-    out = {p.name: p.default for p in params}
-    foreign = set(foreign)
+    out: dict[str, Any] = {}
     for key, value in given.items():
-        p = by_name.get(key) or by_setting.get(key)
+        p = by_name.get(key)
         if p is None:
-            if key in foreign:
-                continue
             raise unknown_param(metric, key, params)
-        out[p.name] = p.check(metric, value)
+        out[key] = p.check(metric, value)
     return out
+
+
+def resolve_params(metric: str, params: tuple[Param, ...], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The metric's parameter values: its declared defaults overridden by `given`, each checked."""
+    return {**{p.name: p.default for p in params}, **check_given(metric, params, given)}

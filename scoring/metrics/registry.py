@@ -7,11 +7,12 @@ inside the class, so reading a metric's declared parameters stays cheap).
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from archehr.registry import Registry
-from archehr_scoring.metrics.base import MetricSettings, TextMetric
+from archehr_scoring.metrics.base import TextMetric
+from archehr_scoring.metrics.params import MetricParams, resolve_params
 
 METRICS: Registry[type[TextMetric]] = Registry("metric")
 
@@ -35,23 +36,21 @@ def metric_class(name: str) -> type[TextMetric]:
     return METRICS.get(name)
 
 
-def settings_record(settings: MetricSettings) -> dict[str, Any]:
-    """The settings as reports record them: every field, a path-like one (a parameter any registered metric
-    declares a `path` kind) as `model_ids.path_id` names it, so no machine path reaches a shared score file."""
+def params_record(names: Iterable[str], params: MetricParams | None = None) -> dict[str, dict[str, Any]]:
+    """Every parameter of each metric in `names` as reports record it (`meta["metric_params"]`): the declared
+    defaults with the given values over them, a path-like one (a parameter declared with a `path` kind) as
+    `model_ids.path_id` names it, so no machine path reaches a shared score file."""
     from archehr_scoring.metrics.model_ids import path_id
 
-    record = dataclasses.asdict(settings)
-    for name in METRICS.names():
-        for p in metric_class(name).parameters:
-            if p.path and p.setting and isinstance(record.get(p.setting), str):
-                record[p.setting] = path_id(record[p.setting], p.path)
+    record: dict[str, dict[str, Any]] = {}
+    for name in names:
+        cls = metric_class(name)
+        values = resolve_params(name, cls.parameters, (params or {}).get(name, {}))
+        record[name] = {p.name: path_id(values[p.name], p.path) if p.path and isinstance(values[p.name], str)
+                        else values[p.name] for p in cls.parameters}
     return record
 
 
-def build_metric(name: str, settings: MetricSettings | None = None, /, reference_kind: str | None = "essential",
-                 **params: Any) -> TextMetric:
-    """Metric `name` with its own parameters: those of `settings` that are its own, then `params` over them."""
-    cls = metric_class(name)
-    values = settings.params_for(cls) if settings is not None else {}
-    values.update(params)
-    return cls(reference_kind=reference_kind, **values)
+def build_metric(name: str, /, reference_kind: str | None = "essential", **params: Any) -> TextMetric:
+    """Metric `name` built from its own parameters (`params`; the others keep their declared defaults)."""
+    return metric_class(name)(reference_kind=reference_kind, **params)

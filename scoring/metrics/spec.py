@@ -3,21 +3,20 @@
 A spec names a registered metric and, in parentheses, values for the parameters it declares
 (params.py); `str(parse_metric_spec(s))` writes it back in the same form, so a spec can be stored and
 parsed again. A value holding `,()="'` or spaces is written in double quotes (backslash escapes).
-`apply_metric_specs` turns the `--metrics` list into the metric names plus a `MetricSettings` carrying
-the spec values, so a spec and the matching option (`--bertscore-model`) are the same setting.
+`apply_metric_specs` turns the `--metrics` list into the metric names plus each metric's own parameter
+values (`MetricParams`), merged with those given another way (the API's `metric_params=`, the CLI options
+such as `--bertscore-model`), so a spec and the matching option are the same parameter of the same metric.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from archehr.errors import ConfigError, Problem, UnknownNameError
-from archehr_scoring.metrics.base import MetricSettings
-from archehr_scoring.metrics.params import unknown_param
+from archehr_scoring.metrics.params import MetricParams, check_given
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 _PLAIN_VALUE = re.compile(r"[^,()=\"'\s]+")
@@ -135,58 +134,64 @@ def parse_metric_spec(text: str) -> MetricSpec:
     return specs[0]
 
 
-def spec_values(spec: MetricSpec) -> dict[str, Any]:
-    """The spec's parameter values checked against the metric's declaration (typed), or ConfigError."""
+def _metric_class(name: str, field: str = FIELD) -> type[Any]:
     from archehr_scoring.metrics.registry import METRICS, metric_class
 
     try:
-        cls = metric_class(spec.name)
+        return metric_class(name)
     except UnknownNameError:
-        raise _error(METRICS.unknown_message(spec.name)) from None
-    declared = {p.name: p for p in cls.parameters}
-    out: dict[str, Any] = {}
-    for key, text in spec.params:
-        if key not in declared:
-            raise unknown_param(spec.name, key, cls.parameters)
-        out[key] = declared[key].check(spec.name, text)
+        raise ConfigError(Problem(METRICS.unknown_message(name), field=field, code="option")) from None
+
+
+def spec_values(spec: MetricSpec) -> dict[str, Any]:
+    """The spec's parameter values checked against the metric's declaration (typed), or ConfigError."""
+    return check_given(spec.name, _metric_class(spec.name).parameters, dict(spec.params))
+
+
+def check_metric_params(params: MetricParams | None) -> dict[str, dict[str, Any]]:
+    """Each metric's given values checked against its declaration, values equal to the declared default left out
+    (the same scores, the same record and cache key); metrics in name order, parameters in declared order."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(params or {}):
+        given = (params or {})[name]
+        if not isinstance(given, Mapping):
+            raise ConfigError(Problem(f"metric {name}: its parameters must be a mapping of name to value, not "
+                                      f"{type(given).__name__}", field=name, code="bad-value"))
+        declared = _metric_class(name, "metric_params").parameters
+        values = check_given(name, declared, given)
+        own = {p.name: values[p.name] for p in declared if p.name in values and values[p.name] != p.default}
+        if own:
+            out[name] = own
     return out
 
 
-def apply_metric_specs(metrics: str | Sequence[str] | None, settings: MetricSettings | None
-                       ) -> tuple[list[str] | None, MetricSettings | None]:
-    """(metric names, settings with the specs' parameter values) for a `--metrics` value.
+def apply_metric_specs(metrics: str | Sequence[str] | None, params: MetricParams | None = None
+                       ) -> tuple[list[str] | None, dict[str, dict[str, Any]]]:
+    """(metric names, each metric's own parameter values) for a `--metrics` value and parameters given another way.
 
     Names without parameters pass through unchecked (the task decides what it runs); a spec with
     parameters must name a registered metric and its declared parameters. A spec value that
-    contradicts a setting given another way (e.g. `--bertscore-model`) is an error, not a silent pick.
+    contradicts a value given another way (e.g. `--bertscore-model`) is an error, not a silent pick.
     """
+    given = check_metric_params(params)
     if metrics is None:
-        return None, settings
-    from archehr_scoring.metrics.registry import metric_class
-
+        return None, given
     names: list[str] = []
-    changes: dict[str, Any] = {}
-    base = settings or MetricSettings()
-    defaults = MetricSettings()
+    from_specs: dict[str, dict[str, Any]] = {}
     for spec in parse_metric_specs(metrics):
         if spec.name not in names:
             names.append(spec.name)
         if not spec.params:
             continue
-        values = spec_values(spec)
-        declared = {p.name: p for p in metric_class(spec.name).parameters}
-        for key, value in values.items():
-            field = declared[key].setting
-            if field is None:  # every declared parameter maps to a settings field; guard a future one
-                raise _error(f"metric {spec.name}: parameter {key} cannot be set from --metrics")
-            given = getattr(base, field)
-            if field in changes and changes[field] != value:
-                raise _error(f"metric {spec.name}: parameter {key} is given two values ({changes[field]!r} and "
+        own = from_specs.setdefault(spec.name, {})
+        for key, value in spec_values(spec).items():
+            if key in own and own[key] != value:
+                raise _error(f"metric {spec.name}: parameter {key} is given two values ({own[key]!r} and "
                              f"{value!r})")
-            if given != getattr(defaults, field) and given != value:
-                raise _error(f"metric {spec.name}: parameter {key}={value!r} contradicts {field}={given!r} given "
-                             f"another way (its command-line option or settings field)")
-            changes[field] = value
-    if not changes:
-        return names, settings
-    return names, dataclasses.replace(base, **changes)
+            before = given.get(spec.name, {})
+            if key in before and before[key] != value:
+                raise _error(f"metric {spec.name}: parameter {key}={value!r} contradicts {key}={before[key]!r} "
+                             f"given another way (its command-line option or metric_params)")
+            own[key] = value
+    merged = {name: {**given.get(name, {}), **from_specs.get(name, {})} for name in {*given, *from_specs}}
+    return names, check_metric_params(merged)
