@@ -9,7 +9,8 @@ missing) is None, never a mean over the cases that happened to work.
 
 Rules: `Mean` (mean over cases of a per-case statistic), `MacroPRF` (mean of per-case P/R/F1 from
 counts), `MicroPRF` (P/R/F1 of pooled counts), `MeanOf` (mean of other keys), `Same` (another key).
-Every rule says whether a higher value is better (`higher_is_better`, all True for the built-in tasks).
+Every rule says whether a higher value is better (`higher_is_better`, all True for the built-in tasks);
+the leaderboard ranks by it and `compare` marks a lower-is-better key (`Task.higher_is_better`).
 This module imports numpy only when a rule is evaluated.
 """
 

@@ -86,6 +86,12 @@ class Leaderboard:
     signatures: dict[str, str]
     unavailable: dict[str, str]
     fingerprint: str
+    higher_is_better: bool = True  # of rank_key, as its task's aggregation declares it
+
+    @property
+    def direction(self) -> str:
+        """How the ranking reads: "higher is better" or "lower is better"."""
+        return "higher is better" if self.higher_is_better else "lower is better"
 
     @property
     def ranked(self) -> list[Entry]:
@@ -226,8 +232,10 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
     ok = [e for e in entries if e.status == "ok"]
     for e in ok:
         e.ci = _cached_ci(e, cache, n_resamples, seed)
+    higher = rank_higher_is_better(scorer.task, rank_key)
+    sign = -1.0 if higher else 1.0  # best first: the largest value, or the smallest for a lower-is-better key
     ranked = sorted((e for e in ok if e.value(rank_key) is not None),
-                    key=lambda e: (-float(e.value(rank_key)), e.name))  # type: ignore[arg-type]
+                    key=lambda e: (sign * float(e.value(rank_key)), e.name))  # type: ignore[arg-type]
     for i, e in enumerate(ranked, 1):
         e.rank = i
     if ranked:
@@ -248,7 +256,13 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
         signatures.update(e.report.signatures)
         unavailable.update(e.report.unavailable)
     return Leaderboard(scorer.task, key, key_sha, rank_key, note, test, n_resamples, seed, entries, keys,
-                       signatures, unavailable, scorer.fingerprint())
+                       signatures, unavailable, scorer.fingerprint(), higher)
+
+
+def rank_higher_is_better(task: str, key: str) -> bool:
+    """Whether a higher `key` ranks first: as the task's aggregation declares it (True for a task or key it does
+    not declare, e.g. a test scorer's own task)."""
+    return get_task(task).higher_is_better(key) if task in TASKS else True
 
 
 def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tuple[float, float]]:
@@ -262,7 +276,8 @@ def _cached_ci(e: Entry, cache: ScoreCache, n: int, seed: int) -> dict[str, tupl
 
 
 def _cached_paired(top: Entry, e: Entry, cache: ScoreCache, test: str, n: int, seed: int) -> dict[str, PairedResult]:
-    """top - e on every key (positive delta: the top run is ahead)."""
+    """top - e on every key (positive delta: the top run is ahead on a higher-is-better key, behind on a
+    lower-is-better one)."""
     ck = cache_key("paired", a=top.cache_key, b=e.cache_key, test=test, n=n, seed=seed)
     hit = cache.get(ck, paired_from_cache)
     if hit is not None:

@@ -10,7 +10,7 @@ from archehr.leaderboard.html_report import case_key_names
 from archehr.leaderboard.portable import portable_text
 from archehr_scoring.bootstrap import PAIRED_TESTS, PairedResult, paired_bootstrap
 from archehr_scoring.results import ScoreReport
-from archehr_scoring.tasks import OVERALL_KEY
+from archehr_scoring.tasks import OVERALL_KEY, TASKS, get_task
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,14 @@ class Comparison:
     cases: list[CaseDiff]  # largest |b - a| first
     only_in_one: list[str]
     signatures: dict[str, str] = field(default_factory=dict)  # metric -> signature (one scorer scores A and B)
+
+    @property
+    def lower_is_better(self) -> list[str]:
+        """The keys where B - A < 0 means B is better (declared by the task's aggregation; none for built-ins)."""
+        if self.task not in TASKS:
+            return []
+        task = get_task(self.task)
+        return [k for k in self.keys if not task.higher_is_better(k)]
 
 
 def compare_reports(a: ScoreReport, b: ScoreReport, a_name: str = "A", b_name: str = "B", *, test: str = "bootstrap",
@@ -71,13 +79,18 @@ def comparison_text(c: Comparison, top: int = 10) -> str:
              f"task {c.task}; B - A with 95% paired-bootstrap CI; p = two-sided {test} "
              f"({c.n_resamples} resamples, seed {c.seed})",
              ""]
-    w = max([len(k) for k in c.keys] + [6])
+    lower = set(c.lower_is_better)
+    if lower:
+        lines.insert(-1, f"lower is better on (marked v): {', '.join(k for k in c.keys if k in lower)}; higher on the "
+                         "rest")
+    w = max([len(k) + (2 if k in lower else 0) for k in c.keys] + [6])
     lines.append(f"{'score':<{w}}  {'A':>8}  {'B':>8}  {'B - A':>8}  {'95% CI':>18}  {'p':>7}")
     for k in c.keys:
         r = c.results.get(k)
         ci = f"[{_f(r.ci_low, True)}, {_f(r.ci_high, True)}]" if r and r.ci_low is not None else ""
         p = "" if r is None else ("<0.001" if r.p < 0.001 else f"{r.p:.3f}")
-        lines.append(f"{k:<{w}}  {_f(c.a_scores.get(k)):>8}  {_f(c.b_scores.get(k)):>8}  "
+        name = f"{k} v" if k in lower else k
+        lines.append(f"{name:<{w}}  {_f(c.a_scores.get(k)):>8}  {_f(c.b_scores.get(k)):>8}  "
                      f"{_f(r.delta if r else None, True):>8}  {ci:>18}  {p:>7}")
     diff = [d for d in c.cases if d.delta]
     lines += ["", f"Cases where they differ most on {c.case_key} ({len(diff)} of {len(c.cases)} differ):"]
@@ -101,4 +114,5 @@ def to_json_dict(c: Comparison) -> dict[str, Any]:
         "cases": [{"case_id": d.case_id, "a": d.a, "b": d.b, "delta": d.delta} for d in c.cases],
         "only_in_one": c.only_in_one,
         "signatures": {k: portable_text(s) for k, s in sorted(c.signatures.items())},
+        **({"lower_is_better": c.lower_is_better} if c.lower_is_better else {}),
     }

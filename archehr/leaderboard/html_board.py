@@ -30,7 +30,7 @@ def leaderboard_html(lb: Leaderboard) -> str:
     extra = (set(keys) - set(head)) | empty
     test_name = "paired bootstrap" if lb.test == "bootstrap" else "approximate randomisation"
     body = [f'<header><h1>Leaderboard <span class="muted">({esc(lb.task)})</span></h1>',
-            f'<p class="muted">Ranked by <code>{esc(lb.rank_key)}</code> (higher is better). '
+            f'<p class="muted">Ranked by <code>{esc(lb.rank_key)}</code> ({lb.direction}). '
             f"95% bootstrap CIs over cases ({lb.n_resamples} resamples, seed {lb.seed}); p = {test_name} test "
             f"against rank 1 on <code>{esc(lb.rank_key)}</code>. Key <code>{esc(lb.key_file.name)}</code> "
             f"(sha256 {esc(lb.key_sha256[:12])}).</p>"]

@@ -90,7 +90,7 @@ def status_text(e) -> str:  # noqa: ANN001 - Entry, kept untyped to avoid an imp
 def leaderboard_markdown(lb: Leaderboard) -> str:
     keys = headline_keys(lb)
     out = [f"# Leaderboard ({lb.task})", ""]
-    out.append(f"Ranked by `{_md_code(lb.rank_key)}` (higher is better)."
+    out.append(f"Ranked by `{_md_code(lb.rank_key)}` ({lb.direction})."
                + (f" Note: {_md_escape(lb.rank_note)}." if lb.rank_note else ""))
     out.append(f"Scores on the official scale with 95% bootstrap CIs over cases ({lb.n_resamples} resamples, "
                f"seed {lb.seed}); p = {'paired bootstrap' if lb.test == 'bootstrap' else 'approximate randomisation'}"
