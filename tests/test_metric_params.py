@@ -231,6 +231,9 @@ def test_every_cli_model_option_is_one_declared_metric_parameter() -> None:
         option_type = next(t for t in typing.get_args(typing.get_args(o.annotation)[0]) if t is not type(None))
         assert option_type is (_Path if p.path in ("file", "index") else p.type), (o.flag, option_type, p)
         assert o.flag.startswith(f"--{o.metric}-") or o.flag == f"--{o.param}", o.flag
+        help_text = o.annotation.__metadata__[0].help or ""
+        if "default" in help_text and p.default is not None:  # a default the help names is the declared one
+            assert p.text(p.default) in help_text, (o.flag, help_text, p.default)
         sample = p.choices[-1] if p.choices else {str: "x", int: 3}[p.type]
         assert model_params(**{o.keyword: sample}) == {o.metric: {o.param: sample}}
     assert model_params() is None  # no option given: every metric on its declared defaults

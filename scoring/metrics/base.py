@@ -57,7 +57,7 @@ class TextMetric(ABC):
 
     name: str = ""
     keys: tuple[str, ...] = ()
-    higher_is_better: bool = True
+    # (whether higher is better is declared once, per output key, by the task's aggregation rule)
     value_range: tuple[float, float] = (0.0, 100.0)
     parameters: ClassVar[tuple[Param, ...]] = ()  # what the metric takes; nothing else reaches it
 
