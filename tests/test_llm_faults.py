@@ -32,7 +32,9 @@ def server():
 
 
 def backend(url: str, **kw):
-    params = {"base_url": url, "timeout": 0.3, "retries": 1, "backoff": 0.01}
+    # a deadline well above any reply under load: a retried timeout would change the counted calls (tests of
+    # deadlines set their own)
+    params = {"base_url": url, "timeout": 5.0, "retries": 1, "backoff": 0.01}
     params.update(kw)
     return build_backend("openai", **params)
 
