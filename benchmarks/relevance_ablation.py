@@ -3,7 +3,7 @@
 Compares the default `trained` (lexical) model with the same model minus the named features, on the
 same folds: grouped 5-fold x N shuffles over every usable labelled case (demo dev, test, test-2026 and
 synthetic dev), L2 and threshold chosen by leave-one-case-out on each fold's training cases only,
-exactly as `archehr.relevance.trained.train` does. Also the transfer check (train on the demo cases,
+exactly as `archehr.training.relevance_logistic.train` does. Also the transfer check (train on the demo cases,
 evaluate on synthetic dev). The synthetic test split is never loaded.
 
 Run: python benchmarks/relevance_ablation.py [--drop feedback ...] [--seeds 10] [--synthetic DIR]
@@ -25,7 +25,8 @@ from archehr.relevance.calibration import THRESHOLDS
 from archehr.relevance.cv import grouped_folds, merge_splits, part_of
 from archehr.relevance.features import case_features, feature_names
 from archehr.relevance.logistic import Scaler, fit_logistic
-from archehr.relevance.trained import L2_GRID, labels
+from archehr.training.labelled import labels
+from archehr.training.relevance_logistic import L2_GRID
 
 REPO = Path(__file__).resolve().parents[1]
 Case = tuple[np.ndarray, np.ndarray]  # (features, essential 0/1)

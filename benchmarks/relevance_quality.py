@@ -29,7 +29,8 @@ from archehr.relevance.embedding import embeddings_available
 from archehr.relevance.ensemble import EnsembleClassifier
 from archehr.relevance.registry import build_classifier
 from archehr.relevance.selector import Selector
-from archehr.relevance.trained import TrainedClassifier, train
+from archehr.relevance.trained import TrainedClassifier
+from archehr.training.relevance_logistic import train
 
 REPO = Path(__file__).resolve().parents[1]
 

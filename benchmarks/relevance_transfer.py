@@ -14,7 +14,8 @@ from pathlib import Path
 
 from archehr.data.releases import demo_dir, load_split
 from archehr.relevance.calibration import micro_f1
-from archehr.relevance.trained import TrainedClassifier, train
+from archehr.relevance.trained import TrainedClassifier
+from archehr.training.relevance_logistic import train
 
 REPO = Path(__file__).resolve().parents[1]
 

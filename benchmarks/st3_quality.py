@@ -28,7 +28,8 @@ from archehr.generate.extractive import ExtractiveGenerator
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.cv import grouped_folds, merge_splits
 from archehr.relevance.selector import Selector
-from archehr.relevance.trained import TrainedModel, train
+from archehr.relevance.trained import TrainedModel
+from archehr.training.relevance_logistic import train
 from archehr_scoring.score2026 import score_2026
 
 REPO = Path(__file__).resolve().parents[1]

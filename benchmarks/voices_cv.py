@@ -11,7 +11,7 @@ Random: grouped 5-fold CV (archehr.relevance.cv.grouped_folds, seeds --seeds) ov
 old benchmarks did; mean +- sd over folds. Both recipes of a row pair see exactly the same folds.
 
 Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
-  st2  today: lexical features, L2 + threshold by leave-one-case-out (archehr.relevance.trained.train)
+  st2  today: lexical features, L2 + threshold by leave-one-case-out (archehr.training.relevance_logistic.train)
        new:   the same features, L2 + threshold by leave-one-voice-out inside the training voices (groups=)
        also:  today's recipe trained on the old pool only (demo dev + test-2026 + synthetic dev, no new voices)
        --st2-embedding: the MiniLM feature set, and a stack (mean P of the lexical and MiniLM models)
@@ -47,7 +47,8 @@ from archehr.data.model import Split
 from archehr.data.releases import load_split_dir, load_voices
 from archehr.relevance.calibration import micro_f1
 from archehr.relevance.cv import grouped_folds, merge_splits, part_of
-from archehr.relevance.trained import TrainedClassifier, TrainedModel, train
+from archehr.relevance.trained import TrainedClassifier, TrainedModel
+from archehr.training.relevance_logistic import train
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -150,7 +151,7 @@ class Stacked:
 
 def stacked(tr: Split, voice: dict[str, str]) -> Stacked:
     """Both models by the new recipe; the threshold of their mean from inner leave-one-voice-out scores."""
-    import archehr.relevance.trained as tm
+    import archehr.training.relevance_logistic as tm
     from archehr.relevance.calibration import group_scores, sweep
     from archehr.relevance.selector import Selector
 
@@ -174,6 +175,7 @@ def stacked(tr: Split, voice: dict[str, str]) -> Stacked:
 def cache_features() -> None:
     """Features depend on the case only (merged ids are unique): compute each once, not once per fold and recipe."""
     import archehr.relevance.trained as tr_mod
+    import archehr.training.relevance_logistic as fit_mod
 
     inner = tr_mod.case_features
     memo: dict[tuple[str, str], object] = {}
@@ -185,6 +187,7 @@ def cache_features() -> None:
         return memo[k]
 
     tr_mod.case_features = cached  # type: ignore[assignment]
+    fit_mod.case_features = cached  # type: ignore[assignment]
 
 
 def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], embedding: bool = False,

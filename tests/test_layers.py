@@ -125,3 +125,25 @@ def test_no_import_cycle_between_subpackages() -> None:
     assert "archehr.relevance" in graph and "archehr_scoring.metrics" in graph
     cycles = _cycles(graph)
     assert not cycles, "import cycles between subpackages: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+MODEL_PACKAGES = ("relevance", "align")  # what a system runs; fitting them is archehr/training's business
+
+
+def test_training_sits_above_the_models() -> None:
+    # The model packages hold model classes, loading, predicting and (de)serialising; the fitting recipes live in
+    # archehr/training and import them, never the other way (a lazy import counts too).
+    for pkg in MODEL_PACKAGES:
+        files = list((REPO / "archehr" / pkg).rglob("*.py"))
+        assert files
+        for f in files:
+            bad = {m for m in _ours(_imports(f)) if m == "archehr.training" or m.startswith("archehr.training.")}
+            assert not bad, f"{f.relative_to(REPO)} imports the training layer: {bad}"
+    uses = {u for f in (REPO / "archehr" / "training").rglob("*.py") for u in map(_unit, _ours(_imports(f))) if u}
+    assert {"archehr.relevance", "archehr.align"} <= uses  # the check above guards a real dependency
+
+
+def test_a_planted_training_import_in_a_model_package_is_caught(tmp_path) -> None:
+    planted = tmp_path / "m.py"
+    planted.write_text("def f():\n    from archehr.training.relevance_logistic import train\n", encoding="utf-8")
+    assert "archehr.training.relevance_logistic" in _imports(planted)

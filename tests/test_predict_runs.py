@@ -146,7 +146,8 @@ def test_st4_needs_the_clinician_answers(dev, tmp_path):
 
 
 def test_st4_alignment_beats_linking_the_top_sentence_only(dev):
-    from archehr.align import Aligner, calibrate
+    from archehr.align import Aligner
+    from archehr.training.align_threshold import calibrate
 
     a = Aligner(similarity="lexical", selector_weight=0.0)
     _, f1 = calibrate(a, dev)

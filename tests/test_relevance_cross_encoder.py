@@ -17,10 +17,12 @@ def fitted(tmp_path_factory):
     ok, why = embeddings_available()
     if not ok:
         pytest.skip(why)
-    clf = build_classifier("cross-encoder", epochs=4, lr=1e-4, batch_size=8)
+    from archehr.training.cross_encoder import fit_in_process
+
+    clf = build_classifier("cross-encoder")
     with pytest.raises(ConfigError, match="not fine-tuned"):
         clf.score(tiny_split(1).cases[0])
-    clf.fit(tiny_split(6))
+    fit_in_process(clf, tiny_split(6), epochs=4, lr=1e-4, batch_size=8)
     d = tmp_path_factory.mktemp("ce")
     clf.save(d)
     return clf, d

@@ -11,7 +11,9 @@ from archehr.relevance.calibration import micro_f1, sweep
 from archehr.relevance.features import case_features, feature_names
 from archehr.relevance.logistic import Scaler, fit_logistic, sigmoid
 from archehr.relevance.selector import Selector
-from archehr.relevance.trained import FORMAT_VERSION, TrainedClassifier, load_model, train, training_hash
+from archehr.relevance.trained import FORMAT_VERSION, TrainedClassifier, load_model
+from archehr.training.labelled import training_hash
+from archehr.training.relevance_logistic import train
 
 
 def test_logistic_regression_matches_hand_derivation():
@@ -223,7 +225,7 @@ def test_old_format_version_file_is_refused_with_retrain_hint(tmp_path, old):
 
 
 def test_train_parts_records_every_part():
-    from archehr.relevance.trained import train_parts
+    from archehr.training.relevance_logistic import train_parts
 
     a, b = tiny_split(3, name="dev"), tiny_split(4, name="test")
     model, _ = train_parts([("a", a), ("b", b)], "lexical", l2_grid=(1.0,))

@@ -8,7 +8,7 @@ from relevance_helpers import tiny_split
 
 from archehr.errors import InputError
 from archehr.relevance.calibration import group_scores
-from archehr.relevance.trained import train
+from archehr.training.relevance_logistic import train
 
 
 def test_group_scores_never_score_a_case_with_its_own_group() -> None:

@@ -10,8 +10,8 @@ Three kinds (config `align: {kind: ...}`, registered in `ALIGNERS`):
   `{kind: learned}`) links what the model leaves unlinked.
 Each answer sentence links its best note sentence (clinicians cite at least one per answer sentence)
 and every other one scoring >= threshold, at most `max_links`. Headers are never linked.
-`calibrate()` picks the similarity threshold on a labelled split. benchmarks/st4_quality.py and
-docs/align.md hold the cross-validated comparison behind the shipped settings.
+Choosing a threshold on a labelled split is training (`archehr.training.align_threshold`).
+benchmarks/st4_quality.py and docs/align.md hold the cross-validated comparison behind the shipped settings.
 """
 
 from __future__ import annotations
@@ -22,13 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from archehr.data.model import Case, ClinicianAnswerSentence, Split
+from archehr.data.model import Case, ClinicianAnswerSentence
 from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.similarity import Similarity
 from archehr.registry import Registry
 from archehr.relevance.base import Selection, SentenceScores
-from archehr_scoring.prf import prf_counts
 
 METHODS = ("similarity", "learned")
 
@@ -155,32 +154,3 @@ ALIGNERS: Registry[Any] = Registry("aligner")
 ALIGNERS.add("similarity", similarity_aligner)
 ALIGNERS.add("learned", learned_aligner)
 ALIGNERS.add("llm", llm_aligner)
-
-
-def calibrate(aligner: Aligner, split: Split, scores: dict[str, SentenceScores] | None = None,
-              grid: Sequence[float] = tuple(np.round(np.arange(0.3, 1.0001, 0.05), 2))) -> tuple[float, float]:
-    """(best threshold, its micro F1 on (answer, evidence) links) over a labelled split."""
-    if split.key is None:
-        from archehr.errors import InputError
-
-        raise InputError("calibrating the st4 threshold needs a split with a key")
-    mats = []
-    for case in split.cases:
-        key = split.key_for(case.case_id)
-        if not key.clinician_answer_sentences or not case.sentences:
-            continue
-        m = aligner.scores(case, key.clinician_answer_sentences, (scores or {}).get(case.case_id))
-        gold = {(a.id, c) for a in key.clinician_answer_sentences for c in a.citations}
-        mats.append((m, case.sentence_ids, key.clinician_answer_sentences, gold))
-    best = (aligner.threshold, -1.0)
-    for t in grid:
-        tp = fp = fn = 0
-        for m, ids, answers, gold in mats:
-            pred = {(a.id, e) for a, ev in zip(answers, aligner.links(m, ids, float(t)), strict=True) for e in ev}
-            tp += len(pred & gold)
-            fp += len(pred - gold)
-            fn += len(gold - pred)
-        f1 = prf_counts(tp, fp, fn)[2]
-        if f1 > best[1]:
-            best = (float(t), f1)
-    return best

@@ -10,7 +10,6 @@ on that pool only.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +100,3 @@ def load_model(path: str | Path | None = None) -> PairModel:
         raise ConfigError(e.problems) from None
     return parse_model(d, str(p))
 
-
-def training_stamp(**info: Any) -> dict[str, Any]:
-    return {**info, "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}

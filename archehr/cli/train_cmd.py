@@ -165,8 +165,8 @@ def train(
         return
     _refuse(_given(ctx, CROSS_ENCODER_ONLY), "options of --classifier cross-encoder given without it")
     from archehr.relevance.embedding import embeddings_available
-    from archehr.relevance.trained import train as fit
-    from archehr.relevance.trained import train_parts
+    from archehr.training.relevance_logistic import train as fit
+    from archehr.training.relevance_logistic import train_parts
 
     if features == "auto":
         ok, why = embeddings_available()

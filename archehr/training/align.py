@@ -17,19 +17,22 @@ Threshold and max_links are chosen on inner-CV link probabilities over the pool.
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from archehr.align import choose_links
 from archehr.align.features import FEATURE_SETS, headers, pair_features
-from archehr.align.learned import PairModel, training_stamp
+from archehr.align.learned import PairModel
 from archehr.data.model import Split
 from archehr.errors import DataError, Problem
 from archehr.relevance.base import SentenceScores
 from archehr.relevance.logistic import Scaler, fit_logistic
+from archehr.training.labelled import labels, training_hash
 
 FEATURE_SET = "lexical+selector"
 L2 = 1.0
@@ -154,7 +157,7 @@ def pair_cases(split: Split, names: Sequence[str], encoder: object | None = None
 def selector_probs(split: Split, train_ids: Sequence[str], target_ids: Sequence[str], feats: dict[str, np.ndarray],
                    l2: float = SELECTOR_L2) -> dict[str, SentenceScores]:
     """The shipped relevance model's recipe (lexical features, L2 `l2`) fitted on `train_ids` only."""
-    from archehr.relevance.trained import fit_fixed, labels
+    from archehr.training.relevance_logistic import fit_fixed
 
     m = fit_fixed("lexical", (), [feats[i] for i in train_ids], [labels(split, split.case(i)) for i in train_ids], l2)
     return {i: m.scores(split.case(i), feats[i]) for i in target_ids}
@@ -270,11 +273,15 @@ def grouped_folds(split: Split, k: int, seed: int) -> list[list[str]]:
     return folds(split, min(k, len(split.cases)), seed)
 
 
+def training_stamp(**info: Any) -> dict[str, Any]:
+    """The model file's training record: `info` and when it was made."""
+    return {**info, "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
 def build_model(synthetic: str | Path, demo: str | Path, feature_set: str = FEATURE_SET, recipe: str = RECIPE,
                 log: Log | None = None, pool: tuple[Split, list[str]] | None = None) -> PairModel:
     """Load the pool from the synthetic and demo release folders (or take `pool` from `load_pool`), fit, and
     stamp the training record; writes nothing."""
-    from archehr.relevance.trained import training_hash
 
     split, where = pool if pool is not None else load_pool(synthetic, demo, log)
     encoder = None

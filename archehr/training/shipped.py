@@ -93,8 +93,8 @@ def rebuild(kinds: Sequence[str], synthetic: str | Path, demo: str | Path, out_d
     archehr.training.align (`train_kw` do not apply to it).
     """
     from archehr.relevance.embedding import embeddings_available
-    from archehr.relevance.trained import train_parts
     from archehr.training.align import load_pool, rebuild_align
+    from archehr.training.relevance_logistic import train_parts
 
     note = log or (lambda _msg: None)  # the library reports through the caller; it never prints itself
     _check_kinds(kinds, skip_unavailable)
