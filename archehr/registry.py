@@ -4,7 +4,9 @@ One mechanism for all of them: a duplicate name is an error, an unknown one answ
 An entry is the object itself or a lazy `"package.module:attribute"` string, imported the first time
 it is asked for (`get`), so listing or checking names imports nothing heavy. A component entry is a
 class or factory: `build(name, **options)` calls it, and `options(name)` lists what it declares (its
-keyword parameters and their defaults), which is how a system config is checked against it.
+keyword parameters and their defaults), which is how a system config is checked against it. An option
+whose value is itself a part (another component, or a settings dataclass) is declared with the entry
+(`add(..., nested={option: Nested(...)})`), so a config is checked and resolved inside it too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from archehr.errors import ConfigError, DuplicateNameError, Problem, UnknownNameError
@@ -35,28 +38,52 @@ def did_you_mean(name: str, known: list[str] | tuple[str, ...]) -> str:
     return ("; did you mean " + " or ".join(repr(c) for c in close) + "?") if close else ""
 
 
+@dataclass(frozen=True)
+class Nested:
+    """A component option whose value is itself a part, so a config is checked and resolved inside it.
+
+    `registry` ("module:attr" of a Registry): the value is a component of that registry, `NAME` or
+    `{kind: NAME, ...its options}` (a list of them when `many`); `settings` ("module:attr" of a dataclass): the
+    value is a mapping of that dataclass's fields. `absent` is what the component uses when the option is not
+    given (None: nothing, e.g. a model's own calibrated settings), recorded so in the resolved config.
+    """
+
+    registry: str | None = None
+    settings: str | None = None
+    many: bool = False
+    absent: Any = None
+
+
 class Registry(Generic[T]):
     """Holds named entries of one kind; a duplicate name is an error, an unknown one suggests."""
 
     def __init__(self, kind: str):
         self.kind = kind
         self._entries: dict[str, T | str] = {}
+        self._nested: dict[str, dict[str, Nested]] = {}
 
-    def add(self, name: str, entry: T | str) -> T | str:
-        """Register `entry` (the object, or its `"module:attribute"` path to import when first used)."""
+    def add(self, name: str, entry: T | str, nested: Mapping[str, Nested] | None = None) -> T | str:
+        """Register `entry` (the object, or its `"module:attribute"` path to import when first used);
+        `nested`: its options whose values are parts themselves (`Nested`)."""
         if name in self._entries:
             raise DuplicateNameError(f"{self.kind} {name!r} is already registered")
         self._entries[name] = entry
+        if nested:
+            self._nested[name] = dict(nested)
         return entry
 
-    def register(self, name: str) -> Callable[[T], T]:
+    def register(self, name: str, nested: Mapping[str, Nested] | None = None) -> Callable[[T], T]:
         """Decorator form of :meth:`add`."""
 
         def deco(entry: T) -> T:
-            self.add(name, entry)
+            self.add(name, entry, nested)
             return entry
 
         return deco
+
+    def nested(self, name: str) -> dict[str, Nested]:
+        """The options of component `name` that are parts themselves (option -> `Nested`)."""
+        return dict(self._nested.get(name, {}))
 
     def get(self, name: str) -> T:
         """The entry (imported now if registered lazily); UnknownNameError with "did you mean" otherwise."""

@@ -13,12 +13,16 @@ Every component section has one form, `{kind: NAME, ...its options}`:
 A section's options are what its component declares (its keyword parameters, `Registry.options`);
 an unknown kind or option is a `ConfigError` naming the YAML line, with "did you mean". The old
 forms (`name:` or `method:` for the kind, options under `params:`) still load, each with one warning
-saying what to write instead (`SystemConfig.warnings`). `SystemConfig.resolved` is the config with
-every default filled in: what run.json records, and what `sha256` hashes.
+saying what to write instead (`SystemConfig.warnings`). An option that is itself a part (the `llm`
+aligner's `fallback`, a `classifier` selector's `classifier` and `selector` settings, an ensemble's
+`members`: declared with the component, `archehr.registry.Nested`) is checked the same way inside.
+`SystemConfig.resolved` is the config with every default filled in, nested parts included: what run.json
+records, and what `sha256` hashes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import json
@@ -29,55 +33,82 @@ from typing import Any
 
 from archehr.configs import configs_dir
 from archehr.errors import ConfigError, DataError, Problem
-from archehr.registry import Registry, did_you_mean, resolve
+from archehr.registry import Nested, Registry, did_you_mean, resolve
 
 DEFAULT_SYSTEM = "trained-extractive"
 MAX_CONFIG_DEPTH = 16
 # A system name becomes a folder name (`runs/<name>-<split>-<task>`): no separator, no leading dot, no "..".
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
 
-# section -> (its registry, the kind used when the section is absent; None: the section is optional)
-COMPONENTS: dict[str, tuple[str, str | None]] = {
-    "selector": ("archehr.relevance.registry:EVIDENCE", "default"),
-    "generator": ("archehr.generate.registry:GENERATORS", "extractive"),
-    "backend": ("archehr.llm.registry:BACKENDS", None),
-    "question": ("archehr.question:QUESTION_WRITERS", "template"),
-    "align": ("archehr.align:ALIGNERS", "similarity"),
-}
+
+
+@dataclass(frozen=True)
+class Section:
+    """A kind of component, as a config section: the registry of its components and the kind used when the
+    section is absent (None: the section is optional)."""
+
+    registry: str  # "module:attr" of a Registry
+    default: str | None
+
+
+# Every component section a system config may have (a new kind of component: one `add` here, or from a plugin's
+# module, as tests/test_component_registry.py does).
+COMPONENTS: Registry[Section] = Registry("config section")
+COMPONENTS.add("selector", Section("archehr.relevance.registry:EVIDENCE", "default"))
+COMPONENTS.add("generator", Section("archehr.generate.registry:GENERATORS", "extractive"))
+COMPONENTS.add("backend", Section("archehr.llm.registry:BACKENDS", None))
+COMPONENTS.add("question", Section("archehr.question:QUESTION_WRITERS", "template"))
+COMPONENTS.add("align", Section("archehr.align:ALIGNERS", "similarity"))
 # options a section takes besides its component's own: the backend's response cache (pipeline.System)
 _SECTION_EXTRAS = {"backend": {"cache": True}}
 # what the system gives a component that declares it, rather than the config
 INJECTED = ("backend",)
-_TOP = {"name", "description", "seed", *COMPONENTS}
+_PLAIN_KEYS = ("name", "description", "seed")
 
 
 def registry(section: str) -> Registry[Any]:
-    return resolve(COMPONENTS[section][0])  # type: ignore[no-any-return]
+    return resolve(COMPONENTS.get(section).registry)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
 class SystemConfig:
     name: str
     source: str
-    selector: dict[str, Any]  # each section as {kind: NAME, ...options given}
-    generator: dict[str, Any]
-    backend: dict[str, Any] | None = None
-    question: dict[str, Any] = field(default_factory=lambda: {"kind": "template"})
-    align: dict[str, Any] = field(default_factory=lambda: {"kind": "similarity"})
+    # every section of COMPONENTS as {kind: NAME, ...options given}; None: an optional section left out
+    sections: dict[str, dict[str, Any] | None]
     seed: int = 0
     description: str = ""
     raw: dict[str, Any] = field(default_factory=dict)  # as written
     warnings: tuple[Problem, ...] = ()  # old forms that still load, each saying what to write instead
 
     def section(self, name: str) -> dict[str, Any] | None:
-        return getattr(self, name)  # type: ignore[no-any-return]
+        return self.sections.get(name)
+
+    @property
+    def selector(self) -> dict[str, Any]:
+        return self.sections["selector"] or {"kind": "default"}
+
+    @property
+    def generator(self) -> dict[str, Any]:
+        return self.sections["generator"] or {"kind": "extractive"}
+
+    @property
+    def backend(self) -> dict[str, Any] | None:
+        return self.sections.get("backend")
+
+    @property
+    def question(self) -> dict[str, Any]:
+        return self.sections["question"] or {"kind": "template"}
+
+    @property
+    def align(self) -> dict[str, Any]:
+        return self.sections["align"] or {"kind": "similarity"}
 
     @property
     def resolved(self) -> dict[str, Any]:
         """The config as the system runs it: every section's kind and every option, defaults filled in."""
         out: dict[str, Any] = {"name": self.name, "description": self.description, "seed": self.seed}
-        for sec in COMPONENTS:
-            spec = self.section(sec)
+        for sec, spec in self.sections.items():
             if spec is not None:
                 out[sec] = resolved_section(sec, spec, self.seed)
         return out
@@ -88,21 +119,65 @@ class SystemConfig:
 
 
 def resolved_section(section: str, spec: dict[str, Any], seed: int) -> dict[str, Any]:
+    return resolved_component(registry(section), spec, seed, _SECTION_EXTRAS.get(section))
+
+
+def resolved_component(reg: Registry[Any], spec: dict[str, Any], seed: int | None,
+                       extras: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`spec` ({kind: NAME, ...options given}) with every option the component declares, defaults filled in, and
+    its nested parts resolved alike. `seed`: the system's, given to a section's component that takes one (a
+    nested part keeps its own default: the system does not pass it the seed)."""
     kind = spec["kind"]
     out: dict[str, Any] = {"kind": kind}
-    for opt, default in registry(section).options(kind).items():
+    nested = reg.nested(kind)
+    for opt, default in reg.options(kind).items():
         if opt in INJECTED or opt == "**":
             continue
         if opt in spec:
-            out[opt] = spec[opt]
-        elif opt == "seed":
-            out[opt] = seed  # the system's seed reaches every component that takes one
+            value = spec[opt]
+        elif opt in nested and nested[opt].absent is not None:
+            value = nested[opt].absent  # what the component uses when the option is not given
+        elif opt == "seed" and seed is not None:
+            value = seed  # the system's seed reaches every component that takes one
         elif default is not inspect.Parameter.empty:
-            out[opt] = list(default) if isinstance(default, tuple) else default
-    for opt, default in _SECTION_EXTRAS.get(section, {}).items():
+            value = list(default) if isinstance(default, tuple) else default
+        else:
+            continue
+        out[opt] = _resolved_nested(nested[opt], value) if opt in nested else value
+    for opt, default in (extras or {}).items():
         out[opt] = spec.get(opt, default)
     out.update({k: v for k, v in spec.items() if k not in out})  # a **options component's extras
     return out
+
+
+def _as_spec(value: Any) -> dict[str, Any] | None:
+    """A nested component as `{kind: NAME, ...options}` (from `NAME`, or `name:` for the kind); None if neither."""
+    if isinstance(value, str):
+        return {"kind": value}
+    if isinstance(value, dict):
+        key = "kind" if "kind" in value else "name"
+        if isinstance(value.get(key), str):
+            return {"kind": value[key], **{k: v for k, v in value.items() if k != key}}
+    return None
+
+
+def _resolved_nested(n: Nested, value: Any) -> Any:
+    if value is None:
+        return None
+    if n.settings is not None:
+        if not isinstance(value, dict):
+            return value
+        fields = [f for f in dataclasses.fields(resolve(n.settings)) if f.default is not dataclasses.MISSING]
+        return {**{f.name: f.default for f in fields}, **value}
+    reg: Registry[Any] = resolve(n.registry)
+
+    def one(v: Any) -> Any:
+        spec = _as_spec(v)
+        return resolved_component(reg, spec, None) if spec is not None and spec["kind"] in reg else v
+
+    if n.many:
+        return [one(v) for v in value] if isinstance(value, (list, tuple)) else value
+    return one(value)
 
 
 def safe_name(text: str) -> str:
@@ -228,11 +303,44 @@ def _component(chk: _Checker, section: str, value: Any, path: tuple[str, ...], r
             if k != "kind" and k not in known:
                 chk.error(f"{reg.kind} {kind!r} has no option {k!r}{did_you_mean(k, known)} "
                           f"(its options: {', '.join(known) or 'none'})", *path, k)
-    if section == "align" and kind == "llm" and isinstance(spec.get("fallback"), dict):
-        fb = _component(chk, "align", spec["fallback"], (*path, "fallback"), reg)
-        if fb is not None:
-            spec["fallback"] = fb
+    for opt, n in reg.nested(kind).items():
+        if spec.get(opt) is not None:
+            spec[opt] = _nested(chk, n, spec[opt], (*path, opt))
     return spec
+
+
+def _nested(chk: _Checker, n: Nested, value: Any, path: tuple[str, ...]) -> Any:
+    """A nested part checked like a section (a component's kind and options, or a settings dataclass's fields)."""
+    where = ".".join(path)
+    if n.settings is not None:
+        cls = resolve(n.settings)
+        known = [f.name for f in dataclasses.fields(cls)]
+        if not isinstance(value, dict):
+            chk.error(f"must be a mapping of {cls.__name__} settings ({', '.join(known)}), not {value!r}", *path,
+                      code="bad-value")
+            return value
+        for k in value:
+            if k not in known:
+                chk.error(f"{where} has no setting {k!r}{did_you_mean(str(k), known)} (its settings: "
+                          f"{', '.join(known)})", *path, str(k))
+        return value
+    reg: Registry[Any] = resolve(n.registry)
+
+    def one(v: Any, p: tuple[str, ...]) -> Any:
+        if isinstance(v, str):  # a bare name is a component with its defaults
+            if v not in reg:
+                chk.error(f"unknown {reg.kind} {v!r}{did_you_mean(v, reg.names())} (kinds: {', '.join(reg.names())})",
+                          *p, code="bad-value")
+            return v
+        got = _component(chk, reg.kind, v, p, reg)
+        return v if got is None else got
+
+    if n.many:
+        if not isinstance(value, (list, tuple)):
+            chk.error(f"must be a list of {reg.kind}s", *path, code="bad-value")
+            return value
+        return [one(v, (*path, str(i))) for i, v in enumerate(value)]
+    return one(value, path)
 
 
 def parse_system(raw: Any, source: str, text: str | None = None) -> SystemConfig:
@@ -240,13 +348,13 @@ def parse_system(raw: Any, source: str, text: str | None = None) -> SystemConfig
     chk = _Checker(source, key_lines(text) if text else {})
     if not isinstance(raw, dict):
         raise ConfigError(Problem("a system config is a YAML mapping", source))
+    top = sorted({*_PLAIN_KEYS, *COMPONENTS})
     for k in raw:
-        if k not in _TOP:
-            chk.error(f"unknown key {k!r}{did_you_mean(str(k), sorted(_TOP))} (known: {', '.join(sorted(_TOP))})",
-                      str(k))
+        if k not in top:
+            chk.error(f"unknown key {k!r}{did_you_mean(str(k), top)} (known: {', '.join(top)})", str(k))
     sections: dict[str, dict[str, Any] | None] = {}
-    for sec, (_, default) in COMPONENTS.items():
-        value = raw.get(sec)
+    for sec in COMPONENTS:
+        value, default = raw.get(sec), COMPONENTS.get(sec).default
         if value is None:
             sections[sec] = None if default is None else {"kind": default}
             continue
@@ -260,10 +368,7 @@ def parse_system(raw: Any, source: str, text: str | None = None) -> SystemConfig
         chk.error(f"seed must be an integer, got {seed!r}", "seed", code="bad-value")
     if chk.problems:
         raise ConfigError(chk.problems)
-    return SystemConfig(name=name, source=source, selector=sections["selector"] or {"kind": "default"},
-                        generator=sections["generator"] or {"kind": "extractive"}, backend=sections["backend"],
-                        question=sections["question"] or {"kind": "template"},
-                        align=sections["align"] or {"kind": "similarity"}, seed=seed,
+    return SystemConfig(name=name, source=source, sections=sections, seed=seed,
                         description=str(raw.get("description", "")), raw=raw, warnings=tuple(chk.warnings))
 
 

@@ -99,3 +99,35 @@ def test_every_component_kind_is_built_through_its_registry():
         assert len(registry(section)) >= 2, section
     system = System(load_config("trained-extractive"))
     assert type(system.evidence).__name__ == "TrainedEvidence" and type(system.aligner()).__name__ == "Aligner"
+
+
+def test_nested_parts_are_resolved_with_every_default():
+    # the llm aligner's fallback, given as {kind: learned}, and a classifier named by its bare name
+    align = load_config("openai-server").resolved["align"]
+    assert align["fallback"] == {"kind": "learned", "model": None, "threshold": None, "max_links": None,
+                                 "selector_weight": 0.0, "similarity": "lexical"}
+    sel = load_config("lexical-extractive").resolved["selector"]
+    assert sel["classifier"] == {"kind": "lexical", "use_glossary": True, "block_weight": 0.3}
+    assert sel["selector"] == {"threshold": 0.5, "target": "relevant", "min_k": 2, "max_k": 8, "review_level": 0.2}
+
+
+def test_an_absent_nested_part_is_recorded_as_what_the_component_uses(tmp_path):
+    path = _write(tmp_path, "backend: {kind: openai}\nalign: {kind: llm}\n"
+                            "selector: {kind: classifier, classifier: {kind: ensemble, members: [lexical]}}\n")
+    cfg = load_config(str(path)).resolved
+    assert cfg["align"]["fallback"]["kind"] == "learned" and cfg["align"]["fallback"]["max_links"] is None
+    assert cfg["selector"]["classifier"]["members"] == [{"kind": "lexical", "use_glossary": True,
+                                                          "block_weight": 0.3}]
+    assert cfg["selector"]["selector"] is None  # no settings: the classifier's own calibrated selector
+
+
+def test_a_misspelt_key_inside_a_nested_part_names_its_line(tmp_path):
+    path = _write(tmp_path, "selector:\n  kind: classifier\n  classifier: {kind: ensemble, members: [lexcal]}\n"
+                            "  selector: {treshold: 0.4}\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(str(path))
+    lines = {p.field: (p.line, p.message) for p in e.value.problems}
+    assert lines["selector.classifier.members.0"][0] == 3 and "did you mean 'lexical'" in lines[
+        "selector.classifier.members.0"][1]
+    assert lines["selector.selector.treshold"][0] == 4 and "did you mean 'threshold'" in lines[
+        "selector.selector.treshold"][1]

@@ -26,7 +26,7 @@ from archehr.data.model import Case, ClinicianAnswerSentence
 from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.similarity import Similarity
-from archehr.registry import Registry
+from archehr.registry import Nested, Registry
 from archehr.relevance.base import Selection, SentenceScores
 
 METHODS = ("similarity", "learned")
@@ -153,4 +153,5 @@ def llm_aligner(backend: Any, fallback: dict[str, Any] | None = None, prompt: st
 ALIGNERS: Registry[Any] = Registry("aligner")
 ALIGNERS.add("similarity", similarity_aligner)
 ALIGNERS.add("learned", learned_aligner)
-ALIGNERS.add("llm", llm_aligner)
+ALIGNERS.add("llm", llm_aligner, nested={"fallback": Nested(registry="archehr.align:ALIGNERS",
+                                                              absent={"kind": "learned"})})

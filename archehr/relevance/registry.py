@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from archehr.errors import ConfigError, Problem
-from archehr.registry import Registry
+from archehr.registry import Nested, Registry
 from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.selector import EvidenceSelector, Selector
 
@@ -32,8 +32,13 @@ CLASSIFIERS: Registry[Callable[..., RelevanceClassifier]] = Registry("relevance 
 EVIDENCE: Registry[Callable[..., Any]] = Registry("selector kind")
 EVIDENCE.add("default", "archehr.relevance.evidence:TrainedEvidence")
 EVIDENCE.add("all", "archehr.relevance.evidence:CiteAllEvidence")
-EVIDENCE.add("classifier", "archehr.relevance.evidence:ClassifierEvidence")
-EVIDENCE.add("llm", "archehr.relevance.evidence:LLMEvidence")
+_SELECTOR_SETTINGS = "archehr.relevance.selector:Selector"
+# `classifier` without `selector` settings uses the classifier's calibrated selector; `llm` the defaults
+EVIDENCE.add("classifier", "archehr.relevance.evidence:ClassifierEvidence",
+             nested={"classifier": Nested(registry="archehr.relevance.registry:CLASSIFIERS"),
+                     "selector": Nested(settings=_SELECTOR_SETTINGS)})
+EVIDENCE.add("llm", "archehr.relevance.evidence:LLMEvidence",
+             nested={"selector": Nested(settings=_SELECTOR_SETTINGS, absent={})})
 
 
 def shipped_model_path(kind: str = "default") -> Path:
@@ -93,7 +98,8 @@ def _cross_encoder(checkpoint: str | None = None, max_length: int | None = None)
     return CrossEncoderClassifier(checkpoint, max_length=max_length)
 
 
-@CLASSIFIERS.register("ensemble")
+@CLASSIFIERS.register("ensemble", nested={"members": Nested(registry="archehr.relevance.registry:CLASSIFIERS",
+                                                              many=True)})
 def _ensemble(members: Sequence[str | dict[str, Any]] = ("trained", "lexical"), mode: str = "mean",
               weights: Sequence[float] | None = None, thresholds: Sequence[float] | None = None) -> RelevanceClassifier:
     """members: names, or {"kind": ..., **options} mappings, built through this registry."""
