@@ -27,7 +27,7 @@ import hashlib
 import inspect
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,10 @@ class SystemConfig:
 
     def section(self, name: str) -> dict[str, Any] | None:
         return self.sections.get(name)
+
+    def with_section(self, name: str, spec: dict[str, Any] | None) -> SystemConfig:
+        """This config with section `name` replaced by `spec` ({kind: NAME, ...options})."""
+        return replace(self, sections={**self.sections, name: spec})
 
     @property
     def selector(self) -> dict[str, Any]:

@@ -164,3 +164,16 @@ def test_st1_template_question_hand_examples():
     c2 = Case("2", patient_question=(Phrase(0, 0, "I have had chest pain ever since."), Phrase(1, 0, "Any ideas?")))
     assert template_question(c2).startswith("What explains that the patient has had chest pain")
     assert len(shorten_question(" ".join(["w"] * 30)).split()) == 15
+
+
+def test_run_split_takes_only_what_it_uses():
+    # a parameter accepted and silently ignored (it once took `train=`) would hide a caller's mistake
+    import ast
+    import inspect
+
+    from archehr.runs import run_split
+
+    fn = ast.parse(inspect.getsource(run_split)).body[0]
+    params = [a.arg for a in (*fn.args.args, *fn.args.kwonlyargs)]
+    used = {n.id for stmt in fn.body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    assert "train" not in params and [p for p in params if p not in used] == []

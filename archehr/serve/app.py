@@ -7,7 +7,6 @@ concurrent use. Library errors become 4xx answers carrying the CLI's one-line pr
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
@@ -42,7 +41,7 @@ def serving_config(cfg: Any) -> Any:
     """A system config as the server runs it: an LLM backend's reply cache (its prompts hold the note, and
     it lives on disk) switched off."""
     if cfg.backend is not None and cfg.backend.get("cache", True):
-        cfg = dataclasses.replace(cfg, backend={**cfg.backend, "cache": False})
+        cfg = cfg.with_section("backend", {**cfg.backend, "cache": False})
     return cfg
 
 
