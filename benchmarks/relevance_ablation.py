@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from archehr.data.releases import demo_dir, load_split
-from archehr.relevance.calibration import THRESHOLDS
 from archehr.relevance.cv import grouped_folds, merge_splits, part_of
 from archehr.relevance.features import case_features, feature_names
 from archehr.relevance.logistic import Scaler, fit_logistic
 from archehr.training.labelled import labels
 from archehr.training.relevance_logistic import L2_GRID
+from archehr.training.selector_calibration import THRESHOLDS
 
 REPO = Path(__file__).resolve().parents[1]
 Case = tuple[np.ndarray, np.ndarray]  # (features, essential 0/1)

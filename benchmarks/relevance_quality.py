@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from archehr.data.releases import demo_dir, load_split
-from archehr.relevance.calibration import micro_f1, sweep
+from archehr.relevance.calibration import micro_f1
 from archehr.relevance.cv import cross_validate, merge_splits
 from archehr.relevance.embedding import embeddings_available
 from archehr.relevance.ensemble import EnsembleClassifier
@@ -31,6 +31,7 @@ from archehr.relevance.registry import build_classifier
 from archehr.relevance.selector import Selector
 from archehr.relevance.trained import TrainedClassifier
 from archehr.training.relevance_logistic import train
+from archehr.training.selector_calibration import sweep
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -152,8 +152,8 @@ class Stacked:
 def stacked(tr: Split, voice: dict[str, str]) -> Stacked:
     """Both models by the new recipe; the threshold of their mean from inner leave-one-voice-out scores."""
     import archehr.training.relevance_logistic as tm
-    from archehr.relevance.calibration import group_scores, sweep
     from archehr.relevance.selector import Selector
+    from archehr.training.selector_calibration import group_scores, sweep
 
     groups = {i: voice[i] for i in tr.case_ids}
     fsets = ("lexical", "lexical+embedding")

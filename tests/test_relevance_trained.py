@@ -7,13 +7,14 @@ import pytest
 from relevance_helpers import tiny_split
 
 from archehr.errors import ConfigError, InputError, UnavailableError
-from archehr.relevance.calibration import micro_f1, sweep
+from archehr.relevance.calibration import micro_f1
 from archehr.relevance.features import case_features, feature_names
 from archehr.relevance.logistic import Scaler, fit_logistic, sigmoid
 from archehr.relevance.selector import Selector
 from archehr.relevance.trained import FORMAT_VERSION, TrainedClassifier, load_model
 from archehr.training.labelled import training_hash
 from archehr.training.relevance_logistic import train
+from archehr.training.selector_calibration import sweep
 
 
 def test_logistic_regression_matches_hand_derivation():

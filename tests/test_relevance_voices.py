@@ -7,8 +7,8 @@ import pytest
 from relevance_helpers import tiny_split
 
 from archehr.errors import InputError
-from archehr.relevance.calibration import group_scores
 from archehr.training.relevance_logistic import train
+from archehr.training.selector_calibration import group_scores
 
 
 def test_group_scores_never_score_a_case_with_its_own_group() -> None:

@@ -40,11 +40,12 @@ import numpy as np
 from archehr import __version__
 from archehr.data.model import Split
 from archehr.errors import ConfigError, Problem, UnavailableError
-from archehr.relevance.calibration import Calibration, require_labels, sweep
+from archehr.relevance.calibration import require_labels
 from archehr.relevance.cross_encoder import FORMAT, FORMAT_VERSION, SELECTOR_FILE, query_text
 from archehr.relevance.selector import Selector
 from archehr.relevance.text import sentence_texts
 from archehr.training.labelled import labels, training_hash, training_record
+from archehr.training.selector_calibration import Calibration, sweep
 
 Log = Callable[[str], None]
 REVIEW_QUANTILE = 0.2  # as `archehr train`: about this share of similar cases gets flagged for review

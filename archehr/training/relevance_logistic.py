@@ -17,12 +17,13 @@ import numpy as np
 from archehr.data.model import Split
 from archehr.errors import ConfigError, Problem
 from archehr.relevance.base import SentenceScores
-from archehr.relevance.calibration import Calibration, group_scores, loco_scores, require_labels, sweep
+from archehr.relevance.calibration import require_labels
 from archehr.relevance.features import FEATURE_SETS, case_features, feature_names
 from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 from archehr.relevance.selector import Selector
 from archehr.relevance.trained import TrainedModel
 from archehr.training.labelled import labels, training_record
+from archehr.training.selector_calibration import Calibration, group_scores, loco_scores, sweep
 
 L2_GRID: tuple[float, ...] = (0.3, 1.0, 3.0, 10.0, 30.0)
 
