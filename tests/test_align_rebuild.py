@@ -142,7 +142,8 @@ def test_rebuild_reproduces_the_shipped_model(synthetic_dir):
 def test_pool_paths_outside_the_checkout_do_not_depend_on_where_the_release_sits(tmp_path):
     # CI has ../shared as a real folder beside the checkout, a workstation may have it anywhere: the model file
     # records the same string either way (the rebuild test compares it with the shipped one)
-    from archehr.training import align as tra
-    for base in (tmp_path / "shared", tmp_path / "elsewhere" / "deep", tra._ROOT.parent / "shared"):
-        assert tra._where(base / "data" / "synthetic" / "dev") == "data/synthetic/dev"
-    assert tra._where(tra._ROOT / "data" / "demo" / "dev") == "data/demo/dev"
+    from archehr.training import labelled
+    for base in (tmp_path / "shared", tmp_path / "elsewhere" / "deep", labelled._ROOT.parent / "shared"):
+        assert labelled.portable_source(base / "data" / "synthetic" / "dev") == "data/synthetic/dev"
+    assert labelled.portable_source(labelled._ROOT / "data" / "demo" / "dev") == "data/demo/dev"
+    assert labelled.portable_source("merged") == "merged"

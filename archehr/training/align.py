@@ -32,7 +32,7 @@ from archehr.data.model import Split
 from archehr.errors import DataError, Problem
 from archehr.relevance.base import SentenceScores
 from archehr.relevance.logistic import Scaler, fit_logistic
-from archehr.training.labelled import labels, training_hash
+from archehr.training.labelled import labels, portable_source, training_hash
 
 FEATURE_SET = "lexical+selector"
 L2 = 1.0
@@ -44,10 +44,6 @@ MAX_LINKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DEMO_PARTS = ("dev", "test-2026", "train")
 SYNTHETIC_LABEL = "syn-dev"
 RECIPE = "archehr train --rebuild-shipped"
-# Recorded pool paths are made relative to the checkout, and a folder outside it is named by its last three
-# parts only, so that a rebuild in another clone, wherever the release sits, records the same strings
-# (provenance only: no data is looked up from here).
-_ROOT = Path(__file__).resolve().parents[2]
 
 Log = Callable[[str], None]
 Links = frozenset[tuple[str, str]]
@@ -128,14 +124,7 @@ def load_parts(synthetic: str | Path, demo: str | Path) -> list[tuple[str, Split
 def load_pool(synthetic: str | Path, demo: str | Path, log: Log | None = None) -> tuple[Split, list[str]]:
     """The pool and its parts as recorded in the model file ("label=path", paths without the machine's prefix)."""
     parts = load_parts(synthetic, demo)
-    return pool_from_parts(parts, log), [f"{lab}={_where(Path(sp.source))}" for lab, sp in parts]
-
-
-def _where(d: Path) -> str:
-    d = d.resolve()
-    if d.is_relative_to(_ROOT):
-        return d.relative_to(_ROOT).as_posix()
-    return Path(*d.parts[-3:]).as_posix()  # outside the checkout: its last folders only
+    return pool_from_parts(parts, log), [f"{lab}={portable_source(sp.source)}" for lab, sp in parts]
 
 
 def pair_cases(split: Split, names: Sequence[str], encoder: object | None = None) -> dict[str, PairCase]:
