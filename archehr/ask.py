@@ -124,7 +124,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `system` is a built-in system name, a YAML path, an already loaded `archehr.pipeline.System`, or
     None for the default system. `narrative` is the patient's whole message when there is one (the
     question should be part of it). `splitter`: "auto" (spaCy when installed, else rules), "spacy",
-    "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding"), a
+    "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding", "reading"), a
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
     selector's). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.

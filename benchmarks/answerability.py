@@ -16,6 +16,7 @@ calibrated for).
 
     python benchmarks/answerability.py                      # lexical features (the default model)
     python benchmarks/answerability.py --features lexical+embedding
+    python benchmarks/answerability.py --features lexical+reading   # + MiniLM token alignment (reading.py)
     python benchmarks/answerability.py --save               # also (re)write the shipped model file(s)
 """
 
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from archehr.answerability.data import QUESTION_TYPES, load_items  # noqa: E402
-from archehr.answerability.model import SHIPPED, FeatureCache, train  # noqa: E402
+from archehr.answerability.model import FEATURE_SETS, SHIPPED, SHIPPED_NAME, FeatureCache, train  # noqa: E402
 
 SRC = ROOT / "data" / "demo-src"
 LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
@@ -110,7 +111,7 @@ def reliability_table(y: np.ndarray, p: np.ndarray, bins: int = 10) -> list[str]
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--features", default="lexical", choices=("lexical", "lexical+embedding"))
+    ap.add_argument("--features", default="lexical", choices=FEATURE_SETS)
     ap.add_argument("--save", action="store_true", help="write the shipped model trained on every dev+train item")
     ap.add_argument("--misses", type=int, default=0, help="print the N worst-scored items of each class")
     args = ap.parse_args(argv)
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         tr = [i for i in items if i.split in TRAIN_SPLITS]
         model = train(tr, args.features, cache)
-        path = SHIPPED["lexical" if args.features == "lexical" else "embedding"]
+        path = SHIPPED[SHIPPED_NAME[args.features]]
         model.save(path)
         print(f"\nsaved {path.relative_to(ROOT)}: threshold {model.threshold}, review level {model.review_level}, "
               f"{len(tr)} items")

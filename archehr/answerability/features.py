@@ -161,3 +161,13 @@ def embedding_features(case: Case, encoder: object) -> np.ndarray:
     v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
     cos = np.sort(v[1:] @ v[0])[::-1]
     return np.array([float(cos[0]), float(cos[:3].mean())])
+
+
+def reading_features(case: Case, token_encoder: object) -> np.ndarray:
+    """The token alignment row (`archehr.answerability.reading.READING_FEATURES`) of the question with
+    the note's non-header sentences."""
+    from archehr.answerability.reading import alignment_features
+
+    texts = [t for t, s in zip(sentence_texts(case.sentences), case.sentences, strict=True) if not is_header(s.text)]
+    states = token_encoder.states([case.question_text, *texts])  # type: ignore[attr-defined]
+    return alignment_features(states[0], states[1:])

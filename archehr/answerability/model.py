@@ -28,7 +28,9 @@ from archehr.answerability.features import (
     embedding_features,
     features,
     note_terms,
+    reading_features,
 )
+from archehr.answerability.reading import READING_FEATURES
 from archehr.atomic import write_json
 from archehr.data.json_io import read_json
 from archehr.data.model import Case
@@ -38,9 +40,11 @@ from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 
 FORMAT = "archehr-answerability-model"
 FORMAT_VERSION = 1
-FEATURE_SETS = ("lexical", "lexical+embedding")
+FEATURE_SETS = ("lexical", "lexical+embedding", "lexical+reading")
 HERE = Path(__file__).resolve().parent
-SHIPPED = {"lexical": HERE / "model_lexical.json", "embedding": HERE / "model_embedding.json"}
+SHIPPED = {"lexical": HERE / "model_lexical.json", "embedding": HERE / "model_embedding.json",
+           "reading": HERE / "model_reading.json"}
+SHIPPED_NAME = {"lexical": "lexical", "lexical+embedding": "embedding", "lexical+reading": "reading"}
 L2 = 3.0
 FALSE_ABSTENTION = 0.04  # target share of answerable questions abstained on (threshold quantile)
 REVIEW_QUANTILE = 0.2  # share of answerable questions (out of fold) flagged for review
@@ -51,18 +55,22 @@ def names_for(feature_set: str) -> tuple[str, ...]:
         return FEATURE_NAMES
     if feature_set == "lexical+embedding":
         return FEATURE_NAMES + EMBEDDING_FEATURES
+    if feature_set == "lexical+reading":
+        return FEATURE_NAMES + READING_FEATURES
     raise ConfigError(Problem(f"unknown answerability feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})",
                               field="answerability"))
 
 
 class FeatureCache:
-    """Per-item feature rows; lexical rows depend on the background, embedding rows do not (computed once)."""
+    """Per-item feature rows; lexical rows depend on the background, MiniLM rows do not (computed once)."""
 
-    def __init__(self, feature_set: str, glossary: Glossary | None = None, encoder: object | None = None):
+    def __init__(self, feature_set: str, glossary: Glossary | None = None, encoder: object | None = None,
+                 token_encoder: object | None = None):
         names_for(feature_set)
         self.feature_set = feature_set
         self.glossary = glossary if glossary is not None else load_glossary()
         self.encoder = encoder
+        self.token_encoder = token_encoder
         self._terms: dict[str, list[list[str]]] = {}
         self._emb: dict[str, np.ndarray] = {}
         self._rows: dict[tuple[int, str], np.ndarray] = {}  # (id of the background, item id) -> row
@@ -75,19 +83,29 @@ class FeatureCache:
     def row(self, case: Case, background: Background, note_key: str | None = None) -> np.ndarray:
         terms = self.terms(note_key, case) if note_key is not None else note_terms(case, self.glossary)
         x = features(case, background, self.glossary, terms)
-        if self.feature_set == "lexical+embedding":
+        if self.feature_set in ("lexical+embedding", "lexical+reading"):
             key = f"{note_key}\x00{case.question_text}" if note_key is not None else None
             if key is None or key not in self._emb:
-                if self.encoder is None:
-                    from archehr.relevance.embedding import get_encoder
-
-                    self.encoder = get_encoder()
-                e = embedding_features(case, self.encoder)
+                e = self._model_row(case)
                 if key is None:
                     return np.concatenate([x, e])
                 self._emb[key] = e
             x = np.concatenate([x, self._emb[key]])
         return x
+
+    def _model_row(self, case: Case) -> np.ndarray:
+        """The MiniLM part of a row: sentence cosines (embedding) or token alignment (reading)."""
+        if self.feature_set == "lexical+reading":
+            if self.token_encoder is None:
+                from archehr.answerability.reading import TokenEncoder
+
+                self.token_encoder = TokenEncoder(self.encoder)
+            return reading_features(case, self.token_encoder)
+        if self.encoder is None:
+            from archehr.relevance.embedding import get_encoder
+
+            self.encoder = get_encoder()
+        return embedding_features(case, self.encoder)
 
     def background(self, items: Sequence[Item]) -> Background:
         notes = {i.note_case: i for i in items}
@@ -228,7 +246,8 @@ def parse_model(d: object, source: str) -> AnswerabilityModel:
 
 
 def load_model(name_or_path: str | Path = "lexical") -> AnswerabilityModel:
-    """A shipped model ("lexical", the light default; "embedding", needs the models extra) or a model file."""
+    """A shipped model ("lexical", the light default; "embedding" or "reading", need the models extra) or a
+    model file."""
     p = SHIPPED.get(str(name_or_path), Path(name_or_path))
     if not p.is_file():
         known = ", ".join(SHIPPED)

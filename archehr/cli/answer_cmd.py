@@ -34,7 +34,8 @@ def answer(
     splitter: Annotated[str, typer.Option("--splitter", help="auto (spaCy when installed, else rules) | spacy | "
                                           "rules")] = "auto",
     fmt: Annotated[str, typer.Option("--format", help="text | json")] = "text",
-    answerability: Annotated[str, typer.Option("--answerability", help="lexical (default) | embedding (MiniLM, "
+    answerability: Annotated[str, typer.Option("--answerability", help="lexical (default) | embedding (MiniLM "
+                                               "cosines, the models extra) | reading (MiniLM token alignment, "
                                                "the models extra) | PATH to a model file | off (never say "
                                                "'the note does not say')")] = "lexical",
 ) -> None:
