@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
+from server_process import free_port, running_server
 
 from archehr.data.releases import demo_dir, load_split, write_split
 
@@ -42,17 +40,6 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get_json(url: str, timeout: float = 5.0) -> dict:
-    with urllib.request.urlopen(url, timeout=timeout) as r:  # noqa: S310 (loopback only)
-        return json.loads(r.read())
-
-
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     if not LLAMA_PYTHON.is_file():
@@ -63,35 +50,14 @@ def llama_server(tmp_path_factory):
     from archehr.llm.transformers_backend import smollm2_location
 
     folder, name = smollm2_location()
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    log = log_path.open("w")
-    # n_ctx 8192: SmolLM2's trained context; the prompts carry a note and a demonstration.
-    proc = subprocess.Popen(
-        [str(LLAMA_PYTHON), "-m", "llama_cpp.server", "--model", str(folder / name), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "8192", "--n_threads", "2", "--seed", "0"],
-        stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"llama-cpp-python server exited with {proc.returncode}:\n{log_path.read_text()[-2000:]}")
-            try:
-                models = _get_json(f"{base}/models")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"llama-cpp-python server did not answer in 180 s:\n{log_path.read_text()[-2000:]}")
-                time.sleep(0.5)
+    # n_ctx 8192: SmolLM2's trained context; the prompts carry a note and a demonstration.
+    cmd = [str(LLAMA_PYTHON), "-m", "llama_cpp.server", "--model", str(folder / name), "--host", "127.0.0.1",
+           "--port", str(port), "--n_ctx", "8192", "--n_threads", "2", "--seed", "0"]
+    with running_server(cmd, f"{base}/models", log_path, "llama-cpp-python server", 180) as (_, models):
         yield {"base_url": base, "served": [m["id"] for m in models["data"]], "log": log_path}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,19 +10,16 @@ Needs Debian's `chromium` and the `playwright` client, as tests/test_report_brow
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from server_process import free_port, get_json, running_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
@@ -33,12 +30,6 @@ MARKER = "Zorblaxian"  # a word no file of the project holds: found anywhere aft
 QUESTION = "Why was she given vancomycin by mouth instead of through the IV?"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _demo_note() -> str:
     from archehr.data import load_split
 
@@ -47,46 +38,22 @@ def _demo_note() -> str:
                                         "<script>window.__pwned = 1</script> Follow up in clinic.")
 
 
-def _get(url: str, timeout: float = 5) -> dict:
-    with urllib.request.urlopen(url, timeout=timeout) as r:  # noqa: S310 - our own 127.0.0.1 server
-        return json.loads(r.read())
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("serve")
     home, cwd = root / "home", root / "cwd"
     home.mkdir()
     cwd.mkdir()
-    port = _free_port()
+    port = free_port()
     log = root / "server.log"
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "PYTHONUNBUFFERED": "1"}
     started = time.time()
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "archehr", "serve", "--runs", str(SUBMISSIONS),
-                                 "--port", str(port)], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                _get(f"{base}/api/health", timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    pytest.fail(f"server did not start: {log.read_text(errors='replace')}")
-                time.sleep(0.1)
+    cmd = [sys.executable, "-m", "archehr", "serve", "--runs", str(SUBMISSIONS), "--port", str(port)]
+    with running_server(cmd, f"{base}/api/health", log, "archehr serve", 120, stop=signal.SIGINT, cwd=cwd,
+                        env=env) as (proc, _):
         print(f"server answered /api/health {time.time() - started:.2f} s after it was started")
-        info = {"base": base, "proc": proc, "log": log, "root": root, "started": started}
-        yield info
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        yield {"base": base, "proc": proc, "log": log, "root": root, "started": started}
 
 
 def _page(browser, server, outside: list[str], width: int = 1100):
@@ -228,7 +195,7 @@ def test_runs_page(browser, server, tmp_path) -> None:
         shutil.copy(tmp_path / "serve-runs-case.png", Path(os.environ["ARCHEHR_SCREENSHOTS"]) / "serve-runs-case.png")
     # provenance: the run's run.json
     href = page.locator("a", has_text="provenance (run.json)").first.get_attribute("href")
-    prov = _get(server["base"] + href)
+    prov = get_json(server["base"] + href)
     assert prov["system"]["name"] in ("trained-extractive", "lexical-extractive")
     phone, phone_errors = _page(browser, server, outside, width=390)
     for path in ("/", page.url[len(server["base"]):]):
