@@ -54,6 +54,18 @@ def test_reading_feature_set_names() -> None:
     assert names[-len(READING_FEATURES):] == READING_FEATURES and len(set(names)) == len(names)
 
 
+def test_shipped_reading_model_loads_without_torch_and_round_trips() -> None:
+    import json
+
+    from archehr.answerability.model import load_model, parse_model
+
+    m = load_model("reading")  # reading the file needs no torch; scoring with it does (the models extra)
+    assert m.feature_set == "lexical+reading" and 0.0 < m.threshold <= m.review_level < 1.0
+    again = parse_model(json.loads(json.dumps(m.to_json())), "mem")
+    assert again.names == m.names and again.threshold == m.threshold
+    assert np.array_equal(again.head.weights, m.head.weights)
+
+
 class _FakeTokenEncoder:
     """One 2-d state per whitespace word: "salt" and "sodium" along x, anything else along y."""
 
