@@ -57,6 +57,7 @@ class FaultServer:
         self.calls = 0  # completion requests (GET /v1/models is counted in `gets`)
         self.gets = 0
         self.models: list[str] | None = [self.MODEL]  # what GET /v1/models lists (None: 404)
+        self.hang_models = False  # GET /v1/models never answered: the whole server is hung
         self.payloads: list[dict] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -122,6 +123,9 @@ class FaultServer:
         payload = self._read_request(sock)
         if "_get" in payload:  # GET /v1/models: the model list (`models`), whatever the mode of completions
             self.gets += 1
+            if self.hang_models:
+                self.stopped.wait(120)
+                return
             if self.models is None:
                 sock.sendall(http(404, b'{"error": {"message": "not found"}}'))
             else:

@@ -173,6 +173,22 @@ def test_dead_server_each_case_names_the_breaker_once(tmp_path, capsys, monkeypa
     assert not any("attempt 2" in v for v in run["fallbacks"].values())
 
 
+def test_a_server_hung_before_its_model_list_is_given_up_at_once(server, tmp_path, capsys, monkeypatch):
+    # connected, and GET /models unanswered: not one case waits out first_token_timeout on it; the run says so.
+    # A named model (model: auto would retry the list before each request, and fail on that instead)
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    server.hang_models = True
+    system = shipped_system(tmp_path, server.url, model=server.MODEL, first_token_timeout=2.0, timeout=None)
+    code, out = predict(tmp_path, system)
+    # no completion request was sent, and the list was asked once (not again before every request)
+    assert code == 3 and server.calls == 0 and server.gets == 1
+    run = check_complete_submission(out)
+    assert sorted(run["fallbacks"]) == sorted(run["input_sha256"])
+    opened = run["llm_transport"]["breaker"]["events"][0]
+    assert opened["event"] == "opened" and "/models: no answer within the deadline" in opened["reason"]
+    assert "no answer within the deadline" in run["llm_transport"]["model"]["error"]
+
+
 def test_usage_and_latency_are_tracked_per_scope(server):
     from archehr.llm.usage import track_usage
 

@@ -374,10 +374,17 @@ class OpenAIBackend(Backend):
         with self._start_lock:
             if self.served is not None:
                 return
+            if self.models_error is not None and self.breaker.cooling():
+                return  # asked and unanswered, and the breaker is open: not again before its probe
             try:
                 status, body = self._loop_thread().run(self._get_models(), None)
             except _Retryable as e:
                 self.models_error = f"GET {self.base_url}/models: {e}"
+                if isinstance(e, _Timeout):
+                    # connected, and no answer to the model list in 30 s: a busy server still answers it at
+                    # once (vLLM, Ollama and llama.cpp serve it beside the generation queue), so this one is
+                    # hung; without this each case's first requests waited out first_token_timeout (300 s)
+                    self.breaker.trip(self.models_error)
                 return
             self.served = self._choose_model(status, body)
             self.models_error = None
