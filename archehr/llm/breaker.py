@@ -64,23 +64,6 @@ class CircuitBreaker:
                 self.opened_at = self.clock()
                 self.probing = False
 
-    def trip(self, reason: str) -> None:
-        """Open now (again, if open), before any request failed: the server showed it cannot answer (its
-        model list unanswered)."""
-        if self.after <= 0:
-            return
-        with self._lock:
-            self.last_reason = reason
-            self.events.append({"event": "opened" if self.opened_at is None else "probe failed",
-                                "consecutive_failures": self.failures, "reason": reason})
-            self.opened_at = self.clock()
-            self.probing = False
-
-    def cooling(self) -> bool:
-        """Open, and its cooldown not over: nothing should be asked of the server yet."""
-        with self._lock:
-            return self.after > 0 and self.opened_at is not None and self.clock() - self.opened_at < self.cooldown
-
     def report(self) -> dict[str, Any]:
         with self._lock:
             return {"after": self.after, "cooldown": self.cooldown, "state": self.state(),

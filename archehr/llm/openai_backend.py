@@ -318,6 +318,7 @@ class OpenAIBackend(Backend):
         self.fan_out = highest
         self.served: dict[str, Any] | None = None  # from GET /models, once start() has read it
         self.models_error: str | None = None
+        self._models_failed_at: float | None = None  # monotonic time the list was last asked for in vain
         self._loop: _LoopThread | None = None
         self._client: Any = None
         self._init_lock = threading.Lock()
@@ -374,17 +375,18 @@ class OpenAIBackend(Backend):
         with self._start_lock:
             if self.served is not None:
                 return
-            if self.models_error is not None and self.breaker.cooling():
-                return  # asked and unanswered, and the breaker is open: not again before its probe
+            failed = self._models_failed_at
+            if failed is not None and (self.model != "auto" or time.monotonic() - failed < self.breaker.cooldown):
+                # asked, and no list came: a named model is asked for without it; `auto` (which needs it)
+                # asks again once per breaker cooldown. Before, every request of every case asked again
+                # (the list's deadline each: 30 s on a hung server). No list alone is not a dead server:
+                # llama-cpp-python answers it only between generations
+                return
             try:
                 status, body = self._loop_thread().run(self._get_models(), None)
             except _Retryable as e:
                 self.models_error = f"GET {self.base_url}/models: {e}"
-                if isinstance(e, _Timeout):
-                    # connected, and no answer to the model list in 30 s: a busy server still answers it at
-                    # once (vLLM, Ollama and llama.cpp serve it beside the generation queue), so this one is
-                    # hung; without this each case's first requests waited out first_token_timeout (300 s)
-                    self.breaker.trip(self.models_error)
+                self._models_failed_at = time.monotonic()
                 return
             self.served = self._choose_model(status, body)
             self.models_error = None
