@@ -18,6 +18,12 @@ calibrated for).
     python benchmarks/answerability.py --features lexical+embedding
     python benchmarks/answerability.py --features lexical+reading   # + MiniLM token alignment (reading.py)
     python benchmarks/answerability.py --save               # also (re)write the shipped model file(s)
+    python benchmarks/answerability.py --without-length-matched   # the data before the length-matched questions
+    python benchmarks/answerability.py --ablate log_terms   # a feature held constant (an ablation; no --save)
+
+Written questions come in two sets: the first ones (shorter than the patients' own) and the ones
+written to match the own questions in length and style (`length_matched`); each gets its rows, and
+the AUROC of question length (words) alone, own against each set, shows how far length gives it away.
 """
 
 from __future__ import annotations
@@ -34,10 +40,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from archehr.answerability.data import QUESTION_TYPES, load_items  # noqa: E402
-from archehr.answerability.model import FEATURE_SETS, SHIPPED, SHIPPED_NAME, FeatureCache, train  # noqa: E402
+from archehr.answerability.model import (  # noqa: E402
+    FEATURE_SETS,
+    SHIPPED,
+    SHIPPED_NAME,
+    FeatureCache,
+    names_for,
+    train,
+)
 
 SRC = ROOT / "data" / "demo-src"
 LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
+MATCHED = ROOT / "data" / "answerability" / "length-matched-unanswerable.yaml"
 TRAIN_SPLITS = ("dev", "train")
 ALL_SPLITS = ("dev", "train", "test", "test-2026")
 PENALTIES = (0, 1, 10)
@@ -109,18 +123,48 @@ def reliability_table(y: np.ndarray, p: np.ndarray, bins: int = 10) -> list[str]
     return rows
 
 
+def written_set(item) -> str:
+    if item.source != "written":
+        return item.source
+    return "written, length-matched" if item.length_matched else "written, first set"
+
+
+def ablate(cache: FeatureCache, feature_set: str, name: str) -> None:
+    """Hold one feature constant (0) in every row the cache gives: the model cannot use it."""
+    names = names_for(feature_set)
+    if name not in names:
+        raise SystemExit(f"--ablate: unknown feature {name!r} (known: {', '.join(names)})")
+    k = names.index(name)
+    matrix = cache.matrix
+
+    def without(items, background):  # noqa: ANN001, ANN202
+        x = matrix(items, background).copy()
+        x[:, k] = 0.0
+        return x
+
+    cache.matrix = without  # type: ignore[method-assign]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--features", default="lexical", choices=FEATURE_SETS)
     ap.add_argument("--save", action="store_true", help="write the shipped model trained on every dev+train item")
     ap.add_argument("--misses", type=int, default=0, help="print the N worst-scored items of each class")
+    ap.add_argument("--without-length-matched", action="store_true",
+                    help="leave out the length-matched written questions (the data set before them)")
+    ap.add_argument("--ablate", metavar="FEATURE", help="hold this feature constant (an ablation)")
     args = ap.parse_args(argv)
+    if args.ablate and args.save:
+        ap.error("--ablate measures an ablation; it cannot --save a shipped model")
     t0 = time.perf_counter()
-    items = load_items(SRC, LEGACY, splits=ALL_SPLITS)
+    items = load_items(SRC, LEGACY, splits=ALL_SPLITS, matched_file=None if args.without_length_matched else MATCHED)
     cache = FeatureCache(args.features)
+    if args.ablate:
+        ablate(cache, args.features, args.ablate)
     p, abstain, flag, folds = held_out(items, args.features, cache)
     y = np.array([i.answerable for i in items])
-    print(f"answerability, leave-one-voice-out, features {args.features}: {len(items)} items, "
+    print(f"answerability, leave-one-voice-out, features {args.features}"
+          f"{f' without {args.ablate}' if args.ablate else ''}: {len(items)} items, "
           f"{len({i.voice for i in items})} voices, {len({i.note_case for i in items})} notes "
           f"({time.perf_counter() - t0:.0f} s)")
     print("thresholds by held-out voice (abstain below / review below):",
@@ -129,10 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     s = summary(y, p, abstain, flag)
     print(f"review flag on answered answerable questions: {s['flag_answered_answerable']:.3f}; "
           f"on answered unanswerable ones: {float((flag & ~abstain)[~y].mean()):.3f}")
-    groups: dict[str, dict[str, list[int]]] = {"source": defaultdict(list), "voice": defaultdict(list),
-                                               "question type": defaultdict(list)}
+    groups: dict[str, dict[str, list[int]]] = {"source": defaultdict(list), "written set": defaultdict(list),
+                                               "voice": defaultdict(list), "question type": defaultdict(list)}
     for k, i in enumerate(items):
         groups["source"][i.source].append(k)
+        if i.source == "written":
+            groups["written set"][written_set(i)].append(k)
         groups["voice"][i.voice].append(k)
         groups["question type"][i.qtype].append(k)
     for name, by in groups.items():
@@ -143,10 +189,17 @@ def main(argv: list[str] | None = None) -> int:
             if idx.size:
                 print(f"  {key:32s} " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
     own = np.array(groups["source"].get("own", []), dtype=int)
-    for src in ("moved", "written"):
-        idx = np.concatenate([own, np.array(groups["source"].get(src, []), dtype=int)])
-        if idx.size:
+    sets = {"moved": groups["source"].get("moved", []), "written": groups["source"].get("written", []),
+            **{k.replace("written, ", "written "): v for k, v in sorted(groups["written set"].items())}}
+    for src, ks in sets.items():
+        idx = np.concatenate([own, np.array(ks, dtype=int)])
+        if len(ks):
             print(f"own vs {src} only: " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
+    words = np.array([len(i.question.split()) for i in items], dtype=float)
+    print("\nquestion length alone (words), AUROC own vs: " + ", ".join(
+        f"{src} {auroc(y[idx], words[idx]):.3f} (mean {words[ks].mean():.1f} words)"
+        for src, ks in sets.items() if len(ks)
+        for idx in [np.concatenate([own, np.array(ks, dtype=int)])]) + f"; own mean {words[own].mean():.1f} words")
     print("\nreliability of P(answerable), held-out items:")
     for row in reliability_table(y, p):
         print(row)

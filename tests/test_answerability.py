@@ -10,10 +10,12 @@ import yaml
 
 from archehr.answerability.data import load_items, question_type, read_source_case
 from archehr.answerability.features import FEATURE_NAMES, Background, features, question_concepts
+from archehr.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "data" / "demo-src"
 LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
+MATCHED = ROOT / "data" / "answerability" / "length-matched-unanswerable.yaml"
 
 
 def _source(case_id: str):
@@ -24,15 +26,35 @@ def _source(case_id: str):
     raise KeyError(case_id)
 
 
-def test_written_unanswerable_questions_name_nothing_their_note_holds():
-    written = yaml.safe_load(LEGACY.read_text(encoding="utf-8"))
-    assert len(written) >= 40
+@pytest.mark.parametrize(("path", "at_least"), [(LEGACY, 40), (MATCHED, 176)])
+def test_written_unanswerable_questions_name_nothing_their_note_holds(path, at_least):
+    written = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert len(written) >= at_least
     for cid, qs in written.items():
         note = " " + _source(str(cid)).note_text.lower() + " "
         for q in qs:
             assert q["absent"], (cid, q)
             found = [w for w in q["absent"] if w.lower() in note]
             assert not found, f"case {cid}: {q['q']!r} asks about {found}, which the note mentions"
+
+
+def test_length_matched_questions_are_marked_and_as_long_as_the_own_ones():
+    items = load_items(SRC, LEGACY, splits=("dev", "train", "test", "test-2026"), matched_file=MATCHED)
+    matched = [i for i in items if i.length_matched]
+    assert matched and all(i.source == "written" and not i.answerable for i in matched)
+    assert {i.voice for i in matched} == {i.voice for i in items}  # every voice has some
+    own = np.mean([len(i.question.split()) for i in items if i.source == "own"])
+    long = np.mean([len(i.question.split()) for i in matched])
+    assert abs(long - own) < 0.15 * own, (long, own)
+    without = load_items(SRC, LEGACY, splits=("dev", "train", "test", "test-2026"))
+    assert len(items) - len(without) == len(matched) and not any(i.length_matched for i in without)
+
+
+def test_length_matched_questions_for_an_unknown_case_are_refused(tmp_path):
+    bad = tmp_path / "m.yaml"
+    bad.write_text('"99999":\n  - {q: "Can I fly?", absent: [fly]}\n', encoding="utf-8")
+    with pytest.raises(DataError, match="99999"):
+        load_items(SRC, LEGACY, splits=("dev",), matched_file=bad)
 
 
 def test_items_labels_and_sources():

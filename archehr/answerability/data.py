@@ -10,7 +10,9 @@ Three sources, all fictional:
   (e.g. a generic "will he walk again?" on an orthopaedic note) listed in `MOVED_EXCLUDED`;
 - `written`: questions written for a note that it cannot answer (a drug never mentioned, a test never
   done, a date the note does not give): each case file's `unanswerable_questions`, and for the legacy
-  cases `data/answerability/legacy-unanswerable.yaml`.
+  cases `data/answerability/legacy-unanswerable.yaml`; and, marked `length_matched`, two per case from
+  `data/answerability/length-matched-unanswerable.yaml`, written to match the patients' own questions
+  in length and style (the first written ones are half as long, so length alone told them apart).
 
 Each item is a one-case `Case` built as `archehr answer` builds one from a raw question: the question
 is the patient question, the narrative and the clinician's rewording (a raw question has neither).
@@ -79,6 +81,8 @@ class Item:
     answerable: bool
     source: str  # own | moved | written
     case: Case
+    length_matched: bool = False  # a written question matched in length and style to the patients' own
+
 
     @property
     def qtype(self) -> str:
@@ -164,20 +168,27 @@ def moved_pairs(cases: Iterable[SourceCase], per_case: int = 1) -> list[tuple[So
 
 
 def load_items(src_dir: str | Path, legacy_file: str | Path | None = None,
-               splits: tuple[str, ...] = ("dev", "train"), moved_per_case: int = 1) -> list[Item]:
-    """Every answerability item of the case files in `src_dir` whose split is in `splits`."""
+               splits: tuple[str, ...] = ("dev", "train"), moved_per_case: int = 1,
+               matched_file: str | Path | None = None) -> list[Item]:
+    """Every answerability item of the case files in `src_dir` whose split is in `splits`; `matched_file`
+    (same format as `legacy_file`, any voice) adds written questions marked `length_matched`."""
     src = Path(src_dir)
-    cases = [read_source_case(p) for p in sorted(src.glob("case-*.yaml"))]
-    cases = [c for c in cases if c.split in splits]
+    every = [read_source_case(p) for p in sorted(src.glob("case-*.yaml"))]
+    cases = [c for c in every if c.split in splits]
     if not cases:
         raise DataError(Problem(f"no case files of split(s) {', '.join(splits)}", str(src)))
     legacy = load_legacy_unanswerable(Path(legacy_file)) if legacy_file else {}
+    matched = load_legacy_unanswerable(Path(matched_file)) if matched_file else {}
+    unknown = sorted(set(matched) - {c.case_id for c in every}, key=lambda x: (len(x), x))
+    if unknown:
+        raise DataError(Problem(f"questions for case(s) not in {src}: {', '.join(unknown)}", str(matched_file)))
     items: list[Item] = []
 
-    def add(nc: SourceCase, qc: SourceCase, q: str, answerable: bool, source: str, k: int) -> None:
+    def add(nc: SourceCase, qc: SourceCase, q: str, answerable: bool, source: str, k: int,
+            length_matched: bool = False) -> None:
         iid = f"{nc.case_id}:{source}:{qc.case_id}:{k}"
         items.append(Item(iid, nc.case_id, qc.case_id, nc.voice, nc.split, q, answerable, source,
-                          question_case(iid, q, nc.sentences, nc.specialty)))
+                          question_case(iid, q, nc.sentences, nc.specialty), length_matched))
 
     for c in cases:
         if c.questions:
@@ -185,6 +196,8 @@ def load_items(src_dir: str | Path, legacy_file: str | Path | None = None,
         written = c.unanswerable + (legacy.get(c.case_id, ()) if c.voice.startswith("legacy") else ())
         for k, q in enumerate(written):
             add(c, c, q, False, "written", k)
+        for k, q in enumerate(matched.get(c.case_id, ()), start=len(written)):
+            add(c, c, q, False, "written", k, length_matched=True)
     for qc, nc in moved_pairs(cases, moved_per_case):
         if qc.questions:
             add(nc, qc, " ".join(qc.questions), False, "moved", 0)
