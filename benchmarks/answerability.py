@@ -20,6 +20,7 @@ calibrated for).
     python benchmarks/answerability.py --save               # also (re)write the shipped model file(s)
     python benchmarks/answerability.py --without-length-matched   # the data before the length-matched questions
     python benchmarks/answerability.py --ablate log_terms   # a feature held constant (an ablation; no --save)
+    python benchmarks/answerability.py --shipped            # also: the shipped model file on each set, as is
 
 Written questions come in two sets: the first ones (shorter than the patients' own) and the ones
 written to match the own questions in length and style (`length_matched`); each gets its rows, and
@@ -45,6 +46,7 @@ from archehr.answerability.model import (  # noqa: E402
     SHIPPED,
     SHIPPED_NAME,
     FeatureCache,
+    load_model,
     names_for,
     train,
 )
@@ -153,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--without-length-matched", action="store_true",
                     help="leave out the length-matched written questions (the data set before them)")
     ap.add_argument("--ablate", metavar="FEATURE", help="hold this feature constant (an ablation)")
+    ap.add_argument("--shipped", action="store_true",
+                    help="also score every item with the shipped model file of --features (not held out: it was "
+                         "trained on the dev+train items it had; length-matched questions it never saw)")
     args = ap.parse_args(argv)
     if args.ablate and args.save:
         ap.error("--ablate measures an ablation; it cannot --save a shipped model")
@@ -200,6 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{src} {auroc(y[idx], words[idx]):.3f} (mean {words[ks].mean():.1f} words)"
         for src, ks in sets.items() if len(ks)
         for idx in [np.concatenate([own, np.array(ks, dtype=int)])]) + f"; own mean {words[own].mean():.1f} words")
+    if args.shipped:
+        shipped = load_model(SHIPPED_NAME[args.features])
+        ps = np.array([shipped.probability(i.case) for i in items])
+        ab = ps < shipped.threshold
+        print(f"\nshipped model {SHIPPED_NAME[args.features]} as is (threshold {shipped.threshold}), share abstained: "
+              + ", ".join(f"{k} {ab[np.array(v, dtype=int)].mean():.3f} (n={len(v)})"
+                          for k, v in sorted({**groups["source"], **groups["written set"]}.items())))
     print("\nreliability of P(answerable), held-out items:")
     for row in reliability_table(y, p):
         print(row)
