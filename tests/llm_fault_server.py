@@ -26,7 +26,8 @@ TEXTS = {
 # besides these, any other three-digit mode answers that HTTP status with a JSON error message
 MODES = ("ok", "nocite", "offtopic", "huge", "500", "400", "429", "refuse_format", "refuse_format_422", "llamacpp",
          "refuse_stream_options",
-         "hang", "trickle", "malformed", "empty_choices", "null_content", "cut", "not_http", "bad_utf8", "reset",
+         "hang", "trickle", "trickle_body", "malformed", "empty_choices", "null_content", "cut", "not_http",
+         "bad_utf8", "reset",
          "banner")
 
 
@@ -155,6 +156,15 @@ class FaultServer:
             return
         if mode == "not_http":
             sock.sendall(b"SSH-2.0-OpenSSH_9.6 this is not an HTTP server\r\n")
+            return
+        if mode == "trickle_body":  # the headers at once, then the body one byte a second
+            whole = http(200, completion(GOOD))
+            head_end = whole.index(b"\r\n\r\n") + 4
+            sock.sendall(whole[:head_end])
+            for b in whole[head_end:]:
+                if self.stopped.wait(1.0):
+                    return
+                sock.sendall(bytes([b]))
             return
         if mode == "trickle":  # one byte a second, forever
             for b in http(200, completion(GOOD)):

@@ -81,6 +81,18 @@ def test_each_fault_is_a_backend_error_with_its_reason(server, mode, reason, cal
     assert info.value.retryable == (reason not in ("deadline", "HTTP 400"))
 
 
+def test_a_whole_reply_trickling_in_is_cut_without_a_total_deadline(server):
+    # the shipped settings have no total deadline (timeout: null): a body sent one byte a second counted each
+    # byte as life and held the request for minutes; a whole reply still arriving token_timeout s after its
+    # first byte is cut
+    server.mode = "trickle_body"
+    b = backend(server.url, timeout=None, first_token_timeout=5.0, token_timeout=1.5)
+    t = time.perf_counter()
+    with pytest.raises(BackendError, match="trickled: still arriving 1.5s after its first byte"):
+        b.complete("hi", max_tokens=200)
+    assert time.perf_counter() - t < 6 and server.calls == 1  # no token ever came: hung, not retried
+
+
 def test_connection_refused_is_retried_then_a_backend_error():
     b = backend(closed_port_url(), retries=2)
     with pytest.raises(BackendError, match="cannot connect") as info:

@@ -251,6 +251,7 @@ class _Watch:
         self.t0 = t0
         self.first: float | None = None  # first token (or first body byte of a non-streamed reply)
         self.last = t0
+        self.body = False  # a whole reply (not streamed) is arriving
 
 
 class OpenAIBackend(Backend):
@@ -518,8 +519,11 @@ class OpenAIBackend(Backend):
             body = bytearray()
             async for chunk in resp.aiter_bytes():
                 if watch.first is None:
-                    watch.first = time.monotonic()
-                watch.last = time.monotonic()
+                    # a whole (not streamed) reply is sent at once when it is ready: its bytes are no tokens, and
+                    # one still arriving token_timeout s after its first byte is cut as stalled (counting each byte
+                    # as life, a server sending one byte a second held a request for minutes, a run for hours)
+                    watch.first = watch.last = time.monotonic()
+                    watch.body = True
                 body += chunk
                 if len(body) > self.max_reply_bytes:
                     raise _Final(f"reply larger than max_reply_bytes={self.max_reply_bytes}; refused")
@@ -601,6 +605,9 @@ class OpenAIBackend(Backend):
                 if watch.first is None and now - watch.t0 > self.first_token_timeout:
                     raise _Timeout(f"no first token within the {self.first_token_timeout:g}s deadline "
                                    f"(first_token_timeout; {self.base_url})")
+                if watch.body and now - watch.last > self.token_timeout:
+                    raise _Timeout(f"the reply trickled: still arriving {self.token_timeout:g}s after its first byte "
+                                   f"(token_timeout deadline; {self.base_url})")
                 if watch.first is not None and now - watch.last > self.token_timeout:
                     raise _Timeout(f"the reply stalled: no token for {self.token_timeout:g}s (token_timeout "
                                    f"deadline; {self.base_url})")
