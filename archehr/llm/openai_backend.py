@@ -376,12 +376,11 @@ class OpenAIBackend(Backend):
         with self._start_lock:
             if self.served is not None:
                 return
-            failed = self._models_failed_at
-            if failed is not None and (self.model != "auto" or time.monotonic() - failed < self.breaker.cooldown):
-                # asked, and no list came: a named model is asked for without it; `auto` (which needs it)
-                # asks again once per breaker cooldown. Before, every request of every case asked again
-                # (the list's deadline each: 30 s on a hung server). No list alone is not a dead server:
-                # llama-cpp-python answers it only between generations
+            if self._models_failed_at is not None and self.model != "auto":
+                # asked, and no list came: a named model is asked for without it (before, every request of
+                # every case asked again, the list's deadline each: 30 s). `auto` needs the list and asks
+                # again before each request: a list that came late is not a dead server (llama-cpp-python
+                # answers it only between generations), and a busy server's list comes eventually
                 return
             try:
                 status, body = self._loop_thread().run(self._get_models(), None)
