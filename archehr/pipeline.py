@@ -66,13 +66,13 @@ class System:
         self.generator: Any = self.part("generator")
 
     def _takes_backend(self, section: str) -> bool:
-        spec = self.config.section(section)
+        spec = self.config.spec(section)
         return spec is not None and registry(section).takes(spec["kind"], "backend")
 
     def part(self, section: str) -> Any:
         """The component of a config section, built on first use from the registry that section names."""
         if section not in self._parts:
-            spec = dict(self.config.section(section) or {})
+            spec = dict(self.config.spec(section) or {})
             kind = spec.pop("kind")
             reg = registry(section)
             if reg.takes(kind, "backend"):

@@ -81,32 +81,37 @@ class SystemConfig:
     raw: dict[str, Any] = field(default_factory=dict)  # as written
     warnings: tuple[Problem, ...] = ()  # old forms that still load, each saying what to write instead
 
-    def section(self, name: str) -> dict[str, Any] | None:
-        return self.sections.get(name)
-
     def with_section(self, name: str, spec: dict[str, Any] | None) -> SystemConfig:
         """This config with section `name` replaced by `spec` ({kind: NAME, ...options})."""
         return replace(self, sections={**self.sections, name: spec})
 
+    def spec(self, name: str) -> dict[str, Any] | None:
+        """Section `name` as the system builds it: as loaded, or {kind: its default} when left out (the
+        default is the one COMPONENTS declares; None for an optional section such as `backend`)."""
+        spec = self.sections.get(name)
+        if spec is None and (default := COMPONENTS.get(name).default) is not None:
+            return {"kind": default}
+        return spec
+
     @property
     def selector(self) -> dict[str, Any]:
-        return self.sections["selector"] or {"kind": "default"}
+        return self.spec("selector")  # type: ignore[return-value]
 
     @property
     def generator(self) -> dict[str, Any]:
-        return self.sections["generator"] or {"kind": "extractive"}
+        return self.spec("generator")  # type: ignore[return-value]
 
     @property
     def backend(self) -> dict[str, Any] | None:
-        return self.sections.get("backend")
+        return self.spec("backend")
 
     @property
     def question(self) -> dict[str, Any]:
-        return self.sections["question"] or {"kind": "template"}
+        return self.spec("question")  # type: ignore[return-value]
 
     @property
     def align(self) -> dict[str, Any]:
-        return self.sections["align"] or {"kind": "similarity"}
+        return self.spec("align")  # type: ignore[return-value]
 
     @property
     def resolved(self) -> dict[str, Any]:
