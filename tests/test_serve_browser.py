@@ -10,6 +10,7 @@ Needs Debian's `chromium` and the `playwright` client, as tests/test_report_brow
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -209,7 +210,25 @@ def test_runs_page(browser, server, tmp_path) -> None:
 
 
 def test_zz_nothing_of_the_note_left_after_stop(server) -> None:
-    """Runs last in this module: stop the server, then look for the note in its log and in files."""
+    """Runs last in this module: stop the server, then look for the note in its log and in files.
+
+    It sends its own requests first (the runs page, an answer, a refused 2 MB note), so it holds without the
+    browser tests above, which skip on a machine without Chromium."""
+    import urllib.error
+    import urllib.request
+
+    base = server["base"]
+    with urllib.request.urlopen(base + "/runs", timeout=60) as r:  # noqa: S310 - our own 127.0.0.1 server
+        assert r.status == 200
+    for note, status in ((_demo_note(), 200), (f"Stable overnight, seen by {MARKER}. " * 60_000, 413)):
+        body = json.dumps({"note": note, "question": QUESTION}).encode()
+        req = urllib.request.Request(base + "/api/answer", data=body, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=300) as r:  # noqa: S310
+                got = r.status
+        except urllib.error.HTTPError as e:
+            got = e.code
+        assert got == status, (got, status)
     proc = server["proc"]
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=30)
