@@ -2,12 +2,13 @@
 
 Fitting never sees the test key: the members' dev runs (the same systems run on a dev split) are combined
 under each candidate setting and scored against the dev key; the best candidate is kept and applied to
-the test runs. Candidates: equal weights or weights proportional to each member's own dev score, times a
-threshold grid (vote tasks); ties go to equal weights, then to the threshold nearest the default.
+the test runs. Candidates: equal weights, weights proportional to each member's own dev score, or their
+log-odds, times a threshold grid (vote tasks); ties go to equal weights, then to the threshold nearest the default.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ def headline(task: str) -> tuple[str, list[str] | None]:
 
     spec = get_task(task)
     if spec.cites_note_ids:
-        return spec.case_keys[0], list(spec.own_metrics) or []
+        return spec.case_keys[0], list(spec.own_metrics) or None
     return "overall_score", [m for m in spec.metrics if m not in MODEL_METRICS]
 
 
@@ -79,6 +80,14 @@ def pair_runs(members: Sequence[Member], others: Sequence[Member], what: str) ->
     return out
 
 
+def log_odds(scores: Sequence[float]) -> tuple[float, ...]:
+    """log(s / (1 - s)) of each score (0-100, clipped to 5-95), 0 for one at or below 50: the weights of an
+    optimal vote of independent voters with these accuracies, normalised to a maximum of 1."""
+    raw = [max(0.0, math.log(min(max(s, 5.0), 95.0) / (100.0 - min(max(s, 5.0), 95.0)))) for s in scores]
+    top = max(raw) or 1.0
+    return tuple(round(r / top, 6) for r in raw)
+
+
 def fit_settings(dev: Sequence[Member], dev_key: Any) -> Settings:
     """Weights and threshold chosen on the dev runs (module docstring); the record says what was tried."""
     from archehr_scoring.tasks import get_task
@@ -89,6 +98,7 @@ def fit_settings(dev: Sequence[Member], dev_key: Any) -> Settings:
     weightings: list[tuple[str, tuple[float, ...] | None]] = [("equal", None)]
     if len(set(singles)) > 1:
         weightings.append(("dev score", tuple(round(s / top, 6) for s in singles)))
+        weightings.append(("log-odds of dev score", log_odds(singles)))
     votes = get_task(task).prediction in ("answer", "ids", "links")
     grid = sorted(THRESHOLDS, key=lambda t: (abs(t - DEFAULT_THRESHOLD), t)) if votes else [DEFAULT_THRESHOLD]
     tried = []
