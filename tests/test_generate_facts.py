@@ -48,29 +48,59 @@ class _Reply:
         return {"backend": "scripted"}
 
 
-def test_llm_line_with_an_invented_number_is_dropped_and_recorded():
+def _generator(replies, **kw):
     from archehr.generate.llm import LLMGenerator
+
+    return LLMGenerator(backend=_Reply(replies), demonstrations=0, similarity="lexical", min_support=0.0, **kw)
+
+
+_REPLY = ("His heart rate was 38 because of heart block. |3|\n"
+          "A pacemaker was placed 10 days ago. |4|\n"
+          "At 67 he needed it. |2|")  # 67 is in the question and in sentence 2; 10 is in no source
+
+
+def test_predict_rewrites_a_line_with_an_invented_number_from_what_it_cites():
     from archehr.relevance.base import Selection
 
-    reply = ("His heart rate was 38 because of heart block. |3|\n"
-             "A pacemaker was placed 10 days ago. |4|\n"
-             "At 67 he needed it. |2|")  # 67 is in the question and in sentence 2
-    ans = LLMGenerator(backend=_Reply([reply]), demonstrations=0, similarity="lexical", keep_selected=False,
-                       min_support=0.0).generate(_case(), Selection("9", ("3", "4"), 1.0))
+    ans = _generator([_REPLY], keep_selected=False).generate(_case(), Selection("9", ("3", "4"), 1.0))
+    assert ans.fallback is None
+    assert [(ln.text, ln.citations) for ln in ans.lines] == [
+        ("His heart rate was 38 because of heart block.", ("3",)), ("A pacemaker was placed on day 2.", ("4",)),
+        ("At 67 he needed it.", ("2",))]  # the line's citation 4 is kept: its text is now sentence 4's own
+    assert any("re-wrote 1 line(s) from their cited sentences" in n and "(10)" in n for n in ans.notes)
+
+
+def test_answer_for_a_patient_drops_a_line_with_an_invented_number():
+    from archehr.relevance.base import Selection
+
+    g = _generator([_REPLY], keep_selected=False)
+    assert g.for_patient().number_repair == "drop" and g.number_repair == "recite"
+    g.number_repair = "drop"  # what for_patient() sets (its patient prompt aside)
+    ans = g.generate(_case(), Selection("9", ("3", "4"), 1.0))
     assert ans.fallback is None
     assert [ln.text for ln in ans.lines] == ["His heart rate was 38 because of heart block.", "At 67 he needed it."]
     assert any("numbers their citations do not contain (10)" in n for n in ans.notes)
 
 
-def test_llm_reply_whose_every_line_invents_numbers_falls_back_to_extractive():
-    from archehr.generate.llm import LLMGenerator
+def test_a_reply_whose_every_line_invents_numbers_falls_back_when_lines_are_dropped():
     from archehr.relevance.base import Selection
 
     bad = "A pacemaker was placed 10 days ago. |4|"
-    ans = LLMGenerator(backend=_Reply([bad, bad]), demonstrations=0, similarity="lexical", retries=1,
-                       min_support=0.0).generate(_case(), Selection("9", ("3", "4"), 1.0))
+    g = _generator([bad, bad], retries=1)
+    g.number_repair = "drop"
+    ans = g.generate(_case(), Selection("9", ("3", "4"), 1.0))
     assert ans.fallback is not None and "numbers" in ans.fallback
     assert set(ans.cited_ids) == {"3", "4"}
+    kept = _generator([bad], retries=1, keep_selected=False).generate(_case(), Selection("9", ("4",), 1.0))
+    assert kept.fallback is None and [ln.citations for ln in kept.lines] == [("4",)]
+
+
+def test_an_uncited_line_with_an_invented_number_is_dropped_even_when_re_writing():
+    from archehr.generate.facts import recite_unsupported
+
+    lines, notes = recite_unsupported([("It took 10 days.", []), ("HR 38.", ["3"])], {"3": "HR 38 on ECG."}, "Why?")
+    assert lines == [("HR 38.", ["3"])]
+    assert notes == ["dropped 1 uncited line(s) stating numbers the question does not contain (10)"]
 
 
 def test_number_check_can_be_switched_off():

@@ -13,6 +13,7 @@ from archehr.cli import (
     codabench_cmd,
     compare_cmd,
     data_cmd,
+    ensemble_cmd,
     export_cmd,
     leaderboard_cmd,
     package_cmd,
@@ -57,7 +58,7 @@ app.add_typer(data_cmd.app, name="data")
 # Each command module exposes `register(app)` and imports its heavy dependencies inside the command, so that
 # start-up stays fast. Listed explicitly: a deleted module is an ImportError here, never a silent stub.
 for _cmd in (predict_cmd, score_cmd, validate_cmd, train_cmd, leaderboard_cmd, report_cmd, compare_cmd, package_cmd,
-             answer_cmd, codabench_cmd, serve_cmd):
+             answer_cmd, codabench_cmd, serve_cmd, ensemble_cmd):
     _cmd.register(app)
 
 EXIT_BAD_INPUT = 2

@@ -15,7 +15,7 @@ writes as a word ("two stents" -> "2 stents"), a rounding of a note value ("34.6
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 # 1,200 / 12.5 / 0.9 / 7 ; a "1," or "7." at a sentence end is the number 1 or 7
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\d])")
@@ -104,3 +104,39 @@ def unsupported_numbers(line: str, sources: Iterable[str]) -> list[str]:
         if n not in seen and not _supported(n, known):
             seen.setdefault(n)
     return list(seen)
+
+
+def recite_unsupported(lines: Sequence[tuple[str, list[str]]], sentence_text: Mapping[str, str],
+                       question: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """Lines stating a number their citations (and the question) do not hold, re-written from what they cite.
+
+    Dropping such a line (`archehr answer` does: a patient must not read an invented dose) also drops its
+    citations, which the official 2025 score counts; a submission keeps them: the line's text becomes its
+    cited sentences' own text, whose numbers are the note's. A line citing nothing is dropped (it has nothing
+    to be re-written from, and no citation to lose). Returns (lines, notes).
+    """
+    from archehr.generate.clean import clean_sentence
+
+    out: list[tuple[str, list[str]]] = []
+    bad: list[str] = []
+    recited = dropped = 0
+    for text, ids in lines:
+        known = [i for i in ids if i in sentence_text]
+        missing = unsupported_numbers(text, [sentence_text[i] for i in known] + [question])
+        if not missing:
+            out.append((text, ids))
+            continue
+        bad += missing
+        if known:
+            out.append((" ".join(clean_sentence(sentence_text[i]) for i in known), list(ids)))
+            recited += 1
+        else:
+            dropped += 1
+    if not bad:
+        return out, []
+    shown = ", ".join(dict.fromkeys(bad))
+    notes = [f"re-wrote {recited} line(s) from their cited sentences: they stated numbers those do not "
+             f"contain ({shown})"] if recited else []
+    if dropped:
+        notes.append(f"dropped {dropped} uncited line(s) stating numbers the question does not contain ({shown})")
+    return out, notes

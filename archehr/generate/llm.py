@@ -26,7 +26,7 @@ from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine
 from archehr.generate.base import Generator
 from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
-from archehr.generate.facts import unsupported_numbers
+from archehr.generate.facts import recite_unsupported, unsupported_numbers
 from archehr.generate.similarity import Similarity
 from archehr.llm.base import REPLY_START, Backend, BackendError, CutReply
 from archehr.llm.prompts import load_prompt
@@ -121,6 +121,7 @@ def parse_reply(text: str) -> list[tuple[str, list[str]]]:
 
 class LLMGenerator(Generator):
     name = "llm"
+    number_repair = "recite"  # a line with an invented number: "recite" (facts.recite_unsupported) or "drop"
 
     def __init__(self, backend: Backend | None = None, prompt: str = "answer_v1", demonstrations: int = 2,
                  retries: int = 2, max_tokens: int = 160, temperature: float = 0.0, retry_temperature: float = 0.7,
@@ -170,6 +171,7 @@ class LLMGenerator(Generator):
         other = copy.copy(self)
         other.template = load_prompt(PATIENT_PROMPT)
         other.may_abstain = True
+        other.number_repair = "drop"  # a patient never reads a line whose number its citations do not hold
         return other
 
     # -- demonstrations --------------------------------------------------------------------------
@@ -323,8 +325,9 @@ class LLMGenerator(Generator):
             if not lines:
                 return None, (), notes, (f"no line of the reply is supported by the note (best support {best:.2f} < "
                                      f"{self.min_support:.2f}, {self.similarity.kind})")
-        if self.verify_numbers:
-            lines, more = self._verify_numbers(case, lines)
+        if self.verify_numbers:  # predict re-writes a line from its citations (keeps them); answer drops it
+            lines, more = self._verify_numbers(case, lines) if self.number_repair == "drop" else recite_unsupported(
+                lines, {s.id: s.text for s in case.sentences}, case.question_text)
             notes += more
             if not lines:
                 return None, (), notes, "every line states numbers that its cited sentences do not contain"
