@@ -69,5 +69,4 @@ def ensemble(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ensemble", short_help="Combine runs of one task by a weighted vote; --select chooses them.")(
-        ensemble)
+    app.command("ensemble", short_help="Combine runs of one task into one submission by a vote.")(ensemble)
