@@ -29,23 +29,34 @@ REPO = Path(__file__).resolve().parents[1]
 RATES = (0.2, 0.25, 0.3, 0.35, 0.4)
 
 
-def run_models(models, split, train, tasks, out: Path, system: str = "openai-server", repair: str | None = None):
+def merged(splits):
+    """One split holding every case and key entry of `splits`: one server per model answers dev and test, so
+    a model's dev and test runs share their config (base_url included) and pair by system and config hash."""
+    import dataclasses
+
+    first = next(iter(splits.values()))
+    return dataclasses.replace(first, name="+".join(splits), cases=tuple(c for s in splits.values() for c in s.cases),
+                               key=tuple(k for s in splits.values() for k in s.key or ()))
+
+
+def run_models(models, splits, train, tasks, root: Path, system: str = "openai-server", repair: str | None = None):
+    """Each (name, model) served once and run by the system config on every split and task."""
     from archehr.pipeline import System
     from archehr.runs import run_split
     from archehr.testing.fidelity import system_config
     from archehr.testing.perfect_server import PerfectServer
 
     for name, m in models:
-        todo = [t for t in tasks if not (out / t / name / "submission.json").is_file()]
+        todo = [(s, t) for s in splits for t in tasks if not (root / s / t / name / "submission.json").is_file()]
         if not todo:
             continue
-        with PerfectServer(split, model=m) as server:
-            s = System(system_config(system, server.url))
-            s.prepare(train)
+        with PerfectServer(m.split, model=m) as server:
+            sys_obj = System(system_config(system, server.url))
+            sys_obj.prepare(train)
             if repair is not None:
-                s.generator.number_repair = repair
-            for t in todo:
-                run_split(s, split, t, out / t / name, force=True)
+                sys_obj.generator.number_repair = repair
+            for s, t in todo:
+                run_split(sys_obj, splits[s], t, root / s / t / name, force=True)
 
 
 def offline_runs(split, tasks, out: Path) -> None:
@@ -88,16 +99,13 @@ def scores_row(task, test_dirs, dev_dirs, perfect_dir, key, dev_key):
             "fitted": fit, "perfect": perfect, "fit": fitted.details["chosen"]}
 
 
-def family_runs(label, fam_args, seed, splits, tasks, root):
+def family_runs(label, fam_args, seed, splits, train, tasks, root):
     from archehr.testing.noisy_models import NoisyFamily
 
-    out = {}
-    for sname, (split, train) in splits.items():
-        fam = NoisyFamily(split, RATES, seed=seed, **fam_args)
-        models = [(f"{label}-s{seed}-m{k}", m) for k, m in enumerate(fam.models())]
-        run_models(models, split, train, tasks, root / sname)
-        out[sname] = models
-    return out
+    fam = NoisyFamily(merged(splits), RATES, seed=seed, **fam_args)
+    models = [(f"{label}-s{seed}-m{k}", m) for k, m in enumerate(fam.models())]
+    run_models(models, splits, train, tasks, root)
+    return models
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,17 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     tasks = a.tasks.split(",")
     root = Path(a.out or tempfile.mkdtemp(prefix="ensemble-bench-"))
     train = load_split(a.data_dir, "train")
-    splits = {s: (load_split(a.data_dir, s), train) for s in ("dev", "test")}
-    test_split, dev_split = splits["test"][0], splits["dev"][0]
-    for sname, (split, tr) in splits.items():
-        run_models([("perfect", PerfectModel(split))], split, tr, tasks, root / sname)
+    splits = {s: load_split(a.data_dir, s) for s in ("dev", "test")}
+    test_split, dev_split = splits["test"], splits["dev"]
+    run_models([("perfect", PerfectModel(merged(splits)))], splits, train, tasks, root)
+    for sname, split in splits.items():
         offline_runs(split, tasks, root / sname)
     print(f"runs in {root}; scores on {a.data_dir}/test ({len(test_split.cases)} cases), fitted on dev "
           f"({len(dev_split.cases)} cases)\n")
     if a.tune:
-        fam = family_runs("tune", {"shared": 0.35}, 0, splits, tasks, root)
+        fam = family_runs("tune", {"shared": 0.35}, 0, splits, train, tasks, root)
         for t in tasks:
-            mem = load_members([root / "test" / t / n for n, _ in fam["test"]])
+            mem = load_members([root / "test" / t / n for n, _ in fam])
             row = {th: value(score_report(t, ensemble_predictions(mem, Settings(th))[0], test_split), t)
                    for th in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)}
             print(f"tune {t}: " + ", ".join(f"{th}: {v:.1f}" for th, v in row.items()))
@@ -140,15 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     for seed in seeds:
         for label, args in families.items():
             tag = "s35" if "35" in label else "s80"
-            fam = family_runs(tag, args, seed, splits, tasks, root)
-            shares.setdefault(label, []).append(shared_share(fam["test"], test_split))
+            fam = family_runs(tag, args, seed, splits, train, tasks, root)
+            shares.setdefault(label, []).append(shared_share(fam, test_split))
             for t in tasks:
                 table.setdefault((label, t), []).append(scores_row(
-                    t, [root / "test" / t / n for n, _ in fam["test"]], [root / "dev" / t / n for n, _ in fam["dev"]],
+                    t, [root / "test" / t / n for n, _ in fam], [root / "dev" / t / n for n, _ in fam],
                     root / "test" / t / "perfect", test_split, dev_split))
             if label == "shared 35%":  # mixed: the offline default system and four of the LLM runs
                 for t in tasks:
-                    names = ["offline"] + [n for n, _ in fam["test"][:4]]
+                    names = ["offline"] + [n for n, _ in fam[:4]]
                     table.setdefault(("mixed", t), []).append(scores_row(
                         t, [root / "test" / t / n for n in names], [root / "dev" / t / n for n in names],
                         root / "test" / t / "perfect", test_split, dev_split))
@@ -172,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             for seed in seeds:
                 fam = NoisyFamily(test_split, (0.2,), shared=0.0, seed=seed, invent_numbers=1 / 3)
                 name = f"sloppy-{repair}-s{seed}"
-                run_models([(name, fam.models()[0])], test_split, train, ["2025"], root / "test", repair=repair)
+                run_models([(name, fam.models()[0])], {"test": test_split}, train, ["2025"], root, repair=repair)
                 m = load_members([root / "test" / "2025" / name])[0]
                 vals.append(value(score_report("2025", m.predictions, test_split), "2025"))
             what = "lines dropped with their citations (before)" if repair == "drop" else \
