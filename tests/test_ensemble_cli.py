@@ -83,6 +83,7 @@ def test_select_prints_the_test_score_with_a_ci_beside_the_best_single_run(runs,
     assert code == 0
     out = capsys.readouterr().out
     assert "cross-validated" in out and "95% paired-bootstrap CI" in out
+    assert "ensemble" in out.split("test strict_micro_f1 (95% bootstrap CI): ")[1] and "best single run on dev" in out
     rep = json.loads((tmp_path / "sel" / "run.json").read_text())["ensemble"]["select"]
     assert rep["test"]["ensemble_ci95"] is not None and rep["test"]["best_single_ci95"] is not None
     assert rep["best_single_on_dev"]["path"].endswith(SYSTEMS[:2])

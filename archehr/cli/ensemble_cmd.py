@@ -63,6 +63,13 @@ def ensemble(
         if built.comparison is not None:
             from archehr.leaderboard.compare import comparison_text
 
+            t = built.report["test"]
+
+            def ci(v: list[float] | None) -> str:
+                return f"[{v[0]:.2f}, {v[1]:.2f}]" if v else "[n/a]"
+
+            print(f"test {t['metric']} (95% bootstrap CI): ensemble {t['ensemble']:.2f} {ci(t['ensemble_ci95'])}; "
+                  f"best single run on dev {t['best_single']:.2f} {ci(t['best_single_ci95'])}")
             print()
             print(comparison_text(built.comparison, top=5), end="")
     print(f"wrote {built.out_dir / 'submission.json'} and run.json")
