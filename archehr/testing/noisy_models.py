@@ -2,7 +2,8 @@
 
 A family of models shares one set of mistakes (made by every model of the family) and each model adds its
 own. Each model has a per-item error rate `rate`; a fraction of it comes from the family's shared mistakes:
-`shared_rate = shared * mean(rates)` (the same items for every model), the rest from the model's own seed
+`shared_rate = shared * mean(rates)`, at most the lowest rate (the same items for every model), the rest from
+the model's own seed
 (`own = (rate - shared_rate) / (1 - shared_rate)`, so a model errs on about `rate` of the items). Every
 decision is a hash of (family seed, model seed or "shared", what, case, item): replies are deterministic,
 so the n samples of one request agree, and a rerun gives the same run.
@@ -141,10 +142,12 @@ class NoisyFamily:
 
     @property
     def shared_rate(self) -> float:
-        return self.shared * sum(self.rates) / len(self.rates)
+        """The rate of the mistakes every model makes (the same items for all): `shared` x the mean rate, at
+        most the lowest rate."""
+        return min(self.shared * sum(self.rates) / len(self.rates), min(self.rates))
 
     def noise(self, k: int) -> Noise:
-        s = min(self.shared_rate, self.rates[k])
+        s = self.shared_rate
         own = max(0.0, (self.rates[k] - s) / (1 - s)) if s < 1 else 0.0
         return Noise(self.seed, 1000 + k, s, own, self.invent_numbers)
 
