@@ -184,9 +184,45 @@ def _columns(text: str, s: int, e: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if text[a:b].strip()]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
+# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
+_FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
+# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
+_ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
+                    r"STARTED|CHANGED|HELD)\b[:\s]")
+# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
+_OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
+                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
+                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due))$", re.IGNORECASE)
+_CONTINUES_START = re.compile(r"^[a-z(,;&]")
+
+
+def _wrap_width(text: str) -> int:
+    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
+    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
+    widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
+              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _GAP.search(text[s:e].strip())]
+    widths = [w for w in widths if w <= 200]
+    return max(widths, default=0)
+
+
+def _continues(prev: str, line: str, width: int) -> bool:
+    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
+
+    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
+    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
+    line break is the note's structure: a field, an appointment or a short result line of its own."""
+    if _CONTINUES_START.match(line):
+        return True
+    if _FIELD.match(line) or _ORDER.match(line):
+        return False
+    first_word = line.split(maxsplit=1)[0] if line.split() else ""
+    return bool(_OPEN_END.search(prev)) or len(prev) + 1 + len(first_word) > width
+
+
+def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
+    prev_line = ""
     for line_s, line_e in paragraph:
         columns = _columns(text, line_s, line_e)
         if len(columns) > 1:
@@ -198,6 +234,8 @@ def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
+        # the previous line as laid out, indentation included: that is what the wrap width measures
+        laid_out, prev_line = prev_line, text[line_s:e]
         if _HEADER_ONLY.match(line):
             units.append(_Unit(s, e, "header"))
             open_unit = None
@@ -208,7 +246,7 @@ def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
         elif _is_lab_line(line):
             units.append(_Unit(s, e, "lab"))
             open_unit = None
-        elif open_unit is not None:
+        elif open_unit is not None and _continues(laid_out, line, width):
             open_unit.end = e
         else:
             open_unit = _Unit(s, e, "text")
@@ -252,6 +290,21 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
 
 
+# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
+_INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
+                           r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
+
+
+def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for m in _INLINE_ORDER.finditer(text, s, e):
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out
+
+
 def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
     if unit.kind in ("header", "field"):
         return [(unit.start, unit.end)]
@@ -278,7 +331,8 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 merged[-1] = (merged[-1][0], cut)
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
-    return merged
+    # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
+    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if _ITEM.match(text[s:e]) else [(s, e)])]
 
 
 def split_note(note: str, splitter: str = "auto") -> SplitNote:
@@ -291,9 +345,10 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
         raise InputError(Problem("the note is empty", field="note", code="empty-note"))
     segment, name, notes = _choose(splitter)
     sentences: list[SplitSentence] = []
+    width = _wrap_width(note)
     for p_id, para in enumerate(_paragraphs(note), start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note):
+        for unit in _units(para, note, width):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
