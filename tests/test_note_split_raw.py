@@ -126,7 +126,8 @@ def test_a_field_line_after_prose_starts_its_own_sentence() -> None:
 
 
 def test_an_order_run_into_a_medication_item_is_cut_but_prose_is_not() -> None:
-    note = ("Discharge Medications: 1. Apixaban 5 mg PO BID 2. Levothyroxine 75 mcg PO daily STOP taking: Aspirin 81 mg\n"
+    note = ("Discharge Medications: 1. Apixaban 5 mg PO BID 2. Levothyroxine 75 mcg PO daily "
+            "STOP taking: Aspirin 81 mg\n"
             "\n"
             "Please STOP taking phenytoin and START levetiracetam 500 mg twice a day.\n")
     assert [s.text for s in split_note(note, "rules").sentences] == [
