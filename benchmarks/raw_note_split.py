@@ -3,7 +3,7 @@
 Each folder holds NAME.txt (the note as pasted) and NAME.sentences.txt (its gold split, one unit a line:
 each header field, list item, appointment, lab or result line and "STOP ..." order is a unit, and a
 hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `split_note` equals it (white
-space folded): it was merged with a neighbour or cut. Sentences that match no gold unit are listed too.
+space folded, a leading bullet dropped): it was merged with a neighbour or cut.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 """
@@ -11,6 +11,7 @@ space folded): it was merged with a neighbour or cut. Sentences that match no go
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from archehr.data.note_split import split_note
@@ -18,8 +19,13 @@ from archehr.data.note_split import split_note
 REPO = Path(__file__).resolve().parents[1]
 
 
+_BULLET = re.compile(r"^[-*\u2022\u00b7\u25aa\u25cf]\s*")
+
+
 def fold(text: str) -> str:
-    return " ".join(text.split())
+    """White space folded and a leading bullet dropped: whether "- " belongs to its item is a convention
+    that writers of gold splits differ on, not a split."""
+    return _BULLET.sub("", " ".join(text.split()))
 
 
 def score_folder(folder: Path, splitter: str) -> tuple[int, int, int, list[str]]:

@@ -133,3 +133,27 @@ def test_an_order_run_into_a_medication_item_is_cut_but_prose_is_not() -> None:
     assert [s.text for s in split_note(note, "rules").sentences] == [
         "Discharge Medications:", "1. Apixaban 5 mg PO BID", "2. Levothyroxine 75 mcg PO daily",
         "STOP taking: Aspirin 81 mg", "Please STOP taking phenytoin and START levetiracetam 500 mg twice a day."]
+
+
+def test_each_appointment_block_of_a_portal_export_is_one_sentence() -> None:
+    note = ("Upcoming appointments\n"
+            "Bone density scan\n"
+            "Wednesday, July 8, 2026 at 1:45 PM\n"
+            "Riverside Imaging, 2nd floor\n"
+            "\n"
+            "Thursday, July 23, 2026\n"
+            "9:00 AM\n"
+            "Dr. Mirela Costa - Endocrinology\n"
+            "\n"
+            "Come back if your pain gets worse.\n")
+    assert [" ".join(s.text.split()) for s in split_note(note, "rules").sentences] == [
+        "Upcoming appointments",
+        "Bone density scan Wednesday, July 8, 2026 at 1:45 PM Riverside Imaging, 2nd floor",
+        "Thursday, July 23, 2026 9:00 AM Dr. Mirela Costa - Endocrinology",
+        "Come back if your pain gets worse."]
+
+
+def test_a_lab_name_in_lower_case_does_not_continue_the_line_above() -> None:
+    note = "Creat 2.9 H (0.6-1.2)\neGFR 21 L (>60)\npH 7.31 L\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Creat 2.9 H (0.6-1.2)", "eGFR 21 L (>60)", "pH 7.31 L"]

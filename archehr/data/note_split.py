@@ -64,7 +64,7 @@ class SplitSentence:
     start: int
     end: int
     text: str
-    kind: str  # header | list | lab | field (a column of a laid-out line) | text
+    kind: str  # header | list | lab | field (a column of a laid-out line) | appointment | text
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,9 @@ _ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREA
 _OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
                        r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
                        r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due))$", re.IGNORECASE)
-_CONTINUES_START = re.compile(r"^[a-z(,;&]")
+_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
+# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
 
 
 def _wrap_width(text: str) -> int:
@@ -216,14 +218,64 @@ def _continues(prev: str, line: str, width: int) -> bool:
     if _FIELD.match(line) or _ORDER.match(line):
         return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
-    return bool(_OPEN_END.search(prev)) or len(prev) + 1 + len(first_word) > width
+    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
+    return bool(_OPEN_END.search(prev)) or (width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width)
+
+
+_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
+_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
+                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
+# the heading above the blocks ("Your upcoming appointments") is not part of the first one
+_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+
+
+def _block_line(line: str) -> bool:
+    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
+    return (0 < len(line) <= 60 and not line.endswith((".", ":")) and not _ITEM.match(line)
+            and not _FIELD.match(line) and not _ORDER.match(line) and not _GAP.search(line))
+
+
+def _appointment_blocks(lines: list[str]) -> dict[int, int]:
+    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    blocks: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])):
+            i += 1
+            continue
+        first = i
+        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]):
+            first = i - 1
+        last = i
+        while last + 1 < len(lines) and last - first < 4 and _block_line(lines[last + 1]) \
+                and not (_WHEN_LINE.match(lines[last + 1]) and not re.match(r"^\d{1,2}:\d{2}", lines[last + 1])):
+            last += 1
+        if last > first:  # a date line alone is an ordinary line
+            blocks[first] = last
+        i = last + 1
+    return blocks
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
-    for line_s, line_e in paragraph:
+    blocks = _appointment_blocks([text[s:e].strip() for s, e in paragraph])
+    skip_to = -1
+    for index, (line_s, line_e) in enumerate(paragraph):
+        if index <= skip_to:
+            continue
+        if index in blocks:
+            skip_to = blocks[index]
+            start = line_s + len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
+            last_s, last_e = paragraph[skip_to]
+            units.append(_Unit(start, last_s + len(text[last_s:last_e].rstrip()), "appointment"))
+            open_unit, prev_line = None, ""
+            continue
         columns = _columns(text, line_s, line_e)
         if len(columns) > 1:
             units += [_Unit(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()),
@@ -307,7 +359,7 @@ def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]
 
 
 def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
-    if unit.kind in ("header", "field"):
+    if unit.kind in ("header", "field", "appointment"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     seg = _lab_segments if unit.kind == "lab" else segment
