@@ -64,7 +64,7 @@ class SplitSentence:
     start: int
     end: int
     text: str
-    kind: str  # header | list | lab | field (a column of a laid-out line) | text
+    kind: str  # header | list | lab | field (a column of a laid-out line) | appointment | text
 
 
 @dataclass(frozen=True)
@@ -184,10 +184,98 @@ def _columns(text: str, s: int, e: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if text[a:b].strip()]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
+# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
+_FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
+# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
+_ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
+                    r"STARTED|CHANGED|HELD)\b[:\s]")
+# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
+_OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
+                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
+                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due))$", re.IGNORECASE)
+_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
+# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+
+
+def _wrap_width(text: str) -> int:
+    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
+    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
+    widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
+              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _GAP.search(text[s:e].strip())]
+    widths = [w for w in widths if w <= 200]
+    return max(widths, default=0)
+
+
+def _continues(prev: str, line: str, width: int) -> bool:
+    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
+
+    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
+    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
+    line break is the note's structure: a field, an appointment or a short result line of its own."""
+    if _CONTINUES_START.match(line):
+        return True
+    if _FIELD.match(line) or _ORDER.match(line):
+        return False
+    first_word = line.split(maxsplit=1)[0] if line.split() else ""
+    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
+    return bool(_OPEN_END.search(prev)) or (width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width)
+
+
+_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
+_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
+                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
+# the heading above the blocks ("Your upcoming appointments") is not part of the first one
+_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+
+
+def _block_line(line: str) -> bool:
+    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
+    return (0 < len(line) <= 60 and not line.endswith((".", ":")) and not _ITEM.match(line)
+            and not _FIELD.match(line) and not _ORDER.match(line) and not _GAP.search(line))
+
+
+def _appointment_blocks(lines: list[str]) -> dict[int, int]:
+    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    blocks: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])):
+            i += 1
+            continue
+        first = i
+        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]):
+            first = i - 1
+        last = i
+        while last + 1 < len(lines) and last - first < 4 and _block_line(lines[last + 1]) \
+                and not (_WHEN_LINE.match(lines[last + 1]) and not re.match(r"^\d{1,2}:\d{2}", lines[last + 1])):
+            last += 1
+        if last > first:  # a date line alone is an ordinary line
+            blocks[first] = last
+        i = last + 1
+    return blocks
+
+
+def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
-    for line_s, line_e in paragraph:
+    prev_line = ""
+    blocks = _appointment_blocks([text[s:e].strip() for s, e in paragraph])
+    skip_to = -1
+    for index, (line_s, line_e) in enumerate(paragraph):
+        if index <= skip_to:
+            continue
+        if index in blocks:
+            skip_to = blocks[index]
+            start = line_s + len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
+            last_s, last_e = paragraph[skip_to]
+            units.append(_Unit(start, last_s + len(text[last_s:last_e].rstrip()), "appointment"))
+            open_unit, prev_line = None, ""
+            continue
         columns = _columns(text, line_s, line_e)
         if len(columns) > 1:
             units += [_Unit(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()),
@@ -198,6 +286,8 @@ def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
+        # the previous line as laid out, indentation included: that is what the wrap width measures
+        laid_out, prev_line = prev_line, text[line_s:e]
         if _HEADER_ONLY.match(line):
             units.append(_Unit(s, e, "header"))
             open_unit = None
@@ -208,7 +298,7 @@ def _units(paragraph: list[tuple[int, int]], text: str) -> list[_Unit]:
         elif _is_lab_line(line):
             units.append(_Unit(s, e, "lab"))
             open_unit = None
-        elif open_unit is not None:
+        elif open_unit is not None and _continues(laid_out, line, width):
             open_unit.end = e
         else:
             open_unit = _Unit(s, e, "text")
@@ -252,8 +342,24 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
 
 
+# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
+_INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+"
+                           r"(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
+                           r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
+
+
+def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for m in _INLINE_ORDER.finditer(text, s, e):
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out
+
+
 def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
-    if unit.kind in ("header", "field"):
+    if unit.kind in ("header", "field", "appointment"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     seg = _lab_segments if unit.kind == "lab" else segment
@@ -278,7 +384,8 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 merged[-1] = (merged[-1][0], cut)
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
-    return merged
+    # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
+    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if _ITEM.match(text[s:e]) else [(s, e)])]
 
 
 def split_note(note: str, splitter: str = "auto") -> SplitNote:
@@ -291,9 +398,10 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
         raise InputError(Problem("the note is empty", field="note", code="empty-note"))
     segment, name, notes = _choose(splitter)
     sentences: list[SplitSentence] = []
+    width = _wrap_width(note)
     for p_id, para in enumerate(_paragraphs(note), start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note):
+        for unit in _units(para, note, width):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))

@@ -1,0 +1,64 @@
+"""Broken splits per 100 sentences on raw notes written the way EHR exports and patient portals look.
+
+Each folder holds NAME.txt (the note as pasted) and NAME.sentences.txt (its gold split, one unit a line:
+each header field, list item, appointment, lab or result line and "STOP ..." order is a unit, and a
+hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `split_note` equals it (white
+space folded, a leading bullet dropped): it was merged with a neighbour or cut.
+
+    python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from archehr.data.note_split import split_note
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+_BULLET = re.compile(r"^[-*\u2022\u00b7\u25aa\u25cf]\s*")
+
+
+def fold(text: str) -> str:
+    """White space folded and a leading bullet dropped: whether "- " belongs to its item is a convention
+    that writers of gold splits differ on, not a split."""
+    return _BULLET.sub("", " ".join(text.split()))
+
+
+def score_folder(folder: Path, splitter: str) -> tuple[int, int, int, list[str]]:
+    """(notes, gold units, broken units, the broken units' texts) of one folder."""
+    notes = gold_total = broken_total = 0
+    broken: list[str] = []
+    for gold_file in sorted(folder.glob("*.sentences.txt")):
+        note = gold_file.with_name(gold_file.name.replace(".sentences.txt", ".txt")).read_text()
+        gold = [fold(line) for line in gold_file.read_text().splitlines() if line.strip()]
+        got = {fold(s.text) for s in split_note(note, splitter).sentences}
+        missed = [g for g in gold if g not in got]
+        notes += 1
+        gold_total += len(gold)
+        broken_total += len(missed)
+        broken += [f"{gold_file.name.split('.')[0]}: {g}" for g in missed]
+    return notes, gold_total, broken_total, broken
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folders", nargs="*", type=Path,
+                    default=sorted(p for p in (REPO / "data" / "everyday").glob("raw-*") if p.is_dir()))
+    ap.add_argument("--splitter", default="rules", choices=["rules", "spacy"])
+    ap.add_argument("--show", type=int, default=0, help="print the first N broken gold units of each folder")
+    args = ap.parse_args()
+    for folder in args.folders:
+        notes, gold, broken, texts = score_folder(folder, args.splitter)
+        rate = 100 * broken / max(gold, 1)
+        print(f"{folder.name}: {notes} notes, {gold} gold sentences, {broken} broken "
+              f"= {rate:.2f} per 100 sentences ({args.splitter})")
+        for t in texts[:args.show]:
+            print(f"  {t}")
+
+
+if __name__ == "__main__":
+    main()
