@@ -87,3 +87,14 @@ def test_select_prints_the_test_score_with_a_ci_beside_the_best_single_run(runs,
     rep = json.loads((tmp_path / "sel" / "run.json").read_text())["ensemble"]["select"]
     assert rep["test"]["ensemble_ci95"] is not None and rep["test"]["best_single_ci95"] is not None
     assert rep["best_single_on_dev"]["path"].endswith(SYSTEMS[:2])
+
+
+def test_an_output_folder_holding_a_run_is_refused(runs, tmp_path, capsys):
+    import shutil
+
+    member = tmp_path / "member"
+    shutil.copytree(runs / "test" / "st2" / SYSTEMS[0], member)
+    before = (member / "submission.json").read_bytes()
+    code = main(["ensemble", str(member), str(runs / "test" / "st2" / SYSTEMS[1]), "-o", str(member)])
+    assert code == 2 and (member / "submission.json").read_bytes() == before
+    assert "not an ensemble" in capsys.readouterr().err

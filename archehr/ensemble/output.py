@@ -81,6 +81,12 @@ def write_ensemble(out_dir: str | Path, members: Sequence[Member], settings: Set
     from archehr_scoring.tasks import get_task
 
     out = Path(out_dir)
+    if (out / RUN_JSON).is_file() and '"ensemble"' not in (out / RUN_JSON).read_text(encoding="utf-8",
+                                                                                     errors="replace"):
+        from archehr.errors import InputError, Problem
+
+        raise InputError(Problem("this folder holds a run that is not an ensemble (a member?): choose another "
+                                 "output folder", str(out / RUN_JSON), field="--out", code="run-exists"))
     record = run_record(members, settings, records, extra)
     text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     created = not out.exists()
