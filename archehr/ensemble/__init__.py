@@ -6,4 +6,5 @@
     fit.py       scoring candidates with the official scorer; weights and threshold fitted on dev runs
     select.py    greedy forward selection with replacement (Caruana et al., 2004) inside cross-validation
     output.py    OUT_DIR: submission.json and run.json
+    build.py     what the command does: combine (optionally fitted on dev), or select then combine
 """
