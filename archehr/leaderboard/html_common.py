@@ -7,7 +7,6 @@ style.css, sort.js); this module computes what they show.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
 
@@ -15,10 +14,6 @@ from archehr.templating import markup, render, static
 
 CSS = static("leaderboard/style.css")  # reports and boards; the web app adds serve/serve-extra.css
 SORT_JS = static("leaderboard/sort.js")  # click a column header of a `table.sortable` to sort by it
-
-def esc(s: object) -> str:
-    return html.escape("" if s is None else str(s), quote=True)
-
 
 def page(title: str, body: str, script: str = "", body_class: str = "") -> str:
     """A complete HTML document: inline CSS and script, a CSP that forbids every network load."""
