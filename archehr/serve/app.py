@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from archehr.errors import ArchehrError
 from archehr.serve import models as m
 from archehr.serve import routes_answer, routes_pages, routes_runs, routes_score
+from archehr.serve.auth import TokenGate
 from archehr.serve.errors import TooLarge, add_error_handlers, problem_out, problems_response  # noqa: F401 - re-exported
 from archehr.serve.guard import Guard
 from archehr.serve.runs_data import RunsIndex
@@ -82,9 +83,11 @@ def build_fastapi(state: ServerState) -> FastAPI:
     return app
 
 
-def create_app(state: ServerState) -> Guard:
-    """The ASGI app to serve: size limits and security headers around the FastAPI app."""
-    return Guard(build_fastapi(state), BODY_LIMITS)
+def create_app(state: ServerState, token: str | None = None) -> Any:
+    """The ASGI app to serve: size limits and security headers around the FastAPI app, and with a token, the
+    gate that answers 401 to any request without it (outermost: such a request reaches nothing else)."""
+    app = Guard(build_fastapi(state), BODY_LIMITS)
+    return app if token is None else TokenGate(app, token)
 
 
 def _version() -> str:
