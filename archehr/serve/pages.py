@@ -46,13 +46,13 @@ def _delta(d: float | None) -> dict[str, str]:
 
 
 def runs_page(index: RunsIndex, split: str | None, chosen: Sequence[int], cmp: RunsComparison | None,
-              problems: Sequence[str]) -> str:
+              problems: Sequence[str], baseline: int | None = None) -> str:
     if not index.runs:
         return shell("archehr: compare runs", _body("serve/runs.html", has_runs=False), "/runs")
     chosen_tasks = {e.task for e in index.runs if e.id in chosen}
     boxes = [{"task": e.task or "", "id": e.id, "checked": e.id in chosen, "usable": e.usable, "name": e.name,
               "info": f"{e.task or 'unreadable'}" + (f", made on {e.split}" if e.split else "")} for e in index.runs]
-    body = _body("serve/runs.html", has_runs=True, split=split, problems=problems, boxes=boxes,
+    body = _body("serve/runs.html", has_runs=True, split=split, problems=problems, boxes=boxes, baseline=baseline,
                  splits=[(s, index.n_cases.get(s) or "?") for s in index.key_splits],
                  tasks=sorted({e.task for e in index.runs if e.task}),
                  chosen_task=next(iter(chosen_tasks)) if len(chosen_tasks) == 1 else None,

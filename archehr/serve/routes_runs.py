@@ -17,9 +17,14 @@ def router(state: Any) -> APIRouter:
     r = APIRouter()
 
     @r.get("/runs", response_class=HTMLResponse, include_in_schema=False)
-    def runs(split: str | None = None, run: list[int] = Query(default=[])) -> HTMLResponse:  # noqa: B008
+    def runs(split: str | None = None, run: list[int] = Query(default=[]),  # noqa: B008
+             baseline: str | None = None) -> HTMLResponse:
         problems: list[str] = []
         cmp = None
+        # the baseline (the run the others are compared with) goes first; by default the first run chosen
+        base = int(baseline) if baseline and baseline.strip().isdigit() else None
+        if base is not None and run:
+            run = [base, *(r for r in run if r != base)]
         if split is None and state.runs.key_splits:
             made_on = [e.split for e in state.runs.runs if e.split in state.runs.key_splits]
             split = made_on[0] if made_on else next(iter(state.runs.key_splits))
@@ -28,7 +33,8 @@ def router(state: Any) -> APIRouter:
                 cmp = state.runs.compare(str(split), run)
             except InputError as e:
                 problems = [problem_out(p).text for p in e.problems]
-        return HTMLResponse(runs_page(state.runs, split, run, cmp, problems), status_code=400 if problems else 200)
+        return HTMLResponse(runs_page(state.runs, split, run, cmp, problems, base),
+                            status_code=400 if problems else 200)
 
     @r.get("/runs/{run_id}/run.json", include_in_schema=False)
     def provenance(run_id: int) -> Response:
