@@ -85,6 +85,7 @@ setup(
         "archehr._demo": ["*/*.xml", "*/*.json", "*.json", "*.md"],
         "archehr._configs": ["*.yaml", "*/*.yaml", "*/*.txt", "*/*.md", "*/*/*.txt"],
         "archehr.serve": ["static/*.js"],
+        "archehr": ["templates/*/*"],
         "": ["*.json", "*.tsv", "*.txt", "*.yaml"],
     },
     cmdclass=cmdclass,

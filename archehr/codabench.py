@@ -31,7 +31,6 @@ import importlib.metadata
 import io
 import json
 import re
-import shutil
 import struct
 import zipfile
 import zlib
@@ -41,7 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from archehr.atomic import write_bytes
+from archehr.codabench_local import program_argv, run_program_locally, unpack_for_scoring  # noqa: F401
 from archehr.errors import ConfigError, InputError, Problem
+from archehr.templating import render
 from archehr_scoring.metrics.registry import MODEL_METRICS
 
 PROGRAM_SOURCE = Path(__file__).with_name("codabench_program.py")
@@ -276,42 +277,16 @@ def _logo_png(size: int = 64) -> bytes:
 
 
 def _pages(task: str, metrics: list[str] | None, columns: list[Column], docker_image: str) -> dict[str, str]:
+    """The participants' pages (Markdown templates in archehr/templates/codabench/)."""
     from archehr_scoring import __version__
 
-    title = _task(task).title
-    overview = (f"# ArchEHR-QA {task}: {title}\n\nGrounded patient-question answering over clinical notes. This "
-                f"competition scores the **{task}** subtask ({title}); each subtask of ArchEHR-QA has its own "
-                "competition and leaderboard.\n\n"
-                "Submit a zip holding `submission.json` at its root"
-                + (" (`archehr package submission.json` builds it).\n" if _task(task).upload_zip else
-                   " (zip the file yourself).\n"))
-    ran = ", ".join(metrics) if metrics else "all of the subtask's scores (no model needed)"
-    cols = "\n".join(f"- `{c.key}`{' (ranking)' if i == 0 else ''}" for i, c in enumerate(columns))
-    missing = missing_metrics(task, metrics)
-    partial = [c for c in columns if c.key.endswith("_partial")]
-    explain = ""
-    if partial:
-        explain = ("\n## Partial scores\n\n"
-                   + "\n".join(f"- **{c.title}** (`{c.key}`): the mean of the parts of "
-                               f"`{c.key[: -len('_partial')]}` computed here, i.e. without "
-                               f"{', '.join(missing)}." for c in partial)
-                   + "\n\nThe model-based metrics (BERTScore, AlignScore, MEDCON) are not run in this scoring "
-                     "image (it holds no models), so these columns are **not** the official overall scores: they "
-                     "rank submissions on the metrics computed, and are named `_partial` so they are never "
-                     "mistaken for the official number.\n")
-    evaluation = ("# Evaluation\n\nSubmissions are scored by archehr's scorer (version "
-                  f"{__version__}), numerically identical to the organisers' official scripts on every golden "
-                  "fixture, run offline. Scores are on a 0-100 scale. The scoring output (`report.json`) holds "
-                  "every score, its signature, warnings and per-case rows.\n\n"
-                  f"## {task}: {title}\n\nMetrics computed: {ran}.\n\nLeaderboard columns:\n\n{cols}\n"
-                  + explain
-                  + f"\nScoring image: `{docker_image}`.\n")
-    data = ("# Data\n\nThe ArchEHR-QA data are credentialed (PhysioNet): obtain them under their data use agreement. "
-            "The reference data of this bundle were provided by the organisers and are visible to them only.\n")
-    terms = ("# Terms\n\nParticipants agree to the data use agreement of the ArchEHR-QA data, not to share the data "
-             "or text derived from them, and to describe their system in a paper.\n")
-    return {"pages/overview.md": overview, "pages/evaluation.md": evaluation, "pages/data.md": data,
-            "pages/terms.md": terms}
+    values = {"task": task, "title": _task(task).title, "upload_zip": _task(task).upload_zip, "columns": columns,
+              "ran": ", ".join(metrics) if metrics else "all of the subtask's scores (no model needed)",
+              "partial": [c for c in columns if c.key.endswith("_partial")],
+              "missing": ", ".join(missing_metrics(task, metrics)), "version": __version__,
+              "docker_image": docker_image}
+    return {f"pages/{name}.md": render(f"codabench/{name}.md", **values)
+            for name in ("overview", "evaluation", "data", "terms")}
 
 
 def _dockerfile() -> tuple[str, str]:
@@ -332,40 +307,8 @@ def _dockerfile() -> tuple[str, str]:
 def _organiser_notes(task: str, docker_image: str, metrics: list[str] | None, image_has_models: bool) -> str:
     """ORGANISERS.md: what Codabench does not show participants (it reads only what competition.yaml names)."""
     models = [m for m in metrics or () if m.split("(", 1)[0].strip() in MODEL_METRICS]
-    image_note = (f"This bundle runs model metrics ({', '.join(models)}) and was written with `--image-has-models`: "
-                  "the image must hold them (torch, transformers and the model files, at the paths the metric "
-                  "parameters name; nothing is downloaded while scoring), so build it from your own Dockerfile; "
-                  "`docker/Dockerfile` here has numpy, lxml and PyYAML only.\n" if image_has_models and models else
-                  "`docker/Dockerfile` installs Python 3.11 with numpy, lxml and PyYAML (pinned in "
-                  "`docker/requirements.txt`); the scorer itself travels in `scoring_program/lib/`. The image has "
-                  "no models, which is why `archehr codabench` refuses model metrics in `--metrics` unless "
-                  "`--image-has-models` says you built an image that has them.\n")
-    return (f"# Organiser notes: ArchEHR-QA {task} on Codabench\n\n"
-            "Codabench ignores this file (it reads only what `competition.yaml` names); participants never see it.\n\n"
-            "## 1. Build and push the scoring image (before uploading)\n\n"
-            f"The bundle names `{docker_image}` as its image; every submission fails at the image pull until it "
-            "exists in a registry the Codabench workers can reach. From the unzipped bundle:\n\n"
-            "```bash\n"
-            f"docker build -t {docker_image} docker/\n"
-            f"docker push {docker_image}\n"
-            "```\n\n"
-            "A private registry needs the workers to be logged in to it; a public image avoids that.\n\n"
-            + image_note +
-            "\n## 2. Upload\n\nCodabench > Benchmarks > Management > Upload, the zip as written (do not re-zip: "
-            "`competition.yaml` must stay at the root).\n\n"
-            "## 3. One competition per subtask\n\n"
-            "Each ArchEHR-QA subtask (2025, st1-st4) is its own competition: `archehr codabench --task all` writes "
-            "one bundle per subtask. Codabench's v2 unpacker links every phase to the bundle's *first* leaderboard "
-            "(`src/apps/competitions/unpackers/base_unpacker.py`, `_save_competition`) and keeps only the scores "
-            "whose key is a column of that leaderboard (`src/apps/api/views/submissions.py`, "
-            "`upload_submission_scores`). Five leaderboards in one bundle would leave four unreachable; one "
-            "leaderboard with prefixed columns would rank every subtask by one column and, with `Force_Last`, "
-            "let a participant's st4 submission replace their st2 row. One competition per subtask keeps each "
-            "subtask's own ranking column and its own last-submission rule.\n\n"
-            "## 4. Check before publishing\n\n"
-            "`archehr codabench ... --check-with submission.json` runs the scoring program on a submission the way "
-            "the compute worker does and prints its `scores.json`; submit one known run after upload and compare "
-            "with `archehr score`.\n")
+    return render("codabench/ORGANISERS.md", task=task, docker_image=docker_image,
+                  models=", ".join(models) if image_has_models and models else "")
 
 
 def _reference_files(reference: Path) -> dict[str, bytes]:
@@ -521,60 +464,3 @@ def write_bundle(out: str | Path, task: str, reference: str | Path, **kwargs: An
     data = build_bundle(task, reference, **kwargs)
     write_bytes(out, data)
     return len(data)
-
-
-def unpack_for_scoring(bundle: bytes, submission: str | Path, root: str | Path) -> tuple[Path, Path, Path]:
-    """Lay out a bundle the way Codabench's compute worker does: (program, input, output) folders under root.
-
-    For local checks of the contract (and the tests): program = scoring_program/'s files, input/ref = the
-    reference data's files, input/res = the participant's zip unzipped (a bare JSON file is taken as the zip's
-    `submission.json`).
-    """
-    root = Path(root)
-    with zipfile.ZipFile(io.BytesIO(bundle)) as zf:
-        zf.extractall(root / "bundle")
-    program = root / "program"
-    shutil.copytree(root / "bundle" / "scoring_program", program)
-    (root / "input").mkdir(parents=True)
-    shutil.copytree(root / "bundle" / "reference_data", root / "input" / "ref")
-    res = root / "input" / "res"
-    res.mkdir()
-    if zipfile.is_zipfile(submission):
-        with zipfile.ZipFile(submission) as zf:
-            zf.extractall(res)
-    else:
-        shutil.copyfile(submission, res / "submission.json")
-    (root / "output").mkdir()
-    return program, root / "input", root / "output"
-
-
-def program_argv(program: Path, input_dir: Path, output_dir: Path, python: str | None = None) -> list[str]:
-    """The program's metadata.yaml command as the worker runs it (split like a shell would, no shell), with the
-    container's /app folders mapped to these folders and `python3` to `python` (default: this interpreter)."""
-    import shlex
-    import sys
-
-    import yaml
-
-    command = yaml.safe_load((program / "metadata.yaml").read_text(encoding="utf-8"))["command"]
-    mapping = {"/app/program": str(program), "/app/input": str(input_dir), "/app/output": str(output_dir)}
-    argv = [mapping.get(a, a) for a in shlex.split(command)]
-    argv = [str(program / a[len("/app/program/"):]) if a.startswith("/app/program/") else a for a in argv]
-    if argv[0] == "python3":
-        argv[0] = python or sys.executable
-    return argv
-
-
-def run_program_locally(bundle: bytes, submission: str | Path, python: str | None = None) -> tuple[int, str, str]:
-    """Run the bundle's scoring program on a submission as Codabench's worker would, in a temporary folder: its
-    metadata.yaml command from the program folder. Returns (exit code, scores.json text or "", the program's
-    stdout + stderr)."""
-    import subprocess
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="archehr-codabench-") as tmp:
-        program, input_dir, output_dir = unpack_for_scoring(bundle, submission, tmp)
-        r = subprocess.run(program_argv(program, input_dir, output_dir, python), cwd=program, capture_output=True,
-                           text=True, check=False, env={"PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
-        scores = output_dir / "scores.json"
-        return r.returncode, scores.read_text(encoding="utf-8") if scores.is_file() else "", r.stdout + r.stderr

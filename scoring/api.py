@@ -16,7 +16,7 @@ from typing import Any
 
 from archehr.data.json_io import load_json_text, read_text
 from archehr.data.model import Split
-from archehr.data.releases import XML_NAME
+from archehr.data.releases import KEY_NAME, XML_NAME
 from archehr.data.xml_io import read_cases_xml
 from archehr.errors import ConfigError, DataError, Problem, SubmissionError
 from archehr_scoring.metrics.params import MetricParams
@@ -81,6 +81,14 @@ def load_key_split(key: Split | PathLike, data: PathLike | None = None) -> tuple
         raise
     key_file = resolve_reference_file(key)
     return split, (str(key_file) if key_file.suffix.lower() != ".xml" else None)
+
+
+def key_read(key: Split | PathLike, data: PathLike | None, split: Split) -> str | None:
+    """The key file a score was computed with, for its header: given the XML, the key beside it (read with it)."""
+    if isinstance(key, Split) or data is not None or split.key is None:
+        return None
+    beside = resolve_reference_file(key).parent / KEY_NAME
+    return str(beside) if beside.is_file() else None
 
 
 def cases_only_split(data: PathLike) -> Split:
@@ -168,7 +176,7 @@ def score(task: str | None, submission: Any, key: Split | PathLike, data: PathLi
         "scorer_version": __version__,
         # the same two words for every task: `key` is the file scored against, `reference` what the text
         # metrics compare with (2025: essential | clinician; st1, st3: a key field; st2, st4: none)
-        "key": key_file or found_key_file or split.source,
+        "key": key_file or found_key_file or key_read(key, data, split) or split.source,
         **({"reference": ref_kind} if ref_kind else {}),
         **prepared.meta,
     }

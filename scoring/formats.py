@@ -103,6 +103,12 @@ def render(report: ScoreReport, fmt: str = "text") -> str:
     return {"text": to_text, "json": to_json, "csv": to_csv, "md": to_markdown}[fmt](report)
 
 
+def citation_order(sentence_id: str) -> tuple[int, int, str]:
+    """Sentence ids as numbers (2 before 10), then any id that is not a number, as text."""
+    text = sentence_id.strip()
+    return (0, int(text), sentence_id) if text.isdigit() else (1, 0, sentence_id)
+
+
 def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
     """One record per case: every per-case statistic, plus the answer as scored when known."""
     cases = report.meta.get("cases", {})
@@ -113,7 +119,7 @@ def per_case_records(report: ScoreReport) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"case_id": cid}
         extra = cases.get(cid, {})
         if "citations" in extra:
-            rec["citations"] = ";".join(extra["citations"])
+            rec["citations"] = ";".join(sorted(extra["citations"], key=citation_order))
         rec.update(row)
         if extras is not None:
             rec.update(extras(row))

@@ -23,6 +23,7 @@ def test_plain_install_ships_demo_release(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr[-2000:]
     assert (target / "archehr" / "_demo" / "dev" / "archehr-qa.xml").is_file()
     assert (target / "archehr_scoring" / "__init__.py").is_file()
+    assert {p.name for p in (target / "archehr" / "templates" / "leaderboard").iterdir()} >= {"page.html", "style.css"}
     env = {k: v for k, v in os.environ.items() if k != "ARCHEHR_DATA"}
     env["PYTHONPATH"] = str(target)
     elsewhere = tmp_path / "elsewhere"

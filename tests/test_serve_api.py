@@ -233,9 +233,11 @@ def test_serve_command_binds_localhost_and_warns_otherwise(monkeypatch, capsys) 
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
     assert main(["serve", "--runs", str(SUBMISSIONS), "--port", "0"]) == 0
     assert calls[-1]["host"] == "127.0.0.1" and "warning" not in capsys.readouterr().err
+    monkeypatch.setenv("ARCHEHR_SERVE_TOKEN", "a-test-token-of-24-chars")
     assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 0
     assert calls[-1]["host"] == "0.0.0.0"
     assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
+    monkeypatch.delenv("ARCHEHR_SERVE_TOKEN")
     assert main(["serve", "--runs", "no/such/dir"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
     assert main(["serve", "--system", "trained-extractve"]) == 2  # a typo: one line with the near name

@@ -82,7 +82,7 @@ def leaderboard(
                            rank_by=rank_by, progress=None if quiet else err)
     md = leaderboard_markdown(lb)
     md_path = out_dir / MD_NAME
-    n_bad = sum(e.status != "ok" for e in lb.entries)
+    n_bad = sum(e.report is None for e in lb.entries)
     if check:
         old = md_path.read_text(encoding="utf-8") if md_path.is_file() else ""
         if old != md:

@@ -44,7 +44,7 @@ def score(
 ) -> None:
     """Score SUBMISSION against KEY with the official metrics; exit 2 on bad input (nothing written)."""
     from archehr.atomic import write_text
-    from archehr.errors import ConfigError, Problem
+    from archehr.errors import ConfigError, InputError, Problem, SubmissionError
     from archehr_scoring import api, formats
 
     set_verbose(verbose)
@@ -52,8 +52,15 @@ def score(
         raise ConfigError(Problem(f"unknown format {fmt!r}; expected one of {', '.join(formats.FORMATS)}",
                                   field="--format", code="option"))
     metrics_list, params = metric_specs(metrics, metric_params)
-    report = api.score(task, submission, key, data=data, metrics=metrics_list, metric_params=params,
-                       reference=reference, bootstrap=bootstrap, seed=seed, case_ids=case_ids)
+    try:
+        report = api.score(task, submission, key, data=data, metrics=metrics_list, metric_params=params,
+                           reference=reference, bootstrap=bootstrap, seed=seed, case_ids=case_ids)
+    except SubmissionError:
+        other = _shape_task(submission, task)
+        if other is None:
+            raise
+        raise InputError(Problem(f"this is a {other} submission by its shape, not {task}: use --task {other} "
+                                 "(or --task auto)", str(submission), field="--task", code="other-task")) from None
     out = formats.render(report, fmt)
     if per_case is not None:
         text = formats.per_case_json(report) if per_case.suffix.lower() == ".json" else formats.per_case_csv(report)
@@ -66,6 +73,23 @@ def score(
         for name, why in report.unavailable.items():
             err(f"note: {name} unavailable: {why}")
     print(out, end="")
+
+
+def _shape_task(submission: Path, task: str) -> str | None:
+    """The task a submission's shape says, when it is another task than --task (as `archehr leaderboard` tells
+    another task's run). The shape cannot tell st1 questions from st3 answers (both texts): a shape of the same
+    kind as --task's is never called another task."""
+    from archehr.data.json_io import read_json
+    from archehr.errors import ArchehrError
+    from archehr_scoring.tasks import TASKS, detect_task, get_task
+
+    if task not in TASKS:
+        return None
+    try:
+        found = detect_task(read_json(submission))
+    except ArchehrError:
+        return None
+    return None if found.name == task or found.prediction == get_task(task).prediction else found.name
 
 
 def register(app: typer.Typer) -> None:

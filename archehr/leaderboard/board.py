@@ -104,6 +104,10 @@ class Leaderboard:
 
 
 OTHER_TASK = "other-task"
+# Scored and listed, never ranked: the model of an LLM run answered fewer cases than the run's own
+# --min-model-share, so its scores are mostly its offline fallback's (docs/leaderboard.md says why not ranked).
+FALLBACK = "fallback"
+SCORED = ("ok", FALLBACK)
 NO_RUNS = ("no runs found: a run is a folder holding submission.json (or run.json), given itself or inside a "
            "submissions folder, or a submission file")
 
@@ -136,6 +140,35 @@ def other_task(run: Run, task: str) -> str | None:
     if source == "shape" and get_task(found).prediction == get_task(task).prediction:
         return None
     return found
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def model_share(run: Run) -> float | None:
+    """The share of cases an LLM run's model answered itself (run.json `model_share.share`), else None."""
+    ms = run.provenance.get("model_share")
+    share = ms.get("share") if isinstance(ms, dict) else None
+    return float(share) if _number(share) else None
+
+
+def below_model_share(run: Run) -> Problem | None:
+    """Why the run is not ranked, when its model answered fewer cases than its own `--min-model-share`
+    (run.json `model_share`: `share` below `min_share`, or `below_min` as recorded), else None."""
+    ms = run.provenance.get("model_share")
+    if not isinstance(ms, dict):
+        return None
+    share, least = ms.get("share"), ms.get("min_share")
+    below = share < least if _number(share) and _number(least) else ms.get("below_min") is True
+    if not below:
+        return None
+    answered = f"{ms['answered']} of {ms['cases']} cases" if _number(ms.get("answered")) and _number(
+        ms.get("cases")) else "a share of the cases"
+    pct = f" ({100 * share:.0f}%)" if _number(share) else ""
+    least_text = f" {100 * least:.0f}%" if _number(least) else ""
+    return Problem(f"the model answered {answered}{pct}, below this run's --min-model-share{least_text}: its scores "
+                   "are mostly its offline fallback's, so it is listed, not ranked", code="below-model-share")
 
 
 def score_run(run: Run, key: Path, key_sha: str, scorer: Scorer, cache: ScoreCache) -> Entry:
@@ -224,13 +257,18 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
                                                 code=OTHER_TASK)])
         else:
             e = score_run(run, key, key_sha, scorer, cache)
+            why = below_model_share(run) if e.status == "ok" else None
+            if why is not None:
+                e.status = FALLBACK
+                e.problems.append(why)
         entries.append(e)
         if progress:
             progress(f"[{i}/{len(runs)}] {run.name}: {e.status}{' (cached)' if e.cached else ''}")
     rank_key, note = choose_rank_key(scorer.task, entries, rank_by)
 
     ok = [e for e in entries if e.status == "ok"]
-    for e in ok:
+    scored = [e for e in entries if e.status in SCORED]
+    for e in scored:
         e.ci = _cached_ci(e, cache, n_resamples, seed)
     higher = rank_higher_is_better(scorer.task, rank_key)
     sign = -1.0 if higher else 1.0  # best first: the largest value, or the smallest for a lower-is-better key
@@ -242,15 +280,15 @@ def build_leaderboard(dirs: Sequence[str | Path], key: Path, scorer: Scorer, *, 
         top = ranked[0]
         for e in ranked[1:]:
             e.vs_top = _cached_paired(top, e, cache, test, n_resamples, seed)
-    # Ranked runs first (by rank), then scored-but-unranked, then failures, each by name.
+    # Ranked runs first (by rank), then scored-but-unranked (fallback runs among them), then failures, each by name.
     order = {id(e): i for i, e in enumerate(ranked)}
-    entries.sort(key=lambda e: (0 if e.rank else 1 if e.status == "ok" else 2, order.get(id(e), 0), e.name))
+    entries.sort(key=lambda e: (0 if e.rank else 1 if e.status in SCORED else 2, order.get(id(e), 0), e.name))
 
     keys: list[str] = []
     signatures: dict[str, str] = {}
     unavailable: dict[str, str] = {}
-    for e in ok:
-        if e.report is None:  # status ok always carries a report
+    for e in scored:
+        if e.report is None:  # a scored run always carries a report
             continue
         keys += [k for k in e.report.scores if k not in keys]
         signatures.update(e.report.signatures)

@@ -15,8 +15,9 @@ from typing import Any
 from archehr.data.json_io import read_json
 from archehr.data.model import Case, KeyEntry, Relevance, Split
 from archehr.errors import DataError, Problem, SubmissionError
-from archehr.leaderboard.html_common import esc, grouped_bars, hbar_chart, histogram, page
+from archehr.leaderboard.html_common import grouped_bars, hbar_chart, histogram, page
 from archehr.leaderboard.portable import portable_text
+from archehr.templating import markup, render, static
 from archehr_scoring.answer_format import MAX_WORDS, ParsedLine, parse_answer
 from archehr_scoring.results import ScoreReport
 from archehr_scoring.tasks import TASKS, Task
@@ -113,97 +114,77 @@ def _cite_class(v: CaseView, cid: str) -> tuple[str, str]:
     return "unknown", "false alarm: the note has no sentence with this id"
 
 
-def _question_html(c: Case) -> str:
+def question_view(c: Case) -> dict[str, Any]:
+    """The patient's message cut into (text, marked) pieces at the marked question phrases, and the clinician
+    question: what case.html's `question` shows."""
     narrative = c.patient_narrative or ""
     spans = sorted((p.start_char_index, p.start_char_index + len(p.text)) for p in c.patient_question
                    if narrative[p.start_char_index:p.start_char_index + len(p.text)] == p.text)
-    out, pos = [], 0
+    segments, pos = [], 0
     for a, b in spans:
         if a < pos:
             continue
-        out.append(esc(narrative[pos:a]) + f"<mark>{esc(narrative[a:b])}</mark>")
+        segments += [(narrative[pos:a], False), (narrative[a:b], True)]
         pos = b
-    out.append(esc(narrative[pos:]))
-    html = f'<div class="q"><strong>Patient:</strong> {"".join(out)}</div>' if narrative else ""
-    if c.clinician_question:
-        html += f'<div class="q"><strong>Clinician question:</strong> {esc(c.clinician_question)}</div>'
-    return html
+    segments.append((narrative[pos:], False))
+    return {"segments": segments if narrative else [], "clinician": c.clinician_question}
 
 
-def _sentences_html(v: CaseView, anchor: str) -> str:
+def sentence_views(v: CaseView, anchor: str) -> list[dict[str, Any]]:
+    """Each note sentence with its gold label and the system's mark: what case.html's `sentences` shows."""
     items = []
     for s in v.case.sentences:
         lab = _label(v, s.id)
-        cls = lab.value if lab else "unlabelled"
-        marks = []
+        mark, title = "", ""
         if s.id in v.cited:
-            kind, title = _cite_class(v, s.id)
-            text = {"hit": "cited &#10003;", "lenient": "cited (supplementary)", "fa": "cited &#10007; false alarm"}
-            marks.append(f'<span class="mark {kind}" title="{esc(title)}">{text.get(kind, "cited")}</span>')
+            mark, title = _cite_class(v, s.id)
         elif lab is Relevance.ESSENTIAL and (v.lines or v.cited or v.links or v.text is None):
-            marks.append('<span class="mark miss" title="essential sentence the system did not cite">missed</span>')
-        items.append(f'<li class="sent {cls}" id="{anchor}-s{esc(s.id)}" tabindex="-1" data-sid="{esc(s.id)}">'
-                     f'<span class="sid">{esc(s.id)}</span>{esc(s.text)}'
-                     f'<span class="small muted"> &middot; {esc(lab.value if lab else "no label")}</span>'
-                     f"{''.join(marks)}</li>")
-    return f'<ol class="sents">{"".join(items)}</ol>' if items else '<p class="muted">No note sentences.</p>'
+            mark = "missed"
+        items.append({"cls": lab.value if lab else "unlabelled", "anchor": f"{anchor}-s{s.id}", "id": s.id,
+                      "text": s.text, "label": lab.value if lab else "no label", "mark": mark, "title": title})
+    return items
 
 
-def _cite_links(v: CaseView, anchor: str, ids: tuple[str, ...]) -> str:
+def _cite_links(v: CaseView, anchor: str, ids: tuple[str, ...]) -> list[dict[str, Any]]:
     known = set(v.case.sentence_ids)
     out = []
     for cid in ids:
         kind, title = _cite_class(v, cid)
         target = cid if cid in known else cid.strip() if cid.strip() in known else None
-        label = esc(cid.replace(" ", "\u2423"))
-        if target is None:
-            out.append(f'<span class="cite {kind}" title="{esc(title)}">{label}</span>')
-        else:
-            out.append(f'<a class="cite {kind}" href="#{anchor}-s{esc(target)}" data-target="{anchor}-s{esc(target)}"'
-                       f' title="{esc(title)}">{label}</a>')
-    return ",".join(out)
+        out.append({"kind": kind, "title": title, "label": cid.replace(" ", "\u2423"),
+                    "target": None if target is None else f"{anchor}-s{target}"})
+    return out
 
 
-def _answer_html(task: str, v: CaseView, anchor: str) -> str:
+def answer_view(task: str, v: CaseView, anchor: str) -> dict[str, Any]:
+    """The system's answer as the official parser reads it, with its citations: what case.html's `answer`
+    shows (kind "answer", "text" or "links"; anything else shows nothing)."""
     kind = _kind(task)
     if kind == "answer":
-        rows = []
+        lines = []
         for line in v.lines:
             cut = line.first_word >= WORD_LIMIT_2025
-            part = not cut and line.first_word + line.n_words > WORD_LIMIT_2025
-            note = (' <span class="small muted">(past the 75-word cut: text not scored, citations still count)</span>'
-                    if cut else ' <span class="small muted">(cut at 75 words inside this line)</span>' if part else "")
-            cites = f" |{_cite_links(v, anchor, line.citations)}|" if line.citations else \
-                ' <span class="small bad">(no citation)</span>'
-            rows.append(f'<p{" class=muted" if cut else ""}>{esc(line.sentence)}{cites}{note}</p>')
-        return '<div class="answer"><h3>System answer</h3>' + "".join(rows) + "</div>" if rows else ""
+            lines.append({"cut": cut, "part": not cut and line.first_word + line.n_words > WORD_LIMIT_2025,
+                          "sentence": line.sentence, "citations": _cite_links(v, anchor, line.citations)})
+        return {"kind": kind, "lines": lines}
     if kind == "text":
-        ref = f'<div><h3>Reference</h3><p>{esc(v.reference or "")}</p></div>'
-        return f'<div class="grid2 answer"><div><h3>System</h3><p>{esc(v.text or "")}</p></div>{ref}</div>'
+        return {"kind": kind, "text": v.text or "", "reference": v.reference or ""}
     if kind == "links" and v.key and v.key.clinician_answer_sentences:
+        known = set(v.case.sentence_ids)
         rows = []
         for s in v.key.clinician_answer_sentences:
-            pred = v.links.get(s.id, ())
-            gold = ", ".join(esc(c) for c in s.citations) or "none"
-            rows.append(f"<p><span class=\"sid\">{esc(s.id)}.</span> {esc(s.text)} "
-                        f"|{_cite_links_st4(v, anchor, pred, set(s.citations))}| "
-                        f'<span class="small muted">gold: {gold}</span></p>')
-        return '<div class="answer"><h3>Clinician answer with the system\'s evidence links</h3>' + "".join(rows) \
-            + "</div>"
-    return ""
+            gold = set(s.citations)
+            links = [{"kind": "hit" if cid in gold else "fa", "label": cid,
+                      "title": "link in the gold alignment" if cid in gold else "link not in the gold alignment",
+                      "target": f"{anchor}-s{cid}" if cid in known else None} for cid in v.links.get(s.id, ())]
+            rows.append({"id": s.id, "text": s.text, "links": links, "gold": ", ".join(s.citations) or "none"})
+        return {"kind": kind, "rows": rows}
+    return {"kind": ""}
 
 
-def _cite_links_st4(v: CaseView, anchor: str, ids: tuple[str, ...], gold: set[str]) -> str:
-    known = set(v.case.sentence_ids)
-    out = []
-    for cid in ids:
-        kind, title = ("hit", "link in the gold alignment") if cid in gold else ("fa", "link not in the gold alignment")
-        if cid in known:
-            out.append(f'<a class="cite {kind}" href="#{anchor}-s{esc(cid)}" data-target="{anchor}-s{esc(cid)}" '
-                       f'title="{esc(title)}">{esc(cid)}</a>')
-        else:
-            out.append(f'<span class="cite unknown" title="no such sentence">{esc(cid)}</span>')
-    return ",".join(out) or '<span class="small muted">none</span>'
+def anchor_of(case_id: str) -> str:
+    """The prefix of a case's element ids (sentences: <anchor>-s<id>)."""
+    return "c" + "".join(ch if ch.isalnum() else "_" for ch in case_id)
 
 
 def case_key_names(task: str) -> tuple[str, str, str]:
@@ -226,103 +207,58 @@ def _fmt(v: float | None) -> str:
     return "n/a" if v is None else f"{v:.1f}"
 
 
-NAV_JS = """
-(function(){var cases=[].slice.call(document.querySelectorAll('section.case'));
-function cur(){var y=window.scrollY+80,i=0;cases.forEach(function(c,j){if(c.offsetTop<=y)i=j});return i}
-document.addEventListener('keydown',function(e){if(e.target.closest&&e.target.closest('input,textarea'))return;
-if(e.altKey||e.ctrlKey||e.metaKey)return;var i=cur();
-if(e.key==='j'&&i<cases.length-1){cases[i+1].focus();cases[i+1].scrollIntoView()}
-else if(e.key==='k'&&i>0){cases[i-1].focus();cases[i-1].scrollIntoView()}});
-document.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a.cite');if(!a)return;
-var t=document.getElementById(a.dataset.target);if(!t)return;e.preventDefault();
-t.scrollIntoView({block:'center'});t.focus({preventScroll:true});
-if(history.replaceState)history.replaceState(null,'','#'+a.dataset.target);
-t.classList.remove('flash');void t.offsetWidth;t.classList.add('flash');
-setTimeout(function(){t.classList.remove('flash')},2000)});})();
-"""
+NAV_JS = static("leaderboard/report-nav.js")  # j/k move between cases; a citation flashes its sentence
+
+
+def _summary_rows(report: ScoreReport, overall: dict[str, Any]) -> list[dict[str, Any]]:
+    ci = report.ci or {}
+    rows = []
+    for k in report.scores:
+        official = report.scores.get(k)
+        v = overall.get(k) if official is None else official
+        c = ci.get(k)
+        rows.append({"key": k, "value": _fmt(v) + ("*" if official is None and v is not None else ""),
+                     "ci": f"[{c[0]:.1f}, {c[1]:.1f}]" if c else ""})
+    return rows
+
+
+def _charts(task: str, report: ScoreReport, overall: dict[str, Any], views: list[CaseView]) -> dict[str, Any]:
+    """The summary's SVG charts (bars per metric; per-case histogram; P/R per specialty when the task has them)."""
+    ci = report.ci or {}
+    bars = [(k, overall.get(k) if report.scores.get(k) is None else report.scores.get(k), ci.get(k))
+            for k in report.scores]
+    out: dict[str, Any] = {"bars": markup(hbar_chart(bars, "Scores per metric")), "histogram": None, "pr": None}
+    f_key, p_key, r_key = case_keys(task, report)
+    vals = [x for x in (v.scores.get(f_key) for v in views) if isinstance(x, (int, float))]
+    if vals:
+        out["histogram"] = markup(histogram(vals, f"cases by per-case {f_key}", lo=min(0.0, min(vals))))
+    if p_key:
+        groups = []
+        for sp in sorted({s for v in views for s in v.case.clinical_specialty}):
+            ids = [v.case.case_id for v in views if sp in v.case.clinical_specialty]
+            agg = report.aggregate(ids, partial=True)
+            groups.append((f"{sp} ({len(ids)})", [agg.get(p_key), agg.get(r_key)]))
+        if groups:
+            out["pr"] = markup(grouped_bars(groups, PR_SERIES, "P/R by specialty"))
+            out["pr_name"] = p_key.replace("_precision", "")
+    return out
 
 
 def report_html(task: str, report: ScoreReport, split: Split, items: dict[str, Any], title: str) -> str:
     views = case_views(task, split, items, report)
     overall = report.aggregate(sorted(report.per_case), partial=True)
-    keys = list(report.scores)
-    ci = report.ci or {}
-    body = [f'<header><h1>{esc(title)}</h1><p class="muted">Task {esc(task)} &middot; {len(views)} cases &middot; '
-            "95% bootstrap CIs over cases. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous case; citations are "
-            "links to the cited note sentence.</p></header>", '<main id="main"><section id="summary">',
-            "<h2>Summary</h2>"]
-    rows = []
-    for k in keys:
-        official = report.scores.get(k)
-        v = overall.get(k) if official is None else official
-        star = "*" if official is None and v is not None else ""
-        c = ci.get(k)
-        rows.append(f'<tr><th scope="row">{esc(k)}</th><td class="num">{_fmt(v)}{star}</td><td class="num ci">'
-                    f"{f'[{c[0]:.1f}, {c[1]:.1f}]' if c else ''}</td></tr>")
-    body.append('<div class="grid2"><div class="scroll"><table><thead><tr><th>score</th><th class="num">value</th>'
-                '<th class="num">95% CI</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></div><div>")
-    notes = [f"<li><code>{esc(m)}</code> unavailable: {esc(why)}</li>" for m, why in sorted(report.unavailable.items())]
-    notes += [f"<li><code>{esc(k)}*</code> is partial: the mean of {esc(', '.join(spec.averaged))} only "
-              "(not the official score)</li>" for k, spec in sorted(report.partial.items())]
-    notes += [f"<li>warning: {esc(w.message)}{f' (case {esc(w.case_id)})' if w.case_id else ''}</li>"
-              for w in report.warnings[:30]]
-    if notes:
-        body.append(f'<h3>Notes</h3><ul class="small">{"".join(notes)}</ul>')
-    if report.signatures:  # which model, layer, baseline... made these numbers (set by the model-metric options)
-        # long `a|b|c` strings without spaces: let them break anywhere so a phone never scrolls sideways
-        body.append('<h3>Metric signatures</h3><ul class="small" style="overflow-wrap:anywhere">' + "".join(
-            f"<li><code>{esc(portable_text(sig))}</code></li>" for _, sig in sorted(report.signatures.items()))
-            + "</ul>")
-    body.append("</div></div>")
-
-    charts = ['<div class="charts">']
-    bars = [(k, overall.get(k) if report.scores.get(k) is None else report.scores.get(k), ci.get(k)) for k in keys]
-    charts.append(f'<figure class="chart"><figcaption>Scores (official scale, 95% CI)</figcaption>'
-                  f"{hbar_chart(bars, 'Scores per metric')}</figure>")
     f_key, p_key, r_key = case_keys(task, report)
-    per_case = [v.scores.get(f_key) for v in views]
-    vals = [x for x in per_case if isinstance(x, (int, float))]
-    if vals:
-        lo = min(0.0, min(vals))
-        charts.append(f'<figure class="chart"><figcaption>Per-case {esc(f_key)}</figcaption>'
-                      f"{histogram(vals, f'cases by per-case {f_key}', lo=lo)}</figure>")
-    if p_key:
-        groups = []
-        specialties = sorted({s for v in views for s in v.case.clinical_specialty})
-        for sp in specialties:
-            ids = [v.case.case_id for v in views if sp in v.case.clinical_specialty]
-            agg = report.aggregate(ids, partial=True)
-            groups.append((f"{sp} ({len(ids)})", [agg.get(p_key), agg.get(r_key)]))
-        if groups:
-            charts.append('<figure class="chart"><figcaption>Precision and recall per clinical specialty '
-                          f"({esc(p_key.replace('_precision', ''))})</figcaption>"
-                          f"{grouped_bars(groups, PR_SERIES, 'P/R by specialty')}"
-                          "</figure>")
-    charts.append("</div>")
-    body += charts
-    # Two labelled lines, one item per span with its meaning after a colon: a run-on "not relevant [cited ✓] hit"
-    # read as one phrase.
-    body.append('<div class="legend small"><p><b>Background = gold label:</b> '
-                '<span><i class="sw" style="background:var(--ess-bg);border:1px solid var(--ess)"></i>essential</span>'
-                '<span><i class="sw" style="background:var(--sup-bg);border:1px solid var(--sup)"></i>supplementary'
-                '</span><span><i class="sw" style="background:var(--nr-bg);border:1px solid #bbb"></i>not relevant'
-                '</span></p><p><b>Badge = the system\'s citation:</b> '
-                '<span><span class="mark hit">cited &#10003;</span>: essential, cited (hit)</span>'
-                '<span><span class="mark lenient">cited (supplementary)</span>: counts for lenient scores only</span>'
-                '<span><span class="mark fa">cited &#10007;</span>: not relevant, cited (false alarm)</span>'
-                '<span><span class="mark miss">missed</span>: essential, not cited</span></p></div>')
-    toc = "".join(f'<a href="#case-{esc(v.case.case_id)}">Case {esc(v.case.case_id)} '
-                  f'<span class="badge">{_fmt(v.scores.get(f_key))}</span></a>' for v in views)
-    body.append(f'<nav class="toc noprint" aria-label="Cases"><h2>Cases</h2>{toc}</nav></section>')
-
+    cases = []
     for v in views:
-        cid = v.case.case_id
-        anchor = "c" + "".join(ch if ch.isalnum() else "_" for ch in cid)
-        spec = ", ".join(v.case.clinical_specialty)
-        sc = " &middot; ".join(f"{esc(k)} {_fmt(v.scores.get(k))}" for k in (f_key, p_key, r_key) if k)
-        body.append(f'<section class="case" id="case-{esc(cid)}" tabindex="-1" aria-labelledby="h-{anchor}">'
-                    f'<h2 id="h-{anchor}">Case {esc(cid)}{f" <span class=muted>({esc(spec)})</span>" if spec else ""}'
-                    f'</h2><p class="small muted">{sc}</p>{_question_html(v.case)}'
-                    f"{_answer_html(task, v, anchor)}<h3>Note sentences</h3>{_sentences_html(v, anchor)}</section>")
-    body.append("</main>")
-    return page(title, "\n".join(body), NAV_JS)
+        anchor = anchor_of(v.case.case_id)
+        cases.append({"id": v.case.case_id, "anchor": anchor, "specialty": ", ".join(v.case.clinical_specialty),
+                      "badge": _fmt(v.scores.get(f_key)),
+                      "scores": [(k, _fmt(v.scores.get(k))) for k in (f_key, p_key, r_key) if k],
+                      "question": question_view(v.case), "answer": answer_view(task, v, anchor),
+                      "sentences": sentence_views(v, anchor)})
+    body = render("leaderboard/report.html", title=title, task=task, summary=_summary_rows(report, overall),
+                  unavailable=sorted(report.unavailable.items()), partial=sorted(report.partial.items()),
+                  warnings=report.warnings[:30], signatures=[portable_text(s) for _, s in
+                                                             sorted(report.signatures.items())],
+                  charts=_charts(task, report, overall, views), f_key=f_key, cases=cases)
+    return page(title, body, NAV_JS)

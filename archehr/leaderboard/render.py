@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from archehr.errors import Problem
-from archehr.leaderboard.board import Leaderboard, to_json_dict
+from archehr.leaderboard.board import FALLBACK, Leaderboard, model_share, to_json_dict
 from archehr.leaderboard.portable import portable_text
 from archehr.leaderboard.run_folders import provenance_summary, system_cell
 from archehr_scoring.tasks import TASKS
@@ -171,7 +171,9 @@ def to_terminal(lb: Leaderboard, max_name: int = 28) -> str:
     """The short ranked table `archehr leaderboard` prints: rank, run, the ranking score with its CI, p vs #1 and a
     one-word status. Every other score, the notes and the signatures are in the files it writes."""
     key = lb.rank_key
-    rows = [["#", "run", key, "95% CI", "p vs #1", "status"]]
+    # an LLM run's model share (the rest of its cases are its offline fallback's), when a run has one
+    shares = any(model_share(e.run) is not None for e in lb.entries)
+    rows = [["#", "run", key, "95% CI", "p vs #1", *(["model"] if shares else []), "status"]]
     partial = False
     for e in lb.entries:
         v, ci, res = e.value(key), e.ci.get(key), e.vs_top.get(key)
@@ -182,17 +184,20 @@ def to_terminal(lb: Leaderboard, max_name: int = 28) -> str:
             status = "ok"
         elif e.status == "other-task":
             status = status_text(e)
+        elif e.status == FALLBACK:
+            status = "FALLBACK: below its --min-model-share, not ranked"
         else:
             n = len([p for p in e.problems if not p.code.startswith("warning")])
             status = f"{e.status} ({n} problem{'s' if n != 1 else ''})"
+        share = model_share(e.run)
         rows.append([str(e.rank) if e.rank else "-", name, "" if e.report is None else fmt(v) + star,
                      f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "", fmt_p(res.p) if res else ("-" if e.rank == 1 else ""),
-                     status])
+                     *([] if not shares else ["" if share is None else f"{100 * share:.0f}%"]), status])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    right = {0, 2, 4}
+    right = {0, 2, 4, 5} if shares else {0, 2, 4}
     lines = ["  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
              .rstrip() for r in rows]
-    n_ok = sum(e.status == "ok" for e in lb.entries)
+    n_ok = sum(e.report is not None for e in lb.entries)
     head = f"Leaderboard ({lb.task}): {len(lb.entries)} run{'s' if len(lb.entries) != 1 else ''}, {n_ok} scored"
     foot = ["* partial: the mean of the parts that could run, not the official score (see LEADERBOARD.md)"] \
         if partial else []

@@ -88,6 +88,9 @@ def _version_of(dist: str) -> str:
         return "absent"
 
 
+# The signature's `found:` for a model that is not there: where it was looked for, never "found"
+NOT_FOUND = {"hf-cache": "not-in-hf-cache", "folder": "no-usable-folder", "alias": "alias-not-installed"}
+
 class BertScore(TextMetric):
     name = "bertscore"
     keys = ("bertscore",)
@@ -199,8 +202,10 @@ class BertScore(TextMetric):
         model = Path(self.model_spec).expanduser().name if how == "folder" else self.model_spec
         baseline, _ = self._baseline
         rescale = bool(self.params["rescale"])
+        # where the model was found; a model that is not there says so (and where it was looked for)
+        found = how if folder is not None else NOT_FOUND[how]
         return signature(
-            "BERTScore", model=model, found=how, weights_sha256=weights, layers=self._layers(), idf="no",
+            "BERTScore", model=model, found=found, weights_sha256=weights, layers=self._layers(), idf="no",
             rescale="yes" if rescale else "no",
             baseline=None if baseline is None else f"{baseline.name}@{sha256_prefix(baseline)}",
             stat="F1", lang="en", ref=self.reference_kind, **self._versions())

@@ -10,6 +10,12 @@
         l.classList.toggle("hidden", !!off);
         if (off) l.querySelector("input").checked = false;
       });
+      // the baseline choice offers the chosen subtask's runs only
+      document.querySelectorAll("#baseline option[data-task]").forEach(function (o) {
+        var off = taskSel.value && o.dataset.task !== taskSel.value;
+        o.hidden = !!off;
+        if (off && o.selected) o.parentNode.value = "";
+      });
     };
     taskSel.addEventListener("change", pickTask);
     pickTask();
