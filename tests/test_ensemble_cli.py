@@ -79,7 +79,7 @@ def test_dev_runs_over_the_test_input_are_refused(runs, tmp_path, capsys):
 
 def test_select_prints_the_test_score_with_a_ci_beside_the_best_single_run(runs, tmp_path, capsys):
     code = main(["ensemble", "--select", str(runs / "test" / "st2"), "--dev", str(runs / "dev" / "st2"),
-                 "--key", "data/demo/test", "--resamples", "200", "--folds", "3", "-o", str(tmp_path / "sel")])
+                 "--test-key", "data/demo/test", "--resamples", "200", "--folds", "3", "-o", str(tmp_path / "sel")])
     assert code == 0
     out = capsys.readouterr().out
     assert "cross-validated" in out and "95% paired-bootstrap CI" in out

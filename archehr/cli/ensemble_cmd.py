@@ -28,7 +28,7 @@ def ensemble(
     select: Annotated[bool, typer.Option("--select", help="Choose which runs to combine: greedy forward "
                                                           "selection with replacement over the --dev runs, inside "
                                                           "cross-validation (its optimism is reported).")] = False,
-    key: Annotated[Path | None, typer.Option("--key", help="With --select: the test key, to print the chosen "
+    key: Annotated[Path | None, typer.Option("--test-key", help="With --select: the test key, to print the chosen "
                                                            "ensemble's test score with a CI beside the best single "
                                                            "run's (used for that report only).",
                                              show_default=False)] = None,
@@ -36,7 +36,7 @@ def ensemble(
     steps: Annotated[int | None, typer.Option("--steps", min=1, help="With --select: selection steps "
                                                                      "(default: twice the runs, at least 5).",
                                               show_default=False)] = None,
-    resamples: Annotated[int, typer.Option("--resamples", min=0, help="With --select --key: bootstrap "
+    resamples: Annotated[int, typer.Option("--resamples", min=0, help="With --select --test-key: bootstrap "
                                                                       "resamples.")] = 1000,
 ) -> None:
     """Combine finished runs of one task into one submission (2025 and st1-st4)."""
