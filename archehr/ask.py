@@ -128,7 +128,7 @@ def _render(lines: tuple[AnswerLine, ...]) -> str:
 
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
-           answerability: Any = "lexical", direct: bool = True) -> NoteAnswer:
+           answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped") -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -137,11 +137,13 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     question should be part of it). `splitter`: "auto" (spaCy when installed, else rules), "spacy",
     "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding", "reading"), a
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
-    selector's). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
+    selector's). `typed`: the typed confidence model over it (`archehr.answerability.typed`: "shipped",
+    a model file, a loaded `TypedConfidence`, or None for the lexical P alone). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.kinds import answer_types
+    from archehr.answerability.typed import typed_row
     from archehr.answerability.model import AnswerabilityModel, load_model
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -178,6 +180,14 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 
+    judge = _typed_model(typed) if p is not None else None
+    if judge is not None and p is not None and model is not None:
+        if types.concepts and (types.note_coverage == 0 or types.missing_known) and model.abstains(p):
+            # the note never names the thing asked about (a class, a test, a brand: the lexicon counting),
+            # and the lexical model declines too
+            return abstain((f"the note does not name what the question asks about (P(answerable) {p:.2f})",))
+        p = judge.probability(typed_row(p, types))
+        model = judge  # its threshold and review level decide
     if model is not None and p is not None and model.abstains(p):
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
@@ -205,6 +215,14 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _typed_model(typed: Any) -> Any:
+    from archehr.answerability.typed import TypedConfidence, load_typed
+
+    if typed is None or isinstance(typed, TypedConfidence):
+        return typed
+    return load_typed(None if typed == "shipped" else typed)
 
 
 def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote) -> np.ndarray:

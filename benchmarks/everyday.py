@@ -144,14 +144,36 @@ def load_questions(paths: list[Path]) -> list[Question]:
     return out
 
 
-def run_one(q: Question, system: Any) -> dict[str, Any]:
-    r = archehr.answer(q.note, q.question, system=system)
+def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
+    r = archehr.answer(q.note, q.question, system=system, typed=typed)
     cited = [s.id for s in r.cited]
     first = list(r.lines[0].citations) if r.lines and not r.abstained else []
     return {"id": q.qid, "source": q.source, "kind": q.kind, "case": q.case, "question": q.question,
             "answerable": q.answerable, "gold": sorted(q.gold, key=int) if all(g.isdigit() for g in q.gold)
             else sorted(q.gold), "cited": cited, "first": first, "abstained": r.abstained, "flagged": r.flagged,
             "confidence": r.confidence, "answer": r.answer}
+
+
+def fit_typed_model(qs: list[Question], out: Path) -> None:
+    """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice."""
+    from archehr.answerability.kinds import answer_types
+    from archehr.answerability.model import load_model
+    from archehr.answerability.typed import fit_typed, typed_row
+    from archehr.data.note_split import note_case
+
+    voices = json.loads((ROOT / "data" / "demo" / "voices.json").read_text(encoding="utf-8"))
+    lexical = load_model("lexical")
+    rows, y, groups = [], [], []
+    for q in qs:
+        case, _ = note_case(q.note, q.question)
+        rows.append(typed_row(lexical.probability(case), answer_types(case)))
+        y.append(q.answerable)
+        groups.append(voices.get(q.case, "raw"))
+    model = fit_typed(np.array(rows), np.array(y, dtype=float), np.array(groups),
+                      training={"questions": sorted({q.source for q in qs})})
+    model.save(out)
+    print(f"typed confidence fitted on {len(qs)} questions: threshold {model.threshold}, review {model.review} "
+          f"-> {out}")
 
 
 def auroc(pos: np.ndarray, neg: np.ndarray) -> float:
@@ -234,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", nargs="+", type=Path,
                     default=sorted((ROOT / "data" / "everyday").glob("questions-*.yaml")))
     ap.add_argument("--dump", type=Path, help="write each question's result as a JSON line here")
+    ap.add_argument("--typed", default="shipped",
+                    help="typed confidence model: shipped, a model file, or none (the lexical P alone)")
+    ap.add_argument("--fit-typed", type=Path, metavar="OUT",
+                    help="fit the typed confidence model on these questions (groups: note voices), write it to "
+                         "OUT and score with it")
     args = ap.parse_args(argv)
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")
@@ -241,7 +268,11 @@ def main(argv: list[str] | None = None) -> int:
 
     qs = load_questions(args.questions)
     system = load_system(None)
-    rows = [run_one(q, system) for q in qs]
+    typed: Any = None if args.typed == "none" else args.typed
+    if args.fit_typed:
+        fit_typed_model(qs, args.fit_typed)
+        typed = args.fit_typed
+    rows = [run_one(q, system, typed) for q in qs]
     if args.dump:
         args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     print(f"everyday questions: {len(rows)} from {', '.join(p.name for p in args.questions)} "

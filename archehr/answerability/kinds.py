@@ -73,6 +73,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                         re.I)),
 )
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
+# "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
+_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
+                           r"(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
@@ -129,6 +132,8 @@ KIND_WORDS = frozenset(tokens("""
 long soon often when day days week weeks month months year years time date schedule scheduled calendar
 appointment appointments visit check show showed come came back result results test tests okay ok alright
 fine good bad normal allowed safe why reason cause caused still keep continue supposed which kind sort
+will would now left leave stay term anything something everything change changed cut even ever get gets
+low high up down
 """, stem=True))
 
 
@@ -140,6 +145,8 @@ def ask_kind(question: str) -> str:
             return name
     if not found:
         return "other"
+    if "med_change" in found and _STILL_TAKING.search(question):
+        return "med_change"
     return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
 
@@ -178,6 +185,7 @@ class AnswerTypes:
     note_coverage: float  # share of the question's concept weight the whole note names
     concepts: int  # how many concepts the question has
     missing_top: float  # weight share of the most specific concept the note never names (0: all named)
+    missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -222,4 +230,5 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.75
         if current and _STOPPED.search(t) and not _STARTED.search(t):
             score[i] *= 0.8
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top)
+    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
