@@ -118,7 +118,7 @@ def load_questions(paths: list[Path]) -> list[Question]:
             if q["kind"] not in KINDS:
                 raise SystemExit(f"{where}: kind {q['kind']!r} is not one of {', '.join(KINDS)}")
             if "note" in q:
-                name = str(q["note"])
+                name = str(q["note"]) if str(q["note"]).endswith(".txt") else f"{q['note']}.txt"
                 key = str(path.parent / name)
                 if key not in notes:
                     notes[key] = split_note((path.parent / name).read_text(encoding="utf-8"))
@@ -145,7 +145,8 @@ def load_questions(paths: list[Path]) -> list[Question]:
 
 
 def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
-    r = archehr.answer(q.note, q.question, system=system, typed=typed)
+    extra = {} if typed is None else {"typed": typed}  # None: the lexical P alone (and runs on older code)
+    r = archehr.answer(q.note, q.question, system=system, **extra)
     cited = [s.id for s in r.cited]
     first = list(r.lines[0].citations) if r.lines and not r.abstained else []
     return {"id": q.qid, "source": q.source, "kind": q.kind, "case": q.case, "question": q.question,
