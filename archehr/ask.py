@@ -37,8 +37,8 @@ RELATED = 3  # closest sentences offered, as related, with an abstention
 DIRECT = 2  # direct-answer sentences added to the cited evidence at most
 CITE_MAX = 3  # sentences cited at most in a patient's answer
 CITE_SHARE = 0.6  # ... each scoring at least this share of the best one
-W_SELECTOR = 0.3  # weight of the selector's relevance (max-normalised) beside the answer-type score
-W_DIRECT = 0.15  # weight of the direct-answer score
+W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
+W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -165,7 +165,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     ids = list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
-    rank = _rank(ev.scores, direct_scores(case) if direct else np.zeros(len(ids)), types.score, split)
+    # direct=False: the selector's order alone (to measure what the answer types add)
+    rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
+                 types.score if direct else np.zeros(len(ids)), split)
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
