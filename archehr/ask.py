@@ -184,9 +184,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 
     judge = _typed_model(typed) if p is not None else None
     if judge is not None and p is not None and model is not None:
-        if types.concepts and (types.note_coverage == 0 or types.missing_known) and model.abstains(p):
-            # the note never names the thing asked about (a class, a test, a brand: the lexicon counting),
-            # and the lexical model declines too
+        absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
+        if types.concepts and absent and model.abstains(p):
+            # the note never names the thing asked about (or the test asked about; the lexicon and brand
+            # names counting), and the lexical model declines too
             return abstain((f"the note does not name what the question asks about (P(answerable) {p:.2f})",))
         p = judge.probability(typed_row(p, types))
         model = judge  # its threshold and review level decide
