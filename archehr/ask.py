@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from archehr.relevance.base import Selection, SentenceScores
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
+from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
 from archehr_scoring.answer_format import AnswerLine
 
@@ -138,13 +138,14 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding", "reading"), a
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
     selector's). `typed`: the typed confidence model over it (`archehr.answerability.typed`: "shipped",
-    a model file, a loaded `TypedConfidence`, or None for the lexical P alone). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
+    a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
+    `direct=False` ranks by the selector alone (no answer types; to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.kinds import answer_types
-    from archehr.answerability.typed import typed_row
     from archehr.answerability.model import AnswerabilityModel, load_model
+    from archehr.answerability.typed import typed_row
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
     from archehr.pipeline import System, load_system
@@ -182,7 +183,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 
-    judge = _typed_model(typed) if p is not None else None
+    # the typed model was fitted over the lexical P: other answerability models keep their own decision
+    lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
+    judge = _typed_model(typed) if p is not None and lexical else None
     if judge is not None and p is not None and model is not None:
         absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
         if types.concepts and absent and model.abstains(p):

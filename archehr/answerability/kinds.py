@@ -9,7 +9,7 @@ Six kinds of everyday question, each answered by a kind of sentence:
 | med_change | "Which blood thinner am I on now?" | a medication started, continued, stopped or changed |
 | test_result | "Did the heart scan come back ok?" | a result: a value, "showed", "normal", "negative" |
 | why | "Why did they stop my metformin?" | a cause ("because", "due to", "given", "for") |
-| may_i | "Can I take Aleve?", "When do I go back to the ER?" | an instruction or warning ("avoid", "do not", "return if") |
+| may_i | "Can I take Aleve?", "When do I go back to the ER?" | an instruction or warning ("avoid", "return if") |
 
 A sentence's topic score is the share of the question's concepts it names (each concept weighted by how
 rare it is in the note, so the drug asked about counts more than "blood"), with the everyday lexicon
@@ -69,8 +69,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
                               r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
                               re.I)),
-    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|\bnext (?:appointment|visit)\b",
-                        re.I)),
+    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+                        r"\bnext (?:appointment|visit)\b", re.I)),
 )
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
