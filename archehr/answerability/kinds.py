@@ -118,6 +118,10 @@ HOLDS: dict[str, re.Pattern[str]] = {
         r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to)\b", re.I),
 }
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
+# an appointment or a planned date: answers a when question even in other words than the question's
+_APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
+                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
+W_APPOINTMENT = 0.12
 # where each kind's answers are usually written (SentenceContext.section)
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
@@ -224,6 +228,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     sections = SECTION_FOR_KIND.get(kind, ())
     current = kind == "med_change" and bool(_CURRENT_Q.search(question))
     for i, t in enumerate(texts):
+        if kind == "when" and _APPOINTMENT.search(t):
+            score[i] += W_APPOINTMENT * (0.5 + topic[i])
         if ctx[i].section in sections:
             score[i] += 0.08 * topic[i]
         if ctx[i].section == "history" and kind != "why":
