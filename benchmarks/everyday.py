@@ -25,6 +25,7 @@ shorter of the two).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 import sys
@@ -145,7 +146,8 @@ def load_questions(paths: list[Path]) -> list[Question]:
 
 
 def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
-    extra = {} if typed is None else {"typed": typed}  # None: the lexical P alone (and runs on older code)
+    # typed=None: the lexical P alone; code without the typed model (an older checkout) is run as it is
+    extra = {"typed": typed} if "typed" in inspect.signature(archehr.answer).parameters else {}
     r = archehr.answer(q.note, q.question, system=system, **extra)
     cited = [s.id for s in r.cited]
     first = list(r.lines[0].citations) if r.lines and not r.abstained else []
