@@ -145,18 +145,11 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import AnswerabilityModel, load_model
-    from archehr.answerability.typed import typed_row
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
-    from archehr.pipeline import System, load_system
 
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
-    sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
-    if sys_obj.wants_training_split():
-        # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
-        from archehr.data import load_split
-
-        sys_obj.prepare(load_split(None, "dev"))
+    sys_obj = _system(system, cache_dir)
     model = None
     if answerability is not None:
         model = answerability if isinstance(answerability, AnswerabilityModel) else load_model(answerability)
@@ -183,17 +176,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 
-    # the typed model was fitted over the lexical P: other answerability models keep their own decision
-    lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
-    judge = _typed_model(typed) if p is not None and lexical else None
-    if judge is not None and p is not None and model is not None:
-        absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
-        if types.concepts and absent and model.abstains(p):
-            # the note never names the thing asked about (or the test asked about; the lexicon and brand
-            # names counting), and the lexical model declines too
-            return abstain((f"the note does not name what the question asks about (P(answerable) {p:.2f})",))
-        p = judge.probability(typed_row(p, types))
-        model = judge  # its threshold and review level decide
+    model, p, absent = _judge(model, typed, p, types)
+    if absent:
+        return abstain((absent,))
     if model is not None and p is not None and model.abstains(p):
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
@@ -211,16 +196,50 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if ans.abstained:
         return abstain(notes + ("the model said the note does not answer the question",),
                        ans.fallback or ev.fallback)
-    lines = shown_citations(ans.lines, split)
-    place = {ids[i]: k for k, i in enumerate(np.argsort(-rank, kind="stable").tolist())}
-    lines = tuple(sorted(lines, key=lambda ln: min((place.get(c, len(ids)) for c in ln.citations),
-                                                   default=len(ids))))
+    lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     flagged = model.flags(p) if model is not None and p is not None else bool(ev.selection.flagged)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _system(system: Any, cache_dir: str | Path | None) -> Any:
+    from archehr.pipeline import System, load_system
+
+    sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
+    if sys_obj.wants_training_split():
+        # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
+        from archehr.data import load_split
+
+        sys_obj.prepare(load_split(None, "dev"))
+    return sys_obj
+
+
+def _judge(model: Any, typed: Any, p: float | None, types: Any) -> tuple[Any, float | None, str]:
+    """The model that decides (the typed confidence over the lexical model, else the model given), its
+    P, and a reason to decline outright ("" if none)."""
+    from archehr.answerability.typed import typed_row
+
+    # the typed model was fitted over the lexical P: other answerability models keep their own decision
+    lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
+    judge = _typed_model(typed) if p is not None and lexical else None
+    if judge is None or p is None:
+        return model, p, ""
+    absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
+    if types.concepts and absent and model.abstains(p):
+        # the note never names the thing asked about (or the test asked about; the lexicon and brand
+        # names counting), and the lexical model declines too
+        return model, p, f"the note does not name what the question asks about (P(answerable) {p:.2f})"
+    return judge, judge.probability(typed_row(p, types)), ""
+
+
+def _by_rank(lines: tuple[AnswerLine, ...], rank: np.ndarray, ids: list[str]) -> tuple[AnswerLine, ...]:
+    """Lines ordered by the best rank among their citations (stable: ties keep the generator's order)."""
+    place = {ids[i]: k for k, i in enumerate(np.argsort(-rank, kind="stable").tolist())}
+    return tuple(sorted(lines, key=lambda ln: min((place.get(c, len(ids)) for c in ln.citations),
+                                                  default=len(ids))))
 
 
 def _typed_model(typed: Any) -> Any:
