@@ -38,6 +38,7 @@ DIRECT = 2  # direct-answer sentences added to the cited evidence at most
 CITE_MAX = 3  # sentences cited at most in a patient's answer
 CITE_SHARE = 0.6  # ... each scoring at least this share of the best one
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
+FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
@@ -200,6 +201,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     flagged = model.flags(p) if model is not None and p is not None else bool(ev.selection.flagged)
+    # the topic is named but no sentence about it gives the asked duration or date: a human should check
+    flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
+                          and types.best_typed < FACT_MIN)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
