@@ -186,3 +186,11 @@ def test_benchmark_maps_raw_gold_units_by_overlap() -> None:
     gold = ev.raw_gold(split, units, [3, 4], "t")
     texts = {split.sentences[int(i) - 1].text.replace("\n", " ") for i in gold}
     assert texts == {"2. STOP aspirin", "Follow up with cardiology in 2 weeks."}
+
+
+def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
+    # tiotropium is in the note, but no sentence says for how long
+    r = archehr.answer(PNEUMONIA, "How long will I need the inhaler tiotropium?", splitter="rules")
+    assert r.abstained or r.flagged
+    ok = archehr.answer(PNEUMONIA, "How long do I keep taking the antibiotic?", splitter="rules")
+    assert not ok.abstained and not ok.flagged
