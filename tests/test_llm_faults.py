@@ -19,6 +19,9 @@ from archehr.llm.base import BackendError
 from archehr.llm.registry import BACKENDS, build_backend
 from archehr_scoring.submission2025 import answer_problems
 
+# the openai backend speaks HTTP through httpx (the `llm` extra): without it these tests cannot run
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install 'archehr[llm]')")
+
 
 def predict(tmp_path: Path, system: Path, *extra: str) -> tuple[int, Path]:
     return predict_run(tmp_path, system, *extra, force=True)

@@ -10,6 +10,9 @@ import pytest
 
 from archehr.testing.perfect_server import STYLES, PerfectModel, prompt_kind
 
+# the openai backend speaks HTTP through httpx (the `llm` extra): without it these tests cannot run
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install 'archehr[llm]')")
+
 
 @pytest.fixture(scope="module")
 def splits():

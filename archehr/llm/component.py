@@ -119,7 +119,7 @@ def declared_options(obj: Any, cls: type) -> dict[str, Any]:
     """The constructor options of `cls` as `obj` holds them (an attribute of each option's name), backend
     and fallback parts excluded: the resolved config, read back rather than listed again by hand."""
     names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "backend", "fallback")]
-    return {n: getattr(obj, n) for n in names if n in vars(obj)}
+    return {n: vars(obj)[n] for n in names if n in vars(obj)}
 
 
 class LLMComponent:
