@@ -118,8 +118,8 @@ class LLMAligner(LLMComponent):
         return (f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
                 f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
 
-    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> str:
-        demos = [text for _, text in self.pool.nearest(case)]
+    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence], shown: int | None = None) -> str:
+        demos = [text for _, text in self.pool.nearest(case)[:shown]]
         demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
         return self.template.render(demonstrations=demo_text, **self._block(case, answers))
 
@@ -152,7 +152,7 @@ class LLMAligner(LLMComponent):
                              f"{self.fallback.method} aligner: {', '.join(a.id for a in missing)}")
             return links
 
-        got = self.ask(self.prompt(case, answers), read)
+        got = self.ask(lambda d, _: self.prompt(case, answers, d), read, shown=len(self.pool.nearest(case)))
         if got.value is None:
             links = self.fallback.align(case, answers, scores, selection)
             return Alignment(links, f"{self.fallback.method} aligner: {got.fallback}", got.notes)

@@ -181,25 +181,37 @@ class LLMGenerator(LLMComponent, Generator):
         return [(c, a) for c, (a, _) in self.pool.nearest(case)]
 
     # -- prompt ----------------------------------------------------------------------------------
-    def evidence_ids(self, case: Case, selection: Selection) -> list[str]:
+    def ladder(self) -> list[tuple[int, int, str]]:
+        """Less context, step by step, for a prompt over the model's window: (context, max_evidence, what)."""
+        half = max(1, self.max_evidence // 2)
+        steps = [(c, self.max_evidence) for c in range(2 if self.context is None else self.context - 1, -1, -1)]
+        return [(c, m, f"the note cut to the {m} first chosen sentences" + (f" and {c} neighbours each" if c else ""))
+                for c, m in steps + [(0, half)]]
+
+    def evidence_ids(self, case: Case, selection: Selection, context: int | None = None,
+                     max_evidence: int | None = None) -> list[str]:
         """The note sentences shown: all (context None) or the chosen ones with `context` neighbours."""
         ids = case.sentence_ids
-        if self.context is None:
+        context = self.context if context is None else context
+        if context is None:
             return list(ids)
-        chosen = [i for i, s in enumerate(ids) if s in set(selection.cited)][: self.max_evidence]
-        keep = {j for i in chosen for j in range(i - self.context, i + self.context + 1) if 0 <= j < len(ids)}
+        chosen = [i for i, s in enumerate(ids) if s in set(selection.cited)][: max_evidence or self.max_evidence]
+        keep = {j for i in chosen for j in range(i - context, i + context + 1) if 0 <= j < len(ids)}
         return [ids[j] for j in sorted(keep) if not is_header(case.sentences[j].text)]
 
-    def prompt(self, case: Case, selection: Selection) -> str:
+    def prompt(self, case: Case, selection: Selection, shown: int | None = None, level: int = 0) -> str:
+        """The prompt with the `shown` nearest demonstrations (all) and the `level`-th step of `ladder` (0: none)."""
         chosen = set(selection.cited)
-        shown = self.evidence_ids(case, selection)
         if self.context is None:
+            kept = set(self.evidence_ids(case, selection, *self.ladder()[level - 1][:2])) if level else None
             sentences = "\n".join(f"{'*' if s.id in chosen else ' '}{s.id}: {clean_sentence(s.text)}"
-                                  for s in case.sentences)
+                                  for s in case.sentences if kept is None or s.id in kept)
         else:
-            sentences = "\n".join(f"{i}: {clean_sentence(case.sentence(i).text)}" for i in shown)
+            step = self.ladder()[level - 1][:2] if level else (None, None)
+            sentences = "\n".join(f"{i}: {clean_sentence(case.sentence(i).text)}"
+                                  for i in self.evidence_ids(case, selection, *step))
         demos = []
-        for c, (ans, cited) in self.pool.nearest(case):
+        for c, (ans, cited) in self.pool.nearest(case)[:shown]:
             if self.context is None:
                 note = "\n".join(f" {s.id}: {clean_sentence(s.text)}" for s in c.sentences[:30])
                 demos.append(f"Example question: {c.question_text}\nExample note sentences:\n{note}\n"
@@ -207,10 +219,7 @@ class LLMGenerator(LLMComponent, Generator):
             else:  # the same layout as the real question, showing only what the answer cites
                 note = "\n".join(f"{i}: {clean_sentence(c.sentence(i).text)}" for i in c.sentence_ids if i in cited)
                 demos.append(f"Question: {c.question_text}\nNote sentences:\n{note}\nAnswer:\n{ans}\n")
-        if self.context is None:
-            demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
-        else:
-            demo_text = ("\n" + "\n".join(demos)) if demos else ""
+        demo_text = (("\nExamples:\n" if self.context is None else "\n") + "\n".join(demos)) if demos else ""
         text = self.template.render(question=case.question_text, sentences=sentences, demonstrations=demo_text)
         if self.cite_first and REPLY_START in text:
             top = self._top_id(case, selection)
@@ -423,7 +432,8 @@ class LLMGenerator(LLMComponent, Generator):
             notes += more
             return Answer(tuple(lines), self.name, overflow=overflow)
 
-        got = self.ask(self.prompt(case, selection), read)
+        got = self.ask(lambda d, level: self.prompt(case, selection, d, level), read,
+                       shown=len(self.pool.nearest(case)), levels=[what for _, _, what in self.ladder()])
         if got.value is not None:
             return dataclasses.replace(got.value, notes=tuple(sel_notes) + got.notes)
         fb = self.fallback.generate(case, selection, scores)

@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import ConfigError, Problem
-from archehr.llm.base import BackendError, CutReply
+from archehr.llm.base import Backend, BackendError, CutReply, PromptTooLong
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -102,6 +102,25 @@ class DemoPool(Generic[T]):
         return [ok[j] for j in order[: self.k]]
 
 
+Build = Callable[[int, int], str]  # (demonstrations shown, level of context) -> prompt
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A prompt fitted to the model's window, the reply budget beside it, and what fitting left out."""
+
+    prompt: str
+    max_tokens: int
+    notes: tuple[str, ...] = ()
+
+
+def _fit_notes(window: int, tokens: int, shown: int, of: int, level: str) -> tuple[str, ...]:
+    if shown == of and not level:
+        return ()
+    left = f"{shown} of {of} demonstrations" + (f", {level}" if level else "")
+    return (f"fitted to the model's {window}-token window ({tokens} prompt tokens): {left}",)
+
+
 class Unusable(Exception):
     """A reply (or set of samples) that gives no result; the reason is recorded."""
 
@@ -168,26 +187,64 @@ class LLMComponent:
         """Index a labelled split's cases as demonstrations (nothing when `demonstrations` is 0)."""
         self.pool.fill((c, self.demonstration(c, key)) for c, key in labelled_cases(train if self.pool.k else None))
 
-    def ask(self, prompt: str, read: Callable[[list[str], bool, list[str]], R]) -> Outcome[R]:
-        """Ask (up to 1 + `retries` times), read, and say why not: `read(replies, cut, notes)` returns the
-        result or raises Unusable; a backend failure or an unreadable reply is the outcome's `fallback`."""
+    def window(self) -> int | None:
+        """The model's context window, when the backend knows it (a plug-in with only `complete` does not)."""
+        return self.backend.context_window() if isinstance(self.backend, Backend) else None
+
+    def fit(self, build: Build, shown: int, levels: Sequence[str] = ()) -> Fitted:
+        """The prompt that fits the model's window with room for the reply: all `shown` demonstrations and the
+        full context if it can, else fewer demonstrations, then each of the component's `levels` of less
+        context in turn (`build(demonstrations, level)`, level 0 the full context), then a smaller reply budget
+        (down to half of max_tokens). Unusable when even that does not fit: one reason for the case."""
+        window = self.window()
+        if not window:
+            return Fitted(build(shown, 0), self.max_tokens)
+        budget = self.max_tokens
+        steps = [(d, 0) for d in range(shown, -1, -1)] + [(0, lv) for lv in range(1, len(levels) + 1)]
+        for d, lv in steps:
+            prompt = build(d, lv)
+            n = self.backend.count_tokens(prompt, exact_above=window - budget)
+            if n + budget <= window:
+                return Fitted(prompt, budget, _fit_notes(window, n, d, shown, levels[lv - 1] if lv else ""))
+        if window - n >= budget // 2:
+            return Fitted(prompt, window - n, _fit_notes(window, n, 0, shown, levels[-1] if levels else "")
+                          + (f"reply budget cut from {budget} to {window - n} tokens",))
+        raise Unusable(f"the prompt alone is {n} tokens with no demonstration and the least context: the model's "
+                       f"{window}-token window leaves {max(window - n, 0)} for the reply, under half of "
+                       f"max_tokens={budget}")
+
+    def ask(self, build: Build | str, read: Callable[[list[str], bool, list[str]], R], shown: int = 0,
+            levels: Sequence[str] = ()) -> Outcome[R]:
+        """Fit, ask (up to 1 + `retries` times), read, and say why not: `read(replies, cut, notes)` returns the
+        result or raises Unusable; a backend failure, an unreadable reply or a prompt that cannot fit the
+        model's window is the outcome's `fallback`. A prompt the server refuses as too long for its window is
+        fitted again to the window it named (twice at most) without spending an attempt."""
         why: list[str] = []
         notes: list[str] = []
-        for attempt in range(self.retries + 1):
+        build_fn = build if callable(build) else (lambda d, lv: build)
+        attempt = refits = 0
+        try:
+            fitted = self.fit(build_fn, shown, levels)
+        except Unusable as e:
+            return Outcome(None, str(e), ())
+        while attempt <= self.retries:
             label = f"attempt {attempt + 1}: " if self.numbered_attempts else ""
-            temperature = self.temperature if attempt == 0 else max(self.temperature, self.retry_temperature)
-            cut = False
             try:
-                replies, more = self.caller.complete(prompt, n=self.n, temperature=temperature,
-                                                     seed=self.seed + attempt, max_tokens=self.max_tokens)
-            except CutReply as e:  # still cut after a larger budget
-                if not self.reads_cut:
-                    why.append(f"{label}every {self.what} reply was cut: {e.reason}")
+                replies, more, cut = self._complete(fitted, attempt, label, why)
+            except PromptTooLong as e:
+                refits += 1
+                try:
+                    if refits > 2 or not self.window():
+                        raise Unusable(f"{label}the server refused the prompt as too long: {e.reason}")
+                    fitted = self.fit(build_fn, shown, levels)
+                except Unusable as u:
+                    why.append(str(u))
                     break
-                replies, more, cut = [e.text], [], True
-                why.append(f"{label}{e.reason}")
+                continue
             except BackendError as e:
-                why.append(f"{label}backend error: {e.reason}")
+                why.append(f"{label}backend error: {e.reason}" if not isinstance(e, CutReply) else
+                           f"{label}every {self.what} reply was cut: {e.reason}")
+                attempt += 1
                 if not e.retryable:  # an open breaker or a spent deadline: another attempt fails the same way
                     break
                 continue
@@ -196,14 +253,27 @@ class LLMComponent:
                 notes.append(f"{self.n - len(replies)} of {self.n} {self.what} samples failed; "
                              f"voted on {len(replies)}")
             try:
-                value = read(replies, cut, notes)
+                return Outcome(read(replies, cut, notes), None, tuple(list(fitted.notes) + notes + why))
             except Unusable as e:
                 why.append(f"{label}{e}")
+                attempt += 1
                 if cut:  # another attempt runs into the same limit
                     break
-                continue
-            return Outcome(value, None, tuple(notes + why))
-        return Outcome(None, "; ".join(why), tuple(notes))
+        return Outcome(None, "; ".join(why), tuple(list(fitted.notes) + notes))
+
+    def _complete(self, fitted: Fitted, attempt: int, label: str, why: list[str]) -> tuple[list[str], list[str], bool]:
+        """(replies, notes, cut) of one attempt; a reply still cut after a larger budget is read when the
+        component reads cut replies (its reason recorded), else raised."""
+        temperature = self.temperature if attempt == 0 else max(self.temperature, self.retry_temperature)
+        try:
+            replies, more = self.caller.complete(fitted.prompt, n=self.n, temperature=temperature,
+                                                 seed=self.seed + attempt, max_tokens=fitted.max_tokens)
+        except CutReply as e:
+            if not self.reads_cut:
+                raise
+            why.append(f"{label}{e.reason}")
+            return [e.text], [], True
+        return replies, more, False
 
     def runtime(self) -> dict[str, Any]:
         """What is only known once running (resolved choices); a subclass adds its own."""

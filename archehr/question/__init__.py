@@ -95,8 +95,8 @@ class LLMQuestionWriter(LLMComponent):
         return (f"Example patient message: {case.patient_narrative or ''}\nExample patient's own question: "
                 f"{case.question_text}\nExample clinician question: {case.clinician_question}\n")
 
-    def prompt(self, case: Case) -> str:
-        demos = [text for _, text in self.pool.nearest(case)]
+    def prompt(self, case: Case, shown: int | None = None) -> str:
+        demos = [text for _, text in self.pool.nearest(case)[:shown]]
         return self.template.render(narrative=case.patient_narrative or "", question=case.question_text,
                                     demonstrations=("\nExamples:\n" + "\n".join(demos)) if demos else "")
 
@@ -113,7 +113,7 @@ class LLMQuestionWriter(LLMComponent):
                 raise Unusable("the one line was cut short, under 15 words: not a question the model finished")
             return Question(line)
 
-        got = self.ask(self.prompt(case), read)
+        got = self.ask(lambda d, _: self.prompt(case, d), read, shown=len(self.pool.nearest(case)))
         if got.value is None:
             return Question(self.fallback.write(case).text, fallback=f"template: {got.fallback}", notes=got.notes)
         return Question(got.value.text, notes=got.notes)

@@ -110,9 +110,10 @@ class LLMClassifier(LLMComponent, RelevanceClassifier):
         return (f"Example patient question: {case.question_text.strip()}\nExample note sentences:\n"
                 f"{numbered_sentences(case)}\n{reply}\n")
 
-    def prompt(self, case: Case) -> str:
-        shown = "\nExamples:\n" + "\n".join(text for _, text in self.pool.nearest(case))
-        return build_prompt(case, self.template, shown)
+    def prompt(self, case: Case, shown: int | None = None) -> str:
+        """The prompt with the `shown` nearest demonstrations (all)."""
+        demos = "\nExamples:\n" + "\n".join(text for _, text in self.pool.nearest(case)[:shown])
+        return build_prompt(case, self.template, demos)
 
     def score_detailed(self, case: Case) -> LLMScores:
         require_sentences(case)
@@ -130,7 +131,7 @@ class LLMClassifier(LLMComponent, RelevanceClassifier):
             return SentenceScores(case.case_id, ids, tuple(ess.get(i, 0.0) for i in ids),
                                   tuple(sup.get(i, 0.0) for i in ids))
 
-        got = self.ask(self.prompt(case), read)
+        got = self.ask(lambda d, _: self.prompt(case, d), read, shown=len(self.pool.nearest(case)))
         if got.value is not None:
             return LLMScores(got.value, None, got.notes)
         self.fallback_cases.append(case.case_id)

@@ -299,6 +299,9 @@ class OpenAIBackend(Backend):
         self._learn_thinking(reply)
         warning = self.stats.tokens(req.counted, reply.prompt_tokens, reply.completion_tokens,
                                     req.payload["max_tokens"], req.exact)
+        if self.stats.truncated and self.window.size is None:  # what it read is the window: fit to it from now on
+            self.window.heard(min(t["reported"] for t in self.stats.truncated[:5]),
+                              "the prompt tokens read by a server that cut a prompt silently")
         if warning:
             log.warning("%s: %s", self.base_url, warning)
         if reply.finish_reason == "length":

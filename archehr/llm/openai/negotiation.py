@@ -62,7 +62,7 @@ class ModelList:
                 status, body = self.transport.get(where, self.deadline)
             except Retryable as e:
                 if e.kind == "refused":  # nothing listens: no request of the run can succeed (exit 3, at once)
-                    raise UnavailableError("the LLM server", f"nothing is listening at {self.transport.base_url} "
+                    raise UnavailableError("LLM server", f"nothing is listening at {self.transport.base_url} "
                                            f"(connection refused)", "start the server, or correct base_url") from None
                 self.error = f"GET {where}: {e}"
                 self.failed_at = time.monotonic()
@@ -114,7 +114,11 @@ class ModelList:
     def name(self) -> str:
         """The model name to send; Retryable while `auto` has no list, ConfigError when it cannot work."""
         if self.served is None and self.check:
-            self.start()
+            try:
+                self.start()
+            except UnavailableError:  # refused mid-run (the run began with it there): retried like any connection
+                raise Retryable(f"cannot connect to {self.transport.base_url}: nothing is listening (connection "
+                                "refused)", kind="connection") from None
             if self.served is None and self.model == "auto":
                 raise Retryable(f"model: auto, and the model list is unreachable ({self.error})", kind="connection")
         return self.served["id"] if self.served is not None else self.model
@@ -184,11 +188,14 @@ class Window:
         self.tokenizer: str | None = None  # "server" once /tokenize answered, "estimate" when it cannot
         self._lock = threading.Lock()
         self._counted: dict[str, int] = {}  # the samples of one prompt are counted once
+        self.asked = False  # the server was asked for its window (asked once)
 
     def learn(self, entry: dict[str, Any], model: str) -> None:
         """From the model list's entry (vLLM), llama.cpp's /props or Ollama's /api/show; once."""
-        if self.size is not None:
-            return
+        with self._lock:
+            if self.size is not None or self.asked:
+                return
+            self.asked = True
         found = _as_window(entry.get("max_model_len"))
         if found:
             self._set(found, "max_model_len in /models")
@@ -207,10 +214,10 @@ class Window:
             self._set(int(m.group(1)) if m else OLLAMA_DEFAULT_CTX,
                       "num_ctx in /api/show" if m else "Ollama's default num_ctx (the model sets none)")
 
-    def heard(self, window: int) -> None:
-        """A 400 named the window."""
+    def heard(self, window: int, source: str = "the server's 400 reply") -> None:
+        """A 400 named the window (or a server that cut a prompt said how much of it it read)."""
         if window and window != self.size:
-            self._set(window, "the server's 400 reply")
+            self._set(window, source)
 
     def _set(self, size: int, source: str) -> None:
         with self._lock:

@@ -146,9 +146,8 @@ class Transport:
         except TimeoutError:
             raise TimedOut("no answer within the deadline") from None
         except httpx.ConnectError as e:  # refused (nothing listens) is told apart: no later request can do better
-            refused = "refused" in str(e).lower() or "errno 111" in str(e).lower()
-            raise Retryable(f"cannot connect: {e or type(e).__name__}", kind="refused" if refused else "connection") \
-                from None
+            kind = "refused" if refused(e) else "connection"
+            raise Retryable(f"cannot connect: {e or type(e).__name__}", kind=kind) from None
         except httpx.HTTPError as e:
             raise Retryable(f"cannot connect: {e or type(e).__name__}", kind="connection") from None
         return resp.status_code, resp.content[: self.max_reply_bytes]
@@ -295,6 +294,18 @@ class Transport:
             if self._client is not None:
                 self._loop.run(self._client.aclose(), 10)
             self._loop.loop.call_soon_threadsafe(self._loop.loop.stop)
+
+
+def refused(error: BaseException) -> bool:
+    """Whether a connection error is a refusal (nothing listens at the port), anywhere in its chain."""
+    seen: BaseException | None = error
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionRefusedError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _event(data: str) -> dict[str, Any]:
