@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from archehr.data.model import Case, ClinicianAnswerSentence, KeyEntry
 from archehr.llm.component import LLMComponent, Unusable
@@ -91,11 +91,22 @@ def parse_reply(reply: str) -> dict[str, list[str]] | None:
     return out or None
 
 
+class FallbackAligner(Protocol):
+    """What the LLM aligner needs of its fallback (the similarity or learned aligner)."""
+
+    method: str
+
+    def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
+              selection: Selection | None = None) -> list[dict[str, Any]]: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
 class LLMAligner(LLMComponent):
     what = "alignment"
     schema = ("alignment", SCHEMA)
 
-    def __init__(self, backend: Any, fallback: Any, prompt: str = DEFAULT_PROMPT, n: int = 1,
+    def __init__(self, backend: Any, fallback: FallbackAligner, prompt: str = DEFAULT_PROMPT, n: int = 1,
                  temperature: float = 0.0, seed: int = 0, max_tokens: int = 400, demonstrations: int = 0,
                  structured: bool = False):
         self.setup(backend, prompt, demonstrations, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from archehr.data.model import Case
 from archehr.errors import ConfigError
@@ -31,6 +31,17 @@ class Question:
     text: str
     fallback: str | None = None
     notes: tuple[str, ...] = ()
+
+
+class QuestionWriter(Protocol):
+    """A kind of component: an st1 question writer (`question: {kind: ...}`); `kind` names it in run.json. One
+    that learns from a labelled split also declares `prepare(train)` (archehr.llm.component.Prepared)."""
+
+    kind: str
+
+    def write(self, case: Case) -> Question: ...
+
+    def describe(self) -> dict[str, Any]: ...
 
 
 def template_question(case: Case, config: WriterConfig = DEFAULT_CONFIG) -> str:
@@ -123,10 +134,10 @@ class LLMQuestionWriter(LLMComponent):
 
 
 # The st1 writers (config `question: {kind: ...}`); a writer that takes `backend` gets the system's.
-QUESTION_WRITERS: Registry[Any] = Registry("question writer")
+QUESTION_WRITERS: Registry[Any] = Registry("question writer")  # entries build a QuestionWriter
 QUESTION_WRITERS.add("template", TemplateQuestionWriter)
 QUESTION_WRITERS.add("llm", LLMQuestionWriter)
 
 
-def build_question_writer(kind: str = "template", **options: Any) -> Any:
+def build_question_writer(kind: str = "template", **options: Any) -> QuestionWriter:
     return QUESTION_WRITERS.build(kind, **options)
