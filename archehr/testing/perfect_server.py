@@ -28,11 +28,10 @@ import json
 import re
 import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from archehr.data.model import Case, Split
-from archehr.testing.scripted import ScriptedHTTP, count_tokens, send_json
+from archehr.testing.scripted import QuietHandler, ScriptedHTTP, count_tokens, send_json
 
 STYLES = ("pipes", "brackets", "front", "bullets", "bold", "numbered", "json", "chatty")
 KINDS = ("evidence", "question", "alignment", "answer")
@@ -101,7 +100,8 @@ class PerfectModel:
             return json.dumps(self._json(case, kind))
         if self.style == "json":
             return "```json\n" + json.dumps(self._json(case, kind), indent=2) + "\n```"
-        text = getattr(self, f"_{kind}_text")(case)
+        text = {"evidence": self._evidence_text, "alignment": self._alignment_text, "question": self._question_text,
+                "answer": self._answer_text}[kind](case)
         if self.style == "chatty":
             return f"Sure! Here is what you asked for, based on the note.\n\n{text}\n\nI hope this helps."
         return text
@@ -199,19 +199,13 @@ class PerfectServer(ScriptedHTTP):
         lock = threading.Lock()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server API
-                if not self.path.rstrip("/").endswith("/v1/models"):
-                    send_json(self, 404, {"error": {"message": f"no route {self.path}"}})
-                    return
-                send_json(self, 200, {"object": "list", "data": [{"id": "perfect", "object": "model"}]})
+                if self.routed("/v1/models"):
+                    send_json(self, 200, {"object": "list", "data": [{"id": "perfect", "object": "model"}]})
 
             def do_POST(self) -> None:  # noqa: N802 - http.server API
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    send_json(self, 404, {"error": {"message": f"no route {self.path}"}})
+                if not self.routed("/chat/completions"):
                     return
                 try:
                     n = int(self.headers.get("Content-Length", 0))

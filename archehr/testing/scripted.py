@@ -37,6 +37,20 @@ def send_json(h: BaseHTTPRequestHandler, code: int, body: Any, headers: dict[str
         pass  # the client gave up (a deadline of its own)
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler that logs nothing and answers a path it does not serve with 404."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def routed(self, suffix: str) -> bool:
+        """Whether the request is for a path ending in `suffix`; a 404 naming the path otherwise."""
+        if self.path.rstrip("/").endswith(suffix):
+            return True
+        send_json(self, 404, {"error": {"message": f"no route {self.path}"}})
+        return False
+
+
 class ScriptedHTTP:
     """A server on 127.0.0.1 (a free port) answering with `handler`; `url` is the base URL (`/v1`)."""
 

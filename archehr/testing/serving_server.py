@@ -47,7 +47,7 @@ from typing import Any
 
 from archehr.data.model import Split
 from archehr.testing.perfect_server import PerfectModel, prompt_kind
-from archehr.testing.scripted import ScriptedHTTP, count_tokens, keep_last_tokens, send_json
+from archehr.testing.scripted import QuietHandler, ScriptedHTTP, count_tokens, keep_last_tokens, send_json
 
 _PIECES = re.compile(r"\S+\s*")
 
@@ -115,13 +115,9 @@ class ServingServer(ScriptedHTTP):
         self._running = 0
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server API
-                if not self.path.rstrip("/").endswith("/v1/models"):
-                    outer._json(self, 404, {"error": {"message": f"no route {self.path}"}})
+                if not self.routed("/v1/models"):
                     return
                 s = outer.settings
                 entry = {"id": s.served, "object": "model", "created": int(time.time()), "owned_by": "vllm",
