@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=40, help="the first N cases of the split")
     ap.add_argument("--scale", type=float, default=10.0, help="the server runs this many times faster than real")
     ap.add_argument("--workers", type=int, default=4)
-    ap.add_argument("--rows", default="all", help="all, or row numbers (1-based), comma-separated")
+    ap.add_argument("--rows", default="all", help="all, or row numbers (1-based), comma-separated (the stream-"
+                    "ignoring gateway's row is judged against row 2's time: run both)")
     a = ap.parse_args(argv)
     full = load_split(a.data_dir, a.split)
     split = full.subset([c.case_id for c in full.cases[: a.cases]])
