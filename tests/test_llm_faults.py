@@ -399,7 +399,7 @@ def check_complete_submission(out: Path) -> dict:
 RUN_FAULTS = [("500", "HTTP 500"), ("429", "HTTP 429"), ("hang", "deadline"), ("trickle", "deadline"),
               ("malformed", "not JSON"), ("empty_choices", "no choices"), ("null_content", "content is null"),
               ("cut", "cut short"), ("not_http", "not HTTP"), ("bad_utf8", "not valid UTF-8"),
-              ("huge", "longer than max_tokens"), ("reset", "transport error|broken reply|cannot connect")]
+              ("huge", "longer than max_tokens"), ("reset", "transport error|broken reply|cannot connect|deadline")]
 
 
 @pytest.mark.parametrize("mode, reason", RUN_FAULTS, ids=[f[0] for f in RUN_FAULTS])
