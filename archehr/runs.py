@@ -19,6 +19,7 @@ import platform
 import re
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from collections import Counter
@@ -180,7 +181,7 @@ def fallback_kind(reason: str) -> str:
     together ("backend error: HTTP N from URL: ...")."""
     text = re.sub(r"https?://\S+?(?=:?(?:\s|$))", "URL", reason)
     text = re.sub(r"\d+(?:\.\d+)?", "N", text)
-    return text[:140]
+    return text[:140]  # the grouping key only: never shown
 
 
 def model_share(rows: list[dict[str, Any]], min_share: float | None) -> dict[str, Any]:
@@ -188,10 +189,14 @@ def model_share(rows: list[dict[str, Any]], min_share: float | None) -> dict[str
     fell = [r["fallback"] for r in rows if r.get("fallback")]
     n = len(rows)
     share = (n - len(fell)) / n if n else 1.0
-    top = Counter(fallback_kind(f) for f in fell).most_common(3)
+    # alike reasons count together (their numbers and addresses blurred); each group is shown by its first
+    # reason as written, real numbers and address included, shortened at a word
+    groups = Counter(fallback_kind(f) for f in fell).most_common(3)
+    first = {k: next(f for f in fell if fallback_kind(f) == k) for k, _ in groups}
     return {"answered": n - len(fell), "cases": n, "share": round(share, 4), "min_share": min_share,
             "below_min": bool(min_share and share < min_share),
-            "top_fallback_reasons": [{"reason": k, "cases": c} for k, c in top]}
+            "top_fallback_reasons": [{"reason": textwrap.shorten(first[k], 240, placeholder=" ..."), "cases": c}
+                                     for k, c in groups]}
 
 
 def run_split(system: System, split: Split, task: str, out_dir: str | Path, *, resume: bool = False,
