@@ -50,6 +50,22 @@ class CasePrediction:
     flagged: bool = False  # the selector's low-confidence flag: worth a human look
 
 
+@dataclass(frozen=True)
+class CacheStats:
+    dir: Path
+    hits: int
+    misses: int
+
+
+@dataclass(frozen=True)
+class LLMStats:
+    """What the system's LLM backend counted over a run, for run.json: its on-disk cache's lookups (None
+    without a cache) and its transport report (retries, circuit breaker, refused options; empty if none)."""
+
+    cache: CacheStats | None = None
+    transport: dict[str, Any] | None = None
+
+
 # The sections whose parts make each system output (the answers: the generator and the evidence it cites).
 _OUTPUT_SECTIONS = {"question": ("question",), "evidence": ("selector",), "links": ("align",)}
 
@@ -104,6 +120,16 @@ class System:
             start = getattr(self.backend(), "start", None)
             if callable(start):
                 start()
+
+    def llm_stats(self) -> LLMStats:
+        """The backend's statistics (empty when no backend was built: an offline system, or none used)."""
+        if self._backend is None:
+            return LLMStats()
+        from archehr.llm.cache import CachedBackend
+
+        b = self._backend
+        cache = CacheStats(b.dir, b.hits, b.misses) if isinstance(b, CachedBackend) else None
+        return LLMStats(cache, b.report() or None)
 
     def prepare(self, train: Split | None) -> None:
         """Give a labelled training split to the parts that use one (the LLM parts' demonstrations)."""
