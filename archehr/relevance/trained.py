@@ -150,6 +150,10 @@ class TrainedClassifier(RelevanceClassifier):
                     "(the shipped default: build_classifier('trained'))")
             self.encoder = get_encoder()
 
+    @property
+    def calibrated_selector(self) -> Selector:  # type: ignore[override] - read from the model file
+        return self.model.selector
+
     @classmethod
     def from_file(cls, path: str | Path) -> TrainedClassifier:
         return cls(load_model(path), str(path))
