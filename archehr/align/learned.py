@@ -3,7 +3,7 @@
 P(link | a, s) from `archehr.align.features`; every answer sentence links its most probable note
 sentence and the others with P >= threshold, at most `max_links`. The weights, the threshold and
 max_links are saved as versioned JSON next to this file (no pickle). Rebuild the shipped file with
-`archehr train --rebuild-shipped [--only align]` (archehr.training.align), which fits on the labelled
+`archehr train rebuild-shipped [--only align]` (archehr.training.align), which fits on the labelled
 pool (demo dev + test-2026 + train + synthetic dev) and chooses threshold / max_links by cross-validation
 on that pool only.
 """
