@@ -7,7 +7,7 @@
 
 A run killed at any point leaves at worst one torn last checkpoint line, which resuming drops from the file;
 `resume=True` skips every case whose input hash matches its checkpoint line and redoes the rest.
-The files are kept by `RunRecorder` (`runs/record.py`); `run_split` is the loop over the cases.
+The files are kept by `RunRecorder` (`run_folder.py`); `run_split` is the loop over the cases.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from archehr.errors import Problem
 from archehr.llm.usage import totals as usage_totals
 from archehr.llm.usage import track_usage
 from archehr.pipeline import CasePrediction, System, predicted_task
-from archehr.runs.provenance import git_commit, portable_system, run_record_path, versions
-from archehr.runs.record import (
+from archehr.run_folder import (
     CHECKPOINT,
     RUN_JSON,
     RUN_SCHEMA_VERSION,
@@ -40,6 +39,7 @@ from archehr.runs.record import (
     read_checkpoint,
     run_schema_version,
 )
+from archehr.run_provenance import git_commit, portable_system, run_record_path, versions
 
 _read_checkpoint = read_checkpoint  # the name tests and older callers import
 __all__ = ["CHECKPOINT", "RUN_JSON", "RUN_SCHEMA_VERSION", "SUBMISSION", "RunRecorder", "RunResult",
