@@ -63,18 +63,12 @@ class CasePrediction:
 
 
 @dataclass(frozen=True)
-class CacheStats:
-    dir: Path
-    hits: int
-    misses: int
-
-
-@dataclass(frozen=True)
 class LLMStats:
-    """What the system's LLM backend counted over a run, for run.json: its on-disk cache's lookups (None
-    without a cache) and its transport report (retries, circuit breaker, refused options; empty if none)."""
+    """What the system's LLM backend counted over a run, for run.json: its on-disk cache's folder and lookups
+    (`{"dir": Path, "hits": int, "misses": int}`; None without a cache) and its transport report (retries,
+    circuit breaker, refused options; None if empty)."""
 
-    cache: CacheStats | None = None
+    cache: dict[str, Any] | None = None
     transport: dict[str, Any] | None = None
 
 
@@ -138,7 +132,7 @@ class System:
         from archehr.llm.cache import CachedBackend
 
         b = self._backend
-        cache = CacheStats(b.dir, b.hits, b.misses) if isinstance(b, CachedBackend) else None
+        cache = {"dir": b.dir, "hits": b.hits, "misses": b.misses} if isinstance(b, CachedBackend) else None
         return LLMStats(cache, b.report() or None)
 
     def prepare(self, train: Split | None) -> None:

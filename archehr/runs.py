@@ -145,8 +145,7 @@ def _llm_fields(system: System, rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     stats = system.llm_stats()
     if stats.cache is not None:
-        out["llm_cache"] = {"dir": run_record_path(stats.cache.dir), "hits": stats.cache.hits,
-                            "misses": stats.cache.misses}
+        out["llm_cache"] = {**stats.cache, "dir": run_record_path(stats.cache["dir"])}
     per_case = {r["case_id"]: r["llm"] for r in rows if isinstance(r.get("llm"), dict)}
     if per_case:
         out["llm_usage"] = {"totals": usage_totals(per_case.values()), "per_case": per_case}

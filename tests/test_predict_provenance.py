@@ -102,7 +102,7 @@ def test_an_offline_system_reports_no_llm_statistics():
 def test_llm_statistics_count_the_backend_cache_and_carry_its_transport_report(tmp_path, monkeypatch):
     from archehr.llm.base import Backend
     from archehr.llm.registry import BACKENDS
-    from archehr.pipeline import CacheStats, System
+    from archehr.pipeline import System
     from archehr.system_config import load_config
 
     class Echo(Backend):
@@ -123,5 +123,5 @@ def test_llm_statistics_count_the_backend_cache_and_carry_its_transport_report(t
     system = System(load_config(str(cfg)), cache_dir=tmp_path / "cache")
     assert system.backend().complete("a") == system.backend().complete("a") == ["A"]  # a miss, then a hit
     stats = system.llm_stats()
-    assert stats.cache == CacheStats(tmp_path / "cache", hits=1, misses=1)
+    assert stats.cache == {"dir": tmp_path / "cache", "hits": 1, "misses": 1}
     assert stats.transport == {"retried_attempts": 0}
