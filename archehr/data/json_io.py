@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from archehr.data.model import ClinicianAnswerSentence, KeyEntry, MappingEntry, Relevance, SentenceLabel
 from archehr.errors import DataError, Problem
+
+T = TypeVar("T")
 
 _RELEVANCE = {r.value: r for r in Relevance}
 
@@ -195,12 +198,18 @@ def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...
     return tuple(entries), problems
 
 
-def read_key(path: str | os.PathLike[str]) -> tuple[KeyEntry, ...]:
+def _read_entries(path: str | os.PathLike[str], parse: Callable[[Any, str, str], tuple[tuple[T, ...], list[Problem]]]
+                  ) -> tuple[T, ...]:
+    """A JSON file read by `parse`; DataError listing every problem it found."""
     text = read_text(path)
-    entries, problems = parse_key(load_json_text(text, str(path)), str(path), text)
+    entries, problems = parse(load_json_text(text, str(path)), str(path), text)
     if problems:
         raise DataError(problems)
     return entries
+
+
+def read_key(path: str | os.PathLike[str]) -> tuple[KeyEntry, ...]:
+    return _read_entries(path, parse_key)
 
 
 def parse_mapping(data: Any, file: str, text: str = "") -> tuple[tuple[MappingEntry, ...], list[Problem]]:
@@ -227,11 +236,7 @@ def parse_mapping(data: Any, file: str, text: str = "") -> tuple[tuple[MappingEn
 
 
 def read_mapping(path: str | os.PathLike[str]) -> tuple[MappingEntry, ...]:
-    text = read_text(path)
-    entries, problems = parse_mapping(load_json_text(text, str(path)), str(path), text)
-    if problems:
-        raise DataError(problems)
-    return entries
+    return _read_entries(path, parse_mapping)
 
 
 def key_to_json(entries: tuple[KeyEntry, ...] | list[KeyEntry]) -> str:
