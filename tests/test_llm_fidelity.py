@@ -126,7 +126,7 @@ def test_llm_aligner_reads_every_format(reply):
 
     case, answers = _case()
     backend = Scripted([reply])
-    got = LLMAligner(backend, Aligner(method="learned"), structured=True).align_detailed(case, answers)
+    got = LLMAligner(backend, Aligner(kind="learned"), structured=True).align_detailed(case, answers)
     assert got.links == [{"answer_id": "1", "evidence_id": ["2", "3"]}, {"answer_id": "2", "evidence_id": ["4"]}]
     assert got.fallback is None
     prompt = backend.calls[0]["prompt"]
@@ -139,7 +139,7 @@ def test_llm_aligner_fills_skipped_sentences_and_falls_back_recorded():
     from archehr.align.llm import LLMAligner
 
     case, answers = _case()
-    learned = Aligner(method="learned")
+    learned = Aligner(kind="learned")
     got = LLMAligner(Scripted(["1: 2, 3"]), learned).align_detailed(case, answers)
     assert got.links[0]["evidence_id"] == ["2", "3"] and got.links[1] == learned.align(case, answers[1:])[0]
     assert any("did not link" in n for n in got.notes)
