@@ -10,8 +10,10 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
   threshold, the answer is "The note does not say." with the closest sentences offered as related,
   never as citations; `confidence` is that calibrated P(answerable), and `flagged` is set when an
   answer is given with P below the model's review level;
-- direct answers first: sentences stating the instruction, change or value asked about
-  (`archehr.answerability.direct`) are cited and put first;
+- the sentence that answers first: the question's kind of answer (how long, when, which medication
+  change, a test result, why, may I) is matched to what each sentence holds, with the everyday lexicon
+  (`archehr.answerability.kinds`); the best sentences are cited, the one that answers on the first
+  line, the rest by that score (direct answers, `archehr.answerability.direct`, count in it);
 - every cited sentence is shown: a line cites only the note sentences whose content it carries (the
   extractive generator's "dropped ids are cited by the nearest kept line", which maximises the 2025
   score, stays in `predict`).
@@ -26,12 +28,18 @@ from typing import Any
 import numpy as np
 
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
+from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
 from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
 DIRECT = 2  # direct-answer sentences added to the cited evidence at most
+CITE_MAX = 3  # sentences cited at most in a patient's answer
+CITE_SHARE = 0.6  # ... each scoring at least this share of the best one
+W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
+FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
+W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -55,6 +63,8 @@ class NoteAnswer:
     abstained: bool = False  # "The note does not say.": no answer, no citation
     related: tuple[SplitSentence, ...] = ()  # with an abstention: the closest sentences, related, not an answer
     evidence_confidence: float | None = None  # the selector's separation confidence (as in predict's run.json)
+    kind: str = ""  # the kind of answer the question asks for (archehr.answerability.kinds.KINDS, or "other")
+    lexicon: str = ""  # the glossary version (with its everyday layer) and the drug-name source used
 
     @property
     def text(self) -> str:
@@ -79,6 +89,8 @@ class NoteAnswer:
             "fallback": self.fallback,
             "notes": list(self.notes),
             "cited_as": dict(self.cited_as),
+            "kind": self.kind,
+            "lexicon": self.lexicon,
         }
 
 
@@ -117,7 +129,7 @@ def _render(lines: tuple[AnswerLine, ...]) -> str:
 
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
-           answerability: Any = "lexical", direct: bool = True) -> NoteAnswer:
+           answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped") -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -126,22 +138,19 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     question should be part of it). `splitter`: "auto" (spaCy when installed, else rules), "spacy",
     "rules". `answerability`: a shipped answerability model ("lexical", the default; "embedding", "reading"), a
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
-    selector's). `direct=False` leaves out the direct-answer sentences (to measure them). Raises
+    selector's). `typed`: the typed confidence model over it (`archehr.answerability.typed`: "shipped",
+    a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
+    `direct=False` ranks by the selector alone (no answer types; to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
+    from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import AnswerabilityModel, load_model
     from archehr.generate.answer import Answer
-    from archehr.pipeline import System, load_system
-    from archehr.relevance.base import Selection, SentenceScores
+    from archehr.glossary import load_lexicon
 
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
-    sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
-    if sys_obj.wants_training_split():
-        # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
-        from archehr.data import load_split
-
-        sys_obj.prepare(load_split(None, "dev"))
+    sys_obj = _system(system, cache_dir)
     model = None
     if answerability is not None:
         model = answerability if isinstance(answerability, AnswerabilityModel) else load_model(answerability)
@@ -149,33 +158,36 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     ev = sys_obj.evidence_for(case)
     by_id = {s.id: s for s in split.sentences}
     ids = list(case.sentence_ids)
-    rel = np.asarray(ev.scores.relevant(), dtype=float) if ev.scores is not None else np.zeros(len(ids))
-    direct = direct_scores(case) if direct else np.zeros(len(ids))
+    lexicon = load_lexicon()
+    types = answer_types(case, lexicon)
+    # direct=False: the selector's order alone (to measure what the answer types add)
+    rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
+                 types.score if direct else np.zeros(len(ids)), split)
+    order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
-                  evidence_confidence=float(ev.selection.confidence))
+                  evidence_confidence=float(ev.selection.confidence), kind=types.kind,
+                  lexicon=_lexicon_version(lexicon))
 
     def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
-        order = np.argsort(-(rel + direct), kind="stable")[:RELATED]
-        related = tuple(by_id[ids[i]] for i in sorted(order.tolist()) if rel[i] + direct[i] > 0)
+        # related: the sentences naming most of the question's topic (not the first of the history)
+        near = [i for i in np.argsort(-types.topic, kind="stable")[:RELATED].tolist() if types.topic[i] > 0]
+        near = near or order[:RELATED]
+        related = tuple(by_id[ids[i]] for i in sorted(near))
         return NoteAnswer(answer=NOT_IN_NOTE, lines=(AnswerLine(NOT_IN_NOTE, ()),), cited=(),
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 
+    model, p, absent = _judge(model, typed, p, types)
+    if absent:
+        return abstain((absent,))
     if model is not None and p is not None and model.abstains(p):
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    # direct answers first: the best direct-answer sentences join the evidence and lead the answer
-    lead = [ids[i] for i in np.argsort(-direct, kind="stable")[:DIRECT].tolist() if direct[i] >= 0.5]
-    cited = tuple(dict.fromkeys([*ev.selection.cited, *lead]))
+    # the sentence that answers first: the best by answer type, then those close to it
+    chosen = [i for i in order[:CITE_MAX] if rank[i] >= CITE_SHARE * rank[order[0]]] if order else []
+    cited = tuple(ids[i] for i in chosen) or tuple(ev.selection.cited)
     selection = Selection(ev.selection.case_id, cited, ev.selection.confidence, ev.selection.flagged)
-    scores = ev.scores
-    if scores is not None and lead:
-        boost = {sid: 1.0 for sid in lead}
-        scores = SentenceScores(scores.case_id, scores.sentence_ids,
-                                tuple(boost.get(sid, e) for sid, e in zip(scores.sentence_ids, scores.essential,
-                                                                           strict=True)),
-                                tuple(0.0 if sid in boost else x for sid, x in zip(scores.sentence_ids,
-                                                                                   scores.supplementary,
-                                                                                   strict=True)))
+    top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0
+    scores = SentenceScores(case.case_id, tuple(ids), tuple(float(x) / top for x in rank), tuple(0.0 for _ in ids))
     gen = sys_obj.generator
     for_patient = getattr(gen, "for_patient", None)
     if callable(for_patient):
@@ -185,15 +197,80 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if ans.abstained:
         return abstain(notes + ("the model said the note does not answer the question",),
                        ans.fallback or ev.fallback)
-    lines = shown_citations(ans.lines, split)
-    first = set(lead)
-    lines = tuple(sorted(lines, key=lambda ln: not (set(ln.citations) & first)))  # stable: direct lines first
+    lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     flagged = model.flags(p) if model is not None and p is not None else bool(ev.selection.flagged)
+    # the topic is named but no sentence about it gives the asked duration or date: a human should check
+    flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
+                          and types.best_typed < FACT_MIN)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _system(system: Any, cache_dir: str | Path | None) -> Any:
+    from archehr.pipeline import System, load_system
+
+    sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
+    if sys_obj.wants_training_split():
+        # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
+        from archehr.data import load_split
+
+        sys_obj.prepare(load_split(None, "dev"))
+    return sys_obj
+
+
+def _judge(model: Any, typed: Any, p: float | None, types: Any) -> tuple[Any, float | None, str]:
+    """The model that decides (the typed confidence over the lexical model, else the model given), its
+    P, and a reason to decline outright ("" if none)."""
+    from archehr.answerability.typed import typed_row
+
+    # the typed model was fitted over the lexical P: other answerability models keep their own decision
+    lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
+    judge = _typed_model(typed) if p is not None and lexical else None
+    if judge is None or p is None:
+        return model, p, ""
+    absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
+    if types.concepts and absent and model.abstains(p):
+        # the note never names the thing asked about (or the test asked about; the lexicon and brand
+        # names counting), and the lexical model declines too
+        return model, p, f"the note does not name what the question asks about (P(answerable) {p:.2f})"
+    return judge, judge.probability(typed_row(p, types)), ""
+
+
+def _by_rank(lines: tuple[AnswerLine, ...], rank: np.ndarray, ids: list[str]) -> tuple[AnswerLine, ...]:
+    """Lines ordered by the best rank among their citations (stable: ties keep the generator's order)."""
+    place = {ids[i]: k for k, i in enumerate(np.argsort(-rank, kind="stable").tolist())}
+    return tuple(sorted(lines, key=lambda ln: min((place.get(c, len(ids)) for c in ln.citations),
+                                                  default=len(ids))))
+
+
+def _typed_model(typed: Any) -> Any:
+    from archehr.answerability.typed import TypedConfidence, load_typed
+
+    if typed is None or isinstance(typed, TypedConfidence):
+        return typed
+    return load_typed(None if typed == "shipped" else typed)
+
+
+def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote) -> np.ndarray:
+    """Each sentence's score as the answer: answer type and topic, the direct-answer cue, and the
+    selector's relevance (max-normalised); headers never lead."""
+    from archehr.relevance.text import is_header
+
+    rel = np.asarray(scores.relevant(), dtype=float) if scores is not None else np.zeros(len(typed))
+    rel = rel / rel.max() if rel.size and rel.max() > 0 else rel
+    out = typed + W_SELECTOR * rel + W_DIRECT * direct
+    return np.where([is_header(s.text) for s in split.sentences], 0.0, out)
+
+
+def _lexicon_version(lexicon: Any) -> str:
+    from archehr.glossary.drugs import package_version
+
+    drugs = package_version()
+    return f"glossary {lexicon.version}; " + (f"drug-named-entity-recognition {drugs}" if drugs else
+                                               "no brand drug names (drug-named-entity-recognition not installed)")
 
 
 def _cited_as(scores: Any, cited: set[str]) -> tuple[tuple[str, str], ...]:

@@ -89,3 +89,8 @@ class UnavailableError(ArchehrError):
         self.reason = reason
         self.how_to_fix = how_to_fix
         super().__init__(f"{what} unavailable: {reason}" + (f" ({how_to_fix})" if how_to_fix else ""))
+
+
+def bad_model(message: str, source: str, field: str | None = None) -> ConfigError:
+    """A model file that cannot be used (format, version, shapes): a ConfigError naming the file and field."""
+    return ConfigError(Problem(message, source, field=field, code="bad-model"))

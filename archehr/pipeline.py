@@ -12,16 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from archehr.components import AlignStep, Prepares, QuestionWriter
 from archehr.data.model import Case, Split
 from archehr.errors import ConfigError, InputError, Problem
 from archehr.generate.answer import Answer
+from archehr.generate.base import Generator
 from archehr.registry import Registry
 from archehr.relevance.base import Selection, SentenceScores
-from archehr.relevance.evidence import Evidence
+from archehr.relevance.evidence import Evidence, EvidenceStep
 from archehr.system_config import SystemConfig, load_config, registry
 from archehr_scoring.tasks import TASKS, Task, get_task, predicted_tasks
+
+if TYPE_CHECKING:
+    from archehr.llm.base import Backend
 
 
 def load_system(name_or_path: str | None = None, cache_dir: str | Path | None = None) -> System:
@@ -40,6 +45,13 @@ def join_fallbacks(evidence: str | None, answer: str | None) -> str | None:
     return "; ".join(x for x in (evidence, answer) if x) or None
 
 
+def _with_sentences(case: Case) -> Case:
+    if not case.sentences:
+        raise InputError(Problem("the case has no note sentences", case_id=case.case_id,
+                                 field="note_excerpt_sentences", code="no-sentences"))
+    return case
+
+
 @dataclass
 class CasePrediction:
     case_id: str
@@ -48,6 +60,16 @@ class CasePrediction:
     notes: tuple[str, ...] = ()
     cited: tuple[str, ...] = ()
     flagged: bool = False  # the selector's low-confidence flag: worth a human look
+
+
+@dataclass(frozen=True)
+class LLMStats:
+    """What the system's LLM backend counted over a run, for run.json: its on-disk cache's folder and lookups
+    (`{"dir": Path, "hits": int, "misses": int}`; None without a cache) and its transport report (retries,
+    circuit breaker, refused options; None if empty)."""
+
+    cache: dict[str, Any] | None = None
+    transport: dict[str, Any] | None = None
 
 
 # The sections whose parts make each system output (the answers: the generator and the evidence it cites).
@@ -60,10 +82,10 @@ class System:
     def __init__(self, config: SystemConfig, cache_dir: str | Path | None = None):
         self.config = config
         self.cache_dir = cache_dir
-        self._backend: Any = None
+        self._backend: Backend | None = None
         self._parts: dict[str, Any] = {}
-        self.evidence: Any = self.part("selector")
-        self.generator: Any = self.part("generator")
+        self.evidence: EvidenceStep = self.part("selector")
+        self.generator: Generator = self.part("generator")
 
     def _takes_backend(self, section: str) -> bool:
         spec = self.config.spec(section)
@@ -82,7 +104,7 @@ class System:
             self._parts[section] = reg.build(kind, **spec)
         return self._parts[section]
 
-    def backend(self) -> Any:
+    def backend(self) -> Backend:
         if self._backend is None:
             if self.config.backend is None:
                 raise ConfigError(Problem("this system needs a backend section (kind and options)",
@@ -101,17 +123,25 @@ class System:
         """Meet the LLM server before the first case (its served model); ConfigError when the config cannot
         work with it. Nothing to do for a system without a backend section."""
         if self.config.backend is not None and self.wants_training_split():
-            start = getattr(self.backend(), "start", None)
-            if callable(start):
-                start()
+            self.backend().start()
+
+    def llm_stats(self) -> LLMStats:
+        """The backend's statistics (empty when no backend was built: an offline system, or none used)."""
+        if self._backend is None:
+            return LLMStats()
+        from archehr.llm.cache import CachedBackend
+
+        b = self._backend
+        cache = {"dir": b.dir, "hits": b.hits, "misses": b.misses} if isinstance(b, CachedBackend) else None
+        return LLMStats(cache, b.report() or None)
 
     def prepare(self, train: Split | None) -> None:
-        """Give a labelled training split to the parts that use one (the LLM parts' demonstrations)."""
+        """Give a labelled training split to the parts that use one: the parts taking the LLM backend (their
+        demonstrations; `archehr.components.Prepares`)."""
         for section in ("generator", "selector", "question", "align"):
-            if section in self._parts or self._takes_backend(section):
-                prep = getattr(self.part(section), "prepare", None)
-                if callable(prep):
-                    prep(train)
+            if self._takes_backend(section):
+                part: Prepares = self.part(section)
+                part.prepare(train)
 
     def uses_model(self, task: str) -> bool:
         """Whether the LLM answers this task (so the share of cases it answered is worth measuring): whether a
@@ -124,10 +154,7 @@ class System:
         return any(self._takes_backend(s) for s in ("generator", "selector", "question", "align"))
 
     def evidence_for(self, case: Case) -> Evidence:
-        if not case.sentences:
-            raise InputError(Problem("the case has no note sentences", case_id=case.case_id,
-                                     field="note_excerpt_sentences", code="no-sentences"))
-        return self.evidence.evidence(case)
+        return self.evidence.evidence(_with_sentences(case))
 
     def select(self, case: Case) -> tuple[Selection, SentenceScores | None]:
         ev = self.evidence_for(case)
@@ -151,10 +178,10 @@ class System:
         return dataclasses.replace(answer, fallback=join_fallbacks(ev.fallback, answer.fallback),
                                    notes=ev.notes + answer.notes)
 
-    def question_model(self) -> Any:
+    def question_model(self) -> QuestionWriter:
         return self.part("question")
 
-    def aligner(self) -> Any:
+    def aligner(self) -> AlignStep:
         return self.part("align")
 
     def predict(self, case: Case, task: str, split: Split | None = None) -> CasePrediction:
@@ -179,16 +206,10 @@ class System:
                                      code="missing-answers"))
         # the learned aligner (or the LLM aligner's fallback) was fitted on the trained selector's
         # probabilities: it gets those, not the LLM's votes, and st4 never pays for evidence prompts
-        trained = getattr(self.evidence, "trained_evidence", None)
-        ev = trained(case) if callable(trained) else self.evidence_for(case)
-        aligner = self.aligner()
-        detailed = getattr(aligner, "align_detailed", None)
-        if callable(detailed):
-            got = detailed(case, key.clinician_answer_sentences, ev.scores, ev.selection)
-            return CasePrediction(case.case_id, got.links, got.fallback, got.notes, cited=ev.selection.cited,
-                                  flagged=ev.selection.flagged)
-        links = aligner.align(case, key.clinician_answer_sentences, ev.scores, ev.selection)
-        return CasePrediction(case.case_id, links, cited=ev.selection.cited, flagged=ev.selection.flagged)
+        ev = self.evidence.trained_evidence(_with_sentences(case))
+        got = self.aligner().align_detailed(case, key.clinician_answer_sentences, ev.scores, ev.selection)
+        return CasePrediction(case.case_id, got.links, got.fallback, got.notes, cited=ev.selection.cited,
+                              flagged=ev.selection.flagged)
 
     def predict_answer(self, case: Case, split: Split | None, cited: bool = True) -> CasePrediction:
         """The answer with its citations (2025 format) or, `cited=False`, its plain text (st3)."""
@@ -199,6 +220,8 @@ class System:
                               flagged=ev.selection.flagged)
 
     def describe(self) -> dict[str, Any]:
+        """The system for run.json: its resolved config (every option with its default) and each part's
+        `describe()`, what is known only once built (model files, resolved settings, prompts and their hashes)."""
         d: dict[str, Any] = {"name": self.config.name, "source": self.config.source,
                              "config_sha256": self.config.sha256, "config": self.config.resolved,
                              "selector": self.evidence.describe(), "generator": self.generator.describe()}

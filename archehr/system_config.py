@@ -93,25 +93,12 @@ class SystemConfig:
             return {"kind": default}
         return spec
 
-    @property
-    def selector(self) -> dict[str, Any]:
-        return self.spec("selector")  # type: ignore[return-value]
-
-    @property
-    def generator(self) -> dict[str, Any]:
-        return self.spec("generator")  # type: ignore[return-value]
-
-    @property
-    def backend(self) -> dict[str, Any] | None:
-        return self.spec("backend")
-
-    @property
-    def question(self) -> dict[str, Any]:
-        return self.spec("question")  # type: ignore[return-value]
-
-    @property
-    def align(self) -> dict[str, Any]:
-        return self.spec("align")  # type: ignore[return-value]
+    # each section as built (`spec`), by name; `backend` is None when the system has none
+    selector = property(lambda self: self.spec("selector"))
+    generator = property(lambda self: self.spec("generator"))
+    backend = property(lambda self: self.spec("backend"))
+    question = property(lambda self: self.spec("question"))
+    align = property(lambda self: self.spec("align"))
 
     @property
     def resolved(self) -> dict[str, Any]:

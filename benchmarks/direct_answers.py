@@ -3,7 +3,7 @@
 Questions written for the legacy demo dev notes (data/answerability/direct-questions.yaml: should I
 still take X / why was X changed / was my X low), each with the note sentences that answer it
 directly. For each, `archehr.answer` (default system, rules splitter, no abstention so citing is
-measured alone) with and without the direct-answer sentences (`direct=`); printed: the share of
+measured alone) with and without the answer types (`direct=`: False ranks by the selector alone); printed: the share of
 questions citing at least one expected sentence, citing all of them, and whose first answer line
 cites one, by question type. The default system's selector was trained on these notes (not on these
 questions): read the figures as a before/after on the same selector, not as held-out accuracy.

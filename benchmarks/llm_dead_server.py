@@ -6,7 +6,9 @@ Runs `archehr predict --system <openai-server.yaml with only base_url changed>` 
 (a fresh process, the demo test split: 10 cases, fresh response cache) against a port nobody
 listens on (refused), a server that accepts and never answers (hang) and one that answers one
 byte a second (trickle). Prints the wall time, the exit code, how many cases fell back, the
-requests sent and their summed seconds (run.json llm_usage). Target: under a minute each, exit 0.
+requests sent and their summed seconds (run.json llm_usage). Targets: refused stops before the first case
+(exit 3, within 5 s, naming the address); the others under a minute of requests each, every case a
+recorded fallback, exit 3 (the model answered no case).
 """
 
 from __future__ import annotations

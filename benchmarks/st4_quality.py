@@ -324,7 +324,7 @@ def speed(pool: Split) -> None:
     scores = {c.case_id: ev.scores(c) for c in pool.cases}
     print("\nSPEED: Aligner.align over the pool, selector scores given (cases/s)")
     for label, al in (("similarity t=0.75 (old shipped)", Aligner(0.75, 0.0, "lexical", 4)),
-                      ("learned (new shipped)", Aligner(method="learned"))):
+                      ("learned (new shipped)", Aligner(kind="learned"))):
         t0 = time.perf_counter()
         for c in pool.cases:
             al.align(c, pool.key_for(c.case_id).clinician_answer_sentences or (), scores[c.case_id])

@@ -6,6 +6,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# One math thread per process unless the caller says otherwise. The tests' models are small, and on a shared
+# 2-core machine OpenMP's spinning threads cost far more than they give: fine-tuning the test cross-encoder
+# took 221 s wall / 109 s CPU with torch's 2 threads and 29 s / 14 s with one (load average 6). Set before
+# any test imports torch or numpy's BLAS; subprocesses inherit it.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 # ../shared (the wider parity fixtures and the synthetic release) lies beside the checkout, as in CI; a worktree
 # elsewhere can point at it with ARCHEHR_SHARED. The headline parity tests need none of it (tests/golden/demo).
 SHARED = Path(os.environ.get("ARCHEHR_SHARED") or REPO.parent / "shared")

@@ -112,6 +112,9 @@ class FaultServer:
             if not chunk:
                 break
             body += chunk
+        path = head.split(b" ")[1].decode("latin-1") if head.count(b" ") >= 2 else ""
+        if not path.endswith("/chat/completions"):  # /api/show, /tokenize: endpoints this server does not have
+            return {"_other": path}
         try:
             return json.loads(body) if body else {}
         except ValueError:
@@ -122,6 +125,9 @@ class FaultServer:
             sock.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
             return
         payload = self._read_request(sock)
+        if "_other" in payload or ("_get" in payload and not payload["_get"].endswith("/models")):
+            sock.sendall(http(404, b'{"error": {"message": "not found"}}'))  # llama.cpp's /props, Ollama's /api/show
+            return
         if "_get" in payload:  # GET /v1/models: the model list (`models`), whatever the mode of completions
             self.gets += 1
             if self.hang_models:

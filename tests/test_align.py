@@ -62,7 +62,7 @@ def test_selector_weight_mixes_in_relevance():
 @pytest.mark.parametrize("kwargs", [
     {"threshold": -0.1}, {"threshold": "high"}, {"threshold": float("nan")}, {"threshold": True},
     {"max_links": 0}, {"max_links": 2.5}, {"max_links": True}, {"selector_weight": 1.5},
-    {"method": "magic"}, {"similarity": "bag"}, {"thresold": 0.5}, {"model": "x.json"},
+    {"method": "magic"}, {"kind": "magic"}, {"similarity": "bag"}, {"thresold": 0.5}, {"model": "x.json"},
 ])
 def test_bad_config_is_a_config_error(kwargs):
     with pytest.raises(ConfigError):
@@ -76,15 +76,15 @@ def test_unknown_key_names_the_field():
 
 
 def test_shipped_model_loads_and_links_every_answer_sentence():
-    a = Aligner(method="learned")
+    a = Aligner(kind="learned")
     model = load_model()
     assert (a.threshold, a.max_links) == (model.threshold, model.max_links)  # settings from the file
-    assert Aligner(method="learned", threshold=0.9, max_links=2).max_links == 2  # config overrides the file
+    assert Aligner(kind="learned", threshold=0.9, max_links=2).max_links == 2  # config overrides the file
     case, answers = _case()
     out = a.align(case, answers)
     assert [len(o["evidence_id"]) >= 1 for o in out] == [True, True]
     assert all(e in ("1", "2") for o in out for e in o["evidence_id"])  # never the header
-    assert a.describe()["method"] == "learned"
+    assert a.describe()["kind"] == "learned" and a.method == "learned"  # its older name
 
 
 def _write(tmp_path, change):
@@ -133,3 +133,9 @@ def test_every_builtin_system_builds_its_aligner():
         a = getattr(a, "fallback", a)
         if "align" in cfg.raw:  # the systems that name one use the learned aligner, or fall back to it (docs/align.md)
             assert a.method == "learned", name
+
+
+def test_the_older_method_keyword_still_builds_an_aligner_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="kind"):
+        a = Aligner(method="learned")
+    assert a.kind == a.method == "learned" and a.describe()["kind"] == "learned"

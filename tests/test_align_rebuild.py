@@ -44,7 +44,7 @@ def test_only_align_writes_the_align_model_with_its_training_record(tmp_path, ca
                                                                     shipped_bytes):  # noqa: F811
     _tiny(monkeypatch)
     out = tmp_path / "models"
-    assert main(["train", "--rebuild-shipped", "--only", "align", "--out-dir", str(out)]) == 0
+    assert main(["train", "rebuild-shipped", "--only", "align", "--out-dir", str(out)]) == 0
     assert [p.name for p in out.iterdir()] == ["model_pairwise.json"]
     model = load_model(out / "model_pairwise.json")  # passes the loader's checks
     t = model.training
@@ -64,7 +64,7 @@ def test_only_align_missing_synthetic_is_exit_2_one_line_and_writes_nothing(tmp_
                                                                             shipped_bytes):  # noqa: F811
     # no --out-dir: the real demo splits load, the synthetic one is missing, so the shipped (stand-in) files must stay
     absent = tmp_path / "absent"
-    assert main(["train", "--rebuild-shipped", "--only", "align", "--synthetic", str(absent)]) == 2
+    assert main(["train", "rebuild-shipped", "--only", "align", "--synthetic", str(absent)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     err = captured.err.strip().splitlines()

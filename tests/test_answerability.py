@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -18,12 +19,15 @@ LEGACY = ROOT / "data" / "answerability" / "legacy-unanswerable.yaml"
 MATCHED = ROOT / "data" / "answerability" / "length-matched-unanswerable.yaml"
 
 
+@functools.lru_cache(maxsize=1)
+def _sources() -> dict:
+    """Every demo source case by id, parsed once for the module (a lookup per question re-parsed all 176)."""
+    cases = (read_source_case(p) for p in sorted(SRC.glob("case-*.yaml")))
+    return {c.case_id: c for c in cases}
+
+
 def _source(case_id: str):
-    for p in SRC.glob("case-*.yaml"):
-        c = read_source_case(p)
-        if c.case_id == case_id:
-            return c
-    raise KeyError(case_id)
+    return _sources()[case_id]
 
 
 @pytest.mark.parametrize(("path", "at_least"), [(LEGACY, 40), (MATCHED, 176)])

@@ -19,6 +19,7 @@ import pytest
 from test_task_registry import TOY, toy_task  # noqa: F401 - the toy task's fixture, used below
 
 from archehr.align import ALIGNERS
+from archehr.align.base import AlignStep
 from archehr.cli.main import main
 from archehr.pipeline import OUTPUTS, CasePrediction
 from archehr.registry import Registry
@@ -29,8 +30,11 @@ DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 # ---------------------------------------------------------------- a component of an existing kind, with an option
 
-class NthAligner:
-    """Links every answer sentence to the note's `nth` sentence (1-based), nothing else."""
+class NthAligner(AlignStep):
+    """Links every answer sentence to the note's `nth` sentence (1-based), nothing else; what it does not give
+    (`prepare`, `align_detailed`) has its default in the base of its kind (`archehr.components`)."""
+
+    kind = "toy-nth"
 
     def __init__(self, nth: int = 1):
         self.nth = nth
@@ -40,7 +44,7 @@ class NthAligner:
         return [{"answer_id": a.id, "evidence_id": [sid]} for a in answers]
 
     def describe(self) -> dict[str, Any]:
-        return {"method": "toy-nth", "nth": self.nth}
+        return {"kind": self.kind, "nth": self.nth}
 
 
 @pytest.fixture

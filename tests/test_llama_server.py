@@ -26,6 +26,9 @@ from server_process import free_port, running_server
 
 from archehr.data.releases import demo_dir, load_split, write_split
 
+# the openai backend speaks HTTP through httpx (the `llm` extra): without it these tests cannot run
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install 'archehr[llm]')")
+
 REPO = Path(__file__).resolve().parents[1]
 LLAMA_PYTHON = Path(os.environ.get("ARCHEHR_LLAMA_PYTHON") or REPO / ".venv-llama" / "bin" / "python")
 REQUIRED = os.environ.get("ARCHEHR_REQUIRE_LLAMA") == "1"

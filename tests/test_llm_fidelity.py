@@ -10,6 +10,9 @@ import pytest
 
 from archehr.testing.perfect_server import STYLES, PerfectModel, prompt_kind
 
+# the openai backend speaks HTTP through httpx (the `llm` extra): without it these tests cannot run
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install 'archehr[llm]')")
+
 
 @pytest.fixture(scope="module")
 def splits():
@@ -123,7 +126,7 @@ def test_llm_aligner_reads_every_format(reply):
 
     case, answers = _case()
     backend = Scripted([reply])
-    got = LLMAligner(backend, Aligner(method="learned"), structured=True).align_detailed(case, answers)
+    got = LLMAligner(backend, Aligner(kind="learned"), structured=True).align_detailed(case, answers)
     assert got.links == [{"answer_id": "1", "evidence_id": ["2", "3"]}, {"answer_id": "2", "evidence_id": ["4"]}]
     assert got.fallback is None
     prompt = backend.calls[0]["prompt"]
@@ -136,7 +139,7 @@ def test_llm_aligner_fills_skipped_sentences_and_falls_back_recorded():
     from archehr.align.llm import LLMAligner
 
     case, answers = _case()
-    learned = Aligner(method="learned")
+    learned = Aligner(kind="learned")
     got = LLMAligner(Scripted(["1: 2, 3"]), learned).align_detailed(case, answers)
     assert got.links[0]["evidence_id"] == ["2", "3"] and got.links[1] == learned.align(case, answers[1:])[0]
     assert any("did not link" in n for n in got.notes)
@@ -241,23 +244,41 @@ def test_cli_predicts_every_subtask_from_a_perfect_server(tmp_path):
 
 def test_a_dead_server_costs_fallbacks_not_the_run(tmp_path):
     import socket
+    import threading
 
     from archehr.data.releases import demo_dir, load_split
     from archehr.pipeline import System
     from archehr.runs import run_split
     from archehr.testing.fidelity import system_config
 
-    with socket.socket() as s:  # a port nothing listens on: connection refused
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    test = load_split(demo_dir(), "test")
-    system = System(system_config("openai-server", f"http://127.0.0.1:{port}/v1"))
-    for task in ("st1", "st2", "2025", "st4"):
-        result = run_split(system, test, task, tmp_path / task)
-        assert set(result.fallbacks) == set(test.case_ids), task
-        reasons = " ".join(result.fallbacks.values())
-        assert {"st1": "template", "st2": "trained evidence", "2025": "extractive",
-                "st4": "learned aligner"}[task] in reasons, (task, reasons)
+    # a server that takes every connection and drops it (one with nothing listening stops the run before its
+    # first case: tests/test_llm_window.py)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    stop = threading.Event()
+
+    def drop() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=drop, daemon=True).start()
+    try:
+        test = load_split(demo_dir(), "test")
+        system = System(system_config("openai-server", f"http://127.0.0.1:{listener.getsockname()[1]}/v1"))
+        for task in ("st1", "st2", "2025", "st4"):
+            result = run_split(system, test, task, tmp_path / task)
+            assert set(result.fallbacks) == set(test.case_ids), task
+            reasons = " ".join(result.fallbacks.values())
+            assert {"st1": "template", "st2": "trained evidence", "2025": "extractive",
+                    "st4": "learned aligner"}[task] in reasons, (task, reasons)
+    finally:
+        stop.set()
+        listener.close()
 
 
 def test_an_over_long_faithful_answer_loses_no_citation_and_no_more_words_than_the_scorer_cuts():

@@ -17,6 +17,9 @@ from archehr.llm.registry import build_backend
 from archehr.llm.usage import track_usage
 from archehr.testing.serving_server import ServingServer, ServingSettings
 
+# the openai backend speaks HTTP through httpx (the `llm` extra): without it these tests cannot run
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install 'archehr[llm]')")
+
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_FMT = {"type": "json_schema", "json_schema": {"name": "evidence", "schema": {"type": "object"}}}
 

@@ -25,6 +25,31 @@ def test_train_writes_model_and_sweep_plot(tmp_path, capsys):
     assert float(chosen.split()[0]) == round(d["selector"]["threshold"], 2)
 
 
+def test_train_logistic_is_the_older_one_command_form_without_its_note(tmp_path, capsys):
+    # the README's `archehr train --data-dir ... --split dev -o ... --sweep` still works, with one note line
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    assert main(["train", "logistic", "--data-dir", str(demo_dir()), "--split", "test", "-o", str(new)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["train", "--data-dir", str(demo_dir()), "--split", "test", "-o", str(old)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("note: `archehr train --data-dir") and "train logistic" in err[0]
+    a, b = json.loads(new.read_text()), json.loads(old.read_text())
+    assert (a["selector"], a["heads"]) == (b["selector"], b["heads"])
+
+
+def test_legacy_argv_rewrites_only_the_one_command_forms(capsys):
+    from archehr.cli.train_cmd import legacy_argv
+
+    for same in (["train"], ["train", "--help"], ["train", "logistic", "--split", "dev"], ["predict", "--split", "x"]):
+        assert legacy_argv(same) == same
+    assert legacy_argv(["train", "--split", "dev"]) == ["train", "logistic", "--split", "dev"]
+    assert legacy_argv(["train", "--classifier=cross-encoder", "--epochs", "1"]) == ["train", "cross-encoder",
+                                                                                      "--epochs", "1"]
+    assert legacy_argv(["train", "--only", "align", "--rebuild-shipped"]) == ["train", "rebuild-shipped", "--only",
+                                                                              "align"]
+    assert len(capsys.readouterr().err.splitlines()) == 3  # one note each
+
+
 def test_train_on_unlabelled_split_exits_2_naming_key(tmp_path, capsys):
     dev = load_split(demo_dir(), "dev")
     import dataclasses
@@ -70,12 +95,13 @@ def test_sweep_plot_falls_back_without_matplotlib(tmp_path, monkeypatch):
 
 def test_train_on_several_splits_records_parts(tmp_path, capsys):
     out = tmp_path / "m.json"
-    rc = main(["train", "--data-dir", str(demo_dir()), "--split", "test-2026", "--also", f"{demo_dir()}:dev",
+    # two small labelled splits (the 40-case dev split made this the slowest test for no more coverage)
+    rc = main(["train", "--data-dir", str(demo_dir()), "--split", "test-2026", "--also", f"{demo_dir()}:test",
                "--features", "lexical", "-o", str(out)])
     assert rc == 0
-    assert "(46 cases" in capsys.readouterr().out  # 6 test-2026 + 40 dev
+    assert "(16 cases" in capsys.readouterr().out  # 6 test-2026 + 10 test
     d = json.loads(out.read_text())["training_data"]
-    assert [(p["label"], p["cases"]) for p in d["parts"]] == [("test-2026", 6), (f"{demo_dir().name}-dev", 40)]
+    assert [(p["label"], p["cases"]) for p in d["parts"]] == [("test-2026", 6), (f"{demo_dir().name}-test", 10)]
 
 
 def test_train_bad_also_exits_2_and_writes_nothing(tmp_path, capsys):

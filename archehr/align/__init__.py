@@ -17,11 +17,13 @@ benchmarks/st4_quality.py and docs/align.md hold the cross-validated comparison 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from archehr.align.base import AlignStep
 from archehr.data.model import Case, ClinicianAnswerSentence
 from archehr.errors import ConfigError, Problem
 from archehr.generate.clean import clean_sentence, is_header
@@ -56,31 +58,41 @@ def choose_links(matrix: np.ndarray, ids: Sequence[str], threshold: float, max_l
     return out
 
 
-class Aligner:
+class Aligner(AlignStep):
+    """The `similarity` and `learned` aligners (`kind`; `method=` is its older name, still taken with a warning)."""
+
     def __init__(self, threshold: float | None = None, selector_weight: float = 0.0, similarity: str = "lexical",
-                 max_links: int | None = None, method: str = "similarity", model: str | None = None, **unknown: Any):
+                 max_links: int | None = None, kind: str = "similarity", model: str | None = None, **unknown: Any):
+        if "method" in unknown:
+            warnings.warn("Aligner(method=...) is now Aligner(kind=...)", DeprecationWarning, stacklevel=2)
+            kind = unknown.pop("method")
         if unknown:
             raise ConfigError(Problem(f"unknown align setting(s) {', '.join(map(repr, sorted(unknown)))} (known: "
-                                      "method, model, threshold, max_links, similarity, selector_weight)",
+                                      "kind, model, threshold, max_links, similarity, selector_weight)",
                                       field="align", code="bad-key"))
-        if method not in METHODS:
-            raise ConfigError(Problem(f"method must be {' or '.join(METHODS)}, not {method!r}", field="align.method",
+        if kind not in METHODS:
+            raise ConfigError(Problem(f"kind must be {' or '.join(METHODS)}, not {kind!r}", field="align.kind",
                                       code="bad-value"))
-        self.method = method
+        self.kind = kind  # type: ignore[misc] - one class, two kinds
         self.selector_weight = _number("selector_weight", selector_weight, 0.0, 1.0)
         self.similarity = Similarity(similarity)
         self.model = None
-        if method == "learned":
+        if kind == "learned":
             from archehr.align.learned import load_model
 
             self.model = load_model(model)
             threshold = self.model.threshold if threshold is None else threshold
             max_links = self.model.max_links if max_links is None else max_links
         elif model is not None:
-            raise ConfigError(Problem("model is only used with method: learned", field="align.model", code="bad-key"))
+            raise ConfigError(Problem("model is only used with kind: learned", field="align.model", code="bad-key"))
         # a threshold above 1 is legal: it links only the best sentence of each answer sentence
         self.threshold = _number("threshold", 0.75 if threshold is None else threshold, 0.0)
         self.max_links = _count("max_links", 4 if max_links is None else max_links)
+
+    @property
+    def method(self) -> str:
+        """The older name of `kind` (the llm aligner's fallback reasons still read it)."""
+        return self.kind
 
     def scores(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
                scores: SentenceScores | None = None) -> np.ndarray:
@@ -114,24 +126,25 @@ class Aligner:
         return [{"answer_id": a.id, "evidence_id": ev} for a, ev in zip(answers, links, strict=True)]
 
     def describe(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"method": self.method, "threshold": self.threshold, "max_links": self.max_links}
+        # what is known only once built: the settings read from the model file, the similarity resolved
+        d: dict[str, Any] = {"kind": self.kind, "threshold": self.threshold, "max_links": self.max_links}
         if self.model is not None:
             d.update(feature_set=self.model.feature_set, model_training=self.model.training)
         else:
-            d.update(selector_weight=self.selector_weight, similarity=self.similarity.kind)
+            d.update(similarity=self.similarity.kind)
         return d
 
 
 def similarity_aligner(threshold: float | None = None, selector_weight: float = 0.0, similarity: str = "lexical",
                        max_links: int | None = None) -> Aligner:
     return Aligner(threshold=threshold, selector_weight=selector_weight, similarity=similarity, max_links=max_links,
-                   method="similarity")
+                   kind="similarity")
 
 
 def learned_aligner(model: str | None = None, threshold: float | None = None, max_links: int | None = None,
                     selector_weight: float = 0.0, similarity: str = "lexical") -> Aligner:
     return Aligner(threshold=threshold, selector_weight=selector_weight, similarity=similarity, max_links=max_links,
-                   method="learned", model=model)
+                   kind="learned", model=model)
 
 
 def llm_aligner(backend: Any, fallback: dict[str, Any] | None = None, prompt: str = "align_v1", n: int = 1,

@@ -3,7 +3,7 @@
 P(link | a, s) from `archehr.align.features`; every answer sentence links its most probable note
 sentence and the others with P >= threshold, at most `max_links`. The weights, the threshold and
 max_links are saved as versioned JSON next to this file (no pickle). Rebuild the shipped file with
-`archehr train --rebuild-shipped [--only align]` (archehr.training.align), which fits on the labelled
+`archehr train rebuild-shipped [--only align]` (archehr.training.align), which fits on the labelled
 pool (demo dev + test-2026 + train + synthetic dev) and chooses threshold / max_links by cross-validation
 on that pool only.
 """
@@ -20,7 +20,7 @@ from archehr import __version__
 from archehr.align.features import FEATURE_SETS
 from archehr.atomic import write_json
 from archehr.data.json_io import read_json
-from archehr.errors import ConfigError, DataError, Problem
+from archehr.errors import ConfigError, DataError, Problem, bad_model
 from archehr.relevance.logistic import LogisticModel, Scaler
 
 FORMAT = "archehr-align-model"
@@ -55,23 +55,20 @@ class PairModel:
         write_json(path, self.to_json())
 
 
-def _bad(msg: str, source: str, fld: str | None = None) -> ConfigError:
-    return ConfigError(Problem(msg, source, field=fld, code="bad-model"))
-
 
 def parse_model(d: object, source: str) -> PairModel:
     """Check a parsed model file: format, version, feature names and shapes; typed errors name the field."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise _bad(f"not an {FORMAT} file", source, "format")
+        raise bad_model(f"not an {FORMAT} file", source, "format")
     if d.get("format_version") != FORMAT_VERSION:
-        raise _bad(f"format_version {d.get('format_version')!r} is not supported (this code reads "
+        raise bad_model(f"format_version {d.get('format_version')!r} is not supported (this code reads "
                    f"{FORMAT_VERSION}); rebuild the model", source, "format_version")
     fs = d.get("feature_set")
     if fs not in FEATURE_SETS:
-        raise _bad(f"unknown feature_set {fs!r} (known: {', '.join(FEATURE_SETS)})", source, "feature_set")
+        raise bad_model(f"unknown feature_set {fs!r} (known: {', '.join(FEATURE_SETS)})", source, "feature_set")
     names = tuple(d.get("feature_names") or ())
     if names != FEATURE_SETS[fs]:
-        raise _bad(f"feature_names do not match feature set {fs!r} of this code; rebuild the model", source,
+        raise bad_model(f"feature_names do not match feature set {fs!r} of this code; rebuild the model", source,
                    "feature_names")
     try:
         mean = np.array(d["scaler"]["mean"], dtype=float)
@@ -81,11 +78,11 @@ def parse_model(d: object, source: str) -> PairModel:
         threshold = float(d["threshold"])
         max_links = int(d["max_links"])
     except (KeyError, TypeError, ValueError) as e:
-        raise _bad(f"missing or malformed field: {e}", source) from None
+        raise bad_model(f"missing or malformed field: {e}", source) from None
     if not (mean.shape == scale.shape == weights.shape == (len(names),)):
-        raise _bad(f"scaler/weights must have {len(names)} values", source, "weights")
+        raise bad_model(f"scaler/weights must have {len(names)} values", source, "weights")
     if not 0.0 <= threshold <= 1.0 or max_links < 1:
-        raise _bad("threshold must be in [0, 1] and max_links >= 1", source, "threshold")
+        raise bad_model("threshold must be in [0, 1] and max_links >= 1", source, "threshold")
     return PairModel(fs, names, Scaler(mean, scale), LogisticModel(weights, bias), threshold, max_links,
                      float(d.get("l2", 1.0)), dict(d.get("training") or {}))
 

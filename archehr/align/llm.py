@@ -5,7 +5,8 @@ answer and its numbered answer sentences, and asks for one line per answer sente
 `<answer sentence number>: <note sentence numbers>`; with `structured` the backend is asked for JSON
 (`{"alignments": [{"answer": 1, "evidence": [3, 4]}]}`, sent as `response_format`). Replies are read
 JSON first, then as text (bullets, bold, brackets, "Sentence 1:" tolerated). Ids not in the note are
-dropped; with n > 1 samples a link is kept when at least half of the readable samples give it. Every
+dropped; with n > 1 samples a link is kept when at least half of the readable samples give it
+(archehr/llm/vote.py; a tie is kept). Every
 answer sentence the reply skips (one it answers with "none" stays unlinked, as clinicians leave
 framing sentences uncited), and the whole case when the reply is unreadable or the
 backend fails, is linked by the fallback aligner (the learned one by default), and that is recorded.
@@ -15,14 +16,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from archehr.data.model import Case, ClinicianAnswerSentence, Split
-from archehr.errors import ConfigError, Problem
+from archehr.data.model import Case, ClinicianAnswerSentence, KeyEntry
+from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.vote import elected
 from archehr.relevance.base import Selection, SentenceScores
+from archehr.relevance.llm import json_id, numbered_sentences
 
 DEFAULT_PROMPT = "align_v1"
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["alignments"],
@@ -89,117 +91,87 @@ def parse_reply(reply: str) -> dict[str, list[str]] | None:
     return out or None
 
 
-class LLMAligner:
-    name = "llm"
+class FallbackAligner(Protocol):
+    """What the LLM aligner needs of its fallback (the similarity or learned aligner)."""
 
-    def __init__(self, backend: Any, fallback: Any, prompt: str = DEFAULT_PROMPT, n: int = 1,
+    method: str
+
+    def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
+              selection: Selection | None = None) -> list[dict[str, Any]]: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+class LLMAligner(LLMComponent):
+    what = "alignment"
+    schema = ("alignment", SCHEMA)
+
+    def __init__(self, backend: Any, fallback: FallbackAligner, prompt: str = DEFAULT_PROMPT, n: int = 1,
                  temperature: float = 0.0, seed: int = 0, max_tokens: int = 400, demonstrations: int = 0,
                  structured: bool = False):
-        from archehr.llm.prompts import load_prompt
-        from archehr.llm.structured import StructuredCaller, json_schema
-        from archehr.relevance.llm import asks_json
-
-        if backend is None:
-            raise ConfigError(Problem("align method llm needs a backend section in the system config",
-                                      field="align.method"))
-        self.backend = backend
+        self.setup(backend, prompt, demonstrations, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens,
+                   structured=structured)
         self.fallback = fallback
-        self.template = load_prompt(prompt)
-        self.asks_json = asks_json(self.template.text)
-        self.n = int(n)
-        self.temperature = float(temperature) if self.n > 1 else 0.0
-        self.seed = int(seed)
-        self.max_tokens = int(max_tokens)
-        self.k = int(demonstrations)
-        self.structured = bool(structured)
-        self.caller = StructuredCaller(backend, json_schema("alignment", SCHEMA) if structured else None)
-        self._pool: list[tuple[Case, tuple[ClinicianAnswerSentence, ...]]] = []
-
-    def prepare(self, train: Split | None) -> None:
-        from archehr.relevance.llm import labelled_cases
-
-        self._pool = [(case, tuple(key.clinician_answer_sentences))
-                      for case, key in labelled_cases(train if self.k > 0 else None) if key.clinician_answer_sentences]
 
     def _block(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> dict[str, str]:
-        from archehr.relevance.llm import numbered_sentences
-
         return {"question": case.question_text.strip() or "(none)", "sentences": numbered_sentences(case),
                 "answer": " ".join(a.text.strip() for a in answers),
                 "answer_sentences": "\n".join(f"{a.id}. {a.text.strip()}" for a in answers)}
 
-    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> str:
-        from archehr.relevance.llm import json_id, nearest_cases
+    def demonstration(self, case: Case, key: KeyEntry | None) -> str | None:
+        if key is None or not key.clinician_answer_sentences:
+            return None
+        ans = key.clinician_answer_sentences
+        b = self._block(case, ans)
+        links = (json.dumps({"alignments": [{"answer": json_id(a.id), "evidence": [json_id(i) for i in a.citations]}
+                                            for a in ans]})
+                 if self.asks_json else "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans))
+        return (f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
+                f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
 
-        demos = []
-        for i in nearest_cases(case, [c for c, _ in self._pool], self.k):
-            c, ans = self._pool[i]
-            b = self._block(c, ans)
-            links = (json.dumps({"alignments": [{"answer": json_id(a.id), "evidence": [json_id(i) for i in a.citations]}
-                                                for a in ans]})
-                     if self.asks_json else "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans))
-            demos.append(f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
-                         f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
+    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence], shown: int | None = None) -> str:
+        demos = [text for _, text in self.pool.nearest(case)[:shown]]
         demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
         return self.template.render(demonstrations=demo_text, **self._block(case, answers))
 
     def align_detailed(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
                        scores: SentenceScores | None = None, selection: Selection | None = None) -> Alignment:
-        from archehr.llm.base import BackendError, CutReply
-
         if not answers or not case.sentences:
             return Alignment([{"answer_id": a.id, "evidence_id": []} for a in answers])
-        notes: list[str] = []
-        try:
-            replies, notes = self.caller.complete(self.prompt(case, answers), n=self.n, temperature=self.temperature,
-                                                  seed=self.seed, max_tokens=self.max_tokens)
-        except CutReply as e:  # still cut after a larger budget: not read
-            return self._fall_back(case, answers, scores, selection, f"every alignment reply was cut: {e.reason}",
-                                   notes)
-        except BackendError as e:
-            return self._fall_back(case, answers, scores, selection, f"backend error: {e.reason}", notes)
-        if len(replies) < self.n:  # the samples that came back are voted on
-            notes.append(f"{self.n - len(replies)} of {self.n} alignment samples failed; voted on {len(replies)}")
-        parsed = [p for p in (parse_reply(r) for r in replies) if p is not None]
-        if not parsed:
-            return self._fall_back(case, answers, scores, selection,
-                                   f"none of {len(replies)} alignment replies could be read", notes)
-        known = set(case.sentence_ids)
-        answer_ids = {a.id for a in answers}
-        bad = sorted({i for p in parsed for ids in p.values() for i in ids if i not in known}, key=int)
-        if bad:
-            notes.append(f"dropped note ids not in the note: {', '.join(bad)}")
-        extra = sorted({a for p in parsed for a in p if a not in answer_ids}, key=int)
-        if extra:
-            notes.append(f"ignored lines for answer sentences that do not exist: {', '.join(extra)}")
-        votes = Counter((a, i) for p in parsed for a, ids in p.items() for i in set(ids) if i in known)
-        need = len(parsed) / 2
         order = {s: k for k, s in enumerate(case.sentence_ids)}
-        links = {a.id: sorted({i for (x, i), v in votes.items() if x == a.id and v >= need}, key=order.__getitem__)
-                 for a in answers}
-        # an answer sentence the model answered with no note sentence ("2: none", "evidence": []) stays
-        # unlinked: clinicians leave framing sentences uncited; only one the model skipped is filled in
-        mentioned = {a for p in parsed for a in p}
-        missing = [a for a in answers if a.id not in mentioned]
-        if missing:
-            filled = self.fallback.align(case, missing, scores, selection)
-            for item in filled:
-                links[item["answer_id"]] = list(item["evidence_id"])
-            notes.append(f"{len(missing)} answer sentence(s) the model did not link, linked by the "
-                         f"{self.fallback.method} aligner: {', '.join(a.id for a in missing)}")
-        return Alignment([{"answer_id": a.id, "evidence_id": links[a.id]} for a in answers], None, tuple(notes))
+        answer_ids = {a.id for a in answers}
 
-    def _fall_back(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None,
-                   selection: Selection | None, why: str, notes: list[str]) -> Alignment:
-        links = self.fallback.align(case, answers, scores, selection)
-        return Alignment(links, f"{self.fallback.method} aligner: {why}", tuple(notes))
+        def read(replies: list[str], cut: bool, notes: list[str]) -> dict[str, list[str]]:
+            parsed = [p for p in (parse_reply(r) for r in replies) if p is not None]
+            if not parsed:
+                raise Unusable(f"none of {len(replies)} alignment replies could be read")
+            bad = sorted({i for p in parsed for ids in p.values() for i in ids if i not in order}, key=int)
+            if bad:
+                notes.append(f"dropped note ids not in the note: {', '.join(bad)}")
+            extra = sorted({a for p in parsed for a in p if a not in answer_ids}, key=int)
+            if extra:
+                notes.append(f"ignored lines for answer sentences that do not exist: {', '.join(extra)}")
+            kept = elected([{(a, i) for a, ids in p.items() for i in ids if i in order} for p in parsed])
+            links = {a.id: sorted({i for x, i in kept if x == a.id}, key=order.__getitem__) for a in answers}
+            # an answer sentence the model answered with no note sentence ("2: none", "evidence": []) stays
+            # unlinked: clinicians leave framing sentences uncited; only one the model skipped is filled in
+            missing = [a for a in answers if not any(a.id in p for p in parsed)]
+            if missing:
+                for item in self.fallback.align(case, missing, scores, selection):
+                    links[item["answer_id"]] = list(item["evidence_id"])
+                notes.append(f"{len(missing)} answer sentence(s) the model did not link, linked by the "
+                             f"{self.fallback.method} aligner: {', '.join(a.id for a in missing)}")
+            return links
+
+        got = self.ask(lambda d, _: self.prompt(case, answers, d), read, shown=len(self.pool.nearest(case)))
+        if got.value is None:
+            links = self.fallback.align(case, answers, scores, selection)
+            return Alignment(links, f"{self.fallback.method} aligner: {got.fallback}", got.notes)
+        return Alignment([{"answer_id": a.id, "evidence_id": got.value[a.id]} for a in answers], None, got.notes)
 
     def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
               selection: Selection | None = None) -> list[dict[str, Any]]:
         return self.align_detailed(case, answers, scores, selection).links
 
-    def describe(self) -> dict[str, Any]:
-        return {"method": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,
-                "n": self.n, "temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
-                "demonstrations": self.k, "demonstration_pool": len(self._pool), "structured": self.structured,
-                "fallback": self.fallback.describe()}
+    def runtime(self) -> dict[str, Any]:
+        return {"fallback": self.fallback.describe()}

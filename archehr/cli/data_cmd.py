@@ -26,12 +26,11 @@ app = typer.Typer(short_help="Inspect, check and export a release.",
                   no_args_is_help=True, rich_markup_mode=None)
 
 
+OneSplitOpt = Annotated[str | None, typer.Option("--split", help="One split (default: all).")]
+
+
 @app.command(short_help="Where the release is: version, splits, files.")
-def info(
-    data_dir: DataDirOpt = None,
-    split: Annotated[str | None, typer.Option("--split", help="Show one split (default: all).")] = None,
-    version_dir: VersionOpt = None,
-) -> None:
+def info(data_dir: DataDirOpt = None, split: OneSplitOpt = None, version_dir: VersionOpt = None) -> None:
     """Where the release is, its version, its splits and which files each has."""
     rel = find_release(data_dir, version_dir)
     print(f"release: {rel.root}")
@@ -43,11 +42,7 @@ def info(
 
 
 @app.command(short_help="List every problem of the release files.")
-def check(
-    data_dir: DataDirOpt = None,
-    split: Annotated[str | None, typer.Option("--split", help="Check one split (default: all).")] = None,
-    version_dir: VersionOpt = None,
-) -> None:
+def check(data_dir: DataDirOpt = None, split: OneSplitOpt = None, version_dir: VersionOpt = None) -> None:
     """List every problem of the release files (errors and warnings), not only the first."""
     rel = find_release(data_dir, version_dir)
     names = [split] if split else list(rel.split_names)

@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     set_verbose(False)
     try:
+        argv = train_cmd.legacy_argv(list(sys.argv[1:] if argv is None else argv))
         rv = command.main(args=argv, prog_name="archehr", standalone_mode=False)
     except typer.Exit as e:
         return e.exit_code

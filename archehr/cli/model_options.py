@@ -20,30 +20,23 @@ from typing import Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
-BertModelOpt = Annotated[str | None, typer.Option("--bertscore-model", help="BERTScore model: a local folder, a name "
-                                                                            "in the HF cache, or 'minilm'.",
-                                                  show_default=False)]
-BertLayersOpt = Annotated[int | None, typer.Option("--bertscore-layers", help="BERTScore layer used (default 4).",
-                                                   show_default=False)]
-BertBaselineOpt = Annotated[Path | None, typer.Option("--bertscore-baseline", help="BERTScore rescale baseline TSV "
-                                                                                   "(default: bert-score's file for "
-                                                                                   "the model).",
-                                                      show_default=False)]
-BertImplOpt = Annotated[str | None, typer.Option("--bertscore-impl", help="auto (torch-only fast path for "
-                                                                          "BERT/DistilBERT, same numbers; the "
-                                                                          "default) | bert-score (reference "
-                                                                          "implementation) | fast.",
-                                                 show_default=False)]
-AlignCkptOpt = Annotated[Path | None, typer.Option("--alignscore-ckpt", help="AlignScore-base.ckpt.",
-                                                   show_default=False)]
-AlignModelOpt = Annotated[str | None, typer.Option("--alignscore-model", help="AlignScore's base model: a local "
-                                                                              "roberta-base folder or a name in the "
-                                                                              "HF cache (default roberta-base).",
-                                                   show_default=False)]
-QuickumlsOpt = Annotated[Path | None, typer.Option("--quickumls", "--quickumls-path", help="QuickUMLS index folder "
-                                                                                           "(MEDCON).",
-                                                   show_default=False)]
 
+def _opt(kind: Any, *flags: str, help: str) -> Any:
+    """An optional model option's typer annotation (no default shown: the metric's own default applies)."""
+    return Annotated[kind | None, typer.Option(*flags, help=help, show_default=False)]
+
+
+BertModelOpt = _opt(str, "--bertscore-model", help="BERTScore model: a local folder, a name in the HF cache, or "
+                                                   "'minilm'.")
+BertLayersOpt = _opt(int, "--bertscore-layers", help="BERTScore layer used (default 4).")
+BertBaselineOpt = _opt(Path, "--bertscore-baseline", help="BERTScore rescale baseline TSV (default: bert-score's file "
+                                                          "for the model).")
+BertImplOpt = _opt(str, "--bertscore-impl", help="auto (torch-only fast path for BERT/DistilBERT, same numbers; the "
+                                                 "default) | bert-score (reference implementation) | fast.")
+AlignCkptOpt = _opt(Path, "--alignscore-ckpt", help="AlignScore-base.ckpt.")
+AlignModelOpt = _opt(str, "--alignscore-model", help="AlignScore's base model: a local roberta-base folder or a name "
+                                                     "in the HF cache (default roberta-base).")
+QuickumlsOpt = _opt(Path, "--quickumls", "--quickumls-path", help="QuickUMLS index folder (MEDCON).")
 
 class ModelOption(NamedTuple):
     """One option: the command's keyword, its typer annotation, and the one metric parameter it sets."""

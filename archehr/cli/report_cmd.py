@@ -8,31 +8,23 @@ from typing import Annotated, Any
 
 import typer
 
+from archehr.cli import leaderboard_cmd as board  # the scoring options, declared once there
 from archehr.cli.common import err
-from archehr.cli.leaderboard_cmd import (
-    DEFAULT_TASK,
-    CacheDirOpt,
-    KeyOpt,
-    MetricsOpt,
-    ResamplesOpt,
-    SeedOpt,
-    TaskOpt,
-)
 from archehr.cli.model_options import metric_specs, model_options
 
 
 @model_options
 def report(
     submission: Annotated[Path, typer.Argument(help="The submission JSON.")],
-    key: KeyOpt,
+    key: board.KeyOpt,
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
-    task: TaskOpt = DEFAULT_TASK,
-    metrics: MetricsOpt = None,
-    resamples: ResamplesOpt = 1000,
-    seed: SeedOpt = 12345,
+    task: board.TaskOpt = board.DEFAULT_TASK,
+    metrics: board.MetricsOpt = None,
+    resamples: board.ResamplesOpt = 1000,
+    seed: board.SeedOpt = 12345,
     title: Annotated[str | None, typer.Option("--title", help="Page title (default: the submission's name).",
                                               show_default=False)] = None,
-    cache_dir: CacheDirOpt = None,
+    cache_dir: board.CacheDirOpt = None,
     metric_params: dict[str, dict[str, Any]] | None = None,  # the model options, added by @model_options
 ) -> None:
     """Scores with CIs and charts, then every case: question, gold-coloured note, citations hit/missed."""

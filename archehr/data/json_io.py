@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from archehr.data.model import ClinicianAnswerSentence, KeyEntry, MappingEntry, Relevance, SentenceLabel
 from archehr.errors import DataError, Problem
+
+T = TypeVar("T")
 
 _RELEVANCE = {r.value: r for r in Relevance}
 
@@ -111,6 +114,49 @@ def parse_citations(value: Any) -> tuple[str, ...] | None:
     return None
 
 
+def _sentence_labels(answers: list[Any], bad: Callable[..., None]) -> tuple[SentenceLabel, ...]:
+    """A key entry's `answers` (one relevance label per note sentence); `bad(message, field, code)` each problem."""
+    labels: list[SentenceLabel] = []
+    seen: set[str] = set()
+    for a in answers:
+        if not isinstance(a, dict) or not isinstance(a.get("sentence_id"), str):
+            bad(f"each answer needs a string sentence_id, got {a!r}", "answers[].sentence_id")
+            continue
+        sid = a["sentence_id"].strip()
+        rel = a.get("relevance")
+        if rel not in _RELEVANCE:
+            bad(f"sentence {sid}: relevance {rel!r} is not one of {sorted(_RELEVANCE)}", "answers[].relevance",
+                "label")
+            continue
+        if sid in seen:
+            bad(f"sentence {sid} labelled twice", "answers[].sentence_id", "duplicate-sentence")
+            continue
+        seen.add(sid)
+        labels.append(SentenceLabel(sid, _RELEVANCE[rel]))
+    return tuple(labels)
+
+
+def _answer_sentences(raw: Any, bad: Callable[..., None]) -> tuple[ClinicianAnswerSentence, ...] | None:
+    """A key entry's `clinician_answer_sentences` (st4), None when absent; `bad(message, field)` each problem."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        bad("clinician_answer_sentences must be a list", "clinician_answer_sentences")
+        return None
+    out = []
+    for s in raw:
+        if not isinstance(s, dict) or not isinstance(s.get("id"), (str, int)) or not isinstance(s.get("text"), str):
+            bad(f"clinician answer sentence needs string id and text, got {s!r}", "clinician_answer_sentences[]")
+            continue
+        cits = parse_citations(s.get("citations", []))
+        if cits is None:
+            bad(f"sentence {s['id']}: citations must be a list or a comma-separated string",
+                "clinician_answer_sentences[].citations")
+            continue
+        out.append(ClinicianAnswerSentence(str(s["id"]).strip(), s["text"].strip(), cits))
+    return tuple(out)
+
+
 def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...], list[Problem]]:
     problems: list[Problem] = []
     if not isinstance(data, list):
@@ -140,26 +186,10 @@ def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...
             problems.append(Problem(msg, file, cid, field, line(), code=code))  # noqa: B023
 
         answers = item.get("answers")
-        labels: list[SentenceLabel] = []
         if not isinstance(answers, list):
             bad(f"answers must be a list, got {type(answers).__name__}", "answers")
             continue
-        seen_s: set[str] = set()
-        for a in answers:
-            if not isinstance(a, dict) or not isinstance(a.get("sentence_id"), str):
-                bad(f"each answer needs a string sentence_id, got {a!r}", "answers[].sentence_id")
-                continue
-            sid = a["sentence_id"].strip()
-            rel = a.get("relevance")
-            if rel not in _RELEVANCE:
-                bad(f"sentence {sid}: relevance {rel!r} is not one of {sorted(_RELEVANCE)}", "answers[].relevance",
-                    "label")
-                continue
-            if sid in seen_s:
-                bad(f"sentence {sid} labelled twice", "answers[].sentence_id", "duplicate-sentence")
-                continue
-            seen_s.add(sid)
-            labels.append(SentenceLabel(sid, _RELEVANCE[rel]))
+        labels = _sentence_labels(answers, bad)
 
         def opt_str(name: str, item: dict = item) -> str | None:
             v = item.get(name)
@@ -170,37 +200,24 @@ def parse_key(data: Any, file: str, text: str = "") -> tuple[tuple[KeyEntry, ...
                 return None
             return v.strip()
 
-        cas_raw = item.get("clinician_answer_sentences")
-        cas: tuple[ClinicianAnswerSentence, ...] | None = None
-        if cas_raw is not None:
-            if not isinstance(cas_raw, list):
-                bad("clinician_answer_sentences must be a list", "clinician_answer_sentences")
-            else:
-                out = []
-                for s in cas_raw:
-                    if not isinstance(s, dict) or not isinstance(s.get("id"), (str, int)) \
-                            or not isinstance(s.get("text"), str):
-                        bad(f"clinician answer sentence needs string id and text, got {s!r}",
-                            "clinician_answer_sentences[]")
-                        continue
-                    cits = parse_citations(s.get("citations", []))
-                    if cits is None:
-                        bad(f"sentence {s['id']}: citations must be a list or a comma-separated string",
-                            "clinician_answer_sentences[].citations")
-                        continue
-                    out.append(ClinicianAnswerSentence(str(s["id"]).strip(), s["text"].strip(), cits))
-                cas = tuple(out)
-        entries.append(KeyEntry(cid, tuple(labels), opt_str("clinician_answer"),
+        cas = _answer_sentences(item.get("clinician_answer_sentences"), bad)
+        entries.append(KeyEntry(cid, labels, opt_str("clinician_answer"),
                                 opt_str("clinician_answer_without_citations"), cas))
     return tuple(entries), problems
 
 
-def read_key(path: str | os.PathLike[str]) -> tuple[KeyEntry, ...]:
+def _read_entries(path: str | os.PathLike[str], parse: Callable[[Any, str, str], tuple[tuple[T, ...], list[Problem]]]
+                  ) -> tuple[T, ...]:
+    """A JSON file read by `parse`; DataError listing every problem it found."""
     text = read_text(path)
-    entries, problems = parse_key(load_json_text(text, str(path)), str(path), text)
+    entries, problems = parse(load_json_text(text, str(path)), str(path), text)
     if problems:
         raise DataError(problems)
     return entries
+
+
+def read_key(path: str | os.PathLike[str]) -> tuple[KeyEntry, ...]:
+    return _read_entries(path, parse_key)
 
 
 def parse_mapping(data: Any, file: str, text: str = "") -> tuple[tuple[MappingEntry, ...], list[Problem]]:
@@ -227,11 +244,7 @@ def parse_mapping(data: Any, file: str, text: str = "") -> tuple[tuple[MappingEn
 
 
 def read_mapping(path: str | os.PathLike[str]) -> tuple[MappingEntry, ...]:
-    text = read_text(path)
-    entries, problems = parse_mapping(load_json_text(text, str(path)), str(path), text)
-    if problems:
-        raise DataError(problems)
-    return entries
+    return _read_entries(path, parse_mapping)
 
 
 def key_to_json(entries: tuple[KeyEntry, ...] | list[KeyEntry]) -> str:

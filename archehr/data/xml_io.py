@@ -208,10 +208,9 @@ def cases_to_xml(cases: tuple[Case, ...] | list[Case]) -> bytes:
                 el = _padded(pq, "phrase", ph.text, 3)
                 el.set("id", str(ph.id))
                 el.set("start_char_index", str(ph.start_char_index))
-        if case.clinician_question is not None:
-            _padded(c, "clinician_question", case.clinician_question, 2)
-        if case.note_excerpt is not None:
-            _padded(c, "note_excerpt", case.note_excerpt, 2)
+        for tag, value in (("clinician_question", case.clinician_question), ("note_excerpt", case.note_excerpt)):
+            if value is not None:
+                _padded(c, tag, value, 2)
         if case.sentences:
             ns = etree.SubElement(c, "note_excerpt_sentences")
             for s in case.sentences:

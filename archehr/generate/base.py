@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from archehr.data.model import Case
+from archehr.data.model import Case, Split
 from archehr.generate.answer import Answer
 from archehr.relevance.base import Selection, SentenceScores
 
@@ -18,6 +18,10 @@ class Generator(ABC):
     @abstractmethod
     def generate(self, case: Case, selection: Selection, scores: SentenceScores | None = None) -> Answer: ...
 
+    def prepare(self, train: Split | None) -> None:
+        """Take a labelled training split (an LLM generator's demonstrations); most need none."""
+        return None
+
     def describe(self) -> dict[str, Any]:
-        """Settings recorded in run.json (provenance)."""
-        return {"name": self.name}
+        """What run.json records beside the generator's resolved config: what is known only once it is built."""
+        return {"kind": self.name}

@@ -134,7 +134,7 @@ class ExtractiveGenerator(Generator):
         return text
 
     def describe(self) -> dict[str, Any]:
-        d = {"name": self.name, "budget": self.budget, "max_lines": self.max_lines, "order": self.order}
+        d = {"kind": self.name, "budget": self.budget, "max_lines": self.max_lines, "order": self.order}
         if not self.cite_dropped:  # only when changed, so the default's run records stay as they were
             d["cite_dropped"] = False
         return d

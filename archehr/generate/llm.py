@@ -17,10 +17,11 @@ retries, or when the backend fails, the answer falls back to `extractive` with t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
-from archehr.data.model import Case, Split
+from archehr.data.model import Case, KeyEntry
 from archehr.errors import ConfigError
 from archehr.generate.answer import WORD_BUDGET, Answer, AnswerLine
 from archehr.generate.base import Generator
@@ -28,7 +29,8 @@ from archehr.generate.clean import clean_sentence, is_header
 from archehr.generate.extractive import ExtractiveGenerator, ensure_selection
 from archehr.generate.facts import recite_unsupported, unsupported_numbers
 from archehr.generate.similarity import Similarity
-from archehr.llm.base import REPLY_START, Backend, BackendError, CutReply
+from archehr.llm.base import REPLY_START, Backend
+from archehr.llm.component import LLMComponent, Unusable
 from archehr.llm.prompts import load_prompt
 from archehr.relevance.base import Selection, SentenceScores
 from archehr_scoring.answer_format import line_words, safe_text
@@ -119,8 +121,11 @@ def parse_reply(text: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-class LLMGenerator(Generator):
+class LLMGenerator(LLMComponent, Generator):
     name = "llm"
+    what = "answer"
+    reads_cut = True  # a cut reply's complete lines are read
+    numbered_attempts = True
     number_repair = "recite"  # a line with an invented number: "recite" (facts.recite_unsupported) or "drop"
 
     def __init__(self, backend: Backend | None = None, prompt: str = "answer_v1", demonstrations: int = 2,
@@ -129,38 +134,24 @@ class LLMGenerator(Generator):
                  context: int | None = None, min_support: float | None = None, max_evidence: int = 12,
                  cite_first: bool = False, verify_cited: bool = False, verify_numbers: bool = True,
                  uncited: str = "attach"):
-        self.backend = backend
-        self.template = load_prompt(prompt)
-        self.k = int(demonstrations)
-        self.retries = int(retries)
-        self.max_tokens = int(max_tokens)
-        self.temperature = float(temperature)
-        self.retry_temperature = float(retry_temperature)
-        self.seed = int(seed)
-        self.similarity = Similarity(similarity)
-        self.keep_selected = bool(keep_selected)
-        self.budget = int(budget)
-        self.context = None if context is None else int(context)
-        self.max_evidence = int(max_evidence)
-        # "|4| text" lines, the reply begun with the top chosen id: a tiny model then only has to
-        # continue a sentence about a cited fact, and the parser reads the citation in front
-        self.cite_first = bool(cite_first)
-        # check cited lines too: worth it for a tiny model that copies its demonstration or invents
-        # facts; off by default because a capable model's paraphrase can score under min_support
-        self.verify_cited = bool(verify_cited)
-        # a line stating a number its citations (and the question) do not contain is dropped: on by
-        # default, since a faithful answer copies numbers, it never computes or invents them
-        self.verify_numbers = bool(verify_numbers)
-        # what to do with a line the model left uncited: "attach" it to its best-supported note sentence
-        # or drop it (a small model's uncited lines are mostly noise), or "keep" it as written (a capable
-        # model's uncited line is a framing sentence such as "Yes, this care was necessary.", which
-        # clinicians leave uncited too; a made-up citation would cost precision). Numbers are checked either way.
+        self.setup(backend, prompt, demonstrations, temperature=temperature, seed=seed, max_tokens=max_tokens,
+                   retries=retries, retry_temperature=retry_temperature)
         if uncited not in ("attach", "keep"):
             raise ConfigError(f"uncited must be attach or keep, not {uncited!r}")
-        self.uncited = uncited
+        self.similarity = Similarity(similarity)
+        self.budget, self.max_evidence = int(budget), int(max_evidence)
+        self.context = None if context is None else int(context)
+        # cite_first: "|4| text" lines, the reply begun with the top chosen id (a tiny model then only continues a
+        # sentence about a cited fact). verify_cited: check cited lines too (a tiny model copies its demonstration;
+        # off by default: a capable model's paraphrase can score under min_support). verify_numbers: a line stating
+        # a number its citations (and the question) do not contain is dropped (a faithful answer copies numbers).
+        # uncited: "attach" a line the model left uncited to its best-supported note sentence or drop it (a small
+        # model's uncited lines are mostly noise), or "keep" it (a capable model's is a framing sentence, which
+        # clinicians leave uncited too; a made-up citation would cost precision). Numbers are checked either way.
+        self.keep_selected, self.cite_first = bool(keep_selected), bool(cite_first)
+        self.verify_cited, self.verify_numbers, self.uncited = bool(verify_cited), bool(verify_numbers), uncited
         self.min_support = float(min_support) if min_support is not None else MIN_SUPPORT[self.similarity.kind]
         self.fallback = ExtractiveGenerator(budget=budget)
-        self._train: list[tuple[Case, str, tuple[str, ...]]] = []
         self.may_abstain = False
 
     def for_patient(self) -> LLMGenerator:
@@ -174,64 +165,55 @@ class LLMGenerator(Generator):
         other.number_repair = "drop"  # a patient never reads a line whose number its citations do not hold
         return other
 
-    # -- demonstrations --------------------------------------------------------------------------
-    def prepare(self, train: Split | None) -> None:
-        """Index the training split's cases with a reference answer (the demonstrations)."""
-        self._train = []
-        if train is None or train.key is None or self.k <= 0:
-            return
-        keyed = {k.case_id for k in train.key}
-        for case in train.cases:
-            key = train.key_for(case.case_id) if case.case_id in keyed else None
-            if key is None or not case.sentences:
-                continue
-            if key.clinician_answer_sentences:
-                lines = key.clinician_answer_sentences[:3]  # short: a demonstration teaches the format
-                ans = "\n".join(self._line(safe_text(s.text), s.citations) for s in lines)
-                cited = tuple(dict.fromkeys(c for s in lines for c in s.citations))
-            else:
-                ess = key.essential_ids or key.supplementary_ids
-                if not ess:
-                    continue
-                ans = self.fallback.generate(case, Selection(case.case_id, ess, 1.0)).render()
-                cited = tuple(ess)
-            self._train.append((case, ans, cited))
+    def demonstration(self, case: Case, key: KeyEntry | None) -> tuple[str, tuple[str, ...]] | None:
+        """(answer, ids it cites) of a training case with a reference answer."""
+        if key is None:
+            return None
+        if key.clinician_answer_sentences:
+            lines = key.clinician_answer_sentences[:3]  # short: a demonstration teaches the format
+            cited = tuple(dict.fromkeys(c for s in lines for c in s.citations))
+            return "\n".join(self._line(safe_text(s.text), s.citations) for s in lines), cited
+        ess = key.essential_ids or key.supplementary_ids
+        return (self.fallback.generate(case, Selection(case.case_id, ess, 1.0)).render(), tuple(ess)) if ess else None
 
     def _line(self, text: str, ids: tuple[str, ...] | list[str]) -> str:
         return f"|{','.join(ids)}| {text}" if self.cite_first else f"{text} |{','.join(ids)}|"
 
     def demonstrations(self, case: Case) -> list[tuple[Case, str]]:
-        return [(c, a) for c, a, _ in self._demos(case)]
-
-    def _demos(self, case: Case) -> list[tuple[Case, str, tuple[str, ...]]]:
-        pool = [d for d in self._train if d[0].case_id != case.case_id
-                and (d[0].patient_narrative or "") != (case.patient_narrative or "")]
-        if not pool or self.k <= 0:
-            return []
-        sims = self.similarity.matrix([case.question_text], [c.question_text for c, _, _ in pool])[0]
-        order = sorted(range(len(pool)), key=lambda i: -sims[i])[: self.k]
-        return [pool[i] for i in order]
+        return [(c, a) for c, (a, _) in self.pool.nearest(case)]
 
     # -- prompt ----------------------------------------------------------------------------------
-    def evidence_ids(self, case: Case, selection: Selection) -> list[str]:
+    def ladder(self) -> list[tuple[int, int, str]]:
+        """Less context, step by step, for a prompt over the model's window: (context, max_evidence, what)."""
+        half = max(1, self.max_evidence // 2)
+        steps = [(c, self.max_evidence) for c in range(2 if self.context is None else self.context - 1, -1, -1)]
+        return [(c, m, f"the note cut to the {m} first chosen sentences" + (f" and {c} neighbours each" if c else ""))
+                for c, m in steps + [(0, half)]]
+
+    def evidence_ids(self, case: Case, selection: Selection, context: int | None = None,
+                     max_evidence: int | None = None) -> list[str]:
         """The note sentences shown: all (context None) or the chosen ones with `context` neighbours."""
         ids = case.sentence_ids
-        if self.context is None:
+        context = self.context if context is None else context
+        if context is None:
             return list(ids)
-        chosen = [i for i, s in enumerate(ids) if s in set(selection.cited)][: self.max_evidence]
-        keep = {j for i in chosen for j in range(i - self.context, i + self.context + 1) if 0 <= j < len(ids)}
+        chosen = [i for i, s in enumerate(ids) if s in set(selection.cited)][: max_evidence or self.max_evidence]
+        keep = {j for i in chosen for j in range(i - context, i + context + 1) if 0 <= j < len(ids)}
         return [ids[j] for j in sorted(keep) if not is_header(case.sentences[j].text)]
 
-    def prompt(self, case: Case, selection: Selection) -> str:
+    def prompt(self, case: Case, selection: Selection, shown: int | None = None, level: int = 0) -> str:
+        """The prompt with the `shown` nearest demonstrations (all) and the `level`-th step of `ladder` (0: none)."""
         chosen = set(selection.cited)
-        shown = self.evidence_ids(case, selection)
         if self.context is None:
+            kept = set(self.evidence_ids(case, selection, *self.ladder()[level - 1][:2])) if level else None
             sentences = "\n".join(f"{'*' if s.id in chosen else ' '}{s.id}: {clean_sentence(s.text)}"
-                                  for s in case.sentences)
+                                  for s in case.sentences if kept is None or s.id in kept)
         else:
-            sentences = "\n".join(f"{i}: {clean_sentence(case.sentence(i).text)}" for i in shown)
+            step = self.ladder()[level - 1][:2] if level else (None, None)
+            sentences = "\n".join(f"{i}: {clean_sentence(case.sentence(i).text)}"
+                                  for i in self.evidence_ids(case, selection, *step))
         demos = []
-        for c, ans, cited in self._demos(case):
+        for c, (ans, cited) in self.pool.nearest(case)[:shown]:
             if self.context is None:
                 note = "\n".join(f" {s.id}: {clean_sentence(s.text)}" for s in c.sentences[:30])
                 demos.append(f"Example question: {c.question_text}\nExample note sentences:\n{note}\n"
@@ -239,10 +221,7 @@ class LLMGenerator(Generator):
             else:  # the same layout as the real question, showing only what the answer cites
                 note = "\n".join(f"{i}: {clean_sentence(c.sentence(i).text)}" for i in c.sentence_ids if i in cited)
                 demos.append(f"Question: {c.question_text}\nNote sentences:\n{note}\nAnswer:\n{ans}\n")
-        if self.context is None:
-            demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
-        else:
-            demo_text = ("\n" + "\n".join(demos)) if demos else ""
+        demo_text = (("\nExamples:\n" if self.context is None else "\n") + "\n".join(demos)) if demos else ""
         text = self.template.render(question=case.question_text, sentences=sentences, demonstrations=demo_text)
         if self.cite_first and REPLY_START in text:
             top = self._top_id(case, selection)
@@ -444,43 +423,25 @@ class LLMGenerator(Generator):
         return [ln for k, ln in enumerate(lines) if k not in drop], notes, best_all
 
     def generate(self, case: Case, selection: Selection, scores: SentenceScores | None = None) -> Answer:
-        if self.backend is None:
-            raise ConfigError("the llm generator needs a backend (system config: backend:)")
         chosen, sel_notes = ensure_selection(case, selection, scores)
         selection = Selection(selection.case_id, tuple(chosen), selection.confidence, selection.flagged)
-        prompt = self.prompt(case, selection)
-        why: list[str] = []
-        for attempt in range(self.retries + 1):
-            temperature = self.temperature if attempt == 0 else max(self.temperature, self.retry_temperature)
-            cut = False
-            try:
-                reply = self.backend.complete(prompt, n=1, temperature=temperature, seed=self.seed + attempt,
-                                              max_tokens=self.max_tokens)[0]
-            except CutReply as e:  # still cut after a larger budget: only its complete lines are read
-                reply, cut = e.text, True
-                why.append(f"attempt {attempt + 1}: {e.reason}")
-            except BackendError as e:
-                why.append(f"attempt {attempt + 1}: backend error: {e.reason}")
-                if not e.retryable:  # an open breaker or a spent deadline: another attempt fails the same way
-                    break
-                continue
-            if self.may_abstain and not cut and says_not_in_note(reply):
-                return Answer((), self.name, notes=tuple(sel_notes + why), abstained=True)
-            lines, overflow, notes, invalid = self.repair_with_overflow(case, selection, reply, cut=cut)
-            if lines:
-                return Answer(tuple(lines), self.name, notes=tuple(sel_notes + notes + why), overflow=overflow)
-            why.append(f"attempt {attempt + 1}: {invalid}")
-            if cut:  # another attempt runs into the same limit
-                break
-        fb = self.fallback.generate(case, selection, scores)
-        return Answer(fb.lines, self.name, fallback="extractive: " + "; ".join(why), notes=fb.notes)
 
-    def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "prompt": self.template.name, "prompt_sha256": self.template.sha256,
-                "demonstrations": self.k, "demonstration_pool": len(self._train), "retries": self.retries,
-                "max_tokens": self.max_tokens, "temperature": self.temperature,
-                "retry_temperature": self.retry_temperature, "seed": self.seed, "similarity": self.similarity.kind,
-                "keep_selected": self.keep_selected, "budget": self.budget, "context": self.context,
-                "max_evidence": self.max_evidence, "min_support": self.min_support, "cite_first": self.cite_first,
-                "verify_cited": self.verify_cited, "verify_numbers": self.verify_numbers, "uncited": self.uncited,
-                "backend": self.backend.describe() if self.backend is not None else None}
+        def read(replies: list[str], cut: bool, notes: list[str]) -> Answer:
+            if self.may_abstain and not cut and says_not_in_note(replies[0]):
+                return Answer((), self.name, abstained=True)
+            lines, overflow, more, invalid = self.repair_with_overflow(case, selection, replies[0], cut=cut)
+            if not lines:  # the repairs of an attempt that gave nothing are not the answer's
+                raise Unusable(invalid)
+            notes += more
+            return Answer(tuple(lines), self.name, overflow=overflow)
+
+        got = self.ask(lambda d, level: self.prompt(case, selection, d, level), read,
+                       shown=len(self.pool.nearest(case)), levels=[what for _, _, what in self.ladder()])
+        if got.value is not None:
+            return dataclasses.replace(got.value, notes=tuple(sel_notes) + got.notes)
+        fb = self.fallback.generate(case, selection, scores)
+        return Answer(fb.lines, self.name, fallback="extractive: " + got.fallback, notes=fb.notes)
+
+    def runtime(self) -> dict[str, Any]:
+        return {"similarity": self.similarity.kind, "min_support": self.min_support,
+                "backend": self.backend.describe()}

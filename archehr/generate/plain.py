@@ -66,9 +66,9 @@ class PlainGenerator(ExtractiveGenerator):
         return " ".join(text.split())
 
     def describe(self) -> dict[str, Any]:
+        # the glossary as resolved and its size (its switches are in the resolved config run.json holds)
         return {**super().describe(), "glossary": self.glossary_path or "shipped", "terms": len(self._lay),
-                "abbreviations": len(self._abbr), "expand_abbreviations": self.expand_abbreviations,
-                "lay_terms": self.lay_terms}
+                "abbreviations": len(self._abbr)}
 
 
 def _alternation(terms: dict[str, str]) -> str:

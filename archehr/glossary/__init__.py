@@ -3,11 +3,17 @@
 Used to expand a patient's words (and a note's abbreviations) before lexical matching, the way
 domain statements are retrieved by sub-string match: "water pill" brings in diuretic, furosemide,
 Lasix; "HTN" brings in hypertension. The data file is `glossary.tsv` beside this module.
+
+`load_lexicon()` adds the everyday layer (`everyday.tsv`, same format) used by `archehr answer`: drug
+classes in patients' words (`class` entries: "blood thinner" -> apixaban, warfarin, ...), tests, people
+and places, time words and misspellings; a term in both files has the union of their expansions.
+`predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,14 +21,15 @@ from pathlib import Path
 from archehr.errors import DataError, Problem
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "glossary.tsv"
-KINDS = ("abbr", "lay")
+KINDS = ("abbr", "lay", "class")  # class: a drug class in patients' words -> member generic names
+EVERYDAY_PATH = Path(__file__).resolve().parent / "everyday.tsv"
 HEADER = ("term", "kind", "expansions")
 
 
 @dataclass(frozen=True)
 class GlossaryEntry:
     term: str
-    kind: str  # "abbr" or "lay"
+    kind: str  # "abbr", "lay" or "class"
     expansions: tuple[str, ...]
     line: int
 
@@ -39,14 +46,32 @@ class Glossary:
     """Entries plus an index by word sequence: matching is a dictionary lookup of the text's n-grams
     (longest first, whole words, case-insensitive), linear in the text length."""
 
-    def __init__(self, entries: list[GlossaryEntry], source: str = "<memory>"):
+    def __init__(self, entries: list[GlossaryEntry], source: str = "<memory>", version: str = ""):
         self.entries = tuple(entries)
         self.source = source
+        self.version = version  # a hash of the data file(s): recorded with the answers it made
         self._by_term = {e.term: e for e in self.entries}
         self._by_key: dict[tuple[str, ...], GlossaryEntry] = {}
         for e in self.entries:
             self._by_key.setdefault(_key(e.term), e)
         self._max_words = max((len(k) for k in self._by_key), default=0)
+        # a class member's word sequence -> the class terms it belongs to ("apixaban" -> blood thinner, ...)
+        self._classes: dict[tuple[str, ...], list[str]] = {}
+        for e in self.entries:
+            if e.kind == "class":
+                for x in e.expansions:
+                    self._classes.setdefault(_key(x), []).append(e.term)
+        self._max_member = max((len(k) for k in self._classes), default=0)
+
+    def classes_in(self, text: str) -> list[str]:
+        """The class terms whose member a text names ("apixaban 5 mg" -> "blood thinner", ...), in order."""
+        words = _key(text)
+        found: dict[str, None] = {}
+        for i in range(len(words)):
+            for n in range(min(self._max_member, len(words) - i), 0, -1):
+                for c in self._classes.get(tuple(words[i:i + n]), ()):
+                    found.setdefault(c, None)
+        return list(found)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -135,6 +160,25 @@ def parse_glossary(text: str, source: str = "<memory>") -> Glossary:
     return Glossary(entries, source)
 
 
+def merge(base: Glossary, layer: Glossary) -> Glossary:
+    """`base` with `layer`'s entries: a term in both keeps base's line and the union of the expansions
+    (a `class` entry in the layer makes it a class); a new term is added."""
+    extra = {e.term: e for e in layer.entries}
+    out = []
+    for e in base.entries:
+        x = extra.pop(e.term, None)
+        if x is not None:
+            e = GlossaryEntry(e.term, "class" if x.kind == "class" else e.kind,
+                              tuple(dict.fromkeys((*e.expansions, *x.expansions))), e.line)
+        out.append(e)
+    out.extend(extra.values())
+    return Glossary(out, f"{base.source} + {layer.source}", _version(base.version, layer.version))
+
+
+def _version(*parts: str) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
+
+
 def load_glossary(path: str | Path | None = None) -> Glossary:
     """The glossary in `path`, or the shipped one (parsed once per process)."""
     if path is None:
@@ -147,7 +191,20 @@ def load_glossary(path: str | Path | None = None) -> Glossary:
 
 @functools.lru_cache(maxsize=1)
 def _default_glossary() -> Glossary:
-    return parse_glossary(DEFAULT_PATH.read_text(encoding="utf-8"), str(DEFAULT_PATH))
+    text = DEFAULT_PATH.read_text(encoding="utf-8")
+    g = parse_glossary(text, str(DEFAULT_PATH))
+    g.version = _version(text)
+    return g
 
 
-__all__ = ["Glossary", "GlossaryEntry", "load_glossary", "parse_glossary", "DEFAULT_PATH"]
+@functools.lru_cache(maxsize=1)
+def load_lexicon() -> Glossary:
+    """The shipped glossary with its everyday layer (`everyday.tsv`), parsed once per process."""
+    text = EVERYDAY_PATH.read_text(encoding="utf-8")
+    layer = parse_glossary(text, str(EVERYDAY_PATH))
+    layer.version = _version(text)
+    return merge(_default_glossary(), layer)
+
+
+__all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
+           "EVERYDAY_PATH"]

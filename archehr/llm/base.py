@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextvars
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,27 @@ class CutReply(BackendError):
     def __init__(self, reason: str, text: str):
         super().__init__(reason, retryable=False)
         self.text = text
+
+
+class PromptTooLong(BackendError):
+    """The server said the prompt and the reply budget exceed the model's context window (vLLM's HTTP 400
+    "maximum context length is 2048 tokens. However, you requested 2663 tokens ..."). Not a server fault and
+    not retryable as is: a component asks again with a smaller prompt (`window` is now known)."""
+
+    def __init__(self, reason: str, window: int | None, prompt_tokens: int | None):
+        super().__init__(reason, retryable=False)
+        self.window = window
+        self.prompt_tokens = prompt_tokens
+
+
+# Without the model's tokenizer: 3 characters a token (English clinical text runs 3.5-4.5 on the Llama, Qwen
+# and Mistral tokenizers, so this overcounts) plus 8 tokens of chat template a message.
+CHARS_PER_TOKEN = 3.0
+TEMPLATE_TOKENS = 8
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN) + TEMPLATE_TOKENS
 
 
 # the statuses with which a server may refuse a `response_format` it cannot do (the openai backend and
@@ -77,6 +99,15 @@ class Backend(ABC):
         """Get to know the server before the first request (a served-model check); idempotent. Raises
         ConfigError when the configuration cannot work with it (a model it does not serve)."""
         return None  # a local model has no server to meet
+
+    def context_window(self) -> int | None:
+        """The model's context window in tokens, when known (components fit their prompts to it)."""
+        return None
+
+    def count_tokens(self, prompt: str, exact_above: int | None = None) -> int:
+        """Tokens of `prompt` as sent; a prompt estimated at most `exact_above` may be estimated (the estimate
+        overcounts). Without the model's tokenizer: `estimate_tokens`."""
+        return estimate_tokens(prompt)
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:

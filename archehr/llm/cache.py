@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from archehr.atomic import write_json
-from archehr.errors import ConfigError
+from archehr.errors import ConfigError, UnavailableError
 from archehr.llm.base import Backend, BackendError
 from archehr.llm.usage import record_cache_hit
 
@@ -59,7 +59,7 @@ class CachedBackend(Backend):
             sampling["response_format"] = response_format
         try:
             self.inner.start()  # the served model is part of the key: known before the first lookup
-        except ConfigError as e:  # run_split starts the backend first; this is a later request's view of it
+        except (ConfigError, UnavailableError) as e:  # run_split starts the backend first: a later request's view
             raise BackendError(str(e), retryable=False) from None
         key = cache_key(self.inner.describe(), prompt, **sampling)
         path = self._path(key)
@@ -87,6 +87,12 @@ class CachedBackend(Backend):
 
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
+
+    def context_window(self) -> int | None:
+        return self.inner.context_window()
+
+    def count_tokens(self, prompt: str, exact_above: int | None = None) -> int:
+        return self.inner.count_tokens(prompt, exact_above)
 
     def report(self) -> dict[str, Any]:
         return self.inner.report()

@@ -11,7 +11,7 @@ from archehr.registry import Registry
 # name -> "module:Class"; importing a backend module never imports torch (it loads lazily)
 BACKENDS: Registry[type[Backend]] = Registry("LLM backend")
 BACKENDS.add("transformers", "archehr.llm.transformers_backend:TransformersBackend")
-BACKENDS.add("openai", "archehr.llm.openai_backend:OpenAIBackend")
+BACKENDS.add("openai", "archehr.llm.openai.backend:OpenAIBackend")
 
 
 def build_backend(name: str, cache_dir: str | Path | None = None, **options: Any) -> Backend:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from archehr.data.model import Case
+from archehr.data.model import Case, Split
+
+if TYPE_CHECKING:
+    from archehr.relevance.selector import Selector
 
 
 @dataclass(frozen=True)
@@ -36,9 +40,20 @@ class RelevanceClassifier(ABC):
     """Maps a case to per-sentence probabilities. Registered by name in `archehr.relevance.registry`."""
 
     name: str = ""
+    # Optional abilities, declared here with their defaults (a classifier overrides what it has):
+    source: str | None = None  # the model file or folder it was loaded from (run.json)
+    calibrated_selector: Selector | None = None  # the selector fitted with it (else the default settings)
 
     @abstractmethod
     def score(self, case: Case) -> SentenceScores: ...
+
+    def prepare(self, train: Split | None) -> None:
+        """Take a labelled training split (an LLM classifier's demonstrations); most need none."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """Settings recorded in run.json (provenance)."""
+        return {"kind": self.name}
 
     def score_many(self, cases: Sequence[Case]) -> list[SentenceScores]:
         return [self.score(c) for c in cases]

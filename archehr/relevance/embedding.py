@@ -18,6 +18,7 @@ import numpy as np
 
 from archehr.data.model import Case
 from archehr.errors import UnavailableError
+from archehr.once import process_wide
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.lexical import FIELDS, require_sentences
 from archehr.relevance.text import contexts, question_fields, sentence_texts
@@ -92,17 +93,10 @@ class Encoder:
             np.zeros((0, self.dim), dtype=np.float32)
 
 
-_ENCODER: Encoder | None = None
-_ENCODER_LOCK = threading.Lock()
-
-
+@process_wide
 def get_encoder() -> Encoder:
     """The process-wide encoder (loaded on first use; raises UnavailableError when missing)."""
-    global _ENCODER
-    with _ENCODER_LOCK:
-        if _ENCODER is None:
-            _ENCODER = Encoder()
-        return _ENCODER
+    return Encoder()
 
 
 def field_cosines(case: Case, encoder: Encoder | None = None) -> dict[str, np.ndarray]:

@@ -14,8 +14,9 @@ takes `backend` gets the system's LLM backend.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from archehr.data.model import Case, Split
 from archehr.errors import ConfigError, Problem
@@ -32,23 +33,43 @@ class Evidence:
     notes: tuple[str, ...] = ()
 
 
-class CiteAllEvidence:
+class EvidenceStep(ABC):
+    """The contract of an evidence step (registered in `EVIDENCE`). The optional abilities have defaults here:
+    `prepare` (take a labelled training split), `trained_evidence` (the trained model's evidence, which st4's
+    aligners were fitted on), `describe` (what run.json records beside the step's resolved config)."""
+
+    kind: ClassVar[str] = ""
+
+    @abstractmethod
+    def evidence(self, case: Case) -> Evidence: ...
+
+    def prepare(self, train: Split | None) -> None:
+        return None
+
+    def trained_evidence(self, case: Case) -> Evidence:
+        return self.evidence(case)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+class CiteAllEvidence(EvidenceStep):
     """Cites every note sentence, with no scores (the generators then keep the note order)."""
+
+    kind = "all"
 
     def evidence(self, case: Case) -> Evidence:
         return Evidence(Selection(case.case_id, case.sentence_ids, 1.0), None)
 
-    def describe(self) -> dict[str, Any]:
-        return {"kind": "all"}
 
-
-class TrainedEvidence:
+class TrainedEvidence(EvidenceStep):
     """A trained model file (or a shipped one) with its calibrated selector; `overrides` change its settings."""
+
+    kind = "default"
 
     def __init__(self, model: str = "auto", overrides: dict[str, Any] | None = None):
         from archehr.relevance.registry import load_selector
 
-        self.kind = "default"
         self.ev = load_selector(model, **(overrides or {}))
 
     def evidence(self, case: Case) -> Evidence:
@@ -57,12 +78,14 @@ class TrainedEvidence:
 
     def describe(self) -> dict[str, Any]:
         clf = self.ev.classifier
-        return {"kind": self.kind, "classifier": getattr(clf, "name", type(clf).__name__),
+        return {"kind": self.kind, "classifier": clf.name,
                 "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
 
 
 class ClassifierEvidence(TrainedEvidence):
     """Any registered relevance classifier with `selector` settings."""
+
+    kind = "classifier"
 
     def __init__(self, classifier: str | dict[str, Any], selector: dict[str, Any] | None = None):
         from archehr.relevance.registry import selector_for
@@ -75,11 +98,10 @@ class ClassifierEvidence(TrainedEvidence):
         if not isinstance(name, str):
             raise ConfigError(Problem("must name a classifier (`classifier: NAME` or `{kind: NAME, ...}`)",
                                       field="selector.classifier", code="bad-value"))
-        self.kind = "classifier"
         self.ev = selector_for(name, options, selector)
 
 
-class LLMEvidence:
+class LLMEvidence(EvidenceStep):
     """Evidence by the model: the `llm` classifier votes over n samples, optionally averaged with a trained model.
 
     `fallback_model` (a shipped model name or file) scores a case whose replies cannot be read or whose
@@ -102,6 +124,8 @@ class LLMEvidence:
         self.clf = build_classifier("llm", backend=backend, n=int(n), temperature=float(temperature), seed=int(seed),
                                     max_tokens=int(max_tokens), fallback=self.trained.classifier, prompt=str(prompt),
                                     demonstrations=int(demonstrations), structured=bool(structured))
+
+    kind = "llm"
 
     def prepare(self, train: Split | None) -> None:
         self.clf.prepare(train)
@@ -127,5 +151,5 @@ class LLMEvidence:
         return Evidence(self.trained.selector.select(scores), scores)
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "llm", "classifier": self.clf.describe(), "ensemble_weight": self.weight,
+        return {"kind": self.kind, "classifier": self.clf.describe(), "ensemble_weight": self.weight,
                 "selector": self.selector.to_dict(), "model_file": self.trained.source}

@@ -1,7 +1,7 @@
 """The threshold-sweep plot (PNG): matplotlib when installed (`plot` extra), else a tiny built-in writer.
 
 The fallback draws axes, a light grid at 0.2 steps, the curves and a marker at the chosen threshold
-with numpy and zlib only (no text: the table printed by `archehr train --sweep` carries the numbers),
+with numpy and zlib only (no text: the table printed by `archehr train logistic --sweep` carries the numbers),
 so `--sweep` never needs a plotting library.
 """
 

@@ -111,6 +111,10 @@ def _ensemble(members: Sequence[str | dict[str, Any]] = ("trained", "lexical"), 
             built.append(build_classifier(m))
         elif isinstance(m, dict) and isinstance(m.get("kind", m.get("name")), str):
             key = "kind" if "kind" in m else "name"
+            if key == "name":  # the older spelling of the one word every component section uses
+                import warnings
+
+                warnings.warn("an ensemble member's `name:` is now `kind:`", DeprecationWarning, stacklevel=2)
             params = {k: v for k, v in m.items() if k != key}
             built.append(build_classifier(m[key], **params))
         else:
@@ -165,10 +169,9 @@ def selector_for(name: str, params: dict[str, Any] | None = None, selector: Sele
     model's or a fine-tuned cross-encoder's, else the default settings)."""
     clf = build_classifier(name, **(params or {}))
     if selector is None:
-        sel = getattr(clf, "calibrated_selector", None) or getattr(getattr(clf, "model", None), "selector", None)
-        sel = sel if isinstance(sel, Selector) else Selector()
+        sel = clf.calibrated_selector or Selector()
     elif isinstance(selector, dict):
         sel = Selector.from_dict(selector)
     else:
         sel = selector
-    return EvidenceSelector(clf, sel, getattr(clf, "source", None))
+    return EvidenceSelector(clf, sel, clf.source)

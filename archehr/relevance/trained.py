@@ -18,7 +18,7 @@ from archehr import __version__
 from archehr.atomic import write_json
 from archehr.data.json_io import read_json
 from archehr.data.model import Case
-from archehr.errors import ConfigError, DataError, Problem, UnavailableError
+from archehr.errors import ConfigError, DataError, Problem, UnavailableError, bad_model
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.features import FEATURE_SETS, case_features, feature_names
 from archehr.relevance.lexical import require_sentences
@@ -75,30 +75,27 @@ class TrainedModel:
         write_json(path, self.to_json())
 
 
-def _problem(msg: str, source: str, fld: str | None = None) -> ConfigError:
-    return ConfigError(Problem(msg, source, field=fld, code="bad-model"))
-
 
 def parse_model(d: object, source: str) -> TrainedModel:
     """Check and read a model file's JSON; every mismatch names what the file has and what we expect."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise _problem(f"not an archehr relevance model file (expected \"format\": \"{FORMAT}\")", source, "format")
+        raise bad_model(f"not an archehr relevance model file (expected \"format\": \"{FORMAT}\")", source, "format")
     ver = d.get("format_version")
     if ver != FORMAT_VERSION:
-        raise _problem(f"model file format version {ver} (written by archehr {d.get('archehr_version', '?')}); "
+        raise bad_model(f"model file format version {ver} (written by archehr {d.get('archehr_version', '?')}); "
                        f"this archehr {__version__} reads format version {FORMAT_VERSION}: retrain with "
                        "`archehr train` (the shipped models: `archehr train --rebuild-shipped`)", source,
                        "format_version")
     fs = d.get("feature_set")
     if fs not in FEATURE_SETS:
-        raise _problem(f"model feature set {fs!r} is unknown to this archehr (known: {', '.join(FEATURE_SETS)})",
+        raise bad_model(f"model feature set {fs!r} is unknown to this archehr (known: {', '.join(FEATURE_SETS)})",
                        source, "feature_set")
     names = tuple(d.get("feature_names") or ())
     expected = feature_names(fs)
     if names != expected:
         missing = [n for n in expected if n not in names]
         extra = [n for n in names if n not in expected]
-        raise _problem(f"model features differ from this archehr's {fs!r} features (model has {len(names)}, "
+        raise bad_model(f"model features differ from this archehr's {fs!r} features (model has {len(names)}, "
                        f"code computes {len(expected)}; missing from model: {', '.join(missing) or '-'}; "
                        f"unknown to code: {', '.join(extra) or '-'}): retrain with `archehr train`",
                        source, "feature_names")
@@ -107,11 +104,11 @@ def parse_model(d: object, source: str) -> TrainedModel:
         heads = {h: LogisticModel(np.array(d["heads"][h]["weights"], float), float(d["heads"][h]["bias"]))
                  for h in HEADS}
     except (KeyError, TypeError, ValueError) as e:
-        raise _problem(f"malformed scaler or heads: {e!r}", source, "heads") from None
+        raise bad_model(f"malformed scaler or heads: {e!r}", source, "heads") from None
     for arr, what in [(scaler.mean, "scaler.mean"), (scaler.scale, "scaler.scale")] + \
             [(m.weights, f"heads.{h}.weights") for h, m in heads.items()]:
         if arr.shape != (len(names),) or not np.all(np.isfinite(arr)):
-            raise _problem(f"{what} must hold {len(names)} finite numbers", source, what)
+            raise bad_model(f"{what} must hold {len(names)} finite numbers", source, what)
     selector = Selector.from_dict(dict(d.get("selector") or {}), source)
     return TrainedModel(fs, names, scaler, heads, float(d.get("l2", 0.0)), selector,
                         dict(d.get("calibration") or {}), dict(d.get("training_data") or {}))
@@ -149,6 +146,10 @@ class TrainedClassifier(RelevanceClassifier):
                     "install the `models` extra, or use a model trained with --features lexical "
                     "(the shipped default: build_classifier('trained'))")
             self.encoder = get_encoder()
+
+    @property
+    def calibrated_selector(self) -> Selector:  # type: ignore[override] - read from the model file
+        return self.model.selector
 
     @classmethod
     def from_file(cls, path: str | Path) -> TrainedClassifier:

@@ -28,10 +28,10 @@ import json
 import re
 import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from archehr.data.model import Case, Split
+from archehr.testing.scripted import QuietHandler, ScriptedHTTP, count_tokens, send_json
 
 STYLES = ("pipes", "brackets", "front", "bullets", "bold", "numbered", "json", "chatty")
 KINDS = ("evidence", "question", "alignment", "answer")
@@ -100,7 +100,8 @@ class PerfectModel:
             return json.dumps(self._json(case, kind))
         if self.style == "json":
             return "```json\n" + json.dumps(self._json(case, kind), indent=2) + "\n```"
-        text = getattr(self, f"_{kind}_text")(case)
+        text = {"evidence": self._evidence_text, "alignment": self._alignment_text, "question": self._question_text,
+                "answer": self._answer_text}[kind](case)
         if self.style == "chatty":
             return f"Sure! Here is what you asked for, based on the note.\n\n{text}\n\nI hope this helps."
         return text
@@ -188,7 +189,7 @@ class PerfectModel:
         return out
 
 
-class PerfectServer:
+class PerfectServer(ScriptedHTTP):
     """`PerfectModel` served on 127.0.0.1 (a free port); `url` is the base URL for the openai backend."""
 
     def __init__(self, split: Split, style: str = "pipes", model: PerfectModel | None = None):
@@ -198,57 +199,32 @@ class PerfectServer:
         lock = threading.Lock()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server API
-                self._send(200, {"object": "list", "data": [{"id": "perfect", "object": "model"}]})
+                if self.routed("/v1/models"):
+                    send_json(self, 200, {"object": "list", "data": [{"id": "perfect", "object": "model"}]})
 
             def do_POST(self) -> None:  # noqa: N802 - http.server API
+                if not self.routed("/chat/completions"):
+                    return
                 try:
                     n = int(self.headers.get("Content-Length", 0))
                     payload = json.loads(self.rfile.read(n))
                     prompt = "\n".join(m.get("content") or "" for m in payload.get("messages", [])
                                        if m.get("role") == "user")
                 except (ValueError, AttributeError):
-                    self._send(400, {"error": {"message": "bad request"}})
+                    send_json(self, 400, {"error": {"message": "bad request"}})
                     return
                 fmt = payload.get("response_format")
                 with lock:
                     outer.requests[prompt_kind(prompt)] += 1
                     outer.schema_requests += fmt is not None
                 content = outer.model.reply(prompt, fmt)
-                self._send(200, {"id": "perfect", "object": "chat.completion", "model": "perfect",
-                                 "choices": [{"index": 0, "finish_reason": "stop",
-                                              "message": {"role": "assistant", "content": content}}],
-                                 "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens":
-                                           len(content.split()), "total_tokens": len(prompt.split()) +
-                                           len(content.split())}})
+                used = count_tokens(prompt), count_tokens(content)
+                send_json(self, 200, {"id": "perfect", "object": "chat.completion", "model": "perfect",
+                                      "choices": [{"index": 0, "finish_reason": "stop",
+                                                   "message": {"role": "assistant", "content": content}}],
+                                      "usage": {"prompt_tokens": used[0], "completion_tokens": used[1],
+                                                "total_tokens": sum(used)}})
 
-            def _send(self, code: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode("utf-8")
-                try:
-                    self.send_response(code)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> PerfectServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.serve(Handler)

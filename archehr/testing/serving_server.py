@@ -19,9 +19,16 @@ answers (`PerfectModel.reply`) and serves them with what made the shipped config
   `stream_options`), a JSON body otherwise;
 - structured output like each server: `formats="vllm"` takes json_schema and json_object; `"llamacpp"`
   answers json_schema with HTTP 500 naming response_format and takes `{"type": "json_object", "schema":
-  ...}`; `"none"` answers any response_format with HTTP 400.
+  ...}`; `"none"` answers any response_format with HTTP 400;
+- a context window (`window`): `GET /v1/models` lists it as `max_model_len`, `POST /tokenize` (at the root)
+  counts a prompt, and a request whose prompt and `max_tokens` exceed it gets vLLM's HTTP 400, word for word;
+- Ollama's silent cut (`truncate_to`): a prompt over that many tokens loses its start and is answered as if
+  nothing happened (`usage.prompt_tokens` says what was read); `ollama_show` answers `POST /api/show`
+  with that `num_ctx`;
+- a gateway that ignores `stream: true` (`ignore_stream`): one JSON body, sent when the whole reply is done.
 
-Tokens are words here (each whitespace-separated piece of the reply is one token). benchmarks/llm_serving.py
+Reply tokens are words here (each whitespace-separated piece of the reply is one token); prompt tokens are
+words and punctuation marks (archehr/testing/scripted.py), about what a real tokenizer counts. benchmarks/llm_serving.py
 runs the shipped `openai-server` config against rows of these settings.
 """
 
@@ -35,11 +42,12 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from archehr.data.model import Split
 from archehr.testing.perfect_server import PerfectModel, prompt_kind
+from archehr.testing.scripted import QuietHandler, ScriptedHTTP, count_tokens, keep_last_tokens, send_json
 
 _PIECES = re.compile(r"\S+\s*")
 
@@ -61,10 +69,21 @@ class ServingSettings:
     reasoning_field: str = "reasoning_content"
     formats: str = "vllm"  # vllm | llamacpp | none
     seed: int = 0
+    window: int = 32768  # max_model_len: prompt + max_tokens over it is vLLM's HTTP 400
+    tokenize: bool = True  # POST /tokenize at the root (vLLM, llama.cpp); Ollama has none
+    list_window: bool = True  # max_model_len in /v1/models (vLLM); Ollama's list has no window
+    truncate_to: int | None = None  # Ollama: a longer prompt silently loses its start (num_ctx)
+    ollama_show: bool = False  # POST /api/show answers num_ctx = truncate_to
+    ignore_stream: bool = False  # a gateway answering one JSON body to a streamed request
 
 
 def _tokens(text: str) -> list[str]:
     return _PIECES.findall(text)
+
+
+def _prompt(payload: dict[str, Any]) -> str:
+    return "\n".join(m.get("content") or "" for m in payload.get("messages", []) if isinstance(m, dict)
+                     and m.get("role") in ("user", "system"))
 
 
 def _thinking(n: int, rng: random.Random) -> str:
@@ -77,7 +96,7 @@ def _thinking(n: int, rng: random.Random) -> str:
     return " ".join(words[:n])
 
 
-class ServingServer:
+class ServingServer(ScriptedHTTP):
     """`PerfectModel` replies served with slots, a queue, a token rate, reasoning and a served name."""
 
     def __init__(self, split: Split, settings: ServingSettings | None = None, style: str = "pipes",
@@ -86,6 +105,7 @@ class ServingServer:
         self.model = model or PerfectModel(split, style)
         self.requests: Counter[str] = Counter()
         self.statuses: Counter[int] = Counter()
+        self.truncated = 0  # prompts cut silently (truncate_to)
         self.max_waiting = 0
         self.max_running = 0
         self.payloads: list[dict[str, Any]] = []
@@ -93,21 +113,17 @@ class ServingServer:
         self._lock = threading.Lock()
         self._waiting = 0
         self._running = 0
-        self.stopped = threading.Event()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server API
-                if not self.path.rstrip("/").endswith("/models"):
-                    outer._json(self, 404, {"error": {"message": f"no route {self.path}"}})
+                if not self.routed("/v1/models"):
                     return
                 s = outer.settings
+                entry = {"id": s.served, "object": "model", "created": int(time.time()), "owned_by": "vllm",
+                         "root": s.served, "parent": None}
                 outer._json(self, 200, {"object": "list", "data": [
-                    {"id": s.served, "object": "model", "created": int(time.time()), "owned_by": "vllm",
-                     "root": s.served, "parent": None, "max_model_len": 32768}]})
+                    {**entry, "max_model_len": s.window} if s.list_window else entry]})
 
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 try:
@@ -119,42 +135,32 @@ class ServingServer:
                     outer._json(self, 400, {"error": {"message": "bad request"}})
                     return
                 try:
-                    outer._complete(self, payload)
+                    outer._route(self, self.path.rstrip("/"), payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a deadline of its own)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.httpd.request_queue_size = 256
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> ServingServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stopped.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.serve(Handler, poll_interval=0.05, queue=256)
 
     # -- one request -----------------------------------------------------------------------------------
 
+    def _route(self, h: BaseHTTPRequestHandler, path: str, payload: dict[str, Any]) -> None:
+        s = self.settings
+        if path.endswith("/v1/chat/completions"):
+            self._complete(h, payload)
+        elif path == "/tokenize" and s.tokenize:  # vLLM's: {"count", "max_model_len", "tokens"}
+            n = count_tokens(str(payload.get("prompt") or payload.get("content") or ""))
+            self._json(h, 200, {"count": n, "max_model_len": s.window, "tokens": list(range(n))})
+        elif path == "/api/show" and s.ollama_show:
+            self._json(h, 200, {"parameters": f"num_ctx {s.truncate_to or s.window}",
+                                "model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32768}})
+        else:
+            self._json(h, 404, {"error": {"message": f"no route {path}"}})
+
     def _json(self, h: BaseHTTPRequestHandler, code: int, body: dict[str, Any],
               headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode("utf-8")
         with self._lock:
             self.statuses[code] += 1
-        h.send_response(code)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        for k, v in (headers or {}).items():
-            h.send_header(k, v)
-        h.end_headers()
-        h.wfile.write(data)
+        send_json(h, code, body, headers)
 
     def _refusal(self, fmt: Any) -> tuple[int, str] | None:
         """The status and message with which this server refuses a response_format, or None."""
@@ -175,6 +181,11 @@ class ServingServer:
         if payload.get("model") != s.served:
             self._json(h, 404, {"object": "error", "message": f"The model `{payload.get('model')}` does not exist.",
                                 "type": "NotFoundError", "param": None, "code": 404})
+            return
+        too_long = self._over_window(payload)
+        if too_long is not None:
+            self._json(h, 400, {"object": "error", "message": too_long, "type": "BadRequestError", "param": None,
+                                "code": 400})
             return
         refused = self._refusal(payload.get("response_format"))
         if refused is not None:
@@ -203,10 +214,24 @@ class ServingServer:
                 self._running -= 1
             self._slots.release()
 
+    def _over_window(self, payload: dict[str, Any]) -> str | None:
+        """vLLM's refusal of a prompt and reply budget over max_model_len, word for word, or None."""
+        s = self.settings
+        asked = payload.get("max_tokens") if isinstance(payload.get("max_tokens"), int) else 0
+        n = count_tokens(_prompt(payload))
+        if s.truncate_to is not None or n + asked <= s.window:
+            return None
+        return (f"This model's maximum context length is {s.window} tokens. However, you requested {n + asked} tokens "
+                f"({n} in the messages, {asked} in the completion). Please reduce the length of the messages or "
+                "completion.")
+
     def _generate(self, h: BaseHTTPRequestHandler, payload: dict[str, Any]) -> None:
         s = self.settings
-        prompt = "\n".join(m.get("content") or "" for m in payload.get("messages", []) if isinstance(m, dict)
-                           and m.get("role") == "user")
+        prompt = _prompt(payload)
+        if s.truncate_to is not None and count_tokens(prompt) > s.truncate_to:
+            prompt = keep_last_tokens(prompt, s.truncate_to)  # Ollama: the start is gone, nothing says so
+            with self._lock:
+                self.truncated += 1
         with self._lock:
             self.requests[prompt_kind(prompt)] += 1
         digest = hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]
@@ -230,12 +255,12 @@ class ServingServer:
             stream = open_tag + [("content", t) for _, t in stream[:close_at]] + \
                 ([("content", "\n</think>\n\n")] if len(stream) > close_at else []) + \
                 [("content", t) for _, t in stream[close_at:]]
-        prompt_tokens = len(prompt.split())
+        prompt_tokens = count_tokens(prompt)
         completion_tokens = min(len(thinking) + len(answer), budget)
-        time.sleep(s.prefill_ms / 1000 * prompt_tokens / 1000)
+        time.sleep(s.prefill_ms / 1000 * len(prompt.split()) / 1000)
         usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                  "total_tokens": prompt_tokens + completion_tokens}
-        if payload.get("stream"):
+        if payload.get("stream") and not s.ignore_stream:
             options = payload.get("stream_options") if isinstance(payload.get("stream_options"), dict) else {}
             self._stream(h, stream, finish, usage, rate, bool(options.get("include_usage")))
             return

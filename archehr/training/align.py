@@ -1,6 +1,6 @@
 """Fit the shipped st4 aligner (archehr/align/model_pairwise.json) on its labelled pool (library side).
 
-Run through `archehr train --rebuild-shipped [--only align]` (archehr.training.shipped dispatches here);
+Run through `archehr train rebuild-shipped [--only align]` (archehr.training.shipped dispatches here);
 benchmarks/st4_quality.py --write-model calls `build_model` too, so there is one recipe. It lives in the
 training layer, above both `relevance` (its out-of-fold selector) and `align` (the model it fits), so neither
 of those imports the other's training code.

@@ -1,6 +1,6 @@
 """Fine-tune any local Hugging Face encoder as the sentence-relevance classifier, then calibrate its selector.
 
-`archehr train --classifier cross-encoder --base-model PATH` (archehr/cli/train_cmd.py) runs `finetune`:
+`archehr train cross-encoder --base-model PATH` (archehr/cli/train_cmd.py) runs `finetune`:
 
 1. the labelled cases are split by case into training cases and held-out calibration cases (one of
    `round(1 / heldout)` grouped folds, archehr.relevance.cv, so each part is represented);

@@ -1,6 +1,6 @@
 """Rebuild the shipped model files from the labelled splits they train on (library side).
 
-The command is `archehr train --rebuild-shipped [--synthetic DIR] [--only lexical|embedding|align] [--out-dir DIR]`
+The command is `archehr train rebuild-shipped [--synthetic DIR] [--only lexical|embedding|align] [--out-dir DIR]`
 (archehr/cli/train_cmd.py); this module only loads, trains, writes and reports through `log`. Besides the two
 selector models it rebuilds the st4 aligner (kind `align`, archehr/align/model_pairwise.json) through
 archehr.training.align, which trains on the same three splits (only their cases with answer-sentence citations).

@@ -1,0 +1,240 @@
+"""Answer types: what kind of answer a patient's question asks for, and which note sentences hold one.
+
+Six kinds of everyday question, each answered by a kind of sentence:
+
+| asks | e.g. | a sentence that answers holds |
+|---|---|---|
+| how_long | "How long do I keep taking the antibiotic?" | a duration ("x5 more days", "for 6 weeks", "until ...") |
+| when | "When do I see the heart doctor?" | a date or interval, an appointment ("follow up ... in 1 week") |
+| med_change | "Which blood thinner am I on now?" | a medication started, continued, stopped or changed |
+| test_result | "Did the heart scan come back ok?" | a result: a value, "showed", "normal", "negative" |
+| why | "Why did they stop my metformin?" | a cause ("because", "due to", "given", "for") |
+| may_i | "Can I take Aleve?", "When do I go back to the ER?" | an instruction or warning ("avoid", "return if") |
+
+A sentence's topic score is the share of the question's concepts it names (each concept weighted by how
+rare it is in the note, so the drug asked about counts more than "blood"), with the everyday lexicon
+(`archehr.glossary.load_lexicon`: "blood thinner" is named by apixaban, "heart doctor" by cardiology)
+and brand names resolved to generic ones (`archehr.glossary.drugs`). Its answer score is the topic
+score, raised when the sentence holds the kind of answer asked for, lowered when it tells the past
+(the history section) or, for a question about what is current, only of a drug stopped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
+from archehr.data.model import Case
+from archehr.glossary import Glossary, load_lexicon
+from archehr.glossary.drugs import generics_in
+from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
+
+KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
+
+# question -> kind: the kind whose cue comes first in the question wins ("Can she have milk when she takes
+# the antibiotic?" asks may I; "When can he go back to work?" asks when); a why cue anywhere wins.
+_MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
+        r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
+        r"gliptin|glutide|ide|one|ine|am|in))")
+_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("why", re.compile(r"\bwhy\b|\bhow come\b|\bwhat (?:caused|causes|made|is the reason|was the reason|brought)\b|"
+                       r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
+                       r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
+                       r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b", re.I)),
+    ("how_long", re.compile(r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
+                            r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
+                            r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
+                            r" li(?:fe|ves)\b|\bforever\b|\bfor good\b|\bpermanent(?:ly)?\b|\bhow many more\b", re.I)),
+    ("may_i", re.compile(r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
+                         r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
+                         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
+                         r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
+                         r"\bcome back\b|\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
+                         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b", re.I)),
+    ("test_result", re.compile(r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
+                               r"figure out|figured out|results?|normal|abnormal|alright|all right|okay|ok|"
+                               r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
+                               r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
+                               r"normal|alright|fine|good|better|up|down|off))\b", re.I)),
+    ("med_change", re.compile(r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
+                              r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
+                              r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
+                              r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
+                              r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
+                              r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
+                              r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
+                              re.I)),
+    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+                        r"\bnext (?:appointment|visit)\b", re.I)),
+)
+_FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
+# "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
+_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
+                           r"(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
+
+
+_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
+_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|doses?|hours?|hrs?)"
+HOLDS: dict[str, re.Pattern[str]] = {
+    "how_long": re.compile(
+        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
+        rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
+        rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
+        rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
+        rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
+        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b", re.I),
+    "when": re.compile(
+        rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
+        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
+        rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
+        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
+        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
+    "med_change": re.compile(
+        r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
+        r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
+        r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b", re.I),
+    "test_result": re.compile(
+        r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
+        r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
+        r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
+        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%", re.I),
+    "why": re.compile(
+        r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
+        r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
+        r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
+        r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
+        r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
+        r"recommended|decided|elected|can cause|may cause|raise|increase)\b", re.I),
+    "may_i": re.compile(
+        r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
+        r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
+        r"return|come back|call|seek|go to|emergency|ed|er|911|until|resume|restrict\w*|limit\w*|"
+        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to)\b", re.I),
+}
+HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
+# an appointment or a planned date: answers a when question even in other words than the question's
+_APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
+                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
+W_APPOINTMENT = 0.12
+# where each kind's answers are usually written (SentenceContext.section)
+SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
+                    "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
+                    "why": ("course", "diagnosis"), "may_i": ("instructions",)}
+# a question about what is current: a sentence telling only of a drug stopped answers it less
+_CURRENT_Q = re.compile(r"\b(?:now|currently|current|new|on now|switched to|moved to|instead|which|what)\b", re.I)
+_STOPPED = re.compile(r"\b(?:stop(?:ped)?|discontinu\w+|d/c|held|no longer)\b", re.I)
+_STARTED = re.compile(r"\b(?:start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|"
+                      r"restart\w*)\b", re.I)
+# words that say what kind of answer is asked, not what about (they name no topic)
+KIND_WORDS = frozenset(tokens("""
+long soon often when day days week weeks month months year years time date schedule scheduled calendar
+appointment appointments visit check show showed come came back result results test tests okay ok alright
+fine good bad normal allowed safe why reason cause caused still keep continue supposed which kind sort
+will would now left leave stay term anything something everything change changed cut even ever get gets
+low high up down
+""", stem=True))
+
+
+def ask_kind(question: str) -> str:
+    """The kind of answer a patient's question asks for (one of `KINDS`), or "other"."""
+    found = {name: m.start() for name, pattern in _ASKS if (m := pattern.search(question)) is not None}
+    for name in _FIRST_WINS:
+        if name in found:
+            return name
+    if not found:
+        return "other"
+    if "med_change" in found and _STILL_TAKING.search(question):
+        return "med_change"
+    return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
+
+
+def sentence_words(text: str, lexicon: Glossary) -> set[str]:
+    """A sentence's words with its abbreviations expanded and its brand drug names' generic names added."""
+    extra = [x for e in lexicon.matches(text) if e.kind == "abbr" for x in e.expansions]
+    extra += generics_in(text)
+    return set(tokens(text + " " + " ".join(extra)))
+
+
+def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
+    """The question's topic: its concepts without the words that only say which kind of answer is asked;
+    a brand name ("Eliquis") is also covered by its generic name (apixaban)."""
+    from archehr.glossary.drugs import drug_names
+
+    names = drug_names()
+    brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
+             if w.lower() in names for t in tokens(w)}
+    out = []
+    for c in question_concepts(question, lexicon):
+        if all(t in KIND_WORDS or t in QUESTION_FILLER for t in c.surface):
+            continue
+        extra = {brand[t] for t in c.surface if t in brand and brand[t]}
+        out.append(Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c)
+    return out
+
+
+@dataclass(frozen=True)
+class AnswerTypes:
+    """Per-sentence topic and answer scores of one question on one note, and what they say about it."""
+
+    kind: str
+    topic: np.ndarray  # share of the question's concept weight each sentence names, in [0, 1]
+    holds: np.ndarray  # the sentence holds the kind of answer asked for (bool)
+    score: np.ndarray  # the answer score: topic, raised by holds and section, lowered by history / stopped
+    note_coverage: float  # share of the question's concept weight the whole note names
+    concepts: int  # how many concepts the question has
+    missing_top: float  # weight share of the most specific concept the note never names (0: all named)
+    missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
+
+    def order(self) -> list[int]:
+        """Sentence indices by answer score, best first (ties in note order)."""
+        return np.argsort(-self.score, kind="stable").tolist()
+
+    @property
+    def best_typed(self) -> float:
+        """The best topic score among sentences holding the asked kind of answer (0 if none)."""
+        return float((self.topic * self.holds).max()) if self.topic.size else 0.0
+
+
+def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
+    """Score each sentence of the case's note as an answer to its question."""
+    lex = lexicon if lexicon is not None else load_lexicon()
+    question = case.question_text
+    kind = ask_kind(question)
+    texts = sentence_texts(case.sentences)
+    n = len(texts)
+    words = [sentence_words(t, lex) for t in texts]
+    headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
+    concepts = asked_concepts(question, lex)
+    named = np.array([[c.covered_by(w) for w in words] for c in concepts], dtype=bool).reshape(len(concepts), n)
+    # a concept's weight: how rare it is among the note's sentences (a concept no sentence names: 1)
+    df = named.sum(axis=1)
+    weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
+    total = float(weight.sum())
+    topic = (weight @ named) / total if total > 0 else np.zeros(n)
+    topic = np.where(headers, 0.0, topic)
+    coverage = float(weight[df > 0].sum()) / total if total > 0 else 0.0
+    missing = weight[df == 0]
+    missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
+    pattern = HOLDS.get(kind)
+    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
+    ctx = contexts(case)
+    score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
+    sections = SECTION_FOR_KIND.get(kind, ())
+    current = kind == "med_change" and bool(_CURRENT_Q.search(question))
+    for i, t in enumerate(texts):
+        if kind == "when" and _APPOINTMENT.search(t):
+            score[i] += W_APPOINTMENT * (0.5 + topic[i])
+        if ctx[i].section in sections:
+            score[i] += 0.08 * topic[i]
+        if ctx[i].section == "history" and kind != "why":
+            score[i] *= 0.75
+        if current and _STOPPED.search(t) and not _STARTED.search(t):
+            score[i] *= 0.8
+    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)

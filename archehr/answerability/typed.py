@@ -1,0 +1,125 @@
+"""Typed confidence: does the note hold the kind of answer asked for, about the thing asked about?
+
+The lexical answerability model (`model.py`) asks whether the note uses the question's words. A patient's
+question can name a thing the note never names ("blood thinner" with no anticoagulant anywhere: decline),
+or name something the note discusses but ask for a fact it does not give (how long, when: flag for
+review). This model adds, to the lexical P(answerable), what `kinds.answer_types` measures: how much of
+the question's topic the note names (the everyday lexicon and brand names counting), the weight of the
+most specific concept it never names, and the best topic score among sentences holding the asked kind of
+answer. A logistic regression over those (balanced classes) gives the confidence; below `threshold` the
+answer is "The note does not say.", below `review` it is flagged. The model file is versioned JSON.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from archehr.answerability.kinds import KINDS, AnswerTypes
+from archehr.atomic import write_json
+from archehr.data.json_io import read_json
+from archehr.errors import ConfigError, DataError, Problem
+from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
+
+FORMAT = "archehr-typed-confidence"
+FORMAT_VERSION = 1
+SHIPPED = Path(__file__).resolve().parent / "model_typed.json"
+FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "best_topic", "typed_gap",
+            "log_concepts", "missing_known", *(f"kind_{k}" for k in KINDS))
+L2 = 3.0
+
+
+def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
+    """The feature row (`FEATURES` order) of one question: the lexical P and the answer-type measures."""
+    q = min(max(p, 1e-4), 1 - 1e-4)
+    best_topic = float(types.topic.max()) if types.topic.size else 0.0
+    best_typed = types.best_typed
+    row = [math.log(q / (1 - q)), types.note_coverage, types.missing_top, best_typed,
+           float(types.score.max()) if types.score.size else 0.0, best_topic, best_topic - best_typed,
+           math.log1p(types.concepts), float(min(types.missing_known, 2)), *(float(types.kind == k) for k in KINDS)]
+    return np.array(row, dtype=float)
+
+
+@dataclass(frozen=True)
+class TypedConfidence:
+    scaler: Scaler
+    head: LogisticModel
+    threshold: float  # below: "The note does not say."
+    review: float  # below (and at or above threshold): answered, flagged for review
+    training: dict[str, Any]
+
+    def probability(self, row: np.ndarray) -> float:
+        return float(self.head.predict_proba(self.scaler.transform(row[None, :]))[0])
+
+    def abstains(self, p: float) -> bool:
+        return p < self.threshold
+
+    def flags(self, p: float) -> bool:
+        return self.threshold <= p < self.review
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "format_version": FORMAT_VERSION, "features": list(FEATURES),
+                "mean": self.scaler.mean.tolist(), "scale": self.scaler.scale.tolist(),
+                "weights": self.head.weights.tolist(), "bias": self.head.bias, "threshold": self.threshold,
+                "review": self.review, "training": self.training}
+
+    def save(self, path: str | Path) -> None:
+        write_json(path, self.to_json())
+
+
+def fit_typed(rows: np.ndarray, y: np.ndarray, groups: np.ndarray, false_decline: float = 0.02,
+              review_share: float = 0.15, training: dict[str, Any] | None = None) -> TypedConfidence:
+    """Fit on every row; threshold and review level from out-of-fold P (leave one group out) of the
+    answerable rows: about `false_decline` of them declined and `review_share` declined or flagged."""
+    if y.all() or not y.any():
+        raise ConfigError(Problem("typed confidence needs both answerable and unanswerable questions"))
+    oof = np.zeros(len(y))
+    for g in np.unique(groups):
+        tr, te = groups != g, groups == g
+        if y[tr].all() or not y[tr].any():
+            raise ConfigError(Problem(f"group {g!r}: its complement lacks a class", field="groups"))
+        sc = Scaler.fit(rows[tr])
+        oof[te] = fit_logistic(sc.transform(rows[tr]), y[tr], L2, balanced=True).predict_proba(sc.transform(rows[te]))
+    pos = oof[y.astype(bool)]
+    threshold = round(float(np.quantile(pos, false_decline)), 3)
+    review = round(max(threshold, float(np.quantile(pos, review_share))), 3)
+    scaler = Scaler.fit(rows)
+    head = fit_logistic(scaler.transform(rows), y, L2, balanced=True)
+    info = dict(training or {})
+    info.update({"rows": int(len(y)), "answerable": int(y.sum()), "groups": sorted(str(g) for g in np.unique(groups)),
+                 "threshold_rule": f"{false_decline:g} quantile of out-of-fold P of answerable rows",
+                 "review_rule": f"{review_share:g} quantile of the same"})
+    return TypedConfidence(scaler, head, threshold, review, info)
+
+
+def parse_typed(d: object, source: str) -> TypedConfidence:
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise DataError(Problem(f"not a typed confidence model (format {FORMAT!r})", source))
+    if d.get("format_version") != FORMAT_VERSION or tuple(d.get("features", ())) != FEATURES:
+        raise DataError(Problem("typed confidence model of another version or feature list: refit it", source))
+    try:
+        scaler = Scaler(np.asarray(d["mean"], dtype=float), np.asarray(d["scale"], dtype=float))
+        head = LogisticModel(np.asarray(d["weights"], dtype=float), float(d["bias"]))
+        return TypedConfidence(scaler, head, float(d["threshold"]), float(d["review"]), dict(d.get("training", {})))
+    except (KeyError, TypeError, ValueError) as e:
+        raise DataError(Problem(f"bad typed confidence model: {e}", source)) from None
+
+
+def load_typed(path: str | Path | None = None) -> TypedConfidence:
+    """The model in `path`, or the shipped one (read once per process)."""
+    if path is None:
+        return _shipped()
+    p = Path(path)
+    if not p.is_file():
+        raise DataError(Problem("typed confidence model file not found", str(p), code="missing-file"))
+    return parse_typed(read_json(p), str(p))
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> TypedConfidence:
+    return parse_typed(read_json(SHIPPED), str(SHIPPED))

@@ -1,0 +1,103 @@
+"""Brand and other drug names -> generic names, from the optional `drug-named-entity-recognition` package.
+
+Patients and notes write "Eliquis", "Lasix", "Advil"; the class layer (`everyday.tsv`) lists generic
+names. The package (MIT code; its name data are drawn from sources with their own terms, so they are
+used from the installed package and never copied here) maps about 107,000 names to about 20,000
+drugs. Its list has noisy entries, so only names of at least 5 letters (letters and hyphens) that map
+to one drug whose name is not itself a plural class ("... agents") are kept, minus a few clinical words
+it lists as brands. Loading the package takes seconds, so the filtered map is cached as JSON under the
+user cache directory (`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version.
+Without the package `drug_names()` is empty and `available()` says why (the `umls` extra installs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from pathlib import Path
+
+PACKAGE = "drug-named-entity-recognition"
+FIX = "pip install 'archehr[umls]' (drug-named-entity-recognition)"
+_NAME = re.compile(r"^[a-z][a-z-]{4,}$")
+# clinical words the package lists as brand or variant names
+NOT_BRANDS = frozenset({"luminal", "cortisol", "sulfate", "citrate", "bicarbonate", "ferritin", "guaiac",
+                        "hydrogel", "sunscreen", "sedatives", "statin", "statins", "opioid", "opioids", "nsaid",
+                        "nsaids", "antibiotic", "antibiotics", "folate", "insulin", "heparin", "oxygen",
+                        "glucose", "potassium", "sodium", "calcium", "magnesium", "saline", "contrast"})
+
+
+def package_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PACKAGE)
+    except PackageNotFoundError:
+        return None
+
+
+def available() -> tuple[bool, str]:
+    """(whether brand names resolve, a sentence saying so)."""
+    v = package_version()
+    if v is None:
+        return False, f"brand drug names are not resolved: {PACKAGE} is not installed ({FIX})"
+    return True, f"{PACKAGE} {v}"
+
+
+def _cache_file(v: str) -> Path:
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "archehr"
+    return root / f"drug-names-{v}.json"
+
+
+def _build() -> dict[str, str]:
+    from drug_named_entity_recognition import drugs_finder  # seconds: it unpickles its whole dictionary
+
+    out: dict[str, str] = {}
+    for variant, canon in drugs_finder.drug_variant_to_canonical.items():
+        v = variant.lower()
+        if len(canon) != 1 or not _NAME.match(v) or v in NOT_BRANDS:
+            continue
+        c = canon[0].lower()
+        if c == v or c.endswith("s") or "," in c or len(c) > 40:
+            continue
+        out[v] = c
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def drug_names() -> dict[str, str]:
+    """Filtered name -> generic name ("eliquis" -> "apixaban"); empty when the package is missing."""
+    v = package_version()
+    if v is None:
+        return {}
+    cache = _cache_file(v)
+    try:
+        return dict(json.loads(cache.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass
+    names = _build()
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_text(json.dumps(names, sort_keys=True), encoding="utf-8")
+        tmp.replace(cache)
+    except OSError:
+        pass  # a read-only home: rebuilt next time, slower but the same
+    return names
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{4,}")
+
+
+def generics_in(text: str) -> list[str]:
+    """The generic names of the brand (or variant) drug names in `text`, in order, each once."""
+    names = drug_names()
+    if not names:
+        return []
+    found: dict[str, None] = {}
+    for m in _WORD.finditer(text):
+        g = names.get(m.group(0).lower())
+        if g is not None:
+            found.setdefault(g, None)
+    return list(found)

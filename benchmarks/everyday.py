@@ -1,0 +1,288 @@
+"""Everyday questions: does `archehr answer` put the sentence that answers first, and decline when the note has none?
+
+Questions written in patients' words about the demo notes (data/everyday/questions-*.yaml), each with
+the note sentences that answer it (`gold`, ids of that demo case) or marked unanswerable, of six kinds
+(how_long, when, med_change, test_result, why, may_i). Each is asked of its note through the library
+function `archehr.answer` (default system, default answerability), and printed, overall and per kind,
+each with a bootstrap 95% interval (questions resampled, 2,000 draws):
+
+- first line: the first answer line cites a gold sentence (a decline counts as a miss), answerable;
+- recall: gold sentences cited anywhere / gold sentences, per answerable question, averaged;
+- precision: cited sentences that are gold / cited sentences, per answerable question citing any, averaged;
+- false decline: "The note does not say." to an answerable question;
+- unanswerable declined or flagged (with the share of answerable questions flagged for review beside it);
+- AUROC of the confidence, answerable against unanswerable.
+
+A question may instead name a raw note: `note: NAME.txt` (beside the questions file) and `gold_lines`
+(1-based line numbers of NAME.sentences.txt, the writer's own units); the note goes through the
+splitter and each gold unit maps to the splitter's sentences it overlaps by text (at least half of the
+shorter of the two).
+
+    python benchmarks/everyday.py                                   # data/everyday/questions-*.yaml
+    python benchmarks/everyday.py --questions data/everyday/questions-a.yaml --dump out.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import archehr  # noqa: E402
+from archehr.answerability.data import read_source_case  # noqa: E402
+from archehr.data.note_split import SplitNote, SplitSentence, split_note  # noqa: E402
+
+KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
+DRAWS = 2000
+
+
+@dataclass(frozen=True)
+class Question:
+    qid: str
+    source: str  # the questions file
+    kind: str
+    question: str
+    answerable: bool
+    gold: frozenset[str]
+    note: SplitNote
+    case: str
+
+
+def demo_note(sentences: tuple[Any, ...]) -> SplitNote:
+    """A demo case's sentences as a SplitNote keeping their ids (paragraphs joined by blank lines)."""
+    parts, out, pos, para = [], [], 0, None
+    for s in sentences:
+        sep = "" if para is None else (" " if s.paragraph_id == para else "\n\n")
+        parts.append(sep)
+        pos += len(sep)
+        out.append(SplitSentence(s.id, s.paragraph_id, s.start_char_index, pos, pos + len(s.text), s.text,
+                                 "text"))
+        parts.append(s.text)
+        pos += len(s.text)
+        para = s.paragraph_id
+    return SplitNote("".join(parts), tuple(out), "demo release")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def raw_gold(split: SplitNote, units: list[str], lines: list[int], where: str) -> frozenset[str]:
+    """Splitter sentence ids overlapping the gold units (by at least half the shorter text)."""
+    flat = _norm(split.text)
+    # offsets of each splitter sentence in the whitespace-normalised note
+    spans, cursor = {}, 0
+    for s in split.sentences:
+        t = _norm(s.text)
+        k = flat.find(t, cursor)
+        if k >= 0:
+            spans[s.id] = (k, k + len(t))
+            cursor = k + len(t)
+    gold, cursor = set(), 0
+    for n in lines:
+        if not 1 <= n <= len(units):
+            raise SystemExit(f"{where}: gold line {n} is not a line of the sentences file ({len(units)} lines)")
+        u = _norm(units[n - 1])
+        k = flat.find(u)
+        if k < 0:
+            raise SystemExit(f"{where}: gold line {n} is not in the note: {u[:60]!r}")
+        a, b = k, k + len(u)
+        for sid, (x, y) in spans.items():
+            if min(b, y) - max(a, x) >= 0.5 * min(b - a, y - x):
+                gold.add(sid)
+    return frozenset(gold)
+
+
+def load_questions(paths: list[Path]) -> list[Question]:
+    files = {read_source_case(p).case_id: p for p in (ROOT / "data" / "demo-src").glob("case-*.yaml")}
+    notes: dict[str, SplitNote] = {}
+    out = []
+    for path in paths:
+        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        for q in items:
+            where = f"{path}: {q.get('id', '?')}"
+            for field in ("id", "question", "kind", "answerable"):
+                if field not in q:
+                    raise SystemExit(f"{where}: missing field {field!r}")
+            if q["kind"] not in KINDS:
+                raise SystemExit(f"{where}: kind {q['kind']!r} is not one of {', '.join(KINDS)}")
+            if "note" in q:
+                name = str(q["note"]) if str(q["note"]).endswith(".txt") else f"{q['note']}.txt"
+                key = str(path.parent / name)
+                if key not in notes:
+                    notes[key] = split_note((path.parent / name).read_text(encoding="utf-8"))
+                split = notes[key]
+                units = (path.parent / (Path(name).stem + ".sentences.txt")).read_text(encoding="utf-8").splitlines()
+                gold = raw_gold(split, units, [int(x) for x in q.get("gold_lines") or []], where)
+                case = name
+            else:
+                case = str(q.get("case", ""))
+                if case not in files:
+                    raise SystemExit(f"{where}: case {case!r} is not a demo case")
+                if case not in notes:
+                    notes[case] = demo_note(read_source_case(files[case]).sentences)
+                split = notes[case]
+                gold = frozenset(str(x) for x in q.get("gold") or [])
+                unknown = gold - {s.id for s in split.sentences}
+                if unknown:
+                    raise SystemExit(f"{where}: gold id(s) {sorted(unknown)} not in case {case}")
+            if bool(q["answerable"]) and not gold:
+                raise SystemExit(f"{where}: answerable but no gold sentence")
+            out.append(Question(str(q["id"]), path.name, str(q["kind"]), str(q["question"]), bool(q["answerable"]),
+                                gold, split, case))
+    return out
+
+
+def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
+    # typed=None: the lexical P alone; code without the typed model (an older checkout) is run as it is
+    extra = {"typed": typed} if "typed" in inspect.signature(archehr.answer).parameters else {}
+    r = archehr.answer(q.note, q.question, system=system, **extra)
+    cited = [s.id for s in r.cited]
+    first = list(r.lines[0].citations) if r.lines and not r.abstained else []
+    return {"id": q.qid, "source": q.source, "kind": q.kind, "case": q.case, "question": q.question,
+            "answerable": q.answerable, "gold": sorted(q.gold, key=int) if all(g.isdigit() for g in q.gold)
+            else sorted(q.gold), "cited": cited, "first": first, "abstained": r.abstained, "flagged": r.flagged,
+            "confidence": r.confidence, "answer": r.answer}
+
+
+def fit_typed_model(qs: list[Question], out: Path) -> None:
+    """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice."""
+    from archehr.answerability.kinds import answer_types
+    from archehr.answerability.model import load_model
+    from archehr.answerability.typed import fit_typed, typed_row
+    from archehr.data.note_split import note_case
+
+    voices = json.loads((ROOT / "data" / "demo" / "voices.json").read_text(encoding="utf-8"))
+    lexical = load_model("lexical")
+    rows, y, groups = [], [], []
+    for q in qs:
+        case, _ = note_case(q.note, q.question)
+        rows.append(typed_row(lexical.probability(case), answer_types(case)))
+        y.append(q.answerable)
+        groups.append(voices.get(q.case, "raw"))
+    model = fit_typed(np.array(rows), np.array(y, dtype=float), np.array(groups),
+                      training={"questions": sorted({q.source for q in qs})})
+    model.save(out)
+    print(f"typed confidence fitted on {len(qs)} questions: threshold {model.threshold}, review {model.review} "
+          f"-> {out}")
+
+
+def auroc(pos: np.ndarray, neg: np.ndarray) -> float:
+    if len(pos) == 0 or len(neg) == 0:
+        return float("nan")
+    allv = np.concatenate([pos, neg])
+    ranks = np.argsort(np.argsort(allv, kind="stable"), kind="stable").astype(float)
+    # average ranks over ties
+    for v in np.unique(allv):
+        m = allv == v
+        ranks[m] = ranks[m].mean()
+    return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) - 1) / 2) / (len(pos) * len(neg)))
+
+
+def figures(rows: list[dict[str, Any]]) -> dict[str, float]:
+    ans = [r for r in rows if r["answerable"]]
+    una = [r for r in rows if not r["answerable"]]
+    nan = float("nan")
+
+    def mean(xs: list[float]) -> float:
+        return float(np.mean(xs)) if xs else nan
+
+    gold = [set(r["gold"]) for r in ans]
+    return {
+        "first": mean([float(bool(set(r["first"]) & g)) for r, g in zip(ans, gold, strict=True)]),
+        "recall": mean([len(set(r["cited"]) & g) / len(g) for r, g in zip(ans, gold, strict=True)]),
+        "precision": mean([len(set(r["cited"]) & g) / len(r["cited"]) for r, g in zip(ans, gold, strict=True)
+                           if r["cited"]]),
+        "false_decline": mean([float(r["abstained"]) for r in ans]),
+        "unans_declined_or_flagged": mean([float(r["abstained"] or r["flagged"]) for r in una]),
+        "ans_flagged": mean([float(r["flagged"]) for r in ans]),
+        "auroc": auroc(np.array([r["confidence"] for r in ans]), np.array([r["confidence"] for r in una])),
+    }
+
+
+def bootstrap(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, tuple[float, float]]:
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[float]] = defaultdict(list)
+    ans = [r for r in rows if r["answerable"]]
+    una = [r for r in rows if not r["answerable"]]
+    for _ in range(DRAWS):
+        # stratified: each class resampled within itself, so every draw has both
+        sample = [ans[i] for i in rng.integers(0, len(ans), len(ans))] if ans else []
+        sample += [una[i] for i in rng.integers(0, len(una), len(una))] if una else []
+        for k, v in figures(sample).items():
+            if not np.isnan(v):
+                draws[k].append(v)
+    return {k: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for k, v in draws.items()}
+
+
+COLUMNS = (("first", "first line"), ("recall", "recall"), ("precision", "precision"),
+           ("false_decline", "false decline"), ("unans_declined_or_flagged", "unanswerable declined or flagged"),
+           ("ans_flagged", "answerable flagged"), ("auroc", "AUROC"))
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    out = ["| questions | n (answerable) | " + " | ".join(c[1] for c in COLUMNS) + " |",
+           "|---" * (len(COLUMNS) + 2) + "|"]
+    groups = [("all", rows)] + [(k, [r for r in rows if r["kind"] == k]) for k in KINDS]
+    for name, rs in groups:
+        if not rs:
+            continue
+        f, ci = figures(rs), bootstrap(rs)
+        cells = []
+        for key, _ in COLUMNS:
+            v = f[key]
+            if np.isnan(v):
+                cells.append("-")
+                continue
+            pct = key != "auroc"
+            lo, hi = ci.get(key, (v, v))
+            cells.append(f"{100 * v:.1f}% ({100 * lo:.0f}-{100 * hi:.0f})" if pct else f"{v:.3f} ({lo:.2f}-{hi:.2f})")
+        n_ans = sum(r["answerable"] for r in rs)
+        out.append(f"| {name} | {len(rs)} ({n_ans}) | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--questions", nargs="+", type=Path,
+                    default=sorted((ROOT / "data" / "everyday").glob("questions-*.yaml")))
+    ap.add_argument("--dump", type=Path, help="write each question's result as a JSON line here")
+    ap.add_argument("--typed", default="shipped",
+                    help="typed confidence model: shipped, a model file, or none (the lexical P alone)")
+    ap.add_argument("--fit-typed", type=Path, metavar="OUT",
+                    help="fit the typed confidence model on these questions (groups: note voices), write it to "
+                         "OUT and score with it")
+    args = ap.parse_args(argv)
+    if not args.questions:
+        raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")
+    from archehr.pipeline import load_system
+
+    qs = load_questions(args.questions)
+    system = load_system(None)
+    typed: Any = None if args.typed == "none" else args.typed
+    if args.fit_typed:
+        fit_typed_model(qs, args.fit_typed)
+        typed = args.fit_typed
+    rows = [run_one(q, system, typed) for q in qs]
+    if args.dump:
+        args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    print(f"everyday questions: {len(rows)} from {', '.join(p.name for p in args.questions)} "
+          f"(archehr.answer, default system and answerability; bootstrap 95% intervals)")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""Everyday questions: answer types, the everyday lexicon, the typed confidence and the benchmark's figures.
+
+The pneumonia note is written for these tests (fictional): the antibiotic continues 5 more days, follow-up
+with the GP in 1 week, return to the ER for fever.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import archehr
+from archehr.answerability.kinds import HOLDS, ask_kind
+from archehr.answerability.typed import FEATURES, fit_typed, parse_typed
+from archehr.ask import NOT_IN_NOTE
+from archehr.errors import DataError
+from archehr.glossary import load_glossary, load_lexicon, merge, parse_glossary
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PNEUMONIA = """Discharge Summary
+
+History of Present Illness:
+Mrs. ___ is a 71 year old woman with COPD who presents with 4 days of cough, fever to 101.8 and
+shortness of breath. Chest x-ray showed a right lower lobe consolidation.
+
+Brief Hospital Course:
+# Community-acquired pneumonia: She was treated with IV ceftriaxone and azithromycin with improvement.
+Her oxygen was weaned to room air by hospital day 3. She was switched to oral amoxicillin-clavulanate
+on hospital day 3. Blood cultures showed no growth.
+# COPD: Continued home tiotropium. No steroids were needed.
+
+Discharge Medications:
+1. Amoxicillin-clavulanate 875 mg PO BID
+2. Tiotropium 18 mcg inhaled daily
+
+Discharge Instructions:
+Please continue amoxicillin-clavulanate for 5 more days to complete a 7-day course.
+Take all of the antibiotic even if you feel well.
+Follow up with your GP in 1 week.
+Return to the ER for fever over 101, trouble breathing or chest pain.
+"""
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("How long do I keep taking the antibiotic?", "how_long"),
+    ("When do I see my doctor again?", "when"),
+    ("Why did they stop my metformin?", "why"),
+    ("Should I still take furosemide at home?", "med_change"),
+    ("Which blood thinner am I on now?", "med_change"),
+    ("Can I take Aleve for my back?", "may_i"),
+    ("Can she have milk when she takes the antibiotic?", "may_i"),  # the earlier cue wins over "when"
+    ("Did the chest x-ray show pneumonia?", "test_result"),
+    ("Hello there", "other"),
+])
+def test_ask_kind(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+def test_sentence_holds_the_kind_of_answer() -> None:
+    assert HOLDS["how_long"].search("continue amoxicillin-clavulanate for 5 more days")
+    assert HOLDS["how_long"].search("Enoxaparin 40 mg SC daily x28 days")
+    assert not HOLDS["how_long"].search("She was switched to oral amoxicillin-clavulanate.")
+    assert HOLDS["when"].search("Follow up with your GP in 1 week.")
+    assert not HOLDS["when"].search("Blood cultures showed no growth.")
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("How long do I keep taking the antibiotic?", "for 5 more days"),
+    ("When do I see my doctor again?", "Follow up with your GP in 1 week."),
+    ("When should I go back to the ER?", "Return to the ER"),
+])
+def test_the_sentence_that_answers_comes_first(question: str, first: str) -> None:
+    r = archehr.answer(PNEUMONIA, question, splitter="rules")
+    assert not r.abstained
+    by_id = {s.id: s.text for s in r.note.sentences}
+    assert first in by_id[r.lines[0].citations[0]]
+
+
+def test_a_drug_class_the_note_never_names_is_declined() -> None:
+    r = archehr.answer(PNEUMONIA, "Which blood thinner am I on now?", splitter="rules")
+    assert r.abstained and r.answer == NOT_IN_NOTE and not r.cited
+
+
+def test_json_adds_kind_and_lexicon_version() -> None:
+    d = archehr.answer(PNEUMONIA, "When do I see my doctor again?", splitter="rules").to_dict()
+    assert d["kind"] == "when"
+    assert d["lexicon"].startswith(f"glossary {load_lexicon().version}")
+
+
+def test_lexicon_class_layer_covers_lay_words() -> None:
+    lex = load_lexicon()
+    assert "blood thinner" in lex.classes_in("apixaban 5 mg BID")
+    assert "antibiotic" in lex.classes_in("Amoxicillin-clavulanate 875 mg")
+    heart = lex.get("heart doctor")
+    assert heart is not None and "cardiology" in heart.expansions
+    assert {"kidney numbers", "breathing test", "heart scan", "er", "gp"} <= {e.term for e in lex.entries}
+    # the base glossary (predict's features) is unchanged by the everyday layer
+    assert load_glossary().get("breathing test") is None
+    assert load_glossary().version != lex.version
+
+
+def test_merge_unions_expansions_and_adds_terms() -> None:
+    base = parse_glossary("term\tkind\texpansions\nwater pill\tlay\tdiuretic\n")
+    layer = parse_glossary("term\tkind\texpansions\nwater pill\tclass\tfurosemide; diuretic\nsugar\tlay\tglucose\n")
+    g = merge(base, layer)
+    wp = g.get("water pill")
+    assert wp is not None and wp.kind == "class" and wp.expansions == ("diuretic", "furosemide")
+    assert g.get("sugar") is not None and len(g) == 2
+    assert g.classes_in("started furosemide") == ["water pill"]
+
+
+def test_class_kind_is_parsed_and_bad_kind_reported() -> None:
+    assert parse_glossary("t\tclass\ta; b\n").entries[0].kind == "class"
+    with pytest.raises(DataError):
+        parse_glossary("t\tdrugclass\ta\n")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("drug_named_entity_recognition") is None,
+                    reason="drug-named-entity-recognition is not installed (umls extra)")
+def test_brand_names_resolve_to_generics_and_short_names_are_filtered() -> None:
+    from archehr.glossary.drugs import drug_names, generics_in
+
+    assert generics_in("Can I take Aleve with my Eliquis?") == ["naproxen", "apixaban"]
+    names = drug_names()
+    assert all(len(n) >= 5 for n in names)
+    assert "luminal" not in names  # a clinical word the package lists as a brand
+
+
+def test_typed_confidence_fit_and_round_trip() -> None:
+    rng = np.random.default_rng(0)
+    y = np.array([1.0] * 40 + [0.0] * 40)
+    rows = rng.normal(size=(80, len(FEATURES)))
+    rows[:, 1] += 2 * y  # coverage separates the classes
+    model = fit_typed(rows, y, np.array(["g1", "g2"] * 40))
+    assert model.threshold <= model.review
+    assert model.probability(rows[0]) > model.probability(rows[-1]) or rows[0, 1] < rows[-1, 1]
+    again = parse_typed(json.loads(json.dumps(model.to_json())), "<mem>")
+    assert again.probability(rows[3]) == pytest.approx(model.probability(rows[3]))
+    with pytest.raises(DataError):
+        parse_typed({"format": "something else"}, "<mem>")
+
+
+def _bench():  # the benchmark script's module, for its figures
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import everyday
+    finally:
+        sys.path.pop(0)
+    return everyday
+
+
+def test_benchmark_figures_by_hand() -> None:
+    ev = _bench()
+    rows = [
+        {"answerable": True, "gold": ["1"], "cited": ["1", "2"], "first": ["1"], "abstained": False, "flagged": False,
+         "confidence": 0.9},
+        {"answerable": True, "gold": ["3", "4"], "cited": ["4"], "first": ["4"], "abstained": False, "flagged": True,
+         "confidence": 0.6},
+        {"answerable": True, "gold": ["5"], "cited": [], "first": [], "abstained": True, "flagged": False,
+         "confidence": 0.1},
+        {"answerable": False, "gold": [], "cited": [], "first": [], "abstained": True, "flagged": False,
+         "confidence": 0.05},
+    ]
+    f = ev.figures(rows)
+    assert f["first"] == pytest.approx(2 / 3)
+    assert f["recall"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert f["precision"] == pytest.approx((0.5 + 1) / 2)  # only questions citing any
+    assert f["false_decline"] == pytest.approx(1 / 3)
+    assert f["unans_declined_or_flagged"] == 1.0 and f["ans_flagged"] == pytest.approx(1 / 3)
+    assert f["auroc"] == 1.0
+
+
+def test_benchmark_maps_raw_gold_units_by_overlap() -> None:
+    from archehr.data.note_split import split_note
+
+    ev = _bench()
+    split = split_note("Meds:\n1. Apixaban 5 mg BID\n2. STOP aspirin\n\nFollow up with cardiology in\n2 weeks.\n",
+                       "rules")
+    units = ["Meds:", "1. Apixaban 5 mg BID", "2. STOP aspirin", "Follow up with cardiology in 2 weeks."]
+    gold = ev.raw_gold(split, units, [3, 4], "t")
+    texts = {split.sentences[int(i) - 1].text.replace("\n", " ") for i in gold}
+    assert texts == {"2. STOP aspirin", "Follow up with cardiology in 2 weeks."}
+
+
+def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
+    # tiotropium is in the note, but no sentence says for how long
+    r = archehr.answer(PNEUMONIA, "How long will I need the inhaler tiotropium?", splitter="rules")
+    assert r.abstained or r.flagged
+    ok = archehr.answer(PNEUMONIA, "How long do I keep taking the antibiotic?", splitter="rules")
+    assert not ok.abstained and not ok.flagged
