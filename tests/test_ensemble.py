@@ -26,8 +26,17 @@ def test_weights_count():
     assert got.chosen == ("a",) and got.support == pytest.approx({"a": 0.6, "b": 0.4})
 
 
-def test_support_exactly_at_the_threshold_is_not_chosen_and_the_top_is_taken_with_its_ties():
-    got = weighted_vote([(1.0, ["a"]), (1.0, ["a"]), (1.0, ["b"]), (1.0, ["b", "c"])], 0.5)
+def test_support_exactly_at_the_threshold_is_kept_as_in_the_in_run_vote():
+    from archehr.llm.vote import elected
+
+    ballots = [(1.0, ["a"]), (1.0, ["a"]), (1.0, ["b"]), (1.0, ["b", "c"])]
+    got = weighted_vote(ballots, 0.5)
+    assert got.chosen == ("a", "b") and not got.fell_back  # 2 of 4 each: a tie is kept; c (1 of 4) is not
+    assert list(got.chosen) == elected([b for _, b in ballots], 0.5, [w for w, _ in ballots])  # one rule
+
+
+def test_when_nothing_reaches_the_threshold_the_top_is_taken_with_its_ties():
+    got = weighted_vote([(1.0, ["a"]), (1.0, ["a", "b"]), (1.0, ["b"]), (1.0, ["c"])], 0.75)
     assert got.fell_back and got.chosen == ("a", "b")  # both at 0.5 = the top; c (0.25) is not
 
 

@@ -23,7 +23,7 @@ def ensemble(
                                                  show_default=False)] = None,
     threshold: Annotated[float | None, typer.Option("--threshold", min=0.0, max=1.0,
                                                     help="Vote threshold: an item is chosen when its weighted "
-                                                         "share of votes is more than this (default 0.5, or "
+                                                         "share of votes is at least this (default 0.5, or "
                                                          "fitted with --dev).", show_default=False)] = None,
     select: Annotated[bool, typer.Option("--select", help="Choose which runs to combine: greedy forward "
                                                           "selection with replacement over the --dev runs, inside "

@@ -21,8 +21,9 @@ from archehr.ensemble.vote import SIMILARITY
 
 RULES = {
     "vote": "an item (note sentence id; st4: answer-note pair) is chosen when its weighted support "
-            "sum(w of voters holding it) / sum(w) is more than the threshold; at exactly the threshold it is not",
-    "no_item_over_threshold": "the items of highest support are taken (ties included)",
+            "sum(w of voters holding it) / sum(w) is at least the threshold (a tie is kept; archehr.llm.vote, "
+            "the in-run self-consistency vote)",
+    "no_item_reaches_threshold": "the items of highest support are taken (ties included)",
     "text": "minimum Bayes risk: the voter text with the highest weighted mean similarity to the other voters' "
             "texts; ties go to the earlier voter (command-line order)",
     "similarity": SIMILARITY,

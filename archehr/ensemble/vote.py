@@ -1,11 +1,12 @@
 """The two choices an ensemble makes: a weighted vote per item, and a minimum-Bayes-risk text.
 
-**Vote** (evidence ids, st4 links, a 2025 answer's citations): item x gets support
-`sum(w_i for ballots i holding x) / sum(w_i)`, in [0, 1]. x is chosen when its support is MORE than the
-threshold (exactly at the threshold is not chosen: with four equal voters and 0.5, two votes of four do
-not carry). When nothing is over the threshold, the best-supported items are taken (every item at the top
-support, ties included), so a case is never left empty because its voters disagree; a case no voter
-gave any item stays empty. Items come out in first-seen order (voter order, then each ballot's order).
+**Vote** (evidence ids, st4 links, a 2025 answer's citations): the one vote of the package,
+`archehr.llm.vote` (the LLM evidence and alignment self-consistency votes use it too): item x gets support
+`sum(w_i for ballots i holding x) / sum(w_i)`, in [0, 1], and is chosen when its support is at least the
+threshold (a tie is kept: with four equal voters and 0.5, two votes of four carry). When nothing reaches
+the threshold, the best-supported items are taken (every item at the top support, ties included), so a case
+is never left empty because its voters disagree; a case no voter gave any item stays empty. Items come out
+in first-seen order (voter order, then each ballot's order).
 
 **Text** (st1 questions, st3 answers, the 2025 answer's text): the voter text with the highest weighted
 agreement with the other voters, `sum_j w_j * sim(t_i, t_j)` over j != i, sim = ROUGE-L F1 (the scorer's
@@ -18,10 +19,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from archehr.llm.vote import elected, shares
 from archehr_scoring.metrics.rouge import rouge_l, tokenize
 
 T = TypeVar("T", bound=Hashable)
-EPS = 1e-9  # support is a ratio of float sums: "over the threshold" means by more than rounding
+EPS = 1e-9  # support is a ratio of float sums: the top support, up to rounding
 SIMILARITY = "rougeL-f1 (archehr_scoring.metrics.rouge, no stemming)"
 
 
@@ -29,21 +31,19 @@ SIMILARITY = "rougeL-f1 (archehr_scoring.metrics.rouge, no stemming)"
 class VoteResult(Generic[T]):
     chosen: tuple[T, ...]
     support: dict[T, float]  # every item any ballot held
-    fell_back: bool  # nothing was over the threshold: the best-supported items were taken
+    fell_back: bool  # nothing reached the threshold: the best-supported items were taken
 
 
 def weighted_vote(ballots: Sequence[tuple[float, Sequence[T]]], threshold: float) -> VoteResult[T]:
-    """Items whose weighted share of the ballots is over `threshold` (see the module docstring)."""
-    total = sum(w for w, _ in ballots)
-    support: dict[T, float] = {}
-    for w, items in ballots:
-        for x in dict.fromkeys(items):  # a ballot counts an item once
-            support[x] = support.get(x, 0.0) + w
-    if total <= 0:
-        return VoteResult((), {x: 0.0 for x in support}, False)
-    support = {x: s / total for x, s in support.items()}
-    chosen = tuple(x for x, s in support.items() if s > threshold + EPS)
-    if chosen or not support:
+    """Items whose weighted share of the ballots reaches `threshold` (see the module docstring)."""
+    samples = [items for _, items in ballots]
+    weights = [w for w, _ in ballots]
+    support = shares(samples, weights)
+    if not support:  # no item, or no weight
+        items = dict.fromkeys(x for s in samples for x in s)
+        return VoteResult((), {x: 0.0 for x in items}, False)
+    chosen = tuple(elected(samples, threshold, weights))
+    if chosen:
         return VoteResult(chosen, support, False)
     top = max(support.values())
     return VoteResult(tuple(x for x, s in support.items() if s >= top - EPS), support, True)
