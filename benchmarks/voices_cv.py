@@ -15,6 +15,7 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
        new:   the same features, L2 + threshold by leave-one-voice-out inside the training voices (groups=)
        also:  today's recipe trained on the old pool only (demo dev + test-2026 + synthetic dev, no new voices)
        --st2-embedding: the MiniLM feature set, and a stack (mean P of the lexical and MiniLM models)
+       --st2-everyday: the lexical features plus the everyday-lexicon group (archehr.relevance.everyday)
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -117,7 +118,7 @@ def per_voice(name: str, folds: Folds, rows: dict[str, list[float]]) -> None:
 Recipe = Callable[[Split, dict[str, str]], TrainedModel]
 
 
-def st2_recipes(embedding: bool = False) -> dict[str, Recipe]:
+def st2_recipes(embedding: bool = False, everyday: bool = False) -> dict[str, Recipe]:
     out: dict[str, Recipe] = {
         "today: LOCO calibration": lambda tr, voice: train(tr, "lexical")[0],
         "new: LOVO calibration": lambda tr, voice: train(tr, "lexical", groups={i: voice[i] for i in tr.case_ids})[0],
@@ -128,6 +129,9 @@ def st2_recipes(embedding: bool = False) -> dict[str, Recipe]:
         out["new + MiniLM features, LOVO calibration"] = lambda tr, voice: train(
             tr, "lexical+embedding", groups={i: voice[i] for i in tr.case_ids})[0]
         out["stack: mean P of the lexical and MiniLM models, LOVO threshold"] = stacked
+    if everyday:
+        out["new + everyday features, LOVO calibration"] = lambda tr, voice: train(
+            tr, "lexical+everyday", groups={i: voice[i] for i in tr.case_ids})[0]
     return out
 
 
@@ -191,9 +195,9 @@ def cache_features() -> None:
 
 
 def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], embedding: bool = False,
-            only: Sequence[str] | None = None) -> dict[str, dict[str, TrainedModel]]:
+            only: Sequence[str] | None = None, everyday: bool = False) -> dict[str, dict[str, TrainedModel]]:
     """Per fold set, the per-fold strict micro F1 of each recipe; returns the new recipe's fold models (st3)."""
-    recipes = st2_recipes(embedding)
+    recipes = st2_recipes(embedding, everyday)
     if only:
         recipes = {r: f for r, f in recipes.items() if any(r.startswith(o) for o in only)}
     res: dict[str, dict[str, list[float]]] = {r: {} for r in recipes}
@@ -419,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tasks", nargs="+", default=["st2", "st4", "st1", "st3"], choices=["st2", "st4", "st1", "st3"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0], help="random-fold shuffles (5 folds each)")
     ap.add_argument("--st2-embedding", action="store_true", help="also st2 with the MiniLM features (slow)")
+    ap.add_argument("--st2-everyday", action="store_true",
+                    help="also st2 with the everyday-lexicon features (lexical+everyday)")
     ap.add_argument("--st2-only", nargs="*", help="st2 recipes whose names start with these (default: all)")
     ap.add_argument("--lovo-only", action="store_true", help="no random folds (faster)")
     ap.add_argument("--st3-variants", nargs="*", help="st3 variant names to try (default: all of st3_quality's)")
@@ -435,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     cache_features()
     models = None
     if "st2" in a.tasks or "st3" in a.tasks:
-        models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only)
+        models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday)
     if "st4" in a.tasks:
         run_st4(pool, voice, a.seeds)
     if "st1" in a.tasks:

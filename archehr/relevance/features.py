@@ -13,6 +13,7 @@ import numpy as np
 
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_glossary
+from archehr.relevance.everyday import EVERYDAY_FEATURES, everyday_features
 from archehr.relevance.lexical import (
     FIELDS,
     block_title_similarity,
@@ -25,7 +26,7 @@ from archehr.relevance.lexical import (
 )
 from archehr.relevance.text import SECTIONS, contexts, lab_pattern, numeric_fraction, sentence_texts
 
-FEATURE_SETS = ("lexical", "lexical+embedding")
+FEATURE_SETS = ("lexical", "lexical+embedding", "lexical+everyday")
 
 _SECTION_FEATURES = tuple(f"section_{s}" for s in SECTIONS if s != "other")  # "other" is the baseline
 LEXICAL_FEATURES: tuple[str, ...] = (
@@ -66,6 +67,8 @@ def feature_names(feature_set: str) -> tuple[str, ...]:
         return LEXICAL_FEATURES
     if feature_set == "lexical+embedding":
         return LEXICAL_FEATURES + EMBEDDING_FEATURES
+    if feature_set == "lexical+everyday":
+        return LEXICAL_FEATURES + EVERYDAY_FEATURES
     raise ValueError(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})")
 
 
@@ -175,6 +178,8 @@ def case_features(case: Case, feature_set: str, glossary: Glossary | None = None
         # each sentence falls with the note's length (CV: +1 F1 over the 40 labelled cases)
         np.full(n, np.log(n)),
     ]
+    if feature_set == "lexical+everyday":
+        cols += everyday_features(case, combined)
     if feature_set == "lexical+embedding":
         from archehr.relevance.embedding import field_cosines, get_encoder
 
