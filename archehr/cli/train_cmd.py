@@ -155,8 +155,9 @@ def logistic(
     split: SplitOpt = None,
     also: AlsoOpt = None,
     version_dir: VersionOpt = None,
-    features: Annotated[str, typer.Option("--features", help="lexical | lexical+embedding | auto (auto: with "
-                                                             "embeddings when MiniLM is installed).")] = "lexical",
+    features: Annotated[str, typer.Option(
+        "--features", help="lexical | lexical+embedding | lexical+everyday | auto (auto: with embeddings when "
+                           "MiniLM is installed).")] = "lexical",
     target: TargetOpt = "essential",
     review_level: ReviewOpt = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model file to write.")
