@@ -205,7 +205,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
-    flagged = (model.flags(p) or model.abstains(p)) if model is not None and p is not None else bool(ev.selection.flagged)
+    if model is not None and p is not None:
+        flagged = model.flags(p) or model.abstains(p)  # below the threshold here: answered as held, flagged
+    else:
+        flagged = bool(ev.selection.flagged)
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
                           and types.best_typed < FACT_MIN)
