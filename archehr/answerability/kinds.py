@@ -54,10 +54,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
                          r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
                          r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
-                         r"\bcome back\b|\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
+                         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
+                         r"all right|abnormal|bad))|"
+                         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
                          r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b", re.I)),
     ("test_result", re.compile(r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
-                               r"figure out|figured out|results?|normal|abnormal|alright|all right|okay|ok|"
+                               r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
                                r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
                                r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
                                r"normal|alright|fine|good|better|up|down|off))\b", re.I)),
@@ -93,7 +95,8 @@ HOLDS: dict[str, re.Pattern[str]] = {
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
         rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
-        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
+        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
+        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
     "med_change": re.compile(
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
@@ -138,6 +141,8 @@ appointment appointments visit check show showed come came back result results t
 fine good bad normal allowed safe why reason cause caused still keep continue supposed which kind sort
 will would now left leave stay term anything something everything change changed cut even ever get gets
 low high up down
+mom moms mother dad dads father husband wife son daughter sister brother baby babys kid child he she shes hes
+him her his their they them lying
 """, stem=True))
 
 
@@ -217,12 +222,15 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
     total = float(weight.sum())
     topic = (weight @ named) / total if total > 0 else np.zeros(n)
+    pattern = HOLDS.get(kind)
+    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
+    if not concepts:
+        # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
+        topic = 0.5 * holds.astype(float)
     topic = np.where(headers, 0.0, topic)
     coverage = float(weight[df > 0].sum()) / total if total > 0 else 0.0
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
-    pattern = HOLDS.get(kind)
-    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
     ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
     sections = SECTION_FOR_KIND.get(kind, ())
