@@ -101,7 +101,7 @@ HOLDS: dict[str, re.Pattern[str]] = {
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
         r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
-        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b", re.I),
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)", re.I),
     "test_result": re.compile(
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
@@ -134,6 +134,13 @@ _CURRENT_Q = re.compile(r"\b(?:now|currently|current|new|on now|switched to|move
 _STOPPED = re.compile(r"\b(?:stop(?:ped)?|discontinu\w+|d/c|held|no longer)\b", re.I)
 _STARTED = re.compile(r"\b(?:start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|"
                       r"restart\w*)\b", re.I)
+# a medication question asking what was stopped, or what was started: sentences telling that change gain
+_ASKS_STOP = re.compile(r"\b(?:stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away)\b", re.I)
+_ASKS_START = re.compile(r"\b(?:start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
+                         r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on)\b", re.I)
+W_CHANGE = 0.15
+# a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
+_DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
 KIND_WORDS = frozenset(tokens("""
 long soon often when day days week weeks month months year years time date schedule scheduled calendar
@@ -172,6 +179,7 @@ def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
     from archehr.glossary.drugs import drug_names
 
     names = drug_names()
+    question = _DOCTOR.sub("doctor", question)
     brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
              if w.lower() in names for t in tokens(w)}
     out = []
@@ -235,6 +243,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
     sections = SECTION_FOR_KIND.get(kind, ())
     current = kind == "med_change" and bool(_CURRENT_Q.search(question))
+    asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
+    asks_start = kind == "med_change" and not asks_stop and bool(_ASKS_START.search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -244,5 +254,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.75
         if current and _STOPPED.search(t) and not _STARTED.search(t):
             score[i] *= 0.8
+        if (asks_stop and _STOPPED.search(t)) or (asks_start and _STARTED.search(t)):
+            score[i] += W_CHANGE * topic[i]
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
