@@ -74,6 +74,10 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
                         r"\bnext (?:appointment|visit)\b", re.I)),
 )
+_RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
+                     r"call (?:the|his|her|my|a|911))", re.I)
+_VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
+                    r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
@@ -163,6 +167,8 @@ def ask_kind(question: str) -> str:
         return "other"
     if "med_change" in found and _STILL_TAKING.search(question):
         return "med_change"
+    if "when" in found and "may_i" in found and _RETURN.search(question) and not _VISIT.search(question):
+        return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
     return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
 
