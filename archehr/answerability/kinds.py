@@ -143,6 +143,14 @@ _ASKS_STOP = re.compile(r"\b(?:stop\w*|off|quit|discontinu\w*|anymore|not allowe
 _ASKS_START = re.compile(r"\b(?:start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
                          r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on)\b", re.I)
 W_CHANGE = 0.15
+# a result question about how things ended ("was her sodium ok by the time she left", "did my white count
+# come down"): sentences telling the later value gain, and a later lab line beats the admission one
+_ASKS_LATER = re.compile(r"\b(?:by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
+                         r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
+                         r"now|anymore|still|in the end)\b", re.I)
+_LATER = re.compile(r"\b(?:improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
+                    r"decreas\w+|trended down|back to|at baseline|recover\w*)\b", re.I)
+W_LATER = 0.15
 # a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
 _DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
@@ -249,6 +257,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
     sections = SECTION_FOR_KIND.get(kind, ())
     current = kind == "med_change" and bool(_CURRENT_Q.search(question))
+    later = kind == "test_result" and bool(_ASKS_LATER.search(question))
     asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
     asks_start = kind == "med_change" and not asks_stop and bool(_ASKS_START.search(question))
     for i, t in enumerate(texts):
@@ -262,5 +271,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.8
         if (asks_stop and _STOPPED.search(t)) or (asks_start and _STARTED.search(t)):
             score[i] += W_CHANGE * topic[i]
+        if later:
+            score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
