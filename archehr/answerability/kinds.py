@@ -38,7 +38,8 @@ KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 # question -> kind: the kind whose cue comes first in the question wins ("Can she have milk when she takes
 # the antibiotic?" asks may I; "When can he go back to work?" asks when); a why cue anywhere wins.
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
+        r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -71,7 +72,9 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
                               r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
                               re.I)),
-    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+    # "when she came in" is a clause, not a question about a date
+    ("when", re.compile(r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
+                        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
                         r"\bnext (?:appointment|visit)\b", re.I)),
 )
 _RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
