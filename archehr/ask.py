@@ -21,6 +21,7 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -212,9 +213,17 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
                           and types.best_typed < FACT_MIN)
+    # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
+    flagged = flagged or (model is not None and direct and types.kind == "when" and bool(order)
+                          and _blank_date(split.sentences[order[0]].text))
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _blank_date(text: str) -> bool:
+    """The sentence's date is a de-identification blank and it gives no number of days or weeks either."""
+    return bool(re.search(r"\b(?:on|date|day|when)\s*:?\s*_{2,}", text, re.I)) and not re.search(r"\d", text)
 
 
 def _system(system: Any, cache_dir: str | Path | None) -> Any:
