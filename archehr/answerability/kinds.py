@@ -259,9 +259,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
     sections = SECTION_FOR_KIND.get(kind, ())
-    current = kind == "med_change" and bool(_CURRENT_Q.search(question))
     later = kind == "test_result" and bool(_ASKS_LATER.search(question))
     asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
+    # "which one did they stop" asks for the stopped drug, not the current one
+    current = kind == "med_change" and not asks_stop and bool(_CURRENT_Q.search(question))
     asks_start = kind == "med_change" and not asks_stop and bool(_ASKS_START.search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
