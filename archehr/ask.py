@@ -21,6 +21,7 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,9 +36,10 @@ from archehr_scoring.answer_format import AnswerLine
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
 DIRECT = 2  # direct-answer sentences added to the cited evidence at most
-CITE_MAX = 3  # sentences cited at most in a patient's answer
-CITE_SHARE = 0.6  # ... each scoring at least this share of the best one
+CITE_MAX = 5  # sentences cited at most in a patient's answer
+CITE_SHARE = 0.5  # ... each scoring at least this share of the best one
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
+HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
@@ -146,6 +148,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import AnswerabilityModel, load_model
+    from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
 
@@ -180,7 +183,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     model, p, absent = _judge(model, typed, p, types)
     if absent:
         return abstain((absent,))
-    if model is not None and p is not None and model.abstains(p):
+    # a sentence names the question's topic and holds the asked kind of answer (a duration, a date, a
+    # result ...): the typed model's decline becomes an answer flagged for review
+    held = isinstance(model, TypedConfidence) and direct and types.best_typed >= HOLDS_MIN
+    if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
     chosen = [i for i in order[:CITE_MAX] if rank[i] >= CITE_SHARE * rank[order[0]]] if order else []
@@ -200,13 +206,24 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
-    flagged = model.flags(p) if model is not None and p is not None else bool(ev.selection.flagged)
+    if model is not None and p is not None:
+        flagged = model.flags(p) or model.abstains(p)  # below the threshold here: answered as held, flagged
+    else:
+        flagged = bool(ev.selection.flagged)
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
                           and types.best_typed < FACT_MIN)
+    # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
+    flagged = flagged or (model is not None and direct and types.kind == "when" and bool(order)
+                          and _blank_date(split.sentences[order[0]].text))
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _blank_date(text: str) -> bool:
+    """The sentence's date is a de-identification blank and it gives no number of days or weeks either."""
+    return bool(re.search(r"\b(?:on|date|day|when)\s*:?\s*_{2,}", text, re.I)) and not re.search(r"\d", text)
 
 
 def _system(system: Any, cache_dir: str | Path | None) -> Any:

@@ -57,6 +57,11 @@ Return to the ER for fever over 101, trouble breathing or chest pain.
     ("Can she have milk when she takes the antibiotic?", "may_i"),  # the earlier cue wins over "when"
     ("Did the chest x-ray show pneumonia?", "test_result"),
     ("Hello there", "other"),
+    ("When should I go back to the ER?", "may_i"),  # a return instruction answers it, not a date
+    ("When do I come back for my appointment?", "when"),  # ... unless it names a visit
+    ("Did his blood cultures come back ok?", "test_result"),  # "come back ok" asks a result
+    ("Her kidney numbers were off when she came in, were they ok when she left?", "test_result"),  # "when" as a clause
+    ("Did they stop any of his vitamins?", "med_change"),
 ])
 def test_ask_kind(question: str, kind: str) -> None:
     assert ask_kind(question) == kind
@@ -194,3 +199,23 @@ def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
     assert r.abstained or r.flagged
     ok = archehr.answer(PNEUMONIA, "How long do I keep taking the antibiotic?", splitter="rules")
     assert not ok.abstained and not ok.flagged
+
+
+def test_a_blanked_date_is_not_a_date() -> None:
+    from archehr.ask import _blank_date
+
+    assert _blank_date("Follow up in the Allergy clinic on ___.")
+    assert not _blank_date("Follow up in the Allergy clinic on ___, about 3-4 weeks from now.")
+    assert not _blank_date("Follow up with your GP in 1 week.")
+
+
+def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    note = ("Discharge Instructions:\nYour lisinopril dose was kept at 10 mg daily.\n"
+            "Your amlodipine was stopped because of ankle swelling.\n")
+    case, _ = note_case(note, "Which blood pressure pill did they stop?", splitter="rules")
+    types = answer_types(case)
+    texts = [s.text for s in case.sentences]
+    assert "amlodipine was stopped" in texts[types.order()[0]]

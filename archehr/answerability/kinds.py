@@ -38,7 +38,8 @@ KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 # question -> kind: the kind whose cue comes first in the question wins ("Can she have milk when she takes
 # the antibiotic?" asks may I; "When can he go back to work?" asks when); a why cue anywhere wins.
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
+        r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -54,10 +55,12 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
                          r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
                          r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
-                         r"\bcome back\b|\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
+                         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
+                         r"all right|abnormal|bad))|"
+                         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
                          r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b", re.I)),
     ("test_result", re.compile(r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
-                               r"figure out|figured out|results?|normal|abnormal|alright|all right|okay|ok|"
+                               r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
                                r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
                                r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
                                r"normal|alright|fine|good|better|up|down|off))\b", re.I)),
@@ -69,9 +72,15 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
                               r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
                               re.I)),
-    ("when", re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+    # "when she came in" is a clause, not a question about a date
+    ("when", re.compile(r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
+                        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
                         r"\bnext (?:appointment|visit)\b", re.I)),
 )
+_RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
+                     r"call (?:the|his|her|my|a|911))", re.I)
+_VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
+                    r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
@@ -93,12 +102,13 @@ HOLDS: dict[str, re.Pattern[str]] = {
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
         rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
-        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
+        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
+        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
     "med_change": re.compile(
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
         r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
-        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b", re.I),
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)", re.I),
     "test_result": re.compile(
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
@@ -131,6 +141,21 @@ _CURRENT_Q = re.compile(r"\b(?:now|currently|current|new|on now|switched to|move
 _STOPPED = re.compile(r"\b(?:stop(?:ped)?|discontinu\w+|d/c|held|no longer)\b", re.I)
 _STARTED = re.compile(r"\b(?:start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|"
                       r"restart\w*)\b", re.I)
+# a medication question asking what was stopped, or what was started: sentences telling that change gain
+_ASKS_STOP = re.compile(r"\b(?:stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away)\b", re.I)
+_ASKS_START = re.compile(r"\b(?:start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
+                         r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on)\b", re.I)
+W_CHANGE = 0.15
+# a result question about how things ended ("was her sodium ok by the time she left", "did my white count
+# come down"): sentences telling the later value gain, and a later lab line beats the admission one
+_ASKS_LATER = re.compile(r"\b(?:by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
+                         r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
+                         r"now|anymore|still|in the end)\b", re.I)
+_LATER = re.compile(r"\b(?:improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
+                    r"decreas\w+|trended down|back to|at baseline|recover\w*)\b", re.I)
+W_LATER = 0.15
+# a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
+_DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
 KIND_WORDS = frozenset(tokens("""
 long soon often when day days week weeks month months year years time date schedule scheduled calendar
@@ -138,6 +163,8 @@ appointment appointments visit check show showed come came back result results t
 fine good bad normal allowed safe why reason cause caused still keep continue supposed which kind sort
 will would now left leave stay term anything something everything change changed cut even ever get gets
 low high up down
+mom moms mother dad dads father husband wife son daughter sister brother baby babys kid child he she shes hes
+him her his their they them lying
 """, stem=True))
 
 
@@ -151,6 +178,8 @@ def ask_kind(question: str) -> str:
         return "other"
     if "med_change" in found and _STILL_TAKING.search(question):
         return "med_change"
+    if "when" in found and "may_i" in found and _RETURN.search(question) and not _VISIT.search(question):
+        return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
     return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
 
@@ -167,6 +196,7 @@ def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
     from archehr.glossary.drugs import drug_names
 
     names = drug_names()
+    question = _DOCTOR.sub("doctor", question)
     brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
              if w.lower() in names for t in tokens(w)}
     out = []
@@ -217,16 +247,23 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
     total = float(weight.sum())
     topic = (weight @ named) / total if total > 0 else np.zeros(n)
+    pattern = HOLDS.get(kind)
+    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
+    if not concepts:
+        # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
+        topic = 0.5 * holds.astype(float)
     topic = np.where(headers, 0.0, topic)
     coverage = float(weight[df > 0].sum()) / total if total > 0 else 0.0
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
-    pattern = HOLDS.get(kind)
-    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
     ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
     sections = SECTION_FOR_KIND.get(kind, ())
-    current = kind == "med_change" and bool(_CURRENT_Q.search(question))
+    later = kind == "test_result" and bool(_ASKS_LATER.search(question))
+    asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
+    # "which one did they stop" asks for the stopped drug, not the current one
+    current = kind == "med_change" and not asks_stop and bool(_CURRENT_Q.search(question))
+    asks_start = kind == "med_change" and not asks_stop and bool(_ASKS_START.search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -236,5 +273,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.75
         if current and _STOPPED.search(t) and not _STARTED.search(t):
             score[i] *= 0.8
+        if (asks_stop and _STOPPED.search(t)) or (asks_start and _STARTED.search(t)):
+            score[i] += W_CHANGE * topic[i]
+        if later:
+            score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
