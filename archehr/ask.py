@@ -194,10 +194,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     selection = Selection(ev.selection.case_id, cited, ev.selection.confidence, ev.selection.flagged)
     top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0
     scores = SentenceScores(case.case_id, tuple(ids), tuple(float(x) / top for x in rank), tuple(0.0 for _ in ids))
-    gen = sys_obj.generator
-    for_patient = getattr(gen, "for_patient", None)
-    if callable(for_patient):
-        gen = for_patient()  # an LLM generator: the patient prompt, which may answer "not in the note"
+    gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
     notes = ev.notes + ans.notes
     if ans.abstained:
@@ -206,19 +203,29 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
-    if model is not None and p is not None:
-        flagged = model.flags(p) or model.abstains(p)  # below the threshold here: answered as held, flagged
-    else:
-        flagged = bool(ev.selection.flagged)
-    # the topic is named but no sentence about it gives the asked duration or date: a human should check
-    flagged = flagged or (model is not None and direct and types.kind in ("how_long", "when")
-                          and types.best_typed < FACT_MIN)
-    # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
-    flagged = flagged or (model is not None and direct and types.kind == "when" and bool(order)
-                          and _blank_date(split.sentences[order[0]].text))
+    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None,
+                            split.sentences[order[0]].text if order else None)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, best_text: str | None) -> bool:
+    """The review flag of an answer given: the confidence model's (below its threshold it was answered only
+    because a sentence holds the asked kind, so flagged), or the selector's without one; and, with the
+    answer types (`types`, None when ranking by the selector alone), a fact asked but not given."""
+    if model is not None and p is not None:
+        if model.flags(p) or model.abstains(p):
+            return True
+    elif selector_flag:
+        return True
+    if model is None or types is None:
+        return False
+    # the topic is named but no sentence about it gives the asked duration or date: a human should check
+    if types.kind in ("how_long", "when") and types.best_typed < FACT_MIN:
+        return True
+    # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
+    return types.kind == "when" and best_text is not None and _blank_date(best_text)
 
 
 def _blank_date(text: str) -> bool:

@@ -22,6 +22,11 @@ class Generator(ABC):
         """Take a labelled training split (an LLM generator's demonstrations); most need none."""
         return None
 
+    def for_patient(self) -> Generator:
+        """The generator `archehr answer` uses to answer a patient directly: itself, unless it has a prompt of
+        its own for that (an LLM generator's, which may answer "not in the note")."""
+        return self
+
     def describe(self) -> dict[str, Any]:
         """What run.json records beside the generator's resolved config: what is known only once it is built."""
         return {"kind": self.name}

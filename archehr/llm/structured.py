@@ -16,7 +16,7 @@ import re
 import threading
 from typing import Any
 
-from archehr.llm.base import FORMAT_REFUSAL_STATUS, BackendError
+from archehr.llm.base import FORMAT_REFUSAL_STATUS, Backend, BackendError
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _MARKDOWN = re.compile(r"\*\*|__|`")
@@ -93,7 +93,7 @@ def strip_markdown(text: str) -> str:
 class StructuredCaller:
     """Completes with `response_format` when configured, dropping it for good if the server rejects it."""
 
-    def __init__(self, backend: Any, response_format: dict[str, Any] | None):
+    def __init__(self, backend: Backend, response_format: dict[str, Any] | None):
         self.backend = backend
         self.response_format = response_format
         self._lock = threading.Lock()
@@ -117,6 +117,6 @@ class StructuredCaller:
             if "response_format" not in str(e):
                 raise
             with self._lock:
-                self.rejected = f"backend {getattr(self.backend, 'name', '?')} takes no response_format"
+                self.rejected = f"backend {self.backend.name or '?'} takes no response_format"
         note = f"the server refused response_format ({self.rejected}): asked for text instead"
         return self.backend.complete(prompt, **sampling), [note]

@@ -30,7 +30,7 @@ def answer_response(a: Any, seconds: float) -> m.AnswerResponse:
     """The library's Answer as the API's type: every sentence with its citation label and relatedness."""
     cited = {s.id for s in a.cited}
     labels = dict(a.cited_as)
-    related = [s.id for s in getattr(a, "related", ())]
+    related = [s.id for s in a.related]
     return m.AnswerResponse(
         question=a.question, answer=a.answer, answer_without_citations=a.text,
         lines=[m.Line(text=ln.text, citations=list(ln.citations)) for ln in a.lines],
@@ -39,8 +39,8 @@ def answer_response(a: Any, seconds: float) -> m.AnswerResponse:
                               text=s.text, cited=s.id in cited, cited_as=labels.get(s.id),  # type: ignore[arg-type]
                               related=s.id in related)
                    for s in a.note.sentences],
-        confidence=a.confidence, needs_review=a.flagged, abstained=bool(getattr(a, "abstained", False)),
-        related_ids=related, evidence_confidence=getattr(a, "evidence_confidence", None),
+        confidence=a.confidence, needs_review=a.flagged, abstained=a.abstained,
+        related_ids=related, evidence_confidence=a.evidence_confidence,
         system=a.system, splitter=a.note.splitter,
         fallback=a.fallback, notes=list(a.notes), seconds=seconds)
 
