@@ -26,7 +26,7 @@ import numpy as np
 
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
-from archehr.relevance.lexical import FIELD_WEIGHTS, FIELDS, bm25, max_norm
+from archehr.relevance.lexical import FIELD_WEIGHTS, FIELDS, bm25, max_norm, percentile_rank
 from archehr.relevance.text import contexts, question_fields, sentence_texts, tokens
 
 EVERYDAY_FEATURES: tuple[str, ...] = (
@@ -117,19 +117,6 @@ def everyday_sentence_tokens(texts: list[str], lexicon: Glossary) -> tuple[list[
     return docs, classes
 
 
-def _rank(x: np.ndarray) -> np.ndarray:
-    n = len(x)
-    if n <= 1:
-        return np.ones(n)
-    order = x.argsort(kind="stable")
-    ranks = np.empty(n)
-    ranks[order] = np.arange(n)
-    for v in np.unique(x):
-        m = x == v
-        ranks[m] = ranks[m].mean()
-    return ranks / (n - 1)
-
-
 def everyday_features(case: Case, base_combined: np.ndarray, lexicon: Glossary | None = None) -> list[np.ndarray]:
     """The `EVERYDAY_FEATURES` columns of one case; `base_combined` is the base features' combined lexical score."""
     lex = lexicon if lexicon is not None else load_lexicon()
@@ -147,5 +134,5 @@ def everyday_features(case: Case, base_combined: np.ndarray, lexicon: Glossary |
     kinds = asked_kinds(case)
     holds = np.array([sum(bool(HOLDS[k].search(t)) for k in kinds) / len(kinds) if kinds else 0.0 for t in texts])
     holds[headers] = 0.0
-    return [*(sims[f] for f in FIELDS), _rank(combined), combined - base_combined, np.log1p(class_hit), holds,
+    return [*(sims[f] for f in FIELDS), percentile_rank(combined), combined - base_combined, np.log1p(class_hit), holds,
             holds * combined]

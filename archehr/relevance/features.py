@@ -20,6 +20,7 @@ from archehr.relevance.lexical import (
     bm25_matrix,
     field_similarities,
     max_norm,
+    percentile_rank,
     query_tokens,
     require_sentences,
     sentence_tokens,
@@ -70,20 +71,6 @@ def feature_names(feature_set: str) -> tuple[str, ...]:
     if feature_set == "lexical+everyday":
         return LEXICAL_FEATURES + EVERYDAY_FEATURES
     raise ValueError(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})")
-
-
-def _rank(x: np.ndarray) -> np.ndarray:
-    """Percentile rank in [0, 1] within the case (ties share the mean rank)."""
-    n = len(x)
-    if n <= 1:
-        return np.ones(n)
-    order = x.argsort(kind="stable")
-    ranks = np.empty(n)
-    ranks[order] = np.arange(n)
-    for v in np.unique(x):  # average ties so equal scores get equal features
-        m = x == v
-        ranks[m] = ranks[m].mean()
-    return ranks / (n - 1)
 
 
 def _neighbours(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,7 +128,7 @@ def _context_group(combined: np.ndarray, blocks: np.ndarray, title: np.ndarray) 
     best = (block_score >= block_score.max() - 1e-12).astype(float) if len(combined) else combined
     top = int(np.argmax(combined)) if len(combined) else 0
     dist = np.abs(np.arange(len(combined)) - top) / max(1, len(combined) - 1)
-    return [_rank(combined), prev, nxt, block_mean, _block_max(combined, blocks), best, dist]
+    return [percentile_rank(combined), prev, nxt, block_mean, _block_max(combined, blocks), best, dist]
 
 
 def case_features(case: Case, feature_set: str, glossary: Glossary | None = None,

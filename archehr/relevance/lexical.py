@@ -75,6 +75,20 @@ def max_norm(x: np.ndarray) -> np.ndarray:
     return x / m if m > 0 else np.zeros_like(x)
 
 
+def percentile_rank(x: np.ndarray) -> np.ndarray:
+    """Percentile rank in [0, 1] within the case (ties share the mean rank)."""
+    n = len(x)
+    if n <= 1:
+        return np.ones(n)
+    order = x.argsort(kind="stable")
+    ranks = np.empty(n)
+    ranks[order] = np.arange(n)
+    for v in np.unique(x):  # average ties so equal scores get equal features
+        m = x == v
+        ranks[m] = ranks[m].mean()
+    return ranks / (n - 1)
+
+
 def sentence_tokens(case: Case, glossary: Glossary | None) -> list[list[str]]:
     """Sentence tokens plus the expansions of the abbreviations they use (HTN -> hypertension)."""
     out = []
