@@ -19,9 +19,7 @@ temperature after an unusable reply) and the reasons recorded in run.json.
 from __future__ import annotations
 
 import inspect
-import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -67,17 +65,11 @@ def question_terms(text: str) -> list[str]:
 
 def bm25_ranks(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> list[int]:
     """Indexes of `docs` by Okapi BM25 against `query` (IDF from the docs), best first; ties keep pool order."""
-    if not docs:
-        return []
-    df = Counter(t for d in docs for t in set(d))
-    avg = sum(len(d) for d in docs) / len(docs) or 1.0
-    wanted = Counter(query)
-    scores = []
-    for d in docs:
-        tf, norm = Counter(d), k1 * (1 - b + b * len(d) / avg)
-        scores.append(sum((1 + math.log(q)) * math.log(1 + (len(docs) - df[t] + 0.5) / (df[t] + 0.5))
-                          * tf[t] * (k1 + 1) / (tf[t] + norm) for t, q in wanted.items() if tf[t]))
-    return sorted(range(len(docs)), key=lambda j: -scores[j])
+    import numpy as np
+
+    from archehr.bm25 import bm25
+
+    return np.argsort(-bm25(query, docs, k1, b), kind="stable").tolist()
 
 
 class DemoPool(Generic[T]):

@@ -7,11 +7,11 @@ the whole workup of the problem the patient asks about.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from archehr.bm25 import bm25, bm25_doc_weights, query_weights
 from archehr.data.model import Case
 from archehr.errors import InputError, Problem
 from archehr.glossary import Glossary, load_glossary
@@ -29,45 +29,12 @@ def require_sentences(case: Case) -> None:
                                  field="note_excerpt_sentences", code="no-sentences"))
 
 
-def _bm25_doc_weights(docs: Sequence[Sequence[str]], k1: float,
-                      b: float) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-    """(term -> column, TF, W): TF[i, t] counts term t in doc i, W[i, t] is its BM25 weight (IDF from the docs)."""
-    n = len(docs)
-    vocab = {t: k for k, t in enumerate(dict.fromkeys(t for d in docs for t in d))}
-    tf = np.zeros((n, len(vocab)))
-    for i, d in enumerate(docs):
-        for t, f in Counter(d).items():
-            tf[i, vocab[t]] = f
-    df = (tf > 0).sum(axis=0)
-    idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
-    avg = sum(len(d) for d in docs) / n or 1.0
-    norm = k1 * (1 - b + b * np.array([len(d) for d in docs]) / avg)
-    return vocab, tf, idf * tf * (k1 + 1) / (tf + norm[:, None])  # W is 0 where the term is absent
-
-
-def _query_weights(tf: np.ndarray) -> np.ndarray:
-    """Query-side weight of a term seen `tf` times: 1 + log(tf), 0 when absent."""
-    return np.where(tf > 0, 1 + np.log(np.maximum(tf, 1)), 0.0)
-
-
-def bm25(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> np.ndarray:
-    """Okapi BM25 of one query against each doc, IDF from the docs themselves (one note)."""
-    if not docs:
-        return np.zeros(0)
-    vocab, _, w = _bm25_doc_weights(docs, k1, b)
-    q = np.zeros(len(vocab))
-    for t, f in Counter(query).items():
-        if t in vocab:  # a query term no doc holds adds nothing
-            q[vocab[t]] = f
-    return w @ _query_weights(q)
-
-
 def bm25_matrix(docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> np.ndarray:
     """B[j, i] = `bm25(docs[j], docs)[i]`: every doc of the note as the query against every doc, vectorised."""
     if not docs:
         return np.zeros((0, 0))
-    _, tf, w = _bm25_doc_weights(docs, k1, b)
-    return _query_weights(tf) @ w.T
+    _, tf, w = bm25_doc_weights(docs, k1, b)
+    return query_weights(tf) @ w.T
 
 
 def max_norm(x: np.ndarray) -> np.ndarray:
