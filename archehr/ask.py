@@ -35,7 +35,6 @@ from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
-DIRECT = 2  # direct-answer sentences added to the cited evidence at most
 CITE_MAX = 5  # sentences cited at most in a patient's answer
 CITE_SHARE = 0.5  # ... each scoring at least this share of the best one
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
