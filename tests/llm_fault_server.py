@@ -96,8 +96,8 @@ class FaultServer:
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = sock.recv(65536)
-            if not chunk:
-                return {}
+            if not chunk:  # closed before a whole request (a client giving up on a connection): no request
+                return {"_closed": data.decode("latin-1", "replace")}
             data += chunk
         head, _, body = data.partition(b"\r\n\r\n")
         if head.startswith(b"GET "):
@@ -125,6 +125,8 @@ class FaultServer:
             sock.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
             return
         payload = self._read_request(sock)
+        if "_closed" in payload:  # nothing to answer, and not a completion request: `calls` does not count it
+            return
         if "_other" in payload or ("_get" in payload and not payload["_get"].endswith("/models")):
             sock.sendall(http(404, b'{"error": {"message": "not found"}}'))  # llama.cpp's /props, Ollama's /api/show
             return
