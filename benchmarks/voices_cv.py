@@ -255,7 +255,7 @@ def fit_joint(lib, tr, xs, names, cols):  # noqa: ANN001, ANN201 - the library's
     model.threshold, model.max_links = best[2], best[3]
     return model, best[1]
 
-def run_st4(pool: Split, voice: dict[str, str], seeds: Sequence[int]) -> None:
+def run_st4(pool: Split, voice: dict[str, str], seeds: Sequence[int], everyday: bool = False) -> None:
     import st4_quality as q4
 
     from archehr.relevance.features import case_features
@@ -268,6 +268,11 @@ def run_st4(pool: Split, voice: dict[str, str], seeds: Sequence[int]) -> None:
     cols = [q4.ALL_FEATURES.index(n) for n in names]
     methods = {"today: inner 5 random folds": None, "new: inner leave-one-voice-out": voice,
                "today, old pool only": "old", "new: joint decoding (column competition)": "joint"}
+    ev_names = lib.FEATURE_SETS["lexical+selector+everyday"]
+    ev_data = {}
+    if everyday:  # today's recipe with the everyday-lexicon pair features (archehr.align.features)
+        methods["everyday: lexical+selector+everyday"] = "everyday"
+        ev_data = lib.pair_cases(linked, ev_names)
     alphas: list[float] = []
     fold_sets = {"LOVO": lovo_folds(linked.case_ids, voice), "random": random_folds(linked, seeds)}
     res: dict[str, dict[str, list[float]]] = {m: {} for m in methods}
@@ -279,6 +284,16 @@ def run_st4(pool: Split, voice: dict[str, str], seeds: Sequence[int]) -> None:
             tr = [data[i] for i in train_ids]
             for m, groups in methods.items():
                 alpha = 0.0
+                if groups == "everyday":
+                    ev_xs = {i: lib.with_selector(ev_data[i].x, ev_names, sel[i]) for i in linked.case_ids}
+                    ev_cols = list(range(len(ev_names)))
+                    model = lib.fit_tuned([ev_data[i] for i in train_ids], ev_xs, "lexical+selector+everyday", lib.L2,
+                                          ev_cols, ev_names)
+                    cs = [lib.counts(ev_data[i], lib.links_of(ev_data[i], q4.choose_links(
+                        lib.link_matrix(model, ev_data[i], ev_xs[i], ev_cols), ev_data[i].sentence_ids,
+                        model.threshold, model.max_links))) for i in held]
+                    res[m].setdefault(fs, []).append(100 * lib.micro(cs)[2])
+                    continue
                 if groups == "joint":
                     model, alpha = fit_joint(lib, tr, xs, names, cols)
                     alphas.append(alpha)
@@ -425,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--st2-embedding", action="store_true", help="also st2 with the MiniLM features (slow)")
     ap.add_argument("--st2-everyday", action="store_true",
                     help="also st2 with the everyday-lexicon features (lexical+everyday)")
+    ap.add_argument("--st4-everyday", action="store_true",
+                    help="also st4 with the everyday-lexicon pair features (lexical+selector+everyday)")
     ap.add_argument("--st2-only", nargs="*", help="st2 recipes whose names start with these (default: all)")
     ap.add_argument("--lovo-only", action="store_true", help="no random folds (faster)")
     ap.add_argument("--st3-variants", nargs="*", help="st3 variant names to try (default: all of st3_quality's)")
@@ -443,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     if "st2" in a.tasks or "st3" in a.tasks:
         models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday)
     if "st4" in a.tasks:
-        run_st4(pool, voice, a.seeds)
+        run_st4(pool, voice, a.seeds, a.st4_everyday)
     if "st1" in a.tasks:
         run_st1(pool, voice, a.seeds)
     if "st3" in a.tasks and models is not None:

@@ -139,3 +139,17 @@ def test_the_older_method_keyword_still_builds_an_aligner_with_a_warning():
     with pytest.warns(DeprecationWarning, match="kind"):
         a = Aligner(method="learned")
     assert a.kind == a.method == "learned" and a.describe()["kind"] == "learned"
+
+
+def test_everyday_pair_features_read_a_lay_drug_class_against_the_note_drug():
+    from archehr.align.features import EVERYDAY_FEATURES, pair_features
+
+    sents = (NoteSentence("1", 0, 0, "Started apixaban 5 mg twice daily."),
+             NoteSentence("2", 0, 40, "Walk every day."), NoteSentence("3", 1, 0, "Medications:"))
+    answers = (ClinicianAnswerSentence("1", "You are on a blood thinner now.", ("1",)),)
+    x = pair_features(Case("c1", sentences=sents), answers, EVERYDAY_FEATURES)
+    # the lexicon files apixaban under two classes, "blood thinner" and "anticoagulant", and the answer's "blood
+    # thinner" reads as both: two shared classes -> log(1 + 2); sentence 2 names none; the header is never linked
+    np.testing.assert_allclose(x[0, :, 1], [np.log(3.0), 0.0, 0.0])
+    # the lay class reads as the note's drug, so BM25 finds sentence 1 and only it (divided by the row max)
+    np.testing.assert_allclose(x[0, :, 0], [1.0, 0.0, 0.0])

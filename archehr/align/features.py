@@ -35,9 +35,14 @@ LEXICAL_FEATURES: tuple[str, ...] = (
 )
 SELECTOR_FEATURES: tuple[str, ...] = ("selector_prob", "selector_rank")
 EMBEDDING_FEATURES: tuple[str, ...] = ("cosine", "cosine_rel")
+EVERYDAY_FEATURES: tuple[str, ...] = (
+    "ev_bm25_rel",  # BM25 with the everyday lexicon: lay words expanded, the note's drugs read as their lay classes
+    "ev_class_hit",  # log(1 + drug classes named by both: "blood thinner" in the answer, apixaban in the note)
+)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "lexical": LEXICAL_FEATURES,
     "lexical+selector": LEXICAL_FEATURES + SELECTOR_FEATURES,
+    "lexical+selector+everyday": LEXICAL_FEATURES + SELECTOR_FEATURES + EVERYDAY_FEATURES,
     "lexical+embedding": LEXICAL_FEATURES + EMBEDDING_FEATURES,
     "lexical+selector+embedding": LEXICAL_FEATURES + SELECTOR_FEATURES + EMBEDDING_FEATURES,
 }
@@ -129,10 +134,32 @@ def pair_features(case: Case, answers: Sequence[ClinicianAnswerSentence], names:
         cos[:, hdr] = 0.0
         cols["cosine"] = cos
         cols["cosine_rel"] = cos - cos.max(axis=1, keepdims=True)
+    if any(n in EVERYDAY_FEATURES for n in names):
+        cols["ev_bm25_rel"], cols["ev_class_hit"] = _everyday(case, answers, hdr)
     missing = [n for n in names if n not in cols]
     if missing:  # a model file naming features this code does not build is caught at load time
         raise KeyError(f"unknown pair features: {', '.join(missing)}")
     return np.stack([cols[n] for n in names], axis=-1).astype(float)
+
+
+def _everyday(case: Case, answers: Sequence[ClinicianAnswerSentence], hdr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The `EVERYDAY_FEATURES` columns: the answer speaks the patient's words, the note the clinician's."""
+    from archehr.glossary import load_lexicon
+    from archehr.relevance.everyday import everyday_sentence_tokens
+    from archehr.relevance.text import sentence_texts
+
+    lex = load_lexicon()
+    docs, classes = everyday_sentence_tokens(sentence_texts(case.sentences), lex)
+    na, ns = len(answers), len(case.sentences)
+    raw = np.array([bm25(tokens(lex.expand(a.text)), docs) for a in answers]).reshape(na, ns)
+    raw[:, hdr] = 0.0
+    a_classes = [{e.expansions[0] for e in lex.matches(a.text) if e.kind == "class" and e.expansions}
+                 for a in answers]
+    _, a_drug_classes = everyday_sentence_tokens([a.text for a in answers], lex)
+    hits = np.array([[len((ac | ad) & c) for c in classes] for ac, ad in zip(a_classes, a_drug_classes, strict=True)],
+                    dtype=float).reshape(na, ns)
+    hits[:, hdr] = 0.0
+    return _rel(raw), np.log1p(hits)
 
 
 def _cosines(case: Case, answers: Sequence[ClinicianAnswerSentence], encoder: object | None) -> np.ndarray:
