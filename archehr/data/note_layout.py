@@ -1,0 +1,92 @@
+"""Line shapes of notes pasted from an EHR export, a patient portal or a PDF copy.
+
+`note_split` reads a pasted note line by line; this module says what kind of line it is looking at when
+the line's layout, not its words, decides: a row of fields ("Name: X   DOB: Y   MRN: Z"), a table row
+(tab-, space- or pipe-separated columns, or a dot-leader result line), a rule line ("-----"), a page
+header or footer of a PDF copy ("Page 2 of 3"), or a line that opens a unit of its own whatever the line
+above (a time or date at its start: "14:32 ...", "12/14/2026 ...", "Mon 12/14 9:30 AM ...").
+
+Each function takes one line without its line break; offsets returned are inside that line.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
+# words; no sentence punctuation; a time such as "3:20" is no label)
+_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z)]"
+# a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
+# its value ("Started:   semaglutide ...")
+_COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
+# a field after a gap: a tab or three spaces, or two after a value that ends no sentence
+# ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
+_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=[^\s:])[ ]*\t[ \t]*|(?<=[^\s:])[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
+                               rf"(?={_LABEL}:(?:\s|$))")
+# after a first field, one space is enough before an identity label ("Name: Ann Lee DOB: 3/4/1950 MRN: 123")
+# or, in a line that starts with an upper-case label, before one upper-case word after a value with a digit
+# ("ADMITTED: 11/15/2026 DISCHARGED: 11/18/2026");
+# other labels need a gap, since a value may hold capitalised words and abbreviations with a colon
+# ("Discharge Date: ___ Service: MEDICINE" is how the releases join their header, "# Paroxysmal AF: ...")
+_ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
+                       r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL):(?:\s|$))")
+_CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+:(?:\s|$))")
+_FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
+_DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
+_PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
+# a line of rule characters only ("------", "======", "* * * *", "______")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$")
+# a PDF copy's page header or footer
+_PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
+                        r"|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
+_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+# a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
+# or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
+_STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
+                    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
+                    rf"|{_WEEKDAY},?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))")
+
+
+def field_cells(line: str) -> list[tuple[int, int]]:
+    """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
+    "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line."""
+    cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
+    if _FIELD_START.match(line):
+        first_colon = line.index(":")
+        # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
+        patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD,)
+        cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
+                 if m.start() > first_colon]
+    if not cuts:
+        return []
+    cells, pos = [], 0
+    for a, b in sorted(set(cuts)):
+        if a < pos:
+            continue
+        cells.append((pos, a))
+        pos = b
+    cells.append((pos, len(line)))
+    return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+def is_table_row(line: str) -> bool:
+    """A row of a table: columns apart by tabs, three or more spaces or pipes, or a dot leader. It is one
+    unit, header rows ("Test  Result  Flag  Reference") included, and nothing inside it ends a sentence."""
+    body = line.strip()
+    return bool(_COLUMN_GAP.search(body) or _DOT_LEADER.search(body) or _PIPES.search(body))
+
+
+def is_rule_line(line: str) -> bool:
+    """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
+    return bool(_RULE_LINE.match(line.strip()))
+
+
+def is_page_line(line: str) -> bool:
+    """A PDF copy's page header or footer ("Page 2 of 3", "2/3", "- continued -")."""
+    return bool(_PAGE_LINE.match(line.strip()))
+
+
+def starts_with_stamp(line: str) -> bool:
+    """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
+    return bool(_STAMP.match(line.strip()))
