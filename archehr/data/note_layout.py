@@ -15,7 +15,7 @@ import re
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
-_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z)]"
+_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z)#]"
 # a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
 # its value ("Started:   semaglutide ...")
 _COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
@@ -30,7 +30,7 @@ _GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=[^\s:])[ ]*\t[ \t]*|(?<=[^\s:])[ ]{{3,}
 # ("Discharge Date: ___ Service: MEDICINE" is how the releases join their header, "# Paroxysmal AF: ...")
 _ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
                        r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL):(?:\s|$))")
-_CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+:(?:\s|$))")
+_CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\s|$))")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
@@ -50,8 +50,11 @@ _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)
 
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
-    "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line."""
+    "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
+    fields every column is one ("Pages: 2    03/30/2034 16:42" is two)."""
     cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
+    if cuts:
+        cuts += [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
     if _FIELD_START.match(line):
         first_colon = line.index(":")
         # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
@@ -68,6 +71,36 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         pos = b
     cells.append((pos, len(line)))
     return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+# a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
+# a number, a time or a date
+_DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
+_LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+
+
+def line_cells(line: str) -> list[tuple[int, int]]:
+    """The columns of a laid-out line that stands alone, when each reads as a unit of its own: a title and
+    a clinic name and a page ("RADIOLOGY REPORT      Northmoor Imaging Center"), a label over values
+    ("Vitals:   BP 136/84    Pulse 78"); [] when a column is a value, a flag, a time or a date ("Wed 4/27
+    8:00 AM   Lab draw", "Creatinine   1.9   H"), which makes the line one row. (start, end) in `line`."""
+    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    if not gaps or _DOT_LEADER.search(line):
+        return []
+    label = _LABEL_GAP.match(line)
+    if label:  # "Vitals:   BP ...": the label is a cell of its own only above two or more values
+        gaps.insert(0, (line.index(":") + 1, label.end()))
+    cells, pos = [], 0
+    for a, b in gaps:
+        cells.append((pos, a))
+        pos = b
+    cells.append((pos, len(line)))
+    if label and len(cells) < 3:
+        return []
+    texts = [line[a:b].strip() for a, b in cells]
+    if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
+        return []
+    return cells
 
 
 def is_table_row(line: str) -> bool:

@@ -29,7 +29,14 @@ from functools import lru_cache
 from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
-from archehr.data.note_layout import field_cells, is_page_line, is_rule_line, is_table_row, starts_with_stamp
+from archehr.data.note_layout import (
+    field_cells,
+    is_page_line,
+    is_rule_line,
+    is_table_row,
+    line_cells,
+    starts_with_stamp,
+)
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
@@ -45,6 +52,9 @@ _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
+# a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
+# "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|DR|MR|MRS)\.|[:,(]|^|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -229,6 +239,11 @@ def _continues(prev: str, line: str, width: int, lead: int = 0) -> bool:
         return True
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
         return False
+    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
+    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
+    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
+            and not prev.endswith((".", "!", "?", ":", ";")):
+        return True
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
     return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
@@ -243,11 +258,21 @@ _WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\
 _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
 
 
+# an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
+_ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
+
+
 def _block_line(line: str) -> bool:
     """A line an appointment block is made of: short, no full stop, no field, list item or order."""
-    return (0 < len(line) <= 60 and not line.endswith((".", ":")) and not _ITEM.match(line)
+    return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or _ADDRESS_END.search(line))
+            and not _ITEM.match(line)
             and not _FIELD.match(line) and not _ORDER.match(line) and not _laid_out(line)
             and not is_rule_line(line) and not is_page_line(line))
+
+
+def _opens_block(lines: list[str], i: int) -> bool:
+    """Is line i the date line of the next block (a time alone carries on the block above)?"""
+    return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
 
 
 def _appointment_blocks(lines: list[str]) -> dict[int, int]:
@@ -256,16 +281,18 @@ def _appointment_blocks(lines: list[str]) -> dict[int, int]:
     blocks: dict[int, int] = {}
     i = 0
     while i < len(lines):
-        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])):
+        # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
+        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and _OPEN_END.search(lines[i - 1])):
             i += 1
             continue
         first = i
         if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
-                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]):
+                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
+                and not re.search(r"[.!?]\s", lines[i - 1]):
             first = i - 1
         last = i
-        while last + 1 < len(lines) and last - first < 4 and _block_line(lines[last + 1]) \
-                and not (_WHEN_LINE.match(lines[last + 1]) and not re.match(r"^\d{1,2}:\d{2}", lines[last + 1])):
+        while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
+                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
             last += 1
         if last > first:  # a date line alone is an ordinary line
             blocks[first] = last
@@ -273,24 +300,41 @@ def _appointment_blocks(lines: list[str]) -> dict[int, int]:
     return blocks
 
 
-def _layout_units(line: str, start: int) -> list[_Unit] | None:
-    """The units of a line its layout alone decides (none for a rule line), or None for any other line."""
+def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
+    return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()),
+                  start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
+
+
+def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
+    """The units of a line its layout alone decides (none for a rule line), or None for any other line.
+    `in_table`: the line above or below is a table row too."""
     if is_rule_line(line):
         return []
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
     cells = field_cells(line)
     if len(cells) > 1:
-        return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()), start + b - len(line[a:b]) +
-                      len(line[a:b].rstrip()), "field") for a, b in cells]
+        return _cell_units(line, start, cells, "field")
+    if not in_table and not _ORDER.match(line) and not _ITEM.match(line):
+        # a laid-out line on its own is a table row only when a column is a value, time or date
+        cells = line_cells(line)
+        if len(cells) > 1:
+            return _cell_units(line, start, cells, "row")
     return None
+
+
+def _table_rows(lines: list[str]) -> list[bool]:
+    """Which lines of a paragraph are table rows: laid out in columns, and not a line of fields."""
+    return [is_table_row(line) and len(field_cells(line)) < 2 for line in lines]
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
-    blocks = _appointment_blocks([text[s:e].strip() for s, e in paragraph])
+    lines = [text[s:e].strip() for s, e in paragraph]
+    blocks = _appointment_blocks(lines)
+    rows = [False, *_table_rows(lines), False]
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -306,7 +350,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
-        layout = _layout_units(line, s)
+        layout = _layout_units(line, s, rows[index] or rows[index + 2])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
             units += layout
             open_unit, prev_line = None, ""
@@ -361,7 +405,7 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
-    if _TITLES.search(p):
+    if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
     first = n[:1]
     if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
