@@ -19,8 +19,9 @@ from archehr.data.note_split import split_note
 REPO = Path(__file__).resolve().parents[1]
 
 
-# a bullet or a checkbox ("\u2610", "[ ]", "[x]")
-_BULLET = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u25a1\u2610\u2611\u2612]|\[[ xX]?\])\s*")
+# a bullet or a checkbox ("\u2610", "[ ]", "[x]"): the markers note_split reads as list items
+_BULLET = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8"
+                     r"\u27a2\u27a4\u2192\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|\[[ xX\u2713\u2714*-]?\])\s*")
 
 
 def fold(text: str) -> str:

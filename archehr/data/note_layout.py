@@ -15,7 +15,7 @@ import re
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
-_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z)#]"
+_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
 # a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
 # its value ("Started:   semaglutide ...")
 _COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
@@ -35,15 +35,17 @@ _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
-# a line of rule characters only ("------", "======", "* * * *", "______")
-_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$")
+# a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
 # a PDF copy's page header or footer
 _PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
-                        r"|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
+                        r"|(?<=-)\s*\d+|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
 _WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
 # a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
 # or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
 _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
+                    rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
+                    rf"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
                     rf"|{_WEEKDAY},?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))")
 

