@@ -190,3 +190,16 @@ def test_spacy_does_not_cut_upper_case_text_without_a_full_stop():
     note = "RETURN TO THE ED IF: you are short of breath at rest.\nGO TO THE ER IF YOU VOMIT BLOOD OR FEEL FAINT.\n"
     assert texts(note, "spacy") == ["RETURN TO THE ED IF: you are short of breath at rest.",
                                     "GO TO THE ER IF YOU VOMIT BLOOD OR FEEL FAINT."]
+
+
+def test_a_lab_line_is_carried_on_only_by_a_line_in_lower_case():
+    note = ("0815  BP 98/54 HR 88 SpO2 93% 2L NC. MD notified; 250 mL NS bolus\n      ordered and started.\n"
+            "K 3.3 L\neGFR 29 L\n")
+    assert texts(note) == ["0815 BP 98/54 HR 88 SpO2 93% 2L NC.", "MD notified; 250 mL NS bolus ordered and started.",
+                           "K 3.3 L", "eGFR 29 L"]
+
+
+def test_a_line_in_lower_case_after_a_full_sentence_starts_anew():
+    note = "Your prescriptions were sent to the pharmacy.\n   apixaban 5 mg tablet\nTake 1 tab p.o.\ndaily with food.\n"
+    assert texts(note) == ["Your prescriptions were sent to the pharmacy.", "apixaban 5 mg tablet",
+                           "Take 1 tab p.o. daily with food."]

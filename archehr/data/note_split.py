@@ -226,7 +226,9 @@ def _continues(prev: str, line: str, width: int, lead: int = 0) -> bool:
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _CONTINUES_START.match(line):
-        return True
+        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
+        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
+                    and not _ABBREV.search(prev) and not _ADDRESS_END.search(prev))
     if _FIELD.match(line) or _ORDER.match(line):
         return False
     if _OPEN_END.search(prev):
@@ -371,9 +373,11 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(s, e, "row"))
             open_unit = None
         elif _is_lab_line(line):
-            units.append(_Unit(s, e, "lab"))
-            open_unit = None
-        elif open_unit is not None and _continues(laid_out, line, width, lead):
+            open_unit = _Unit(s, e, "lab")
+            units.append(open_unit)
+        elif open_unit is not None and _continues(laid_out, line, width, lead) \
+                and (open_unit.kind != "lab" or _CONTINUES_START.match(line)):
+            # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
             open_unit.end = e
         else:
             open_unit = _Unit(s, e, "text")
@@ -411,7 +415,8 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
-    if not p.endswith((".", "!", "?")) and not re.search(r"[a-z]", p) and re.search(r"[A-Z]{2}", p):
+    if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
+            and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
     if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
