@@ -203,3 +203,12 @@ def test_a_line_in_lower_case_after_a_full_sentence_starts_anew():
     note = "Your prescriptions were sent to the pharmacy.\n   apixaban 5 mg tablet\nTake 1 tab p.o.\ndaily with food.\n"
     assert texts(note) == ["Your prescriptions were sent to the pharmacy.", "apixaban 5 mg tablet",
                            "Take 1 tab p.o. daily with food."]
+
+
+def test_wide_spaces_after_a_sentence_or_between_justified_words_are_no_columns():
+    assert not note_layout.is_table_row("He is well.   Plan to go home today.")
+    assert not note_layout.is_table_row("The   patient   was   seen   in   clinic   and   the   wound")
+    assert note_layout.is_table_row("Oxygen\t2 L/min\tat night and when walking\tContinue")
+    note = "He is well.   Plan to go home.\nThe   wound   is   healing   well   and\nclean.   Sutures   out   soon.\n"
+    assert texts(note) == ["He is well.", "Plan to go home.", "The wound is healing well and clean.",
+                           "Sutures out soon."]

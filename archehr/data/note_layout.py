@@ -107,9 +107,19 @@ def line_cells(line: str) -> list[tuple[int, int]]:
 
 def is_table_row(line: str) -> bool:
     """A row of a table: columns apart by tabs, three or more spaces or pipes, or a dot leader. It is one
-    unit, header rows ("Test  Result  Flag  Reference") included, and nothing inside it ends a sentence."""
+    unit, header rows ("Test  Result  Flag  Reference") included, and nothing inside it ends a sentence.
+
+    Wide spaces are no columns after a sentence's end ("He is well.   Plan: home.") nor between the words
+    of justified text copied from a PDF ("The   patient   was   seen   in   clinic")."""
     body = line.strip()
-    return bool(_COLUMN_GAP.search(body) or _DOT_LEADER.search(body) or _PIPES.search(body))
+    if _DOT_LEADER.search(body) or _PIPES.search(body):
+        return True
+    gaps = [m for m in _COLUMN_GAP.finditer(body) if body[m.start() - 1] not in ".!?;,"]
+    if not gaps:
+        return False
+    cells = _COLUMN_GAP.split(body)
+    words = sum(1 for c in cells if re.fullmatch(r"[a-z]+[.,;:!?]?", c))
+    return not (len(cells) >= 3 and words >= 0.6 * len(cells))
 
 
 def is_rule_line(line: str) -> bool:
