@@ -212,3 +212,8 @@ def test_wide_spaces_after_a_sentence_or_between_justified_words_are_no_columns(
     note = "He is well.   Plan to go home.\nThe   wound   is   healing   well   and\nclean.   Sutures   out   soon.\n"
     assert texts(note) == ["He is well.", "Plan to go home.", "The wound is healing well and clean.",
                            "Sutures out soon."]
+
+
+def test_lines_at_one_deeper_indent_under_a_heading_are_items():
+    note = "  Diagnoses\n     Pneumonia\n     Type 2 diabetes\n"
+    assert texts(note) == ["Diagnoses", "Pneumonia", "Type 2 diabetes"]

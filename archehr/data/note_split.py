@@ -219,7 +219,7 @@ def _wrap_width(text: str) -> int:
     return max(widths, default=0)
 
 
-def _continues(prev: str, line: str, width: int, lead: int = 0) -> bool:
+def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
@@ -233,10 +233,11 @@ def _continues(prev: str, line: str, width: int, lead: int = 0) -> bool:
         return False
     if _OPEN_END.search(prev):
         return True
-    # a hanging indent: a line set in deeper than an indented line above carries it on
-    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule")
+    # a hanging indent: one line set in deeper than an indented line above carries it on
+    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
+    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
     prev_lead = len(prev) - len(prev.lstrip())
-    if 0 < prev_lead < lead and not prev.endswith((".", "!", "?")):
+    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
         return True
     # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
     if _COUNT_START.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
@@ -328,6 +329,14 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     return None
 
 
+def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
+    """The indentation of a paragraph's line (-1 past its end)."""
+    if index >= len(paragraph):
+        return -1
+    line = text[paragraph[index][0]:paragraph[index][1]]
+    return len(line) - len(line.lstrip())
+
+
 def _table_rows(lines: list[str]) -> list[bool]:
     """Which lines of a paragraph are table rows: laid out in columns, and not a line of fields."""
     return [is_table_row(line) and len(field_cells(line)) < 2 for line in lines]
@@ -375,7 +384,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         elif _is_lab_line(line):
             open_unit = _Unit(s, e, "lab")
             units.append(open_unit)
-        elif open_unit is not None and _continues(laid_out, line, width, lead) \
+        elif open_unit is not None and _continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
                 and (open_unit.kind != "lab" or _CONTINUES_START.match(line)):
             # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
             open_unit.end = e
