@@ -6,7 +6,8 @@ the line's layout, not its words, decides: a row of fields ("Name: X   DOB: Y   
 header or footer of a PDF copy ("Page 2 of 3"), or a line that opens a unit of its own whatever the line
 above (a time or date at its start: "14:32 ...", "12/14/2026 ...", "Mon 12/14 9:30 AM ...").
 
-Each function takes one line without its line break; offsets returned are inside that line.
+Each function takes one line without its line break (offsets returned are inside that line), except
+`appointment_blocks`, which reads a paragraph's lines: a date or time line with the short lines under it.
 """
 
 from __future__ import annotations
@@ -135,3 +136,80 @@ def is_page_line(line: str) -> bool:
 def starts_with_stamp(line: str) -> bool:
     """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
     return bool(_STAMP.match(line.strip()))
+
+# --- line shapes that note_split reads as structure ---------------------------------------------------
+
+# list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
+# "a)" "#"
+ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
+                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
+                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
+# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
+FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
+# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
+ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
+                   r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
+                   r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER|AVOID|TAKE)\b[:\s]")
+# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
+OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
+                      r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
+                      r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
+                      r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
+                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
+                      re.IGNORECASE)
+
+
+def laid_out(line: str) -> bool:
+    """A table row or a line of several fields: its length is the layout's, not a wrap width."""
+    return is_table_row(line) or len(field_cells(line.strip())) > 1
+
+
+# --- appointment blocks of a portal export ---------------------------------------------------------------
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
+_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
+                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
+# the heading above the blocks ("Your upcoming appointments") is not part of the first one
+_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+# an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
+ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
+
+
+def _block_line(line: str) -> bool:
+    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
+    return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or ADDRESS_END.search(line))
+            and not ITEM.match(line)
+            and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line)
+            and not is_rule_line(line) and not is_page_line(line))
+
+
+def _opens_block(lines: list[str], i: int) -> bool:
+    """Is line i the date line of the next block (a time alone carries on the block above)?"""
+    return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
+
+
+def appointment_blocks(lines: list[str]) -> dict[int, int]:
+    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    blocks: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
+        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and OPEN_END.search(lines[i - 1])):
+            i += 1
+            continue
+        first = i
+        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
+                and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
+            # (above a list of one-line appointments, that line is the list's heading)
+            first = i - 1
+        last = i
+        while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
+                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
+            last += 1
+        if last > first:  # a date line alone is an ordinary line
+            blocks[first] = last
+        i = last + 1
+    return blocks

