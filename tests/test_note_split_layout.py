@@ -112,7 +112,8 @@ def test_checkbox_and_bracket_markers_start_list_items():
 
 
 def test_order_lines_stand_alone_after_wrapped_text():
-    note = ("We talked about the plan for your breathing and the new inhaler that you will\n"
+    # the first line is the note's longest: a full line, whose next word would not have fit on it
+    note = ("We talked about the plan for your breathing and the new inhaler at the clinic today\n"
             "FINISH prednisone 40 mg on 09/08\nRESTART lisinopril 10 mg daily\n")
     assert texts(note)[1:] == ["FINISH prednisone 40 mg on 09/08", "RESTART lisinopril 10 mg daily"]
 
@@ -217,3 +218,8 @@ def test_wide_spaces_after_a_sentence_or_between_justified_words_are_no_columns(
 def test_lines_at_one_deeper_indent_under_a_heading_are_items():
     note = "  Diagnoses\n     Pneumonia\n     Type 2 diabetes\n"
     assert texts(note) == ["Diagnoses", "Pneumonia", "Type 2 diabetes"]
+
+
+def test_an_order_word_after_a_line_left_open_carries_the_sentence_on():
+    note = "IF THE SWELLING GETS WORSE YOU SHOULD\nSTOP TAKING AMLODIPINE AND CALL US.\nSTOP aspirin\n"
+    assert texts(note) == ["IF THE SWELLING GETS WORSE YOU SHOULD STOP TAKING AMLODIPINE AND CALL US.", "STOP aspirin"]

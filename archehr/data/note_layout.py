@@ -149,7 +149,7 @@ FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
 ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
                    r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
-                   r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER|AVOID|TAKE)\b[:\s]")
+                   r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER)\b[:\s]")
 # a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
 OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"

@@ -213,10 +213,12 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
-    if FIELD.match(line) or ORDER.match(line):
+    if FIELD.match(line):
         return False
-    if OPEN_END.search(prev):
+    if OPEN_END.search(prev):  # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
         return True
+    if ORDER.match(line):
+        return False
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
     # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
