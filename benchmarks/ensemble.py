@@ -112,8 +112,8 @@ def scores_row(task, test_dirs, dev_dirs, perfect_dir, key, dev_key, rule=None):
     return {"members": singles, "mean": statistics.mean(singles), "best": max(singles), "ensemble": ens,
             "fitted": fit, "perfect": perfect, "vote_bound": best_pattern_rule(pats)[0] if pats else None,
             "bayes_rule": rule_f1(pats, rule, by_case=True) if pats and rule is not None else None,
-            "fit": None if chosen is None else (chosen["weights"] + ("" if chosen["weights"] == "best member"
-                                                                     else f" {chosen['threshold']}"))}
+            "fit": None if fitted is None else "best member" if fitted.source.endswith("best member") else
+            "default" if fitted.source.endswith("default kept") else f"{chosen['weights']} {chosen['threshold']}"}
 
 
 def model_items(model, case, task):

@@ -7,12 +7,14 @@ log-odds, and (vote tasks) the log-likelihood-ratio weights of each member's fal
 positive rates on dev (`items.py`), times a threshold grid (vote tasks); ties go to equal weights, then to
 the threshold nearest the default.
 
-**The best member instead.** A vote fitted on a small dev set can lose to the best member (when the
-members share most of their mistakes there is little to gain, and the fit can overfit). So the whole fit
-is run again inside k-fold cross-validation over the dev cases (each fold fitted on the other folds and
-scored on its own, pooled), beside the choice of the best member on the other folds scored the same way;
-when the cross-validated vote does not beat the cross-validated best member, the ensemble is the member
-best on all of dev (weight 1, the others 0). run.json records both cross-validated scores and the choice.
+**The fit must earn its place.** A vote fitted on a small dev set can lose to the best member (when the
+members share most of their mistakes there is little to gain) and to the default vote (choosing among many
+candidates on few cases overfits). So the whole fit is run again inside k-fold cross-validation over the
+dev cases (each fold fitted on the other folds and scored on its own, pooled), and so is the choice of
+the best member; the default vote (equal weights, threshold 0.5) fits nothing, so its dev score is
+already honest. When neither vote beats the cross-validated best member, the ensemble is the member best
+on all of dev (weight 1, the others 0); else when the cross-validated fitted vote does not beat the
+default, the default is kept; else the fitted vote. run.json records the three scores and the choice.
 """
 
 from __future__ import annotations
@@ -180,20 +182,28 @@ def cross_validated(sc: _DevScores, folds: int = FOLDS, seed: int = 0) -> dict[s
 
 
 def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS) -> Settings:
-    """Weights and threshold chosen on the dev runs, or the best dev member when the vote does not beat it in
-    cross-validation (module docstring); the record says what was tried and why."""
+    """Weights and threshold chosen on the dev runs, unless the default vote or the best dev member does as well
+    (module docstring); the record says what was tried and why."""
     sc = _DevScores(dev, dev_key)
     score, chosen, settings, tried = _choose(sc, None)
     singles = [sc.single(k) for k in range(len(dev))]
     cv = cross_validated(sc, folds) if len(dev) > 1 else {"folds": 0, "vote": None, "best_member": None}
+    cv["default_vote"] = round(sc.score(Settings()), 4)  # nothing fitted: its dev score is not optimistic
     details = {"on": "dev", "metric": headline(sc.task)[0], "dev_runs": [m.path for m in dev],
                "member_dev_scores": [round(s, 4) for s in singles], "chosen": chosen, "tried": tried,
                "cross_validated": cv}
-    if cv["vote"] is not None and cv["vote"] <= cv["best_member"]:
+    if cv["vote"] is None:
+        return Settings(settings.threshold, settings.weights, "fitted on dev", details)
+    if max(cv["vote"], cv["default_vote"]) <= cv["best_member"]:
         best = max(range(len(dev)), key=lambda r: (singles[r], -r))
         details["chosen"] = {"weights": "best member", "member": best, "threshold": DEFAULT_THRESHOLD,
                              "dev_score": round(singles[best], 4),
-                             "why": "the cross-validated vote did not beat the cross-validated best member"}
+                             "why": "neither the cross-validated fitted vote nor the default vote beat the "
+                                    "cross-validated best member"}
         return Settings(DEFAULT_THRESHOLD, tuple(float(k == best) for k in range(len(dev))),
                         "fitted on dev: best member", details)
+    if cv["vote"] <= cv["default_vote"]:
+        details["chosen"] = {"weights": "equal", "threshold": DEFAULT_THRESHOLD, "dev_score": cv["default_vote"],
+                             "why": "the cross-validated fitted vote did not beat the default vote"}
+        return Settings(DEFAULT_THRESHOLD, None, "fitted on dev: default kept", details)
     return Settings(settings.threshold, settings.weights, "fitted on dev", details)
