@@ -190,8 +190,8 @@ def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS) -> Set
     cv = cross_validated(sc, folds) if len(dev) > 1 else {"folds": 0, "vote": None, "best_member": None}
     cv["default_vote"] = round(sc.score(Settings()), 4)  # nothing fitted: its dev score is not optimistic
     details = {"on": "dev", "metric": headline(sc.task)[0], "dev_runs": [m.path for m in dev],
-               "member_dev_scores": [round(s, 4) for s in singles], "chosen": chosen, "tried": tried,
-               "cross_validated": cv}
+               "member_dev_scores": [round(s, 4) for s in singles], "best_candidate": chosen, "chosen": chosen,
+               "tried": tried, "cross_validated": cv}
     if cv["vote"] is None:
         return Settings(settings.threshold, settings.weights, "fitted on dev", details)
     if max(cv["vote"], cv["default_vote"]) <= cv["best_member"]:
