@@ -21,8 +21,8 @@ better. "Bayes vote (generator)" applies to the runs the Bayes-optimal rule of t
 knows the rates, the sharing and each case: generator_bound, from 200 other family seeds), whose expected
 score, beside each member's, is printed in a second table. `mixed`: the offline default system plus four
 LLM runs of the 40% family. Then a sloppy model (rate 0.20, a third of its cited lines state an invented
-number) run on 2025 with predict's number repair as before (lines dropped with their citations) and now (re-
-written from what they cite). `--tune` prints the ensemble over a threshold grid for family seed 0 (rates
+number) run on 2025 with predict's number repair as before (lines dropped with their citations) and now
+(re-written from what they cite). `--tune` prints the ensemble over a threshold grid for family seed 0 (rates
 0.20-0.40, 0.35 x the mean shared), the family the default threshold was chosen on; the reported seeds are
 other seeds.
 """
