@@ -12,12 +12,19 @@ each model's evidence mistakes made by all five is measured and printed. Every s
 scorer's, on the demo test split: 2025 strict micro F1, st2 strict micro F1, st4 micro F1, st1/st3 overall
 without the model metrics (ROUGE/BLEU/SARI part means). Columns: each member, their mean, the best member
 (best on test: an upper bound on picking one), the ensemble with equal weights and the default threshold
-(no dev), the ensemble fitted on the members' dev runs with the dev key, and the perfect model through the
-same system. `mixed`: the offline default system plus four LLM runs of the 40% family. Then a sloppy model
-(rate 0.20, a third of its cited lines state an invented number) run on 2025 with predict's number repair
-as before (lines dropped with their citations) and now (re-written from what they cite). `--tune` prints
-the ensemble over a threshold grid for family seed 0 (rates 0.20-0.40, 0.35 x the mean shared), the family
-the default threshold was chosen on; the reported seeds are other seeds.
+(no dev), the ensemble fitted on the members' dev runs with the dev key (archehr.ensemble.fit: the fitted
+vote, or the default or the best dev member when the fit does not beat them in cross-validation on dev),
+what the fit chose per seed, two bounds, and the perfect model through the same system. Bounds (vote tasks):
+"best vote (test key)" is the best rule deciding each item from which members named it, chosen with the test
+key (items.best_pattern_rule): no weighted vote of these runs, whatever its weights and threshold, does
+better. "Bayes vote (generator)" applies to the runs the Bayes-optimal rule of the scripted generator (it
+knows the rates, the sharing and each case: generator_bound, from 200 other family seeds), whose expected
+score, beside each member's, is printed in a second table. `mixed`: the offline default system plus four
+LLM runs of the 40% family. Then a sloppy model (rate 0.20, a third of its cited lines state an invented
+number) run on 2025 with predict's number repair as before (lines dropped with their citations) and now
+(re-written from what they cite). `--tune` prints the ensemble over a threshold grid for family seed 0 (rates
+0.20-0.40, 0.35 x the mean shared), the family the default threshold was chosen on; the reported seeds are
+other seeds.
 """
 
 from __future__ import annotations
@@ -33,6 +40,11 @@ RATES = (0.2, 0.25, 0.3, 0.35, 0.4)
 # 80% of every model's mistakes shared needs rates within a narrower band: the shared mistakes are made by all,
 # so they are at most the lowest rate (0.8 x 0.3 = 0.24 <= 0.25)
 RATES_80 = (0.25, 0.275, 0.3, 0.325, 0.35)
+VOTE_TASKS = ("2025", "st2", "st4")  # the tasks whose ensemble is a vote over items (the others choose a text)
+# (label, run tag, family options, with dev runs); the last family runs on test only (no fitted column)
+FAMILIES = [("rates 0.20-0.40, shared 40%", "s40", {"shared": 0.4}, True),
+            ("rates 0.25-0.35, shared 80%", "s80", {"shared": 0.8, "rates": RATES_80}, True),
+            ("rates 0.25-0.35, shared 40%", "b40", {"shared": 0.4, "rates": RATES_80}, False)]
 
 
 def merged(splits):
@@ -89,9 +101,11 @@ def shared_share(models, split) -> float:
     return statistics.mean(len(common) / len(x) for x in mistakes if x)
 
 
-def scores_row(task, test_dirs, dev_dirs, perfect_dir, key, dev_key):
+def scores_row(task, test_dirs, dev_dirs, perfect_dir, key, dev_key, rule=None):
+    """One seed's figures for one task: members, equal-weight and fitted ensembles, the bounds, perfect."""
     from archehr.ensemble.combine import Settings, ensemble_predictions
     from archehr.ensemble.fit import fit_settings, pair_runs, score_report, value
+    from archehr.ensemble.items import best_pattern_rule, patterns, rule_f1
     from archehr.ensemble.members import load_members
 
     mem = load_members(test_dirs)
@@ -100,8 +114,59 @@ def scores_row(task, test_dirs, dev_dirs, perfect_dir, key, dev_key):
     fitted = fit_settings(pair_runs(mem, load_members(dev_dirs), "dev"), dev_key) if dev_dirs else None
     fit = value(score_report(task, ensemble_predictions(mem, fitted)[0], key), task) if fitted else None
     perfect = value(score_report(task, load_members([perfect_dir])[0].predictions, key), task) if perfect_dir else None
+    pats = patterns(mem, key) if task in VOTE_TASKS else None
+    chosen = fitted.details["chosen"] if fitted else None
     return {"members": singles, "mean": statistics.mean(singles), "best": max(singles), "ensemble": ens,
-            "fitted": fit, "perfect": perfect, "fit": fitted.details["chosen"] if fitted else None}
+            "fitted": fit, "perfect": perfect, "vote_bound": best_pattern_rule(pats)[0] if pats else None,
+            "bayes_rule": rule_f1(pats, rule, by_case=True) if pats and rule is not None else None,
+            "fit": None if fitted is None else "best member" if fitted.source.endswith("best member") else
+            "default" if fitted.source.endswith("default kept") else f"{chosen['weights']} {chosen['threshold']}"}
+
+
+def model_items(model, case, task):
+    """The items a scripted model names on a case (what its run's prediction names, without running it)."""
+    if task == "st2":
+        return frozenset(model.evidence(case)[0])
+    if task == "2025":
+        return frozenset(i for _, ids in model.answer_lines(case) for i in ids)
+    return frozenset((a, i) for a, ids in model._links(case) for i in ids)
+
+
+def generator_bound(fam_args, split, tasks, seeds=range(1000, 1200)):
+    """Per task: the expected micro F1 of each member and of the Bayes-optimal vote of the family, from the
+    generator alone (family seeds 1000-1199, none of them reported): per (case, who named the item) the
+    expected gold and non-gold counts, and the best rule over these groups (items.best_pattern_rule with
+    by_case), whose micro F1 is a ratio of expected counts."""
+    from archehr.ensemble.items import Patterns, best_pattern_rule, gold_items
+    from archehr.testing.noisy_models import NoisyFamily
+
+    kinds = {"2025": "ids", "st2": "ids", "st4": "links"}
+    counts = {t: {} for t in tasks}
+    n_gold = {t: 0 for t in tasks}
+    for seed in seeds:
+        models = NoisyFamily(split, seed=seed, **{"rates": RATES, **fam_args}).models()
+        for c in split.cases:
+            for t in tasks:
+                named = [model_items(m, c, t) for m in models]
+                gold = gold_items(kinds[t], split.key_for(c.case_id))
+                n_gold[t] += len(gold)
+                for item in frozenset().union(*named) | gold:
+                    grp = (c.case_id, frozenset(k for k, x in enumerate(named) if item in x))
+                    g, o = counts[t].get(grp, (0, 0))
+                    counts[t][grp] = (g + 1, o) if item in gold else (g, o + 1)
+    out = {}
+    for t in tasks:
+        pats = Patterns(counts[t], n_gold[t], len(models))
+        members = [_member_f1(counts[t], n_gold[t], m) for m in range(len(models))]
+        bayes, rule = best_pattern_rule(pats, by_case=True)
+        out[t] = {"members": members, "bayes": bayes, "rule": rule}
+    return out
+
+
+def _member_f1(counts, n_gold, k):
+    tp = sum(g for (_, who), (g, _) in counts.items() if k in who)
+    fp = sum(o for (_, who), (_, o) in counts.items() if k in who)
+    return 100 * 2 * tp / (tp + fp + n_gold)
 
 
 def family_runs(label, fam_args, seed, splits, train, tasks, root):
@@ -132,6 +197,73 @@ def sloppy(seeds, test_split, train, root: Path) -> None:
         what = "lines dropped with their citations (before)" if repair == "drop" else \
             "lines re-written from what they cite (now)"
         print(f"  {what}: {statistics.mean(vals):.1f} (per seed {', '.join(f'{v:.1f}' for v in vals)})")
+
+
+def measure(seeds, splits, train, tasks, root):
+    """Every family's runs per seed scored (scores_row), the mixed ensemble, and the generator bounds."""
+    test_split, dev_split = splits["test"], splits["dev"]
+    table: dict[tuple[str, str], list[dict]] = {}
+    shares: dict[str, list[float]] = {}
+    vote_tasks = [t for t in tasks if t in VOTE_TASKS]
+    bounds = {label: generator_bound(args, test_split, vote_tasks) for label, _, args, _ in FAMILIES}
+    for seed in seeds:
+        for label, tag, args, with_dev in FAMILIES:
+            fam_splits = splits if with_dev else {"test": test_split}
+            fam_tasks = tasks if with_dev else vote_tasks
+            fam = family_runs(tag, args, seed, fam_splits, train, fam_tasks, root)
+            shares.setdefault(label, []).append(shared_share(fam, test_split))
+            for t in fam_tasks:
+                table.setdefault((label, t), []).append(scores_row(
+                    t, [root / "test" / t / n for n, _ in fam], [root / "dev" / t / n for n, _ in fam] if with_dev
+                    else None, root / "test" / t / "perfect", test_split, dev_split,
+                    bounds[label][t]["rule"] if t in VOTE_TASKS else None))
+            if tag == "s40":  # mixed: the offline default system and four of the LLM runs
+                for t in tasks:
+                    names = ["offline"] + [n for n, _ in fam[:4]]
+                    table.setdefault(("mixed", t), []).append(scores_row(
+                        t, [root / "test" / t / n for n in names], [root / "dev" / t / n for n in names],
+                        root / "test" / t / "perfect", test_split, dev_split))
+    return table, shares, bounds
+
+
+def _mean(rows, k):
+    vals = [r[k] for r in rows]
+    return None if vals[0] is None else statistics.mean(vals)
+
+
+def _f(x, bold=False):
+    return "n/a" if x is None else (f"**{x:.1f}**" if bold else f"{x:.1f}")
+
+
+def print_table(table) -> None:
+    print("| models | task | members | mean | best | equal, 0.5 | fitted on dev | fit chose (per seed) | best vote "
+          "(test key) | Bayes vote (generator) | perfect | equal - best | fitted - best (min over seeds) | "
+          "Bayes - best (min) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for (label, t), rows in table.items():
+        m = {k: _mean(rows, k) for k in ("mean", "best", "ensemble", "fitted", "perfect", "vote_bound", "bayes_rule")}
+        members = " / ".join(f"{statistics.mean(r['members'][k] for r in rows):.1f}"
+                             for k in range(len(rows[0]["members"])))
+        gain, bayes = ("n/a" if m[k] is None else
+                       f"{m[k] - m['best']:+.1f} ({min(r[k] - r['best'] for r in rows):+.1f})"
+                       for k in ("fitted", "bayes_rule"))
+        chose = "; ".join(r["fit"] for r in rows) if rows[0]["fit"] else "n/a"
+        print(f"| {label} | {t} | {members} | {_f(m['mean'])} | {_f(m['best'])} | {_f(m['ensemble'])} | "
+              f"{_f(m['fitted'], True)} | {chose} | {_f(m['vote_bound'])} | {_f(m['bayes_rule'])} | {_f(m['perfect'])}"
+              f" | {m['ensemble'] - m['best']:+.1f} ({min(r['ensemble'] - r['best'] for r in rows):+.1f}) | {gain} |"
+              f" {bayes} |")
+
+
+def print_bounds(bounds, table) -> None:
+    print("\nexpected micro F1 from the generator (family seeds 1000-1199, not the reported ones): each member, and "
+          "the Bayes-optimal vote (knows the rates, the sharing and each case):\n")
+    print("| models | task | members (expected) | best member (expected) | Bayes-optimal vote (expected) | gain |")
+    print("|---|---|---|---|---|---|")
+    for label, per_task in bounds.items():
+        for t, b in per_task.items():
+            best = max(b["members"])
+            print(f"| {label} | {t} | {' / '.join(f'{x:.1f}' for x in b['members'])} | {best:.1f} | "
+                  f"{b['bayes']:.1f} | {b['bayes'] - best:+.1f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,41 +299,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tune {t}: " + ", ".join(f"{th}: {v:.1f}" for th, v in row.items()))
         return 0
     seeds = [int(s) for s in a.seeds.split(",")]
-    # (label, run tag, family options, with dev runs); the last family runs on test only (no fitted column)
-    families = [("rates 0.20-0.40, shared 40%", "s40", {"shared": 0.4}, True),
-                ("rates 0.25-0.35, shared 80%", "s80", {"shared": 0.8, "rates": RATES_80}, True),
-                ("rates 0.25-0.35, shared 40%", "b40", {"shared": 0.4, "rates": RATES_80}, False)]
-    table: dict[tuple[str, str], list[dict]] = {}
-    shares: dict[str, list[float]] = {}
-    for seed in seeds:
-        for label, tag, args, with_dev in families:
-            fam_splits = splits if with_dev else {"test": test_split}
-            fam_tasks = tasks if with_dev else [t for t in tasks if t in ("2025", "st2", "st4")]
-            fam = family_runs(tag, args, seed, fam_splits, train, fam_tasks, root)
-            shares.setdefault(label, []).append(shared_share(fam, test_split))
-            for t in fam_tasks:
-                table.setdefault((label, t), []).append(scores_row(
-                    t, [root / "test" / t / n for n, _ in fam], [root / "dev" / t / n for n, _ in fam] if with_dev
-                    else None, root / "test" / t / "perfect", test_split, dev_split))
-            if tag == "s40":  # mixed: the offline default system and four of the LLM runs
-                for t in tasks:
-                    names = ["offline"] + [n for n, _ in fam[:4]]
-                    table.setdefault(("mixed", t), []).append(scores_row(
-                        t, [root / "test" / t / n for n in names], [root / "dev" / t / n for n in names],
-                        root / "test" / t / "perfect", test_split, dev_split))
+    table, shares, bounds = measure(seeds, splits, train, tasks, root)
     print(f"seeds {', '.join(map(str, seeds))} (means over seeds); share of each model's evidence mistakes made by "
           "all five: " + "; ".join(f"{k}: {100 * statistics.mean(v):.0f}%" for k, v in shares.items()) + "\n")
-    print("| models | task | members | mean | best | ensemble (equal, 0.5) | ensemble fitted on dev | perfect |"
-          " ensemble - best (min over seeds) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for (label, t), rows in table.items():
-        mean = {k: statistics.mean(r[k] for r in rows) for k in ("mean", "best", "ensemble", "perfect")}
-        fitted = "n/a" if rows[0]["fitted"] is None else f"{statistics.mean(r['fitted'] for r in rows):.1f}"
-        members = " / ".join(f"{statistics.mean(r['members'][k] for r in rows):.1f}"
-                             for k in range(len(rows[0]["members"])))
-        gain = min(r["ensemble"] - r["best"] for r in rows)
-        print(f"| {label} | {t} | {members} | {mean['mean']:.1f} | {mean['best']:.1f} | **{mean['ensemble']:.1f}** | "
-              f"{fitted} | {mean['perfect']:.1f} | {mean['ensemble'] - mean['best']:+.1f} ({gain:+.1f}) |")
+    print_table(table)
+    print_bounds(bounds, table)
     if "2025" in tasks:
         sloppy(seeds, test_split, train, root)
     return 0

@@ -60,14 +60,17 @@ def test_members_of_different_tasks_exit_2_and_write_nothing(runs, tmp_path, cap
     assert "field task" in capsys.readouterr().err
 
 
-def test_dev_runs_fit_weights_and_threshold_and_say_so(runs, tmp_path):
+def test_dev_runs_fit_weights_and_threshold_and_say_so(runs, tmp_path, capsys):
     members = [str(runs / "test" / "st2" / s) for s in SYSTEMS[:2]]
     code = main(["ensemble", *members, "--dev", str(runs / "dev" / "st2"), "-o", str(tmp_path / "fit")])
     assert code == 0
     ens = json.loads((tmp_path / "fit" / "run.json").read_text())["ensemble"]
-    assert ens["source"] == "fitted on dev" and ens["fit"]["on"] == "dev"
-    assert ens["fit"]["chosen"] in ens["fit"]["tried"]
+    assert ens["source"].startswith("fitted on dev") and ens["fit"]["on"] == "dev"
+    assert ens["fit"]["best_candidate"] in ens["fit"]["tried"]
     assert ens["threshold"] == ens["fit"]["chosen"]["threshold"]
+    cv = ens["fit"]["cross_validated"]
+    assert cv["folds"] == 5 and {"vote", "best_member", "default_vote"} <= set(cv)
+    assert f"the best member {cv['best_member']:.2f}" in capsys.readouterr().out
 
 
 def test_dev_runs_over_the_test_input_are_refused(runs, tmp_path, capsys):

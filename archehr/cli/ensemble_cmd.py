@@ -54,6 +54,10 @@ def ensemble(
     weights = "equal" if s.weights is None else ", ".join(f"{w:g}" for w in s.weights)
     print(f"ensemble of {len(built.members)} run(s), task {built.members[0].task}: weights {weights}; "
           f"threshold {s.threshold:g} ({s.source})")
+    cv = s.details.get("cross_validated") if not select else None
+    if cv and cv.get("vote") is not None:
+        print(f"cross-validated on dev ({cv['folds']} folds): the fitted vote {cv['vote']:.2f}, the best member "
+              f"{cv['best_member']:.2f}; the default vote {cv['default_vote']:.2f} on dev")
     if select:
         d = s.details
         print(f"selected on dev: {d['dev_score']:.2f} in-sample, {d['cv_dev_score']:.2f} cross-validated "

@@ -2,8 +2,19 @@
 
 Fitting never sees the test key: the members' dev runs (the same systems run on a dev split) are combined
 under each candidate setting and scored against the dev key; the best candidate is kept and applied to
-the test runs. Candidates: equal weights, weights proportional to each member's own dev score, or their
-log-odds, times a threshold grid (vote tasks); ties go to equal weights, then to the threshold nearest the default.
+the test runs. Candidates: equal weights, weights proportional to each member's own dev score, their
+log-odds, and (vote tasks) the log-likelihood-ratio weights of each member's false negative and false
+positive rates on dev (`items.py`), times a threshold grid (vote tasks); ties go to equal weights, then to
+the threshold nearest the default.
+
+**The fit must earn its place.** A vote fitted on a small dev set can lose to the best member (when the
+members share most of their mistakes there is little to gain) and to the default vote (choosing among many
+candidates on few cases overfits). So the whole fit is run again inside k-fold cross-validation over the
+dev cases (each fold fitted on the other folds and scored on its own, pooled), and so is the choice of
+the best member; the default vote (equal weights, threshold 0.5) fits nothing, so its dev score is
+already honest. When neither vote beats the cross-validated best member, the ensemble is the member best
+on all of dev (weight 1, the others 0); else when the cross-validated fitted vote does not beat the
+default, the default is kept; else the fitted vote. run.json records the three scores and the choice.
 """
 
 from __future__ import annotations
@@ -88,30 +99,111 @@ def log_odds(scores: Sequence[float]) -> tuple[float, ...]:
     return tuple(round(r / top, 6) for r in raw)
 
 
-def fit_settings(dev: Sequence[Member], dev_key: Any) -> Settings:
-    """Weights and threshold chosen on the dev runs (module docstring); the record says what was tried."""
+FOLDS = 5
+Weighting = tuple[str, tuple[float, ...] | None, dict[str, Any]]
+
+
+class _DevScores:
+    """Dev scores of candidate settings, each candidate's ensemble built and scored once on all dev cases."""
+
+    def __init__(self, dev: Sequence[Member], key: Any):
+        from archehr.ensemble.items import load_key
+
+        self.dev, self.task, self.key = dev, dev[0].task, load_key(key)
+        self._reports: dict[tuple[tuple[float, ...] | None, float], Any] = {}
+        self._singles = [score_report(self.task, m.predictions, self.key) for m in dev]
+
+    def single(self, k: int, cases: Sequence[str] | None = None) -> float:
+        return value(self._singles[k], self.task, cases)
+
+    def score(self, s: Settings, cases: Sequence[str] | None = None) -> float:
+        at = (s.weights, s.threshold)
+        if at not in self._reports:
+            self._reports[at] = score_report(self.task, ensemble_predictions(self.dev, s)[0], self.key)
+        return value(self._reports[at], self.task, cases)
+
+
+def _weightings(sc: _DevScores, cases: Sequence[str] | None, votes: bool) -> list[Weighting]:
+    """The candidate weights, from the dev runs over `cases` only (module docstring)."""
+    from archehr.ensemble.items import class_rates, patterns
+
+    singles = [sc.single(k, cases) for k in range(len(sc.dev))]
+    top = max(singles) or 1.0
+    out: list[Weighting] = [("equal", None, {})]
+    if len(set(singles)) > 1:
+        out.append(("dev score", tuple(round(s / top, 6) for s in singles), {}))
+        out.append(("log-odds of dev score", log_odds(singles), {}))
+    if votes and len(sc.dev) > 1:
+        rates = class_rates(patterns(sc.dev, sc.key, cases))
+        out.append(("class rates", rates.weights(), {"rates": rates.record()}))
+    return out
+
+
+def _choose(sc: _DevScores, cases: Sequence[str] | None) -> tuple[float, dict[str, Any], Settings, list[dict]]:
+    """The best candidate on `cases`: (score, its record, settings, every candidate's record)."""
     from archehr_scoring.tasks import get_task
 
-    task = dev[0].task
-    singles = member_scores(dev, dev_key)
-    top = max(singles) or 1.0
-    weightings: list[tuple[str, tuple[float, ...] | None]] = [("equal", None)]
-    if len(set(singles)) > 1:
-        weightings.append(("dev score", tuple(round(s / top, 6) for s in singles)))
-        weightings.append(("log-odds of dev score", log_odds(singles)))
-    votes = get_task(task).prediction in ("answer", "ids", "links")
+    votes = get_task(sc.task).prediction in ("answer", "ids", "links")
     grid = sorted(THRESHOLDS, key=lambda t: (abs(t - DEFAULT_THRESHOLD), t)) if votes else [DEFAULT_THRESHOLD]
-    tried = []
+    tried: list[dict[str, Any]] = []
     best: tuple[float, int, Settings] | None = None
-    for wname, weights in weightings:
+    for wname, weights, extra in _weightings(sc, cases, votes):
         for t in grid:
             s = Settings(t, weights)
-            score = value(score_report(task, ensemble_predictions(dev, s)[0], dev_key), task)
-            tried.append({"weights": wname, "threshold": t, "dev_score": round(score, 4)})
+            score = sc.score(s, cases)
+            tried.append({"weights": wname, "threshold": t, "dev_score": round(score, 4), **extra})
             if best is None or score > best[0] + 1e-9:
                 best = (score, len(tried) - 1, s)
-    assert best is not None  # the grid is never empty
-    chosen = tried[best[1]]
-    details = {"on": "dev", "metric": headline(task)[0], "dev_runs": [m.path for m in dev],
-               "member_dev_scores": [round(s, 4) for s in singles], "chosen": chosen, "tried": tried}
-    return Settings(best[2].threshold, best[2].weights, "fitted on dev", details)
+    if best is None:  # the grid is never empty
+        raise ValueError("no candidate setting")
+    return best[0], tried[best[1]], best[2], tried
+
+
+def cross_validated(sc: _DevScores, folds: int = FOLDS, seed: int = 0) -> dict[str, Any]:
+    """Pooled held-out dev scores of the fitted vote and of the best member, each chosen on the other folds."""
+    import random
+
+    cases = list(sc.dev[0].case_ids)
+    order = cases[:]
+    random.Random(seed).shuffle(order)
+    k = max(2, min(folds, len(cases)))
+    vote_preds: dict[str, Any] = {}
+    single_preds: dict[str, Any] = {}
+    for held in (order[i::k] for i in range(k)):
+        train = [c for c in cases if c not in set(held)]
+        s = _choose(sc, train)[2]
+        best = max(range(len(sc.dev)), key=lambda r: (sc.single(r, train), -r))
+        vote = ensemble_predictions(sc.dev, s, held)[0]
+        vote_preds.update(vote)
+        single_preds.update({c: sc.dev[best].predictions[c] for c in held})
+    pooled = [value(score_report(sc.task, {c: p[c] for c in cases}, sc.key), sc.task)
+              for p in (vote_preds, single_preds)]
+    return {"folds": k, "vote": round(pooled[0], 4), "best_member": round(pooled[1], 4)}
+
+
+def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS) -> Settings:
+    """Weights and threshold chosen on the dev runs, unless the default vote or the best dev member does as well
+    (module docstring); the record says what was tried and why."""
+    sc = _DevScores(dev, dev_key)
+    score, chosen, settings, tried = _choose(sc, None)
+    singles = [sc.single(k) for k in range(len(dev))]
+    cv = cross_validated(sc, folds) if len(dev) > 1 else {"folds": 0, "vote": None, "best_member": None}
+    cv["default_vote"] = round(sc.score(Settings()), 4)  # nothing fitted: its dev score is not optimistic
+    details = {"on": "dev", "metric": headline(sc.task)[0], "dev_runs": [m.path for m in dev],
+               "member_dev_scores": [round(s, 4) for s in singles], "best_candidate": chosen, "chosen": chosen,
+               "tried": tried, "cross_validated": cv}
+    if cv["vote"] is None:
+        return Settings(settings.threshold, settings.weights, "fitted on dev", details)
+    if max(cv["vote"], cv["default_vote"]) <= cv["best_member"]:
+        best = max(range(len(dev)), key=lambda r: (singles[r], -r))
+        details["chosen"] = {"weights": "best member", "member": best, "threshold": DEFAULT_THRESHOLD,
+                             "dev_score": round(singles[best], 4),
+                             "why": "neither the cross-validated fitted vote nor the default vote beat the "
+                                    "cross-validated best member"}
+        return Settings(DEFAULT_THRESHOLD, tuple(float(k == best) for k in range(len(dev))),
+                        "fitted on dev: best member", details)
+    if cv["vote"] <= cv["default_vote"]:
+        details["chosen"] = {"weights": "equal", "threshold": DEFAULT_THRESHOLD, "dev_score": cv["default_vote"],
+                             "why": "the cross-validated fitted vote did not beat the default vote"}
+        return Settings(DEFAULT_THRESHOLD, None, "fitted on dev: default kept", details)
+    return Settings(settings.threshold, settings.weights, "fitted on dev", details)

@@ -46,7 +46,9 @@ class _Scorer:
     """Scores of bags on the dev key, each bag's ensemble scored once (all dev cases) and cached."""
 
     def __init__(self, runs: Sequence[Member], key: Any, threshold: float):
-        self.runs, self.key, self.threshold = runs, key, threshold
+        from archehr.ensemble.items import load_key
+
+        self.runs, self.key, self.threshold = runs, load_key(key), threshold  # read once, scored many times
         self.task = runs[0].task
         self._reports: dict[tuple[int, ...], Any] = {}
         self._preds: dict[tuple[int, ...], dict[str, Any]] = {}

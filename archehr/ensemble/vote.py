@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from archehr.llm.vote import elected, shares
@@ -51,6 +52,12 @@ def weighted_vote(ballots: Sequence[tuple[float, Sequence[T]]], threshold: float
 
 def similarity(a: str, b: str) -> float:
     """ROUGE-L F1 of two texts with the scorer's tokenizer (symmetric)."""
+    return _similarity(a, b) if a <= b else _similarity(b, a)
+
+
+@lru_cache(maxsize=1 << 16)
+def _similarity(a: str, b: str) -> float:
+    # fitting on dev builds the same cases' ensembles under many settings: each pair is compared once
     return rouge_l(tokenize(a), tokenize(b))
 
 
@@ -64,10 +71,9 @@ def mbr_choice(texts: Sequence[str], weights: Sequence[float]) -> TextChoice:
     """The minimum-Bayes-risk text: the highest weighted similarity to the other texts; ties: earliest."""
     if not texts:
         raise ValueError("mbr_choice needs at least one text")
-    toks = [tokenize(t) for t in texts]
     scores: list[float] = []
     for i in range(len(texts)):
-        others = [(weights[j], rouge_l(toks[i], toks[j])) for j in range(len(texts)) if j != i]
+        others = [(weights[j], similarity(texts[i], texts[j])) for j in range(len(texts)) if j != i]
         wsum = sum(w for w, _ in others)
         scores.append(sum(w * s for w, s in others) / wsum if wsum > 0 else 0.0)
     best = max(range(len(texts)), key=lambda i: (round(scores[i], 12), -i))

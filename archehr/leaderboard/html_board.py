@@ -45,6 +45,7 @@ def _row(lb: Leaderboard, e: Entry, keys: list[str], extra: set[str]) -> dict[st
         "delta_ci": (f"{-res.ci_high:+.2f}", f"{-res.ci_low:+.2f}") if res and res.ci_low is not None
         and res.ci_high is not None else None,
         "system": system_cell(prov), "commit": prov["commit"], "dirty": prov["dirty"],
+        "ensemble": prov["ensemble"],  # an ensemble listed beside runs is marked beside its name
         # which scores are partial: the starred cells (their titles) and the notes
         "partial": e.status == "ok" and e.report is not None and any(e.is_partial(k) for k in keys),
         "status_text": status_text(e), "problems": [problem_text(p) for p in e.problems],

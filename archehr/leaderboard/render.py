@@ -11,7 +11,7 @@ from pathlib import Path
 from archehr.errors import Problem
 from archehr.leaderboard.board import FALLBACK, Leaderboard, model_share, to_json_dict
 from archehr.leaderboard.portable import portable_text
-from archehr.leaderboard.run_folders import provenance_summary, system_cell
+from archehr.leaderboard.run_folders import ensemble_summary, provenance_summary, system_cell
 from archehr_scoring.tasks import TASKS
 
 MD_NAME = "LEADERBOARD.md"
@@ -173,9 +173,12 @@ def to_terminal(lb: Leaderboard, max_name: int = 28) -> str:
     key = lb.rank_key
     # an LLM run's model share (the rest of its cases are its offline fallback's), when a run has one
     shares = any(model_share(e.run) is not None for e in lb.entries)
-    rows = [["#", "run", key, "95% CI", "p vs #1", *(["model"] if shares else []), "status"]]
+    # ensembles (archehr ensemble) listed beside runs are marked as such, when the board holds one
+    kinds = [ensemble_summary(e.run.provenance)["ensemble"] for e in lb.entries]
+    rows = [["#", "run", key, "95% CI", "p vs #1", *(["model"] if shares else []), *(["kind"] if any(kinds) else []),
+             "status"]]
     partial = False
-    for e in lb.entries:
+    for e, kind in zip(lb.entries, kinds, strict=True):
         v, ci, res = e.value(key), e.ci.get(key), e.vs_top.get(key)
         star = "*" if e.is_partial(key) else ""
         partial = partial or bool(star)
@@ -192,7 +195,8 @@ def to_terminal(lb: Leaderboard, max_name: int = 28) -> str:
         share = model_share(e.run)
         rows.append([str(e.rank) if e.rank else "-", name, "" if e.report is None else fmt(v) + star,
                      f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "", fmt_p(res.p) if res else ("-" if e.rank == 1 else ""),
-                     *([] if not shares else ["" if share is None else f"{100 * share:.0f}%"]), status])
+                     *([] if not shares else ["" if share is None else f"{100 * share:.0f}%"]),
+                     *([kind or "run"] if any(kinds) else []), status])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     right = {0, 2, 4, 5} if shares else {0, 2, 4}
     lines = ["  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))

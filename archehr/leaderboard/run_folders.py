@@ -119,9 +119,24 @@ def provenance_summary(prov: dict[str, Any]) -> dict[str, str]:
         # the share of cases an LLM system's model answered itself (the rest: offline fallbacks)
         "model_share": f"model {100 * share:.0f}%" if isinstance(share, int | float) and not isinstance(share, bool)
         else "",
+        **ensemble_summary(prov),
     }
 
 
+def ensemble_summary(prov: dict[str, Any]) -> dict[str, str]:
+    """`kind` (ensemble | run) and, for an ensemble, `ensemble` = "ensemble of N runs": a run.json written by
+    `archehr ensemble` says `system.kind: ensemble` and lists its members in its `ensemble` section."""
+    system = prov.get("system")
+    record = prov.get("ensemble")
+    if not ((isinstance(system, dict) and system.get("kind") == "ensemble") or isinstance(record, dict)):
+        return {"kind": "run", "ensemble": ""}
+    members = record.get("members") if isinstance(record, dict) else None
+    n = len(members) if isinstance(members, list) else None
+    return {"kind": "ensemble", "ensemble": "ensemble" if n is None else f"ensemble of {n} run{'s' * (n != 1)}"}
+
+
 def system_cell(prov: dict[str, str]) -> str:
-    """The provenance column's system text: the system, and for an LLM run the share the model answered."""
-    return prov["system"] + (f" ({prov['model_share']})" if prov.get("model_share") else "")
+    """The provenance column's system text: the system, for an LLM run the share the model answered, and an
+    ensemble marked as one."""
+    head = f"[{prov['ensemble']}] " if prov.get("ensemble") else ""
+    return head + prov["system"] + (f" ({prov['model_share']})" if prov.get("model_share") else "")
