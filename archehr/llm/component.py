@@ -22,7 +22,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, TypeVar
 
 from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import ConfigError, Problem
@@ -30,13 +30,6 @@ from archehr.llm.base import Backend, BackendError, CutReply, PromptTooLong
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-@runtime_checkable
-class Prepared(Protocol):
-    """A component that takes a labelled training split before the first case (demonstrations)."""
-
-    def prepare(self, train: Split | None) -> None: ...
 
 
 def leaks(case: Case, other: Case) -> bool:
@@ -141,6 +134,8 @@ class LLMComponent:
     schema: tuple[str, dict[str, Any]] | None = None  # (name, JSON schema) asked for when `structured`
     reads_cut = False  # a reply cut by the token limit is read (its complete part), not given up on
     numbered_attempts = False  # reasons say "attempt N: ..." (a component that retries)
+    examples = "\nExamples:\n"  # what precedes the demonstrations in a prompt
+    fallback: Any = None  # the component answering when the model gives nothing (its describe() is recorded)
 
     def setup(self, backend: Any, prompt: str, demonstrations: int = 0, *, n: int = 1, temperature: float = 0.0,
               seed: int = 0, max_tokens: int = 256, structured: bool = False, retries: int = 0,
@@ -154,6 +149,9 @@ class LLMComponent:
         self.backend = backend
         self.template = load_prompt(prompt)
         self.pool: DemoPool[Any] = DemoPool(demonstrations)
+        if self.pool.k > 0 and "$demonstrations" not in self.template.text:
+            raise ConfigError(f"{self.what} prompt {self.template.name} has no $demonstrations slot; set "
+                              "demonstrations: 0 or change the prompt")
         self.n, self.seed, self.max_tokens = int(n), int(seed), int(max_tokens)
         self.temperature = float(temperature) if self.n > 1 or self.numbered_attempts else 0.0
         self.retries, self.retry_temperature = int(retries), float(retry_temperature)
@@ -172,8 +170,31 @@ class LLMComponent:
         return "JSON" in self.template.text
 
     def demonstration(self, case: Case, key: KeyEntry | None) -> Any:
-        """What a training case shows as an example; None leaves it out of the pool."""
+        """What a training case shows as an example (the text of it); None leaves it out of the pool."""
         raise NotImplementedError
+
+    def fields(self, case: Case, *args: Any, level: int = 0) -> dict[str, str]:
+        """The template's values besides `demonstrations`, with the `level`-th step of `levels()` (0: none)."""
+        raise NotImplementedError
+
+    def levels(self) -> list[str]:
+        """What each step of less context leaves out, for a prompt over the model's window (none by default)."""
+        return []
+
+    def prompt(self, case: Case, *args: Any, shown: int | None = None, level: int = 0) -> str:
+        """The template with the component's `fields` and the `shown` nearest demonstrations (all), after
+        `examples` (no demonstration: nothing)."""
+        demos = [text for _, text in self.pool.nearest(case)[:shown]]
+        return self.template.render(demonstrations=self.examples + "\n".join(demos) if demos else "",
+                                    **self.fields(case, *args, level=level))
+
+    def settle(self, case: Case, read: Callable[[list[str], bool, list[str]], R], fallback: Callable[[], R],
+               label: str, *args: Any) -> Outcome[R]:
+        """Ask about `case` (the prompt's `fields` take `args`) and read the reply (`ask`); when that gives
+        nothing, `fallback()` with the reason, as `label: why`, in `Outcome.fallback`."""
+        got = self.ask(lambda d, lv: self.prompt(case, *args, shown=d, level=lv), read,
+                       shown=len(self.pool.nearest(case)), levels=self.levels())
+        return got if got.value is not None else Outcome(fallback(), f"{label}: {got.fallback}", got.notes)
 
     def prepare(self, train: Split | None) -> None:
         """Index a labelled split's cases as demonstrations (nothing when `demonstrations` is 0)."""
@@ -272,7 +293,12 @@ class LLMComponent:
         return {}
 
     def describe(self) -> dict[str, Any]:
+        """The resolved options, the prompt and its hash, the demonstrations, the backend (and its fallback
+        part's own description), then what the subclass knows only once running (`runtime`)."""
         out: dict[str, Any] = {"kind": self.kind, **declared_options(self, type(self)),
                                "prompt": self.template.name, "prompt_sha256": self.template.sha256,
-                               "demonstrations": self.pool.k, "demonstration_pool": len(self.pool)}
+                               "demonstrations": self.pool.k, "demonstration_pool": len(self.pool),
+                               "backend": self.backend.describe()}
+        if self.fallback is not None:
+            out["fallback"] = self.fallback.describe()
         return {**out, **self.runtime()}
