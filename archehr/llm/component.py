@@ -110,6 +110,20 @@ class Unusable(Exception):
     """A reply (or set of samples) that gives no result; the reason is recorded."""
 
 
+def whole_lines(lines: list[T], last: str, reply: str, cut: bool, notes: list[str]) -> list[T]:
+    """The lines of a reply without the one the token limit cut (`last` is the last line's text): the last
+    line when the backend says the reply was cut, or when it stops inside a line with no end mark (half a
+    sentence says nothing); Unusable when the cut is within the first line."""
+    from archehr.llm.structured import ends_mid_line
+
+    if cut and len(lines) == 1:
+        raise Unusable("the reply was cut by the token limit within its first line")
+    if len(lines) > 1 and (cut or (not last.rstrip().endswith((".", "!", "?")) and ends_mid_line(reply))):
+        notes.append("dropped the last line, cut off by the token limit")
+        return lines[:-1]
+    return lines
+
+
 @dataclass(frozen=True)
 class Outcome(Generic[R]):
     """What asking gave: the read result, or None with why (`fallback`); notes either way."""
@@ -265,8 +279,9 @@ class LLMComponent:
             if len(replies) < self.n:  # the backend returns the samples that came back: the vote uses them
                 notes.append(f"{self.n - len(replies)} of {self.n} {self.what} samples failed; "
                              f"voted on {len(replies)}")
+            repairs: list[str] = []  # what `read` notes is the answer's only when it gives one
             try:
-                return Outcome(read(replies, cut, notes), None, tuple(list(fitted.notes) + notes + why))
+                return Outcome(read(replies, cut, repairs), None, tuple(list(fitted.notes) + notes + repairs + why))
             except Unusable as e:
                 why.append(f"{label}{e}")
                 attempt += 1

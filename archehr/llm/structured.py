@@ -101,6 +101,12 @@ def reply_parts(reply: str, list_marks: bool = True) -> tuple[Any | None, list[s
     return extract_json(reply), [ln for ln in lines if ln]
 
 
+def ends_mid_line(reply: str) -> bool:
+    """Whether a reply stops inside a line (no final newline or end mark): generation hit its token limit."""
+    tail = strip_markdown(reply).rstrip(" ")
+    return bool(tail) and not tail.endswith(("\n", ".", "!", "?", "|", "]", "}"))
+
+
 def pick(item: dict[Any, Any], keys: tuple[str, ...], of: type | None = None) -> Any:
     """The value under the first of `keys` a JSON object has (names in any case; `of`: of that type), or None:
     models name the same field several ways ("citations", "evidence", "ids")."""
