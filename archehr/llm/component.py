@@ -4,16 +4,18 @@ A component (the `llm` evidence classifier, answer generator, st1 question write
 subclasses `LLMComponent` and keeps only what is its own, as lm-evaluation-harness's API models
 override only how a payload is made and a reply parsed:
 
-- `demonstration(case, key)`: what a labelled training case shows as an example (None: not usable);
-- its prompt, rendered from its template with `self.pool.nearest(case)`;
+- `demonstration(case, key)`: the text a labelled training case shows as an example (None: not usable);
+- `fields(case, ...)`: its template's values besides `$demonstrations` (`levels()`: steps of less context);
 - a reader `read(replies, cut, notes)` that returns the result or raises `Unusable(reason)`;
-- its fallback (another component), chosen by the caller from `Outcome.fallback`.
+- its fallback (another component), given to `settle`, which records why it answered.
 
-Here, once: the template (`configs/prompts/`), the demonstration pool (ONE retrieval: BM25 over the
-question's words, which needs no model, so a prompt never depends on what is installed; ONE leakage guard:
-a case never sees itself, nor a case with its narrative, as an example), structured output
-(`response_format`, dropped when the server refuses it), the attempt loop (another seed and the retry
-temperature after an unusable reply) and the reasons recorded in run.json.
+Here, once: the template (`configs/prompts/`) and the prompt built from it, the demonstration pool (ONE
+retrieval: BM25 over the question's words, which needs no model, so a prompt never depends on what is
+installed; ONE leakage guard: a case never sees itself, nor a case with its narrative, as an example),
+structured output (`response_format`, dropped when the server refuses it), fitting the prompt to the
+model's window, the attempt loop (another seed and the retry temperature after an unusable reply), the
+repairs generic to any reply (`whole_lines`; reading a reply: `archehr.llm.structured.reply_parts`), the
+fallback with its reason, `describe()`, and the reasons recorded in run.json.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Any
 
 from archehr.data.model import Case
 from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.structured import reply_parts
 from archehr.question.base import Question, QuestionWriter
 from archehr.question.rules import DEFAULT_CONFIG, QUESTION_WORDS, write_question
 from archehr.question.rules import shorten_question as shorten_question  # re-exported: the template writer's cut
@@ -46,8 +47,6 @@ _LABEL = re.compile(r"(?i)^(?:here is (?:the|a|my) )?(?:rewritten |clinician(?:'
 
 def reply_question(reply: str) -> str:
     """The question a model's reply holds: its first non-empty line, labels, bullets, bold and quotes removed."""
-    from archehr.llm.structured import reply_parts
-
     data, lines = reply_parts(reply)
     text = next((v for v in data.values() if isinstance(v, str) and v.strip()), "") if isinstance(data, dict) else ""
     lines = [q for q in (_LABEL.sub("", ln).strip().strip('"\u201c\u201d\'').strip()

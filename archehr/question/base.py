@@ -26,11 +26,11 @@ class QuestionWriter(ABC):
 
     kind: ClassVar[str] = ""
 
-    @abstractmethod
-    def write(self, case: Case) -> Question: ...
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind}
 
     def prepare(self, train: Split | None) -> None:
         return None
 
-    def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+    @abstractmethod
+    def write(self, case: Case) -> Question: ...
