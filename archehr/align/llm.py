@@ -21,10 +21,9 @@ from typing import Any
 
 from archehr.align.base import AlignStep, Links
 from archehr.data.model import Case, ClinicianAnswerSentence, KeyEntry
-from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.component import LLMComponent, Unusable, json_id, numbered_sentences
 from archehr.llm.vote import elected
 from archehr.relevance.base import Selection, SentenceScores
-from archehr.relevance.llm import json_id, numbered_sentences
 
 DEFAULT_PROMPT = "align_v1"
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["alignments"],

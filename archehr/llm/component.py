@@ -47,6 +47,16 @@ def labelled_cases(train: Split | None) -> list[tuple[Case, KeyEntry | None]]:
     return [(c, train.key_for(c.case_id) if c.case_id in keyed else None) for c in train.cases if c.sentences]
 
 
+def numbered_sentences(case: Case) -> str:
+    """The note sentences as the evidence and alignment prompts show them: "3. text", white space folded."""
+    return "\n".join(f"{s.id}. {' '.join(s.text.split())}" for s in case.sentences)
+
+
+def json_id(sentence_id: str) -> int | str:
+    """A sentence id as a JSON demonstration shows it: a number when it is one."""
+    return int(sentence_id) if sentence_id.isdigit() else sentence_id
+
+
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("the a an and or of to in on for with was is are were be been his her he she they their my me "
                   "it at by as from that this did do does not no what why how can could would should will i you "

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from archehr.data.model import Case, KeyEntry
-from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.component import LLMComponent, Unusable, json_id, numbered_sentences
 from archehr.llm.vote import shares
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.lexical import LexicalClassifier, require_sentences
-from archehr.relevance.text import sentence_texts
 
 DEFAULT_PROMPT = "evidence_v1"  # the shipped openai-server config asks evidence_v2 (JSON in words)
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essential", "supplementary"],
@@ -34,16 +33,6 @@ SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essenti
 _LINE = re.compile(r"^[\s\-*•#>_]*(?:\d+[.)]\s*)?[*_]*\s*(essential|supplementary)\b[\w ]{0,20}?"
                    r"[*_\s]*[:=-][*_\s]*(.*)$", re.IGNORECASE | re.MULTILINE)
 _NUM = re.compile(r"\d+")
-
-
-def json_id(sentence_id: str) -> int | str:
-    """A sentence id as a JSON demonstration shows it: a number when it is one."""
-    return int(sentence_id) if sentence_id.isdigit() else sentence_id
-
-
-def numbered_sentences(case: Case) -> str:
-    """The note sentences as the LLM prompts show them: "3. text", cleaned of markup."""
-    return "\n".join(f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True))
 
 
 def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> str:
