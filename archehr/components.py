@@ -9,8 +9,8 @@ overrides what it has; `System` calls them without probing):
   `score(case)`; optional `prepare`, `describe`, `source`, `calibrated_selector`.
 - answer generator (`generator`): `archehr.generate.base.Generator`; gives `generate(case, selection,
   scores)`; optional `prepare`, `describe`.
-- st1 question writer (`question`): `QuestionWriter` (below); gives `write(case)`, `describe()`; a writer
-  taking `backend` also gives `prepare` (`Prepares`).
+- st1 question writer (`question`): `archehr.question.base.QuestionWriter`; gives `write(case)`; optional
+  `prepare`, `describe`.
 - st4 aligner (`align`): `archehr.align.base.AlignStep`; gives `align(case, answers, scores, selection)`;
   optional `prepare`, `align_detailed`, `describe`.
 - LLM backend (`backend`): `archehr.llm.base.Backend`; gives `complete`, `describe`; optional `start`,
@@ -23,26 +23,16 @@ config, so a component never re-lists its constructor arguments.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from archehr.align.base import AlignStep, Links
-from archehr.data.model import Case, Split
+from archehr.data.model import Split
 from archehr.generate.base import Generator
+from archehr.question.base import QuestionWriter
 from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.evidence import EvidenceStep
 
-if TYPE_CHECKING:
-    from archehr.question import Question
-
 __all__ = ["AlignStep", "EvidenceStep", "Generator", "Links", "Prepares", "QuestionWriter", "RelevanceClassifier"]
-
-
-class QuestionWriter(Protocol):
-    """An st1 question writer (registered in `archehr.question.QUESTION_WRITERS`)."""
-
-    def write(self, case: Case) -> Question: ...
-
-    def describe(self) -> dict[str, Any]: ...
 
 
 @runtime_checkable

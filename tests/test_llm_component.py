@@ -1,9 +1,10 @@
 """A new LLM component is one file: this one declares a toy st1 question writer on the shared base
 (archehr/llm/component.py), a toy backend, and runs them from a system YAML through `archehr predict`.
 
-The writer keeps only what is its own: its prompt (a template file), what a training case shows as an
-example, its reader, and its fallback. Demonstrations (retrieval and leakage guard), the attempts, fitting
-to the model's window and the recorded reasons come from the base.
+The writer keeps only what is its own: its prompt's values (`fields`; the template is a file), what a
+training case shows as an example, its reader, and its fallback. The prompt with its demonstrations
+(retrieval and leakage guard), the attempts, fitting to the model's window, the fallback with its reason
+and `describe()` come from the base.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from archehr.llm.base import Backend, BackendError
 from archehr.llm.component import LLMComponent, Unusable
 from archehr.llm.registry import BACKENDS
 from archehr.question import QUESTION_WRITERS, Question, template_question
+from archehr.question.base import QuestionWriter
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 
-class ToyQuestionWriter(LLMComponent):
+class ToyQuestionWriter(LLMComponent, QuestionWriter):
     """Asks for the clinician's question in one line; the template writer when the reply is no question."""
 
     what = "question"
@@ -35,9 +37,8 @@ class ToyQuestionWriter(LLMComponent):
     def demonstration(self, case: Case, key: KeyEntry | None) -> str | None:
         return f"Q: {case.question_text}\nA: {case.clinician_question}\n" if case.clinician_question else None
 
-    def prompt(self, case: Case, shown: int | None = None) -> str:
-        demos = "".join(text for _, text in self.pool.nearest(case)[:shown])
-        return self.template.render(demonstrations=demos, question=case.question_text)
+    def fields(self, case: Case, *args: Any, level: int = 0) -> dict[str, str]:
+        return {"question": case.question_text}
 
     def write(self, case: Case) -> Question:
         def read(replies: list[str], cut: bool, notes: list[str]) -> str:
@@ -46,10 +47,8 @@ class ToyQuestionWriter(LLMComponent):
                 raise Unusable("the reply is no question")
             return line
 
-        got = self.ask(lambda d, _: self.prompt(case, d), read, shown=len(self.pool.nearest(case)))
-        if got.value is None:
-            return Question(template_question(case), fallback=f"template: {got.fallback}", notes=got.notes)
-        return Question(got.value, notes=got.notes)
+        got = self.settle(case, read, lambda: template_question(case), "template")
+        return Question(got.value or "", got.fallback, got.notes)
 
 
 class ToyBackend(Backend):
@@ -123,7 +122,7 @@ def test_the_base_fits_the_prompt_to_a_small_window_dropping_demonstrations_firs
     roomy = ToyQuestionWriter(ToyBackend(window=100_000), prompt=str(toy), demonstrations=3)
     roomy.prepare(train)
     full = roomy.prompt(case)
-    alone = roomy.prompt(case, 0)
+    alone = roomy.prompt(case, shown=0)
     from archehr.llm.base import estimate_tokens
 
     # room for the prompt without demonstrations and the reply, not for one demonstration more

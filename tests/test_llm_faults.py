@@ -592,7 +592,7 @@ def test_demonstrations_never_include_the_case_itself(synthetic_dir):
     g = LLMGenerator(backend=Scripted([]), demonstrations=2, similarity="lexical")
     g.prepare(dev)
     for case in dev.cases:
-        demos = g.demonstrations(case)
+        demos = g.pool.nearest(case)
         assert len(demos) == 2 and case.case_id not in {c.case_id for c, _ in demos}
         assert "Example answer" in g.prompt(case, __import__("archehr.relevance.base").relevance.base.Selection(
             case.case_id, case.sentence_ids[:2], 1.0))

@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from archehr.align.base import AlignStep, Links
 from archehr.data.model import Case, ClinicianAnswerSentence, KeyEntry
-from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.component import LLMComponent, Unusable, json_id, numbered_sentences
 from archehr.llm.vote import elected
 from archehr.relevance.base import Selection, SentenceScores
-from archehr.relevance.llm import json_id, numbered_sentences
 
 DEFAULT_PROMPT = "align_v1"
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["alignments"],
@@ -41,79 +40,46 @@ _ANSWER_KEYS = ("answer", "answer_id", "answer_sentence", "sentence", "id")
 _EVIDENCE_KEYS = ("evidence", "evidence_id", "evidence_ids", "note_sentences", "citations", "links")
 
 
-@dataclass(frozen=True)
-class Alignment:
-    """The st4 prediction of one case and how it was obtained (for run.json)."""
-
-    links: list[dict[str, Any]]
-    fallback: str | None = None
-    notes: tuple[str, ...] = ()
-
-
 def _from_json(data: Any) -> dict[str, list[str]] | None:
-    from archehr.llm.structured import id_list
+    from archehr.llm.structured import id_list, pick
 
     if isinstance(data, dict):
-        items = next((data[k] for k in ("alignments", "alignment", "links") if k in data), None)
+        items = pick(data, ("alignments", "alignment", "links"))
         if items is None:  # {"1": [3, 4], "2": [5]}
-            out = {str(k).strip(): id_list(v) for k, v in data.items() if str(k).strip().isdigit()}
-            return out or None
+            return {str(k).strip(): id_list(v) for k, v in data.items() if str(k).strip().isdigit()} or None
         data = items
-    if not isinstance(data, list):
-        return None
     out: dict[str, list[str]] = {}
-    for item in data:
-        if not isinstance(item, dict):
-            continue
-        fields = {str(k).lower(): v for k, v in item.items()}
-        a = next((id_list(fields[k]) for k in _ANSWER_KEYS if k in fields), [])
-        ev = next((id_list(fields[k]) for k in _EVIDENCE_KEYS if k in fields), [])
+    for item in data if isinstance(data, list) else []:
+        a = id_list(pick(item, _ANSWER_KEYS)) if isinstance(item, dict) else []
         if len(a) == 1:
-            out.setdefault(a[0], []).extend(ev)
+            out.setdefault(a[0], []).extend(id_list(pick(item, _EVIDENCE_KEYS)))
     return out or None
 
 
 def parse_reply(reply: str) -> dict[str, list[str]] | None:
     """Answer sentence id -> note sentence ids (as written; unfiltered), or None when unreadable."""
-    from archehr.llm.structured import extract_json, strip_markdown, strip_thinking
+    from archehr.llm.structured import reply_parts
 
-    reply = strip_thinking(reply)
-    data = extract_json(reply)
-    if data is not None:
-        got = _from_json(data)
-        if got is not None:
-            return got
+    data, lines = reply_parts(reply, list_marks=False)  # "1. 3, 4": the number is the answer sentence's
+    got = _from_json(data) if data is not None else None
     out: dict[str, list[str]] = {}
-    for raw in reply.replace("\r", "").split("\n"):
-        m = _LINE.match(strip_markdown(raw).strip())
-        if m:
-            out.setdefault(m.group(1), []).extend(_NUM.findall(m.group(2)))
-    return out or None
+    for m in filter(None, map(_LINE.match, [] if got else lines)):
+        out.setdefault(m.group(1), []).extend(_NUM.findall(m.group(2)))
+    return got or out or None
 
 
-class FallbackAligner(Protocol):
-    """What the LLM aligner needs of its fallback (the similarity or learned aligner)."""
-
-    method: str
-
-    def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
-              selection: Selection | None = None) -> list[dict[str, Any]]: ...
-
-    def describe(self) -> dict[str, Any]: ...
-
-
-class LLMAligner(LLMComponent):
+class LLMAligner(LLMComponent, AlignStep):
     what = "alignment"
     schema = ("alignment", SCHEMA)
 
-    def __init__(self, backend: Any, fallback: FallbackAligner, prompt: str = DEFAULT_PROMPT, n: int = 1,
+    def __init__(self, backend: Any, fallback: AlignStep, prompt: str = DEFAULT_PROMPT, n: int = 1,
                  temperature: float = 0.0, seed: int = 0, max_tokens: int = 400, demonstrations: int = 0,
                  structured: bool = False):
         self.setup(backend, prompt, demonstrations, n=n, temperature=temperature, seed=seed, max_tokens=max_tokens,
                    structured=structured)
         self.fallback = fallback
 
-    def _block(self, case: Case, answers: Sequence[ClinicianAnswerSentence]) -> dict[str, str]:
+    def fields(self, case: Case, answers: Sequence[ClinicianAnswerSentence] = (), level: int = 0) -> dict[str, str]:
         return {"question": case.question_text.strip() or "(none)", "sentences": numbered_sentences(case),
                 "answer": " ".join(a.text.strip() for a in answers),
                 "answer_sentences": "\n".join(f"{a.id}. {a.text.strip()}" for a in answers)}
@@ -122,56 +88,44 @@ class LLMAligner(LLMComponent):
         if key is None or not key.clinician_answer_sentences:
             return None
         ans = key.clinician_answer_sentences
-        b = self._block(case, ans)
+        b = self.fields(case, ans)
         links = (json.dumps({"alignments": [{"answer": json_id(a.id), "evidence": [json_id(i) for i in a.citations]}
                                             for a in ans]})
                  if self.asks_json else "\n".join(f"{a.id}: {', '.join(a.citations)}" for a in ans))
         return (f"Example patient question: {b['question']}\nExample note sentences:\n{b['sentences']}\n"
                 f"Example answer sentences:\n{b['answer_sentences']}\nExample reply:\n{links}\n")
 
-    def prompt(self, case: Case, answers: Sequence[ClinicianAnswerSentence], shown: int | None = None) -> str:
-        demos = [text for _, text in self.pool.nearest(case)[:shown]]
-        demo_text = ("\nExamples:\n" + "\n".join(demos)) if demos else ""
-        return self.template.render(demonstrations=demo_text, **self._block(case, answers))
-
     def align_detailed(self, case: Case, answers: Sequence[ClinicianAnswerSentence],
-                       scores: SentenceScores | None = None, selection: Selection | None = None) -> Alignment:
+                       scores: SentenceScores | None = None, selection: Selection | None = None) -> Links:
         if not answers or not case.sentences:
-            return Alignment([{"answer_id": a.id, "evidence_id": []} for a in answers])
+            return Links([{"answer_id": a.id, "evidence_id": []} for a in answers])
         order = {s: k for k, s in enumerate(case.sentence_ids)}
-        answer_ids = {a.id for a in answers}
 
-        def read(replies: list[str], cut: bool, notes: list[str]) -> dict[str, list[str]]:
-            parsed = [p for p in (parse_reply(r) for r in replies) if p is not None]
+        def read(replies: list[str], cut: bool, notes: list[str]) -> list[dict[str, Any]]:
+            parsed = [p for p in map(parse_reply, replies) if p is not None]
             if not parsed:
                 raise Unusable(f"none of {len(replies)} alignment replies could be read")
-            bad = sorted({i for p in parsed for ids in p.values() for i in ids if i not in order}, key=int)
-            if bad:
-                notes.append(f"dropped note ids not in the note: {', '.join(bad)}")
-            extra = sorted({a for p in parsed for a in p if a not in answer_ids}, key=int)
-            if extra:
-                notes.append(f"ignored lines for answer sentences that do not exist: {', '.join(extra)}")
+            for what, bad in (("dropped note ids not in the note", {i for p in parsed for v in p.values() for i in v
+                                                                    if i not in order}),
+                              ("ignored lines for answer sentences that do not exist",
+                               {a for p in parsed for a in p} - {a.id for a in answers})):
+                notes += [f"{what}: {', '.join(sorted(bad, key=int))}"] if bad else []
             kept = elected([{(a, i) for a, ids in p.items() for i in ids if i in order} for p in parsed])
             links = {a.id: sorted({i for x, i in kept if x == a.id}, key=order.__getitem__) for a in answers}
             # an answer sentence the model answered with no note sentence ("2: none", "evidence": []) stays
             # unlinked: clinicians leave framing sentences uncited; only one the model skipped is filled in
             missing = [a for a in answers if not any(a.id in p for p in parsed)]
             if missing:
-                for item in self.fallback.align(case, missing, scores, selection):
-                    links[item["answer_id"]] = list(item["evidence_id"])
+                links.update((x["answer_id"], list(x["evidence_id"]))
+                             for x in self.fallback.align(case, missing, scores, selection))
                 notes.append(f"{len(missing)} answer sentence(s) the model did not link, linked by the "
-                             f"{self.fallback.method} aligner: {', '.join(a.id for a in missing)}")
-            return links
+                             f"{self.fallback.kind} aligner: {', '.join(a.id for a in missing)}")
+            return [{"answer_id": a.id, "evidence_id": links[a.id]} for a in answers]
 
-        got = self.ask(lambda d, _: self.prompt(case, answers, d), read, shown=len(self.pool.nearest(case)))
-        if got.value is None:
-            links = self.fallback.align(case, answers, scores, selection)
-            return Alignment(links, f"{self.fallback.method} aligner: {got.fallback}", got.notes)
-        return Alignment([{"answer_id": a.id, "evidence_id": got.value[a.id]} for a in answers], None, got.notes)
+        got = self.settle(case, read, lambda: self.fallback.align(case, answers, scores, selection),
+                          f"{self.fallback.kind} aligner", answers)
+        return Links(got.value or [], got.fallback, got.notes)
 
     def align(self, case: Case, answers: Sequence[ClinicianAnswerSentence], scores: SentenceScores | None = None,
               selection: Selection | None = None) -> list[dict[str, Any]]:
         return self.align_detailed(case, answers, scores, selection).links
-
-    def runtime(self) -> dict[str, Any]:
-        return {"fallback": self.fallback.describe()}

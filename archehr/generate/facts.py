@@ -107,8 +107,9 @@ def unsupported_numbers(line: str, sources: Iterable[str]) -> list[str]:
 
 
 def recite_unsupported(lines: Sequence[tuple[str, list[str]]], sentence_text: Mapping[str, str],
-                       question: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
-    """Lines stating a number their citations (and the question) do not hold, re-written from what they cite.
+                       question: str, drop: bool = False) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """Lines stating a number their citations (and the question) do not hold, re-written from what they cite
+    (`drop`: dropped instead).
 
     Dropping such a line (`archehr answer` does: a patient must not read an invented dose) also drops its
     citations, which the official 2025 score counts; a submission keeps them: the line's text becomes its
@@ -127,7 +128,7 @@ def recite_unsupported(lines: Sequence[tuple[str, list[str]]], sentence_text: Ma
             out.append((text, ids))
             continue
         bad += missing
-        if known:
+        if known and not drop:
             out.append((" ".join(clean_sentence(sentence_text[i]) for i in known), list(ids)))
             recited += 1
         else:
@@ -138,5 +139,7 @@ def recite_unsupported(lines: Sequence[tuple[str, list[str]]], sentence_text: Ma
     notes = [f"re-wrote {recited} line(s) from their cited sentences: they stated numbers those do not "
              f"contain ({shown})"] if recited else []
     if dropped:
-        notes.append(f"dropped {dropped} uncited line(s) stating numbers the question does not contain ({shown})")
+        what = ("line(s) stating numbers their citations do" if drop else
+                "uncited line(s) stating numbers the question does")
+        notes.append(f"dropped {dropped} {what} not contain ({shown})")
     return out, notes

@@ -181,12 +181,10 @@ def _version(*parts: str) -> str:
 
 def load_glossary(path: str | Path | None = None) -> Glossary:
     """The glossary in `path`, or the shipped one (parsed once per process)."""
-    if path is None:
-        return _default_glossary()
-    p = Path(path)
-    if not p.is_file():
+    p = None if path is None else Path(path)
+    if p is not None and not p.is_file():
         raise DataError(Problem("glossary file not found", str(p), code="missing-file"))
-    return parse_glossary(p.read_text(encoding="utf-8"), str(p))
+    return _default_glossary() if p is None else parse_glossary(p.read_text(encoding="utf-8"), str(p))
 
 
 @functools.lru_cache(maxsize=1)

@@ -4,16 +4,18 @@ A component (the `llm` evidence classifier, answer generator, st1 question write
 subclasses `LLMComponent` and keeps only what is its own, as lm-evaluation-harness's API models
 override only how a payload is made and a reply parsed:
 
-- `demonstration(case, key)`: what a labelled training case shows as an example (None: not usable);
-- its prompt, rendered from its template with `self.pool.nearest(case)`;
+- `demonstration(case, key)`: the text a labelled training case shows as an example (None: not usable);
+- `fields(case, ...)`: its template's values besides `$demonstrations` (`levels()`: steps of less context);
 - a reader `read(replies, cut, notes)` that returns the result or raises `Unusable(reason)`;
-- its fallback (another component), chosen by the caller from `Outcome.fallback`.
+- its fallback (another component), given to `settle`, which records why it answered.
 
-Here, once: the template (`configs/prompts/`), the demonstration pool (ONE retrieval: BM25 over the
-question's words, which needs no model, so a prompt never depends on what is installed; ONE leakage guard:
-a case never sees itself, nor a case with its narrative, as an example), structured output
-(`response_format`, dropped when the server refuses it), the attempt loop (another seed and the retry
-temperature after an unusable reply) and the reasons recorded in run.json.
+Here, once: the template (`configs/prompts/`) and the prompt built from it, the demonstration pool (ONE
+retrieval: BM25 over the question's words, which needs no model, so a prompt never depends on what is
+installed; ONE leakage guard: a case never sees itself, nor a case with its narrative, as an example),
+structured output (`response_format`, dropped when the server refuses it), fitting the prompt to the
+model's window, the attempt loop (another seed and the retry temperature after an unusable reply), the
+repairs generic to any reply (`whole_lines`; reading a reply: `archehr.llm.structured.reply_parts`), the
+fallback with its reason, `describe()`, and the reasons recorded in run.json.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, TypeVar
 
 from archehr.data.model import Case, KeyEntry, Split
 from archehr.errors import ConfigError, Problem
@@ -30,13 +32,6 @@ from archehr.llm.base import Backend, BackendError, CutReply, PromptTooLong
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-@runtime_checkable
-class Prepared(Protocol):
-    """A component that takes a labelled training split before the first case (demonstrations)."""
-
-    def prepare(self, train: Split | None) -> None: ...
 
 
 def leaks(case: Case, other: Case) -> bool:
@@ -50,6 +45,16 @@ def labelled_cases(train: Split | None) -> list[tuple[Case, KeyEntry | None]]:
         return []
     keyed = {k.case_id for k in train.key or ()}
     return [(c, train.key_for(c.case_id) if c.case_id in keyed else None) for c in train.cases if c.sentences]
+
+
+def numbered_sentences(case: Case) -> str:
+    """The note sentences as the evidence and alignment prompts show them: "3. text", white space folded."""
+    return "\n".join(f"{s.id}. {' '.join(s.text.split())}" for s in case.sentences)
+
+
+def json_id(sentence_id: str) -> int | str:
+    """A sentence id as a JSON demonstration shows it: a number when it is one."""
+    return int(sentence_id) if sentence_id.isdigit() else sentence_id
 
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -117,6 +122,20 @@ class Unusable(Exception):
     """A reply (or set of samples) that gives no result; the reason is recorded."""
 
 
+def whole_lines(lines: list[T], last: str, reply: str, cut: bool, notes: list[str]) -> list[T]:
+    """The lines of a reply without the one the token limit cut (`last` is the last line's text): the last
+    line when the backend says the reply was cut, or when it stops inside a line with no end mark (half a
+    sentence says nothing); Unusable when the cut is within the first line."""
+    from archehr.llm.structured import ends_mid_line
+
+    if cut and len(lines) == 1:
+        raise Unusable("the reply was cut by the token limit within its first line")
+    if len(lines) > 1 and (cut or (not last.rstrip().endswith((".", "!", "?")) and ends_mid_line(reply))):
+        notes.append("dropped the last line, cut off by the token limit")
+        return lines[:-1]
+    return lines
+
+
 @dataclass(frozen=True)
 class Outcome(Generic[R]):
     """What asking gave: the read result, or None with why (`fallback`); notes either way."""
@@ -141,6 +160,8 @@ class LLMComponent:
     schema: tuple[str, dict[str, Any]] | None = None  # (name, JSON schema) asked for when `structured`
     reads_cut = False  # a reply cut by the token limit is read (its complete part), not given up on
     numbered_attempts = False  # reasons say "attempt N: ..." (a component that retries)
+    examples = "\nExamples:\n"  # what precedes the demonstrations in a prompt
+    fallback: Any = None  # the component answering when the model gives nothing (its describe() is recorded)
 
     def setup(self, backend: Any, prompt: str, demonstrations: int = 0, *, n: int = 1, temperature: float = 0.0,
               seed: int = 0, max_tokens: int = 256, structured: bool = False, retries: int = 0,
@@ -154,6 +175,9 @@ class LLMComponent:
         self.backend = backend
         self.template = load_prompt(prompt)
         self.pool: DemoPool[Any] = DemoPool(demonstrations)
+        if self.pool.k > 0 and "$demonstrations" not in self.template.text:
+            raise ConfigError(f"{self.what} prompt {self.template.name} has no $demonstrations slot; set "
+                              "demonstrations: 0 or change the prompt")
         self.n, self.seed, self.max_tokens = int(n), int(seed), int(max_tokens)
         self.temperature = float(temperature) if self.n > 1 or self.numbered_attempts else 0.0
         self.retries, self.retry_temperature = int(retries), float(retry_temperature)
@@ -172,8 +196,31 @@ class LLMComponent:
         return "JSON" in self.template.text
 
     def demonstration(self, case: Case, key: KeyEntry | None) -> Any:
-        """What a training case shows as an example; None leaves it out of the pool."""
+        """What a training case shows as an example (the text of it); None leaves it out of the pool."""
         raise NotImplementedError
+
+    def fields(self, case: Case, *args: Any, level: int = 0) -> dict[str, str]:
+        """The template's values besides `demonstrations`, with the `level`-th step of `levels()` (0: none)."""
+        raise NotImplementedError
+
+    def levels(self) -> list[str]:
+        """What each step of less context leaves out, for a prompt over the model's window (none by default)."""
+        return []
+
+    def prompt(self, case: Case, *args: Any, shown: int | None = None, level: int = 0) -> str:
+        """The template with the component's `fields` and the `shown` nearest demonstrations (all), after
+        `examples` (no demonstration: nothing)."""
+        demos = [text for _, text in self.pool.nearest(case)[:shown]]
+        return self.template.render(demonstrations=self.examples + "\n".join(demos) if demos else "",
+                                    **self.fields(case, *args, level=level))
+
+    def settle(self, case: Case, read: Callable[[list[str], bool, list[str]], R], fallback: Callable[[], R],
+               label: str, *args: Any) -> Outcome[R]:
+        """Ask about `case` (the prompt's `fields` take `args`) and read the reply (`ask`); when that gives
+        nothing, `fallback()` with the reason, as `label: why`, in `Outcome.fallback`."""
+        got = self.ask(lambda d, lv: self.prompt(case, *args, shown=d, level=lv), read,
+                       shown=len(self.pool.nearest(case)), levels=self.levels())
+        return got if got.value is not None else Outcome(fallback(), f"{label}: {got.fallback}", got.notes)
 
     def prepare(self, train: Split | None) -> None:
         """Index a labelled split's cases as demonstrations (nothing when `demonstrations` is 0)."""
@@ -244,8 +291,9 @@ class LLMComponent:
             if len(replies) < self.n:  # the backend returns the samples that came back: the vote uses them
                 notes.append(f"{self.n - len(replies)} of {self.n} {self.what} samples failed; "
                              f"voted on {len(replies)}")
+            repairs: list[str] = []  # what `read` notes is the answer's only when it gives one
             try:
-                return Outcome(read(replies, cut, notes), None, tuple(list(fitted.notes) + notes + why))
+                return Outcome(read(replies, cut, repairs), None, tuple(list(fitted.notes) + notes + repairs + why))
             except Unusable as e:
                 why.append(f"{label}{e}")
                 attempt += 1
@@ -272,7 +320,12 @@ class LLMComponent:
         return {}
 
     def describe(self) -> dict[str, Any]:
+        """The resolved options, the prompt and its hash, the demonstrations, the backend (and its fallback
+        part's own description), then what the subclass knows only once running (`runtime`)."""
         out: dict[str, Any] = {"kind": self.kind, **declared_options(self, type(self)),
                                "prompt": self.template.name, "prompt_sha256": self.template.sha256,
-                               "demonstrations": self.pool.k, "demonstration_pool": len(self.pool)}
+                               "demonstrations": self.pool.k, "demonstration_pool": len(self.pool),
+                               "backend": self.backend.describe()}
+        if self.fallback is not None:
+            out["fallback"] = self.fallback.describe()
         return {**out, **self.runtime()}

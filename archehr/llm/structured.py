@@ -20,6 +20,7 @@ from archehr.llm.base import FORMAT_REFUSAL_STATUS, Backend, BackendError
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _MARKDOWN = re.compile(r"\*\*|__|`")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•>]|\d+[.)])\s+")  # a bullet, quote mark or list number opening a line
 # a server saying it does not know the parameter: these will not fix themselves on retry
 _REJECTED = re.compile("HTTP (" + "|".join(map(str, sorted(FORMAT_REFUSAL_STATUS))) + r")\b")
 
@@ -88,6 +89,29 @@ def id_list(value: Any) -> list[str]:
 def strip_markdown(text: str) -> str:
     """A line without emphasis marks (**bold**, __bold__, `code`), which models add unasked."""
     return _MARKDOWN.sub("", text)
+
+
+def reply_parts(reply: str, list_marks: bool = True) -> tuple[Any | None, list[str]]:
+    """A reply as every LLM component reads it: the JSON it holds (None when none) and its non-empty lines
+    without emphasis marks (with `list_marks`, without the bullet or list number opening a line), its
+    thinking dropped first."""
+    reply = strip_thinking(reply)
+    lines = (strip_markdown(raw) for raw in reply.replace("\r", "").split("\n"))
+    lines = ((_LIST_MARK.sub("", ln) if list_marks else ln).strip() for ln in lines)
+    return extract_json(reply), [ln for ln in lines if ln]
+
+
+def ends_mid_line(reply: str) -> bool:
+    """Whether a reply stops inside a line (no final newline or end mark): generation hit its token limit."""
+    tail = strip_markdown(reply).rstrip(" ")
+    return bool(tail) and not tail.endswith(("\n", ".", "!", "?", "|", "]", "}"))
+
+
+def pick(item: dict[Any, Any], keys: tuple[str, ...], of: type | None = None) -> Any:
+    """The value under the first of `keys` a JSON object has (names in any case; `of`: of that type), or None:
+    models name the same field several ways ("citations", "evidence", "ids")."""
+    fields = {str(k).lower(): v for k, v in item.items()}
+    return next((fields[k] for k in keys if k in fields and (of is None or isinstance(fields[k], of))), None)
 
 
 class StructuredCaller:

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from archehr.data.model import Case, KeyEntry
-from archehr.llm.component import LLMComponent, Unusable
+from archehr.llm.component import LLMComponent, Unusable, json_id, numbered_sentences
 from archehr.llm.vote import shares
 from archehr.relevance.base import RelevanceClassifier, SentenceScores
 from archehr.relevance.lexical import LexicalClassifier, require_sentences
-from archehr.relevance.text import sentence_texts
 
 DEFAULT_PROMPT = "evidence_v1"  # the shipped openai-server config asks evidence_v2 (JSON in words)
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["essential", "supplementary"],
@@ -36,45 +35,30 @@ _LINE = re.compile(r"^[\s\-*•#>_]*(?:\d+[.)]\s*)?[*_]*\s*(essential|supplement
 _NUM = re.compile(r"\d+")
 
 
-def json_id(sentence_id: str) -> int | str:
-    """A sentence id as a JSON demonstration shows it: a number when it is one."""
-    return int(sentence_id) if sentence_id.isdigit() else sentence_id
-
-
-def numbered_sentences(case: Case) -> str:
-    """The note sentences as the LLM prompts show them: "3. text", cleaned of markup."""
-    return "\n".join(f"{s.id}. {t}" for s, t in zip(case.sentences, sentence_texts(case.sentences), strict=True))
-
-
 def build_prompt(case: Case, template: Any = None, demonstrations: str = "") -> str:
     from archehr.llm.prompts import load_prompt
 
-    template = template or load_prompt(DEFAULT_PROMPT)
-    return template.render(patient=case.question_text.strip() or "(none)",
-                           clinician=(case.clinician_question or "(none)").strip(), sentences=numbered_sentences(case),
-                           demonstrations=demonstrations)
+    return (template or load_prompt(DEFAULT_PROMPT)).render(demonstrations=demonstrations, **prompt_fields(case))
+
+
+def prompt_fields(case: Case) -> dict[str, str]:
+    return {"patient": case.question_text.strip() or "(none)", "sentences": numbered_sentences(case),
+            "clinician": (case.clinician_question or "(none)").strip()}
 
 
 def parse_reply(reply: str, valid_ids: set[str]) -> tuple[set[str], set[str]] | None:
     """(essential ids, supplementary ids) from one reply (JSON first, then text), or None when unreadable."""
-    from archehr.llm.structured import extract_json, id_list, strip_thinking
+    from archehr.llm.structured import id_list, reply_parts
 
-    reply = strip_thinking(reply)
-    data = extract_json(reply)
-    if isinstance(data, dict):
-        fields = {str(k).lower(): v for k, v in data.items()}
-        if "essential" in fields:
-            ess = {i for i in id_list(fields["essential"]) if i in valid_ids}
-            sup = {i for i in id_list(fields.get("supplementary")) if i in valid_ids}
-            return ess, sup - ess
-    found: dict[str, set[str]] = {}
-    for m in _LINE.finditer(reply):
-        kind = m.group(1).lower()
-        found.setdefault(kind, set()).update(i for i in _NUM.findall(m.group(2)) if i in valid_ids)
+    data, lines = reply_parts(reply, list_marks=False)
+    fields = {str(k).lower(): v for k, v in data.items()} if isinstance(data, dict) else {}
+    found = {k: set(id_list(fields.get(k))) for k in ("essential", "supplementary")} if "essential" in fields else {}
+    for m in filter(None, map(_LINE.match, [] if found else lines)):
+        found.setdefault(m.group(1).lower(), set()).update(_NUM.findall(m.group(2)))
     if "essential" not in found:
         return None
-    ess = found["essential"]
-    return ess, found.get("supplementary", set()) - ess
+    ess = found["essential"] & valid_ids
+    return ess, found.get("supplementary", set()) & valid_ids - ess
 
 
 @dataclass(frozen=True)
@@ -110,19 +94,16 @@ class LLMClassifier(LLMComponent, RelevanceClassifier):
         return (f"Example patient question: {case.question_text.strip()}\nExample note sentences:\n"
                 f"{numbered_sentences(case)}\n{reply}\n")
 
-    def prompt(self, case: Case, shown: int | None = None) -> str:
-        """The prompt with the `shown` nearest demonstrations (all)."""
-        demos = "\nExamples:\n" + "\n".join(text for _, text in self.pool.nearest(case)[:shown])
-        return build_prompt(case, self.template, demos)
+    def fields(self, case: Case, *args: Any, level: int = 0) -> dict[str, str]:
+        return prompt_fields(case)
 
     def score_detailed(self, case: Case) -> LLMScores:
         require_sentences(case)
         ids = case.sentence_ids
 
         def read(replies: list[str], cut: bool, notes: list[str]) -> SentenceScores:
-            parsed = [parse_reply(r, set(ids)) for r in replies]
-            votes = [p for p in parsed if p is not None]
-            self.unparsed_replies += len(parsed) - len(votes)
+            votes = [p for p in (parse_reply(r, set(ids)) for r in replies) if p is not None]
+            self.unparsed_replies += len(replies) - len(votes)
             if not votes:
                 raise Unusable(f"none of {len(replies)} evidence replies could be read")
             if len(votes) < len(replies):
@@ -131,11 +112,9 @@ class LLMClassifier(LLMComponent, RelevanceClassifier):
             return SentenceScores(case.case_id, ids, tuple(ess.get(i, 0.0) for i in ids),
                                   tuple(sup.get(i, 0.0) for i in ids))
 
-        got = self.ask(lambda d, _: self.prompt(case, d), read, shown=len(self.pool.nearest(case)))
-        if got.value is not None:
-            return LLMScores(got.value, None, got.notes)
-        self.fallback_cases.append(case.case_id)
-        return LLMScores(self.fallback.score(case), f"{self.fallback.name} evidence: {got.fallback}", got.notes)
+        got = self.settle(case, read, lambda: self.fallback.score(case), f"{self.fallback.name} evidence")
+        self.fallback_cases += [case.case_id] if got.fallback else []
+        return LLMScores(got.value, got.fallback, got.notes)
 
     def score(self, case: Case) -> SentenceScores:
         return self.score_detailed(case).scores

@@ -33,8 +33,7 @@ class TooLarge(ArchehrError):
 
 def problem_out(p: Problem) -> m.ProblemOut:
     kind = "warning" if p.code.startswith("warning") else "error"
-    return m.ProblemOut(text=f"{kind}: {p}", message=p.message, file=p.file, case_id=p.case_id, field=p.field,
-                        line=p.line, code=p.code)
+    return m.ProblemOut(text=f"{kind}: {p}", **p.to_dict())
 
 
 def problems_response(status: int, problems: list[Problem]) -> JSONResponse:

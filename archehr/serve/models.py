@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import MISSING, fields
+from typing import Any, Literal, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from archehr.errors import Problem
 
 # A note is a clinical note, not a book: larger requests are refused with 413 before they are answered.
 MAX_NOTE_BYTES = 200 * 1024
@@ -12,25 +15,28 @@ MAX_QUESTION_BYTES = 8 * 1024
 MAX_SUBMISSION_BYTES = 20 * 1024 * 1024
 
 
-class ProblemOut(BaseModel):
-    """One problem, as the CLI prints it (`text`) and its parts."""
+def _problem_fields() -> dict[str, Any]:
+    """The fields of `errors.Problem` as pydantic fields: the API's problem follows the dataclass."""
+    hints = get_type_hints(Problem)
+    return {f.name: (hints[f.name], ... if f.default is MISSING else f.default) for f in fields(Problem)}
 
-    text: str = Field(description="The CLI's one line, e.g. 'error: field note: the note is empty'")
-    message: str
-    file: str | None = None
-    case_id: str | None = None
-    field: str | None = None
-    line: int | None = None
-    code: str = "error"
+
+ProblemOut = create_model("ProblemOut", __doc__="One problem, as the CLI prints it (`text`) and its parts.",
+                          text=(str, Field(description="The CLI's one line, e.g. 'error: field note: the note is "
+                                                       "empty'")), **_problem_fields())
 
 
 class ErrorResponse(BaseModel):
     problems: list[ProblemOut]
 
 
-class AnswerRequest(BaseModel):
+class Request(BaseModel):
+    """A request body: an unknown field is refused (a misspelt option never silently does nothing)."""
+
     model_config = ConfigDict(extra="forbid")
 
+
+class AnswerRequest(Request):
     note: str = Field(description="The clinical note as plain text (at most 200 KB of UTF-8).")
     question: str = Field(description="The patient's question.")
     narrative: str | None = Field(None, description="The patient's whole message, when there is more than the "
@@ -79,9 +85,7 @@ class AnswerResponse(BaseModel):
     seconds: float = Field(description="Time spent answering, on the server.")
 
 
-class ScoreRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ScoreRequest(Request):
     submission: Any = Field(description="The submission JSON itself (a list of cases), as written by `predict`.")
     key: str = Field(description="A split of the server's release that has a key (see GET /api/runs).")
     task: str | None = Field(None, description="2025 | st1 | st2 | st3 | st4 (default: detected from the "
