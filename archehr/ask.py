@@ -223,6 +223,10 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, 
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     if types.kind in ("how_long", "when") and types.best_typed < FACT_MIN:
         return True
+    # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
+    # note speaks of the rest of the question, not of that medicine
+    if types.missing_drugs:
+        return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     return types.kind == "when" and best_text is not None and _blank_date(best_text)
 

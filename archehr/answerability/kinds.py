@@ -220,6 +220,7 @@ class AnswerTypes:
     concepts: int  # how many concepts the question has
     missing_top: float  # weight share of the most specific concept the note never names (0: all named)
     missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
+    missing_drugs: int = 0  # medicines asked about (a drug class, a drug or brand name) that the note never names
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -278,4 +279,22 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
+    drugs = medicines_asked(question, lex)
+    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs)
+
+
+def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
+    """The question's words that name a medicine, as concept surfaces: a drug class in patients' words ("water
+    pill"), a lexicon term standing for class members ("Advil" -> ibuprofen), or a drug or brand name."""
+    from archehr.glossary.drugs import drug_names
+
+    out = set()
+    for e in lexicon.matches(question):
+        if e.kind == "class" or any(lexicon.classes_in(x) for x in e.expansions):
+            out.add(tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER))
+    names = drug_names()
+    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if w.lower() in names)
+    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if lexicon.classes_in(w))
+    out.discard(())
+    return out
