@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from archehr.answerability.cues import cue_table
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
@@ -35,48 +36,7 @@ from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
 
 KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 
-# question -> kind: the kind whose cue comes first in the question wins ("Can she have milk when she takes
-# the antibiotic?" asks may I; "When can he go back to work?" asks when); a why cue anywhere wins.
-_MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
-        r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
-        r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
-        r"gliptin|glutide|ide|one|ine|am|in))")
-_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("why", re.compile(r"\bwhy\b|\bhow come\b|\bwhat (?:caused|causes|made|is the reason|was the reason|brought)\b|"
-                       r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
-                       r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
-                       r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b", re.I)),
-    ("how_long", re.compile(r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
-                            r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
-                            r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
-                            r" li(?:fe|ves)\b|\bforever\b|\bfor good\b|\bpermanent(?:ly)?\b|\bhow many more\b", re.I)),
-    ("may_i", re.compile(r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
-                         r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
-                         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
-                         r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
-                         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
-                         r"all right|abnormal|bad))|"
-                         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
-                         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b", re.I)),
-    ("test_result", re.compile(r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
-                               r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
-                               r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
-                               r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
-                               r"normal|alright|fine|good|better|up|down|off))\b", re.I)),
-    ("med_change", re.compile(r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
-                              r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
-                              r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
-                              r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
-                              r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
-                              r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
-                              r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
-                              re.I)),
-    # "when she came in" is a clause, not a question about a date
-    ("when", re.compile(r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
-                        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
-                        r"\bnext (?:appointment|visit)\b", re.I)),
-)
+_ASKS = cue_table("kind")
 _RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
                      r"call (?:the|his|her|my|a|911))", re.I)
 _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
