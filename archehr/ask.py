@@ -41,6 +41,7 @@ W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside 
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
+_PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -227,8 +228,13 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, 
     # note speaks of the rest of the question, not of that medicine
     if types.missing_drugs:
         return True
+    if best_text is None:
+        return False
+    # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
+    if types.kind == "test_result" and _PENDING.search(best_text):
+        return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
-    return types.kind == "when" and best_text is not None and _blank_date(best_text)
+    return types.kind == "when" and _blank_date(best_text)
 
 
 def _blank_date(text: str) -> bool:
