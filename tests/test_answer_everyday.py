@@ -219,3 +219,44 @@ def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
     types = answer_types(case)
     texts = [s.text for s in case.sentences]
     assert "amlodipine was stopped" in texts[types.order()[0]]
+
+
+def test_a_medicine_asked_about_that_the_note_never_names_is_counted() -> None:
+    from archehr.answerability.kinds import answer_types, medicines_asked
+    from archehr.data.note_split import note_case
+
+    lex = load_lexicon()
+    # a lay class and a lexicon term for class members, as concept surfaces; "work" and "back" name no medicine
+    assert ("water",) in medicines_asked("Did they stop my water pill?", lex)  # "pill" says nothing of which
+    assert ("advil",) in medicines_asked("Can I take Advil for my back?", lex)
+    assert medicines_asked("When can I go back to work?", lex) == set()
+    # ibuprofen is in no sentence of the pneumonia note; the antibiotic is (amoxicillin-clavulanate)
+    case, _ = note_case(PNEUMONIA, "Can I take Advil with my antibiotic?", splitter="rules")
+    assert answer_types(case).missing_drugs == 1
+    case, _ = note_case(PNEUMONIA, "How long do I keep taking the antibiotic?", splitter="rules")
+    assert answer_types(case).missing_drugs == 0
+
+
+def test_a_medicine_the_note_never_names_is_not_answered_without_review() -> None:
+    r = archehr.answer(PNEUMONIA, "Can I take Advil for the pain while I am on the antibiotic?", splitter="rules")
+    assert r.abstained or r.flagged
+
+
+def test_a_pending_result_is_flagged_for_review() -> None:
+    note = ("Brief Hospital Course:\nCMV PCR was 48,000 IU/mL on admission; repeat CMV PCR pending at discharge.\n"
+            "Valganciclovir 900 mg twice daily was started.\n")
+    r = archehr.answer(note, "Did the repeat CMV test show it going down?", splitter="rules")
+    assert r.kind == "test_result"
+    assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
+
+
+def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:
+    from archehr.answerability.cues import CUES, QUESTION_TYPES, cue_table
+    from archehr.answerability.kinds import KINDS
+
+    assert {c for c, _, _ in CUES} == {"type", "kind"}
+    # the type rows are read in table order (value before should: "Is my potassium low?" asks a value)
+    assert [n for n, _ in cue_table("type")] == ["value", "should", "why", "when", "will", "what"]
+    assert set(QUESTION_TYPES) == {n for n, _ in cue_table("type")} | {"other"}
+    assert sorted(n for n, _ in cue_table("kind")) == sorted(KINDS)
+    assert cue_table("neither") == ()
