@@ -205,6 +205,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None,
                             split.sentences[order[0]].text if order else None)
+    if flagged and model is not None:
+        # flagged for a reason the model's P does not see (a medicine the note never names, a pending
+        # result, no sentence giving the asked date): the confidence says so too, at most the review level
+        confidence = min(confidence, float(getattr(model, "review", getattr(model, "review_level", confidence))))
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)

@@ -243,11 +243,22 @@ def test_a_medicine_the_note_never_names_is_not_answered_without_review() -> Non
 
 
 def test_a_pending_result_is_flagged_for_review() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.answerability.model import load_model
+    from archehr.answerability.typed import load_typed, typed_row
+    from archehr.data.note_split import note_case
+
     note = ("Brief Hospital Course:\nCMV PCR was 48,000 IU/mL on admission; repeat CMV PCR pending at discharge.\n"
             "Valganciclovir 900 mg twice daily was started.\n")
-    r = archehr.answer(note, "Did the repeat CMV test show it going down?", splitter="rules")
+    q = "Did the repeat CMV test show it going down?"
+    r = archehr.answer(note, q, splitter="rules")
+    case, _ = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
+    # the typed P is high (the note names the test); flagged by the rule, the confidence drops to the review level
+    assert r.confidence == pytest.approx(load_typed().review)
+    assert load_typed().probability(typed_row(load_model("lexical").probability(case), answer_types(case))) > \
+        load_typed().review
 
 
 def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:
