@@ -232,6 +232,9 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, 
     # note speaks of the rest of the question, not of that medicine
     if types.missing_drugs:
         return True
+    # likewise an activity a may-I question asks about ("Can he drive?") that the note never names
+    if types.kind == "may_i" and types.missing_activities:
+        return True
     if best_text is None:
         return False
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result

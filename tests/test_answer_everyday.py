@@ -271,3 +271,23 @@ def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:
     assert set(QUESTION_TYPES) == {n for n, _ in cue_table("type")} | {"other"}
     assert sorted(n for n, _ in cue_table("kind")) == sorted(KINDS)
     assert cue_table("neither") == ()
+
+
+def test_an_activity_the_note_never_names_flags_a_may_i_answer() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    lex = load_lexicon()
+    assert lex.matches("Can he drive?")[0].kind == "activity"
+    # a base-glossary lay term ("alcohol") takes the everyday layer's activity kind, with both expansions
+    alcohol = next(e for e in lex.entries if e.term == "alcohol")
+    assert alcohol.kind == "activity" and {"etoh", "drink"} <= set(alcohol.expansions)
+    # the pneumonia note names no driving; it does name the antibiotic
+    case, _ = note_case(PNEUMONIA, "Can I drive while I am on the antibiotic?", splitter="rules")
+    types = answer_types(case)
+    assert types.kind == "may_i" and types.missing_activities == 1
+    r = archehr.answer(PNEUMONIA, "Can I drive while I am on the antibiotic?", splitter="rules")
+    assert r.abstained or r.flagged
+    note = PNEUMONIA + "No driving while you feel short of breath.\n"
+    case, _ = note_case(note, "Can I drive while I am on the antibiotic?", splitter="rules")
+    assert answer_types(case).missing_activities == 0

@@ -181,6 +181,7 @@ class AnswerTypes:
     missing_top: float  # weight share of the most specific concept the note never names (0: all named)
     missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
     missing_drugs: int = 0  # medicines asked about (a drug class, a drug or brand name) that the note never names
+    missing_activities: int = 0  # activities asked about (driving, work, alcohol ...) that the note never names
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -241,7 +242,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs)
+    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
+            if e.kind == "activity"}
+    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
+                       absent_acts)
 
 
 def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
