@@ -92,6 +92,8 @@ HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without th
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
 W_APPOINTMENT = 0.12
+NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
+W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # where each kind's answers are usually written (SentenceContext.section)
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
@@ -220,6 +222,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
+    if kind in NEIGHBOUR_KINDS:
+        # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
+        # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
+        # the asked kind takes a share of its paragraph neighbours' topic score
+        score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(_ASKS_LATER.search(question))
     asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
@@ -247,6 +254,16 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
                        absent_acts)
+
+
+def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
+    """Each sentence's best topic score among the sentences just before and after it in its paragraph."""
+    para = [s.paragraph_id for s in case.sentences]
+    out = np.zeros(len(topic))
+    for i in range(len(topic)):
+        near = [topic[j] for j in (i - 1, i + 1) if 0 <= j < len(topic) and para[j] == para[i]]
+        out[i] = max(near, default=0.0)
+    return out
 
 
 def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
