@@ -207,6 +207,9 @@ def test_a_blanked_date_is_not_a_date() -> None:
     assert _blank_date("Follow up in the Allergy clinic on ___.")
     assert not _blank_date("Follow up in the Allergy clinic on ___, about 3-4 weeks from now.")
     assert not _blank_date("Follow up with your GP in 1 week.")
+    # a blank with a course length but no date of its own; a blank beside a date or weekday
+    assert _blank_date("Planned 10 day course, day 1 = ___, last dose ___.")
+    assert not _blank_date("Dr. ___ will see you on Monday.")
 
 
 def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
