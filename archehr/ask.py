@@ -41,6 +41,15 @@ W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside 
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
+_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
+_U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
+# a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
+_WHEN_GIVEN = re.compile(
+    rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\b|"
+    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|"
+    rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bnext\s+(?:week|month)\b|"
+    rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
+_PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -204,6 +213,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None,
                             split.sentences[order[0]].text if order else None)
+    if flagged and model is not None:
+        # flagged for a reason the model's P does not see (a medicine the note never names, a pending
+        # result, no sentence giving the asked date): the confidence says so too, at most the review level
+        confidence = min(confidence, float(getattr(model, "review", getattr(model, "review_level", confidence))))
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
@@ -223,13 +236,26 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, 
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     if types.kind in ("how_long", "when") and types.best_typed < FACT_MIN:
         return True
+    # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
+    # note speaks of the rest of the question, not of that medicine
+    if types.missing_drugs:
+        return True
+    # likewise an activity a may-I question asks about ("Can he drive?") that the note never names
+    if types.kind == "may_i" and types.missing_activities:
+        return True
+    if best_text is None:
+        return False
+    # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
+    if types.kind == "test_result" and _PENDING.search(best_text):
+        return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
-    return types.kind == "when" and best_text is not None and _blank_date(best_text)
+    return types.kind == "when" and _blank_date(best_text)
 
 
 def _blank_date(text: str) -> bool:
-    """The sentence's date is a de-identification blank and it gives no number of days or weeks either."""
-    return bool(re.search(r"\b(?:on|date|day|when)\s*:?\s*_{2,}", text, re.I)) and not re.search(r"\d", text)
+    """The sentence holds a de-identification blank and no date or interval of its own ("on ___", "last
+    dose ___" with no "in 2 weeks", date or weekday): the date asked for is not given."""
+    return "__" in text and not _WHEN_GIVEN.search(text)
 
 
 def _system(system: Any, cache_dir: str | Path | None) -> Any:

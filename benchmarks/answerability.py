@@ -40,7 +40,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from archehr.answerability.data import QUESTION_TYPES, load_items  # noqa: E402
+from archehr.answerability.cues import QUESTION_TYPES  # noqa: E402
+from archehr.answerability.data import load_items  # noqa: E402
 from archehr.answerability.model import (  # noqa: E402
     FEATURE_SETS,
     SHIPPED,

@@ -20,6 +20,7 @@ shorter of the two).
 
     python benchmarks/everyday.py                                   # data/everyday/questions-*.yaml
     python benchmarks/everyday.py --questions data/everyday/questions-a.yaml --dump out.jsonl
+    python benchmarks/everyday.py --leave-one-writer-out    # writers A, B, C: typed model fitted on two, third scored
 """
 
 from __future__ import annotations
@@ -157,6 +158,11 @@ def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
             "confidence": r.confidence, "answer": r.answer}
 
 
+# the question writers (README.md, heldout-c/README.md): each writer's demo-note questions, then raw-note ones
+WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b.yaml",),
+           "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml")}
+
+
 def fit_typed_model(qs: list[Question], out: Path) -> None:
     """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice."""
     from archehr.answerability.kinds import answer_types
@@ -254,6 +260,45 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None) -> None:
+    """For each writer, the typed confidence model fitted on the other writers' questions (demo and raw
+    notes), the held-out writer's questions scored with it; then the three-fold mean of each figure."""
+    base = ROOT / "data" / "everyday"
+    qs = {w: {f: load_questions([base / f]) for f in files} for w, files in WRITERS.items()}
+    folds: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for w in WRITERS:
+        train = [q for v, by in qs.items() if v != w for q_list in by.values() for q in q_list]
+        out = tmp / f"typed-without-{w}.json"
+        fit_typed_model(train, out)
+        folds[w] = {f: [run_one(q, system, out) for q in q_list] for f, q_list in qs[w].items()}
+    if dump:
+        dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in folds.items()
+                                for rs in by.values() for r in rs), encoding="utf-8")
+    for raw in (False, True):
+        print(f"\nheld-out writer, {'raw' if raw else 'demo'} notes (typed model fitted on the other writers)")
+        print("| writer | n (answerable) | " + " | ".join(c[1] for c in COLUMNS) + " |")
+        print("|---" * (len(COLUMNS) + 2) + "|")
+        got = []
+        for w, by in folds.items():
+            rows = [r for f, rs in by.items() if ("raw" in f) == raw for r in rs]
+            if not rows:
+                continue
+            f = figures(rows)
+            got.append(f)
+            print(f"| {w} | {len(rows)} ({sum(r['answerable'] for r in rows)}) | "
+                  + " | ".join(_cell(k, f[k]) for k, _ in COLUMNS) + " |")
+        mean = {k: float(np.nanmean([g[k] for g in got])) for k, _ in COLUMNS}
+        print(f"| mean of {len(got)} | | " + " | ".join(_cell(k, mean[k]) for k, _ in COLUMNS) + " |")
+        if not raw:
+            print("\nper kind, demo notes, all held-out writers pooled")
+            pooled = [r for by in folds.values() for f, rs in by.items() if "raw" not in f for r in rs]
+            print(table(pooled))
+
+
+def _cell(key: str, v: float) -> str:
+    return "-" if np.isnan(v) else (f"{v:.3f}" if key == "auroc" else f"{100 * v:.1f}%")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--questions", nargs="+", type=Path,
@@ -264,7 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-typed", type=Path, metavar="OUT",
                     help="fit the typed confidence model on these questions (groups: note voices), write it to "
                          "OUT and score with it")
+    ap.add_argument("--leave-one-writer-out", action="store_true",
+                    help="fit the typed confidence model on two writers' questions, score the third, for each writer")
     args = ap.parse_args(argv)
+    if args.leave_one_writer_out:
+        import tempfile
+
+        from archehr.pipeline import load_system
+
+        with tempfile.TemporaryDirectory() as tmp:
+            leave_one_writer_out(load_system(None), Path(tmp), args.dump)
+        return 0
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")
     from archehr.pipeline import load_system

@@ -207,6 +207,9 @@ def test_a_blanked_date_is_not_a_date() -> None:
     assert _blank_date("Follow up in the Allergy clinic on ___.")
     assert not _blank_date("Follow up in the Allergy clinic on ___, about 3-4 weeks from now.")
     assert not _blank_date("Follow up with your GP in 1 week.")
+    # a blank with a course length but no date of its own; a blank beside a date or weekday
+    assert _blank_date("Planned 10 day course, day 1 = ___, last dose ___.")
+    assert not _blank_date("Dr. ___ will see you on Monday.")
 
 
 def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
@@ -219,3 +222,75 @@ def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
     types = answer_types(case)
     texts = [s.text for s in case.sentences]
     assert "amlodipine was stopped" in texts[types.order()[0]]
+
+
+def test_a_medicine_asked_about_that_the_note_never_names_is_counted() -> None:
+    from archehr.answerability.kinds import answer_types, medicines_asked
+    from archehr.data.note_split import note_case
+
+    lex = load_lexicon()
+    # a lay class and a lexicon term for class members, as concept surfaces; "work" and "back" name no medicine
+    assert ("water",) in medicines_asked("Did they stop my water pill?", lex)  # "pill" says nothing of which
+    assert ("advil",) in medicines_asked("Can I take Advil for my back?", lex)
+    assert medicines_asked("When can I go back to work?", lex) == set()
+    # ibuprofen is in no sentence of the pneumonia note; the antibiotic is (amoxicillin-clavulanate)
+    case, _ = note_case(PNEUMONIA, "Can I take Advil with my antibiotic?", splitter="rules")
+    assert answer_types(case).missing_drugs == 1
+    case, _ = note_case(PNEUMONIA, "How long do I keep taking the antibiotic?", splitter="rules")
+    assert answer_types(case).missing_drugs == 0
+
+
+def test_a_medicine_the_note_never_names_is_not_answered_without_review() -> None:
+    r = archehr.answer(PNEUMONIA, "Can I take Advil for the pain while I am on the antibiotic?", splitter="rules")
+    assert r.abstained or r.flagged
+
+
+def test_a_pending_result_is_flagged_for_review() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.answerability.model import load_model
+    from archehr.answerability.typed import load_typed, typed_row
+    from archehr.data.note_split import note_case
+
+    note = ("Brief Hospital Course:\nCMV PCR was 48,000 IU/mL on admission; repeat CMV PCR pending at discharge.\n"
+            "Valganciclovir 900 mg twice daily was started.\n")
+    q = "Did the repeat CMV test show it going down?"
+    r = archehr.answer(note, q, splitter="rules")
+    case, _ = note_case(note, q, splitter="rules")
+    assert r.kind == "test_result"
+    assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
+    # the typed P is high (the note names the test); flagged by the rule, the confidence drops to the review level
+    assert r.confidence == pytest.approx(load_typed().review)
+    assert load_typed().probability(typed_row(load_model("lexical").probability(case), answer_types(case))) > \
+        load_typed().review
+
+
+def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:
+    from archehr.answerability.cues import CUES, QUESTION_TYPES, cue_table
+    from archehr.answerability.kinds import KINDS
+
+    assert {c for c, _, _ in CUES} == {"type", "kind"}
+    # the type rows are read in table order (value before should: "Is my potassium low?" asks a value)
+    assert [n for n, _ in cue_table("type")] == ["value", "should", "why", "when", "will", "what"]
+    assert set(QUESTION_TYPES) == {n for n, _ in cue_table("type")} | {"other"}
+    assert sorted(n for n, _ in cue_table("kind")) == sorted(KINDS)
+    assert cue_table("neither") == ()
+
+
+def test_an_activity_the_note_never_names_flags_a_may_i_answer() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    lex = load_lexicon()
+    assert lex.matches("Can he drive?")[0].kind == "activity"
+    # a base-glossary lay term ("alcohol") takes the everyday layer's activity kind, with both expansions
+    alcohol = next(e for e in lex.entries if e.term == "alcohol")
+    assert alcohol.kind == "activity" and {"etoh", "drink"} <= set(alcohol.expansions)
+    # the pneumonia note names no driving; it does name the antibiotic
+    case, _ = note_case(PNEUMONIA, "Can I drive while I am on the antibiotic?", splitter="rules")
+    types = answer_types(case)
+    assert types.kind == "may_i" and types.missing_activities == 1
+    r = archehr.answer(PNEUMONIA, "Can I drive while I am on the antibiotic?", splitter="rules")
+    assert r.abstained or r.flagged
+    note = PNEUMONIA + "No driving while you feel short of breath.\n"
+    case, _ = note_case(note, "Can I drive while I am on the antibiotic?", splitter="rules")
+    assert answer_types(case).missing_activities == 0

@@ -20,13 +20,13 @@ is the patient question, the narrative and the clinician's rewording (a raw ques
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from archehr.answerability.cues import cue_table
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.errors import DataError, Problem
 
@@ -44,20 +44,7 @@ MOVED_EXCLUDED: frozenset[tuple[str, str]] = frozenset({
     ("379", "393"), ("383", "390"), ("376", "390"), ("334", "341"), ("384", "391"), ("317", "324"),
 })
 
-QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")
-_TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # "was my potassium low?", "what was my A1c?", "how high was ...": a measured value
-    ("value", re.compile(r"\b(?:was|were|is|are)\s+(?:my|his|her|their|the)\s+[\w -]{2,30}?\s*"
-                         r"(?:low|high|normal|ok|okay|elevated|abnormal|up|down)\b|\bwhat\s+(?:was|were|is)\s+"
-                         r"(?:my|his|her|their)\s+[\w -]{2,30}?\s*(?:level|count|number|result|a1c|sugar|"
-                         r"pressure|potassium|sodium|cholesterol|ldl)\b|\bhow\s+(?:high|low)\b", re.I)),
-    ("should", re.compile(r"\b(?:should|can|may|must|do|does)\s+(?:i|he|she|we|they)\b|\bam i\b|"
-                          r"\b(?:is it|is it ok|is it safe)\b|\bdo i (?:still|need|have)\b", re.I)),
-    ("why", re.compile(r"\bwhy\b|\bhow come\b|\bwhat (?:is|was) the reason\b", re.I)),
-    ("when", re.compile(r"\bwhen\b|\bhow long\b|\bwhat (?:day|date|time)\b", re.I)),
-    ("will", re.compile(r"\b(?:will|could|would|is it going to)\b", re.I)),
-    ("what", re.compile(r"\bwhat\b|\bhow\b|\bwhich\b", re.I)),
-)
+_TYPE_RULES = cue_table("type")
 
 
 def question_type(question: str) -> str:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from archehr.answerability.data import QUESTION_TYPES, question_type
+from archehr.answerability.cues import QUESTION_TYPES
+from archehr.answerability.data import question_type
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_glossary
 from archehr.relevance.text import is_header, sentence_texts, tokens

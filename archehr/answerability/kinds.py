@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from archehr.answerability.cues import cue_table
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
@@ -35,48 +36,7 @@ from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
 
 KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 
-# question -> kind: the kind whose cue comes first in the question wins ("Can she have milk when she takes
-# the antibiotic?" asks may I; "When can he go back to work?" asks when); a why cue anywhere wins.
-_MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
-        r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
-        r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
-        r"gliptin|glutide|ide|one|ine|am|in))")
-_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("why", re.compile(r"\bwhy\b|\bhow come\b|\bwhat (?:caused|causes|made|is the reason|was the reason|brought)\b|"
-                       r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
-                       r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
-                       r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b", re.I)),
-    ("how_long", re.compile(r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
-                            r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
-                            r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
-                            r" li(?:fe|ves)\b|\bforever\b|\bfor good\b|\bpermanent(?:ly)?\b|\bhow many more\b", re.I)),
-    ("may_i", re.compile(r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
-                         r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
-                         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
-                         r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
-                         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
-                         r"all right|abnormal|bad))|"
-                         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
-                         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b", re.I)),
-    ("test_result", re.compile(r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
-                               r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
-                               r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
-                               r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
-                               r"normal|alright|fine|good|better|up|down|off))\b", re.I)),
-    ("med_change", re.compile(r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
-                              r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
-                              r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
-                              r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
-                              r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
-                              r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
-                              r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b",
-                              re.I)),
-    # "when she came in" is a clause, not a question about a date
-    ("when", re.compile(r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
-                        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
-                        r"\bnext (?:appointment|visit)\b", re.I)),
-)
+_ASKS = cue_table("kind")
 _RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
                      r"call (?:the|his|her|my|a|911))", re.I)
 _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
@@ -132,6 +92,8 @@ HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without th
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
 W_APPOINTMENT = 0.12
+NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
+W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # where each kind's answers are usually written (SentenceContext.section)
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
@@ -220,6 +182,8 @@ class AnswerTypes:
     concepts: int  # how many concepts the question has
     missing_top: float  # weight share of the most specific concept the note never names (0: all named)
     missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
+    missing_drugs: int = 0  # medicines asked about (a drug class, a drug or brand name) that the note never names
+    missing_activities: int = 0  # activities asked about (driving, work, alcohol ...) that the note never names
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -258,6 +222,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
+    if kind in NEIGHBOUR_KINDS:
+        # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
+        # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
+        # the asked kind takes a share of its paragraph neighbours' topic score
+        score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(_ASKS_LATER.search(question))
     asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
@@ -278,4 +247,36 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known)
+    drugs = medicines_asked(question, lex)
+    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
+            if e.kind == "activity"}
+    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
+                       absent_acts)
+
+
+def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
+    """Each sentence's best topic score among the sentences just before and after it in its paragraph."""
+    para = [s.paragraph_id for s in case.sentences]
+    out = np.zeros(len(topic))
+    for i in range(len(topic)):
+        near = [topic[j] for j in (i - 1, i + 1) if 0 <= j < len(topic) and para[j] == para[i]]
+        out[i] = max(near, default=0.0)
+    return out
+
+
+def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
+    """The question's words that name a medicine, as concept surfaces: a drug class in patients' words ("water
+    pill"), a lexicon term standing for class members ("Advil" -> ibuprofen), or a drug or brand name."""
+    from archehr.glossary.drugs import drug_names
+
+    out = set()
+    for e in lexicon.matches(question):
+        if e.kind == "class" or any(lexicon.classes_in(x) for x in e.expansions):
+            out.add(tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER))
+    names = drug_names()
+    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if w.lower() in names)
+    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if lexicon.classes_in(w))
+    out.discard(())
+    return out

@@ -30,7 +30,7 @@ FORMAT = "archehr-typed-confidence"
 FORMAT_VERSION = 1
 SHIPPED = Path(__file__).resolve().parent / "model_typed.json"
 FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "best_topic", "typed_gap",
-            "log_concepts", "missing_known", *(f"kind_{k}" for k in KINDS))
+            "log_concepts", "missing_known", "missing_drug", *(f"kind_{k}" for k in KINDS))
 L2 = 3.0
 
 
@@ -41,7 +41,8 @@ def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
     best_typed = types.best_typed
     row = [math.log(q / (1 - q)), types.note_coverage, types.missing_top, best_typed,
            float(types.score.max()) if types.score.size else 0.0, best_topic, best_topic - best_typed,
-           math.log1p(types.concepts), float(min(types.missing_known, 2)), *(float(types.kind == k) for k in KINDS)]
+           math.log1p(types.concepts), float(min(types.missing_known, 2)), float(types.missing_drugs > 0),
+           *(float(types.kind == k) for k in KINDS)]
     return np.array(row, dtype=float)
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 from archehr.errors import DataError, Problem
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "glossary.tsv"
-KINDS = ("abbr", "lay", "class")  # class: a drug class in patients' words -> member generic names
+# class: a drug class in patients' words -> member generic names; activity: something a patient does and may
+# ask permission for (driving, work, bathing, alcohol ...) -> the words a note uses for it
+KINDS = ("abbr", "lay", "class", "activity")
 EVERYDAY_PATH = Path(__file__).resolve().parent / "everyday.tsv"
 HEADER = ("term", "kind", "expansions")
 
@@ -162,13 +164,13 @@ def parse_glossary(text: str, source: str = "<memory>") -> Glossary:
 
 def merge(base: Glossary, layer: Glossary) -> Glossary:
     """`base` with `layer`'s entries: a term in both keeps base's line and the union of the expansions
-    (a `class` entry in the layer makes it a class); a new term is added."""
+    (a `class` or `activity` entry in the layer gives it that kind); a new term is added."""
     extra = {e.term: e for e in layer.entries}
     out = []
     for e in base.entries:
         x = extra.pop(e.term, None)
         if x is not None:
-            e = GlossaryEntry(e.term, "class" if x.kind == "class" else e.kind,
+            e = GlossaryEntry(e.term, x.kind if x.kind in ("class", "activity") else e.kind,
                               tuple(dict.fromkeys((*e.expansions, *x.expansions))), e.line)
         out.append(e)
     out.extend(extra.values())

@@ -1,0 +1,75 @@
+"""What a patient's question asks, as one table of cues read by two classifiers.
+
+- `type`: the coarse question type (should I / why / was my X low / when / will / what), a feature of the
+  lexical answerability model (`data.question_type`, `features.py`): its rows must not change without
+  refitting the shipped answerability models;
+- `kind`: the kind of answer asked for (how long, when, medication change, test result, why, may I), which
+  the answer types match to what each note sentence holds (`kinds.ask_kind`).
+
+Each classifier reads its own rows in table order (`cue_table`); the patterns are case-insensitive.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
+_MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
+        r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
+        r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
+        r"gliptin|glutide|ide|one|ine|am|in))")
+CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
+    # type rows, first match wins: "was my potassium low?", "what was my A1c?", "how high was ...": a measured value
+    ("type", "value", r"\b(?:was|were|is|are)\s+(?:my|his|her|their|the)\s+[\w -]{2,30}?\s*"
+        r"(?:low|high|normal|ok|okay|elevated|abnormal|up|down)\b|\bwhat\s+(?:was|were|is)\s+"
+        r"(?:my|his|her|their)\s+[\w -]{2,30}?\s*(?:level|count|number|result|a1c|sugar|"
+        r"pressure|potassium|sodium|cholesterol|ldl)\b|\bhow\s+(?:high|low)\b"),
+    ("type", "should", r"\b(?:should|can|may|must|do|does)\s+(?:i|he|she|we|they)\b|\bam i\b|"
+        r"\b(?:is it|is it ok|is it safe)\b|\bdo i (?:still|need|have)\b"),
+    ("type", "why", r"\bwhy\b|\bhow come\b|\bwhat (?:is|was) the reason\b"),
+    ("type", "when", r"\bwhen\b|\bhow long\b|\bwhat (?:day|date|time)\b"),
+    ("type", "will", r"\b(?:will|could|would|is it going to)\b"),
+    ("type", "what", r"\bwhat\b|\bhow\b|\bwhich\b"),
+    # kind rows (`kinds.ask_kind`): the kind whose cue comes first in the question wins ("Can she have milk
+    # when she takes the antibiotic?" asks may I; "When can he go back to work?" asks when); why and how
+    # long cues anywhere win
+    ("kind", "why", r"\bwhy\b|\bhow come\b|\bwhat (?:caused|causes|made|is the reason|was the reason|brought)\b|"
+        r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
+        r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
+        r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
+    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
+        r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
+        r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
+        r" li(?:fe|ves)\b|\bforever\b|\bfor good\b|\bpermanent(?:ly)?\b|\bhow many more\b"),
+    ("kind", "may_i", r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
+        r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
+        r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
+        r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
+        r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
+        r"all right|abnormal|bad))|"
+        r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
+        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b"),
+    ("kind", "test_result", r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
+        r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
+        r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
+        r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
+        r"normal|alright|fine|good|better|up|down|off))\b"),
+    ("kind", "med_change", r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
+        r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
+        r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
+        r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
+        r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
+        r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
+        r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b"),
+    # "when she came in" is a clause, not a question about a date
+    ("kind", "when", r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
+        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+        r"\bnext (?:appointment|visit)\b"),
+)
+QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")
+
+
+def cue_table(classifier: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The (name, compiled pattern) rows of one classifier ("type" or "kind"), in table order."""
+    return tuple((name, re.compile(pattern, re.I)) for c, name, pattern in CUES if c == classifier)
