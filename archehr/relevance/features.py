@@ -1,6 +1,7 @@
 """Hand-made per-sentence features for the `trained` classifier.
 
-Two feature sets: "lexical" (always available) and "lexical+embedding" (adds MiniLM cosines). Every
+Feature sets (`FEATURE_SETS`): "lexical" (always available), plus optional groups: "embedding" (MiniLM cosines),
+"everyday" (archehr.relevance.everyday) and "interactions" (products of six lexical features). Every
 similarity is normalised within its case (share of the case maximum, rank percentile, neighbours),
 because absolute BM25 or cosine values shift from note to note while the ordering generalises.
 """
@@ -186,10 +187,10 @@ def case_features(case: Case, feature_set: str, glossary: Glossary | None = None
         np.full(n, np.log(n)),
     ]
     groups = feature_set.split("+")
-    lexical = np.column_stack(cols).astype(float)
+    lexical = np.column_stack(cols).astype(float) if "interactions" in groups else None
     if "everyday" in groups:
         cols += everyday_features(case, combined)
-    if "interactions" in groups:
+    if lexical is not None:
         cols += interaction_columns(lexical)
     if feature_set == "lexical+embedding":
         from archehr.relevance.embedding import field_cosines, get_encoder
