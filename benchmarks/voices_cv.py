@@ -16,6 +16,8 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
        also:  today's recipe trained on the old pool only (demo dev + test-2026 + synthetic dev, no new voices)
        --st2-embedding: the MiniLM feature set, and a stack (mean P of the lexical and MiniLM models)
        --st2-everyday: the lexical features plus the everyday-lexicon group (archehr.relevance.everyday)
+       --st2-interactions: the lexical features plus their pairwise products (lexical+interactions), with the
+              threshold rule and the expected-F1 rule (archehr.relevance.selector), and the everyday group added
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -118,7 +120,7 @@ def per_voice(name: str, folds: Folds, rows: dict[str, list[float]]) -> None:
 Recipe = Callable[[Split, dict[str, str]], TrainedModel]
 
 
-def st2_recipes(embedding: bool = False, everyday: bool = False) -> dict[str, Recipe]:
+def st2_recipes(embedding: bool = False, everyday: bool = False, interactions: bool = False) -> dict[str, Recipe]:
     out: dict[str, Recipe] = {
         "today: LOCO calibration": lambda tr, voice: train(tr, "lexical")[0],
         "new: LOVO calibration": lambda tr, voice: train(tr, "lexical", groups={i: voice[i] for i in tr.case_ids})[0],
@@ -132,6 +134,13 @@ def st2_recipes(embedding: bool = False, everyday: bool = False) -> dict[str, Re
     if everyday:
         out["new + everyday features, LOVO calibration"] = lambda tr, voice: train(
             tr, "lexical+everyday", groups={i: voice[i] for i in tr.case_ids})[0]
+    if interactions:
+        def lovo(fs: str, rule: str = "threshold") -> Recipe:
+            return lambda tr, voice: train(tr, fs, groups={i: voice[i] for i in tr.case_ids}, rule=rule)[0]
+        out["new + interactions, LOVO calibration"] = lovo("lexical+interactions")
+        out["new + interactions, expected-F1 rule"] = lovo("lexical+interactions", "expected-f1")
+        out["new + everyday + interactions, LOVO calibration"] = lovo("lexical+everyday+interactions")
+        out["new, expected-F1 rule"] = lovo("lexical", "expected-f1")
     return out
 
 
@@ -195,9 +204,10 @@ def cache_features() -> None:
 
 
 def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], embedding: bool = False,
-            only: Sequence[str] | None = None, everyday: bool = False) -> dict[str, dict[str, TrainedModel]]:
+            only: Sequence[str] | None = None, everyday: bool = False,
+            interactions: bool = False) -> dict[str, dict[str, TrainedModel]]:
     """Per fold set, the per-fold strict micro F1 of each recipe; returns the new recipe's fold models (st3)."""
-    recipes = st2_recipes(embedding, everyday)
+    recipes = st2_recipes(embedding, everyday, interactions)
     if only:
         recipes = {r: f for r, f in recipes.items() if any(r.startswith(o) for o in only)}
     res: dict[str, dict[str, list[float]]] = {r: {} for r in recipes}
@@ -442,6 +452,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also st2 with the everyday-lexicon features (lexical+everyday)")
     ap.add_argument("--st4-everyday", action="store_true",
                     help="also st4 with the everyday-lexicon pair features (lexical+selector+everyday)")
+    ap.add_argument("--st2-interactions", action="store_true",
+                    help="also st2 with the interaction features (lexical+interactions) and the expected-F1 rule")
     ap.add_argument("--st2-only", nargs="*", help="st2 recipes whose names start with these (default: all)")
     ap.add_argument("--lovo-only", action="store_true", help="no random folds (faster)")
     ap.add_argument("--st3-variants", nargs="*", help="st3 variant names to try (default: all of st3_quality's)")
@@ -458,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     cache_features()
     models = None
     if "st2" in a.tasks or "st3" in a.tasks:
-        models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday)
+        models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday,
+                         a.st2_interactions)
     if "st4" in a.tasks:
         run_st4(pool, voice, a.seeds, a.st4_everyday)
     if "st1" in a.tasks:

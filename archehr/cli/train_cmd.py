@@ -3,7 +3,7 @@
     archehr train logistic        the `trained` relevance classifier (logistic regression over features), its
                                   threshold calibrated leave-one-case-out; a versioned JSON model file
     archehr train cross-encoder   fine-tune a local Hugging Face encoder (transformers.Trainer)
-    archehr train rebuild-shipped the shipped model files (the two selector models and the st4 aligner) from
+    archehr train rebuild-shipped the shipped model files (the three selector models and the st4 aligner) from
                                   their fixed training splits (archehr.training.shipped)
 
 The older one-command forms (`archehr train --split dev`, `--classifier cross-encoder`, `--rebuild-shipped`)
@@ -96,8 +96,8 @@ def rebuild_shipped(
              f"${SYNTHETIC_ENV}, else {DEFAULT_SYNTHETIC.as_posix()} from the current folder).",
         show_default=False)] = None,
     only: Annotated[str | None, typer.Option(
-        "--only", help="Rebuild one model, lexical | embedding | align (default: all three; embedding is skipped "
-                       "with a note when MiniLM is not installed).", show_default=False)] = None,
+        "--only", help="Rebuild one model, lexical | embedding | interactions | align (default: all four; embedding "
+                       "is skipped with a note when MiniLM is not installed).", show_default=False)] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out-dir", help="Write the model files here instead of over the shipped ones.", show_default=False)] = None,
 ) -> None:
@@ -156,9 +156,13 @@ def logistic(
     also: AlsoOpt = None,
     version_dir: VersionOpt = None,
     features: Annotated[str, typer.Option(
-        "--features", help="lexical | lexical+embedding | lexical+everyday | auto (auto: with embeddings when "
-                           "MiniLM is installed).")] = "lexical",
+        "--features", help="lexical | lexical+embedding | lexical+everyday | lexical+interactions | "
+                           "lexical+everyday+interactions | auto (auto: with embeddings when MiniLM is installed).")
+                  ] = "lexical",
     target: TargetOpt = "essential",
+    rule: Annotated[str, typer.Option(
+        "--rule", help="Selector rule: threshold (calibrated threshold) or expected-f1 (per case, the number of "
+                       "sentences of best expected F1; its power is calibrated).")] = "threshold",
     review_level: ReviewOpt = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model file to write.")
                       ] = Path("relevance-model.json"),
@@ -179,15 +183,17 @@ def logistic(
             err(f"note: training with lexical features only ({why})")
     parts = _training_parts(data_dir, split, also, version_dir)
     if len(parts) == 1:
-        model, cal = fit(parts[0][1], features, target, review_level=review_level)
+        model, cal = fit(parts[0][1], features, target, review_level=review_level, rule=rule)
     else:
-        model, cal = train_parts(parts, features, target, review_level=review_level)
+        model, cal = train_parts(parts, features, target, review_level=review_level, rule=rule)
     model.save(output)
     n_case = sum(len(sp.cases) for _, sp in parts)
     n_sent = sum(len(c.sentences) for _, sp in parts for c in sp.cases)
     where = ", ".join(f"{lab}={sp.source}" for lab, sp in parts) if len(parts) > 1 else parts[0][1].source
     print(f"trained on {where} ({n_case} cases, {n_sent} sentences), features {features}")
-    print(f"leave-one-case-out: L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P({target}), "
+    setting = (f"power {cal.selector.power:g} (expected-F1 rule)" if rule == "expected-f1"
+               else f"threshold {cal.selector.threshold:.2f}")
+    print(f"leave-one-case-out: L2 {model.l2}, {setting} on P({target}), "
           f"strict micro F1 {100 * cal.f1:.1f}; cases with confidence < {cal.selector.review_level} get flagged")
     print(f"model written to {output}")
     print(how_to_use(output))

@@ -1,6 +1,7 @@
 """Hand-made per-sentence features for the `trained` classifier.
 
-Two feature sets: "lexical" (always available) and "lexical+embedding" (adds MiniLM cosines). Every
+Feature sets (`FEATURE_SETS`): "lexical" (always available), plus optional groups: "embedding" (MiniLM cosines),
+"everyday" (archehr.relevance.everyday) and "interactions" (products of six lexical features). Every
 similarity is normalised within its case (share of the case maximum, rank percentile, neighbours),
 because absolute BM25 or cosine values shift from note to note while the ordering generalises.
 """
@@ -27,7 +28,8 @@ from archehr.relevance.lexical import (
 )
 from archehr.relevance.text import SECTIONS, contexts, lab_pattern, numeric_fraction, sentence_texts
 
-FEATURE_SETS = ("lexical", "lexical+embedding", "lexical+everyday")
+FEATURE_SETS = ("lexical", "lexical+embedding", "lexical+everyday", "lexical+interactions",
+                "lexical+everyday+interactions")
 
 _SECTION_FEATURES = tuple(f"section_{s}" for s in SECTIONS if s != "other")  # "other" is the baseline
 LEXICAL_FEATURES: tuple[str, ...] = (
@@ -63,14 +65,33 @@ EMBEDDING_FEATURES: tuple[str, ...] = (
 )
 
 
+# The `interactions` group: every product of two of these (squares included). A linear model cannot say "a close
+# question match counts more in a long sentence" or "a high rank counts less far down the note"; these products
+# let it, and they carry over to writers the model has not read (docs/voices.md).
+INTERACTION_KEYS: tuple[str, ...] = ("bm25_clinician", "lex_rank", "lex_block_max", "feedback", "position",
+                                     "log_length")
+_PAIRS = tuple((a, b) for i, a in enumerate(INTERACTION_KEYS) for b in INTERACTION_KEYS[i:])
+INTERACTION_FEATURES: tuple[str, ...] = tuple(f"{a}*{b}" for a, b in _PAIRS)
+
+
 def feature_names(feature_set: str) -> tuple[str, ...]:
-    if feature_set == "lexical":
-        return LEXICAL_FEATURES
-    if feature_set == "lexical+embedding":
-        return LEXICAL_FEATURES + EMBEDDING_FEATURES
-    if feature_set == "lexical+everyday":
-        return LEXICAL_FEATURES + EVERYDAY_FEATURES
-    raise ValueError(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})")
+    if feature_set not in FEATURE_SETS:
+        raise ValueError(f"unknown feature set {feature_set!r} (known: {', '.join(FEATURE_SETS)})")
+    groups = feature_set.split("+")
+    names = LEXICAL_FEATURES
+    if "embedding" in groups:
+        names += EMBEDDING_FEATURES
+    if "everyday" in groups:
+        names += EVERYDAY_FEATURES
+    if "interactions" in groups:
+        names += INTERACTION_FEATURES
+    return names
+
+
+def interaction_columns(x: np.ndarray) -> list[np.ndarray]:
+    """The `INTERACTION_FEATURES` columns from a lexical feature matrix (columns in `LEXICAL_FEATURES` order)."""
+    at = {n: j for j, n in enumerate(LEXICAL_FEATURES)}
+    return [x[:, at[a]] * x[:, at[b]] for a, b in _PAIRS]
 
 
 def _neighbours(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,8 +186,12 @@ def case_features(case: Case, feature_set: str, glossary: Glossary | None = None
         # each sentence falls with the note's length (CV: +1 F1 over the 40 labelled cases)
         np.full(n, np.log(n)),
     ]
-    if feature_set == "lexical+everyday":
+    groups = feature_set.split("+")
+    lexical = np.column_stack(cols).astype(float) if "interactions" in groups else None
+    if "everyday" in groups:
         cols += everyday_features(case, combined)
+    if lexical is not None:
+        cols += interaction_columns(lexical)
     if feature_set == "lexical+embedding":
         from archehr.relevance.embedding import field_cosines, get_encoder
 

@@ -24,6 +24,8 @@ HERE = Path(__file__).resolve().parent
 SHIPPED_MODELS = {
     "lexical": HERE / "model_lexical.json",  # feature set lexical (no torch needed)
     "embedding": HERE / "model_embedding.json",  # feature set lexical+embedding (needs the models extra)
+    # an option: lexical+interactions with the expected-F1 rule (leave-one-voice-out +2.8 F1, docs/voices.md)
+    "interactions": HERE / "model_interactions.json",
 }
 DEFAULT_MODEL = "lexical"
 
@@ -42,7 +44,7 @@ EVIDENCE.add("llm", "archehr.relevance.evidence:LLMEvidence",
 
 
 def shipped_model_path(kind: str = "default") -> Path:
-    """A shipped model file: "default"/"auto" (= lexical), "lexical" or "embedding"."""
+    """A shipped model file: "default"/"auto" (= lexical), "lexical", "embedding" or "interactions"."""
     if kind in ("auto", "default"):
         kind = DEFAULT_MODEL
     if kind not in SHIPPED_MODELS:

@@ -12,11 +12,17 @@ from archehr.errors import ConfigError, Problem
 from archehr.relevance.base import RelevanceClassifier, Selection, SentenceScores
 
 TARGETS = ("essential", "relevant")
+RULES = ("threshold", "expected-f1")
 
 
 @dataclass(frozen=True)
 class Selector:
     """Cite every sentence whose P(target) >= threshold, and at least `min_k` (the best ones).
+
+    rule "expected-f1" instead cites, per case, the k best sentences that maximise the case's expected F1 under
+    q = P ** power (2 * sum of the k best q / (k + sum of all q)); `power` is calibrated like the threshold
+    and `threshold` is not used. It lets a case whose probabilities are all low or all high cite as many
+    sentences as its own probabilities suggest.
 
     confidence = how separable the cited sentences are from their nearest competitors: the mean
     probability of the cited sentences minus the mean of the same number of best uncited ones
@@ -28,6 +34,8 @@ class Selector:
     min_k: int = 1
     max_k: int | None = None
     review_level: float = 0.2
+    rule: str = "threshold"
+    power: float = 1.0
 
     def __post_init__(self) -> None:
         problems = []
@@ -40,6 +48,11 @@ class Selector:
         if self.min_k < 1:
             problems.append(Problem(f"min_k must be >= 1 so every case cites something, got {self.min_k}",
                                     field="selector.min_k"))
+        if self.rule not in RULES:
+            problems.append(Problem(f"rule must be one of {', '.join(RULES)}, got {self.rule!r}",
+                                    field="selector.rule"))
+        if not self.power > 0.0:
+            problems.append(Problem(f"power must be > 0, got {self.power}", field="selector.power"))
         if self.max_k is not None and self.max_k < self.min_k:
             problems.append(Problem(f"max_k ({self.max_k}) must be >= min_k ({self.min_k})", field="selector.max_k"))
         if problems:
@@ -54,7 +67,7 @@ class Selector:
         if n == 0:
             return Selection(scores.case_id, (), 0.0, True)
         order = np.argsort(-p, kind="stable")  # ties keep note order
-        k = int((p >= self.threshold).sum())
+        k = self.expected_f1_k(p[order]) if self.rule == "expected-f1" else int((p >= self.threshold).sum())
         k = max(k, min(self.min_k, n))
         if self.max_k is not None:
             k = min(k, self.max_k)
@@ -62,6 +75,12 @@ class Selector:
         cited = tuple(sid for i, sid in enumerate(scores.sentence_ids) if i in chosen)
         conf = self.confidence(p, order, k)
         return Selection(scores.case_id, cited, conf, conf < self.review_level)
+
+    def expected_f1_k(self, p_sorted: np.ndarray) -> int:
+        """The k (1..n) maximising 2 * sum(q[:k]) / (k + sum(q)), q = p_sorted ** power (ties: the smaller k)."""
+        q = np.clip(p_sorted, 0.0, 1.0) ** self.power
+        k = np.arange(1, len(q) + 1)
+        return int(np.argmax(2.0 * np.cumsum(q) / (k + q.sum()))) + 1
 
     @staticmethod
     def confidence(p: np.ndarray, order: np.ndarray, k: int) -> float:
@@ -71,11 +90,14 @@ class Selector:
         return float(min(1.0, max(0.0, gap)))
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        d = asdict(self)
+        if self.rule == "threshold":  # files and run records of the threshold rule keep their former keys
+            del d["rule"], d["power"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, object], source: str | None = None) -> Selector:
-        known = {"threshold", "target", "min_k", "max_k", "review_level"}
+        known = {"threshold", "target", "min_k", "max_k", "review_level", "rule", "power"}
         unknown = sorted(set(d) - known)
         if unknown:
             raise ConfigError(Problem(f"unknown selector settings: {', '.join(unknown)} "

@@ -48,9 +48,13 @@ def fit_fixed(feature_set: str, names: tuple[str, ...], xs: Sequence[np.ndarray]
 
 def train(split: Split, feature_set: str = "lexical+embedding", target: str = "essential",
           l2_grid: Sequence[float] = L2_GRID, review_level: float | None = None,
-          review_quantile: float = 0.2, groups: Mapping[str, str] | None = None) -> tuple[TrainedModel, Calibration]:
+          review_quantile: float = 0.2, groups: Mapping[str, str] | None = None,
+          rule: str = "threshold") -> tuple[TrainedModel, Calibration]:
     """Fit on `split` (labelled); choose L2 and threshold by leave-one-case-out CV (strict micro F1), or by
     leave-one-group-out CV when `groups` (case id -> group, e.g. the writer's voice) is given.
+
+    `rule` is the selector's rule (archehr.relevance.selector.RULES): with "expected-f1" the calibrated setting is
+    the power instead of the threshold.
 
     The review level (below it a case is flagged) is `review_level` when given, else the
     `review_quantile` of the out-of-fold confidences, so about that share of similar cases is flagged.
@@ -65,7 +69,7 @@ def train(split: Split, feature_set: str = "lexical+embedding", target: str = "e
     feats = {c.case_id: case_features(c, feature_set) for c in split.cases}
     labs = {c.case_id: labels(split, c) for c in split.cases}
     names = feature_names(feature_set)
-    base = Selector(target=target)
+    base = Selector(target=target, rule=rule)
 
     def make(l2: float):
         def fit_and_score(train_split: Split, held: Split) -> list[SentenceScores]:

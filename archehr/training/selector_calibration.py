@@ -18,30 +18,37 @@ from archehr.relevance.calibration import micro_f1
 from archehr.relevance.selector import Selector
 
 THRESHOLDS: tuple[float, ...] = tuple(round(x, 3) for x in np.arange(0.02, 0.981, 0.02))
+# the expected-F1 rule's one setting (Selector.power); swept instead of the threshold when base.rule says so
+POWERS: tuple[float, ...] = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 
 
 @dataclass(frozen=True)
 class Calibration:
     selector: Selector
     f1: float  # strict micro F1 at the chosen threshold on the out-of-fold scores
-    curve: tuple[tuple[float, float, float, float], ...]  # (threshold, F1, precision, recall)
+    curve: tuple[tuple[float, float, float, float], ...]  # (threshold or power, F1, precision, recall)
 
 
 def sweep(scores: Sequence[SentenceScores], split: Split, base: Selector,
           thresholds: Sequence[float] = THRESHOLDS, lenient: bool = False) -> Calibration:
-    """Strict (or lenient) micro F1 at every threshold; the best one wins (ties: the lower threshold)."""
+    """Strict (or lenient) micro F1 at every threshold; the best one wins (ties: the lower threshold).
+
+    With `base.rule == "expected-f1"` the swept setting is the power (`POWERS`), not the threshold.
+    """
     if not thresholds:
         raise ValueError("sweep needs at least one threshold")
+    field = "power" if base.rule == "expected-f1" else "threshold"
+    grid = POWERS if field == "power" else thresholds
     curve = []
     best: tuple[float, float] | None = None
-    for t in thresholds:
-        sel = replace(base, threshold=float(t))
+    for t in grid:
+        sel = replace(base, **{field: float(t)})
         c = micro_f1([sel.select(s) for s in scores], split, lenient)
         curve.append((float(t), c.f1, c.precision, c.recall))
         if best is None or c.f1 > best[1] + 1e-12:
             best = (float(t), c.f1)
     t_best, f_best = best  # type: ignore[misc]
-    return Calibration(replace(base, threshold=t_best), f_best, tuple(curve))
+    return Calibration(replace(base, **{field: t_best}), f_best, tuple(curve))
 
 
 def loco_scores(split: Split, fit_and_score: Callable[[Split, Split], list[SentenceScores]]) -> list[SentenceScores]:

@@ -1,15 +1,16 @@
 """Rebuild the shipped model files from the labelled splits they train on (library side).
 
-The command is `archehr train rebuild-shipped [--synthetic DIR] [--only lexical|embedding|align] [--out-dir DIR]`
-(archehr/cli/train_cmd.py); this module only loads, trains, writes and reports through `log`. Besides the two
-selector models it rebuilds the st4 aligner (kind `align`, archehr/align/model_pairwise.json) through
+The command is `archehr train rebuild-shipped [--synthetic DIR] [--only KIND] [--out-dir DIR]` (KIND: lexical,
+embedding, interactions or align; archehr/cli/train_cmd.py); this module only loads, trains, writes and reports
+through `log`. Besides the three selector models (lexical, the default; embedding; interactions, an option with
+the expected-F1 rule) it rebuilds the st4 aligner (kind `align`, archehr/align/model_pairwise.json) through
 archehr.training.align, which trains on the same three splits (only their cases with answer-sentence citations).
 The data locations are arguments (the CLI resolves their defaults): nothing here knows where a checkout keeps
 its data.
 The aligner refits its selector probabilities out of fold and reads no relevance model file, so it does not
 depend on the lexical model written in the same run.
 
-Both models train on the demo release's (the bundled one, by default) dev, test-2026 and train splits (the train
+The selector models train on the demo release's (the bundled one, by default) dev, test-2026 and train splits (the train
 split holds the cases written in eight more voices, docs/voices.md) plus the synthetic release's dev split (every
 case they hold, so new labelled demo cases are picked up by rerunning it). The
 demo test split stays out: `archehr predict --split test` and the committed baseline runs are scored
@@ -33,7 +34,8 @@ from archehr.relevance.registry import SHIPPED_MODELS
 
 DEMO_PARTS = ("dev", "test-2026", "train")  # the demo test split is kept out (see the module docstring)
 SYNTHETIC_PART = "synthetic-dev"
-FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding"}
+FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding", "interactions": "lexical+interactions"}
+RULES = {"interactions": "expected-f1"}  # the selector rule of each kind (default: threshold)
 KINDS = (*FEATURES, "align")
 SHIPPED_FILES: dict[str, Path] = {**SHIPPED_MODELS, "align": ALIGN_SHIPPED}  # kind -> the shipped file it replaces
 
@@ -117,10 +119,13 @@ def rebuild(kinds: Sequence[str], synthetic: str | Path, demo: str | Path, out_d
                 note(f"{kind}: skipped ({why})")
                 continue
         groups = voice_groups(parts, demo)
-        model, cal = train_parts(parts, FEATURES[kind], groups=groups, **train_kw)
+        model, cal = train_parts(parts, FEATURES[kind], groups=groups, rule=RULES.get(kind, "threshold"),
+                                 **train_kw)
         model.save(path)
         written[kind] = path
         how = f"leave-one-voice-out ({len(set(groups.values()))} voices)" if groups else "leave-one-case-out"
-        note(f"{kind}: {how} L2 {model.l2}, threshold {cal.selector.threshold:.2f} on P(essential), "
+        setting = (f"power {cal.selector.power:g} (expected-F1 rule)" if cal.selector.rule == "expected-f1"
+                   else f"threshold {cal.selector.threshold:.2f}")
+        note(f"{kind}: {how} L2 {model.l2}, {setting} on P(essential), "
              f"strict micro F1 {100 * cal.f1:.1f}; review level {cal.selector.review_level}; written to {path}")
     return written
