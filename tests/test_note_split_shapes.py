@@ -19,6 +19,9 @@ def test_an_undotted_title_before_an_initial_ends_no_sentence():
     assert texts("Yours sincerely,\nDr A. Mensah\nConsultant Physician\n") == [
         "Yours sincerely,", "Dr A. Mensah", "Consultant Physician"]
     assert texts("Seen by Mr B. Oyelaran today. He agreed.") == ["Seen by Mr B. Oyelaran today.", "He agreed."]
+    # (a word that merely starts like a title is none, nor a unit after a slash: these end sentences)
+    assert texts("It was seen on MRI. A drain was placed.") == ["It was seen on MRI.", "A drain was placed."]
+    assert texts("Bicarbonate 9 mmol/L. A drip was started.") == ["Bicarbonate 9 mmol/L.", "A drip was started."]
 
 
 def test_a_greeting_or_closing_line_is_no_sentence_left_open():
@@ -40,3 +43,38 @@ def test_a_short_lower_case_label_starts_a_line_of_its_own():
 ])
 def test_lettered_and_roman_items_each_start_a_sentence(items):
     assert texts("2) Heart failure plan\n" + "\n".join(items) + "\n") == ["2) Heart failure plan", *items]
+
+
+def test_fields_set_apart_by_pipes_each_stand_alone_but_a_pipe_table_keeps_its_rows():
+    assert texts("Harbor Lab Services | 12 Quay Rd, Eastham | Pg 1 of 1\n") == [
+        "Harbor Lab Services", "12 Quay Rd, Eastham", "Pg 1 of 1"]
+    assert texts("Test | Result | Flag\nWBC | 6.1 | normal\n") == ["Test | Result | Flag", "WBC | 6.1 | normal"]
+
+
+def test_an_empty_field_before_a_gap_is_a_field_of_its_own():
+    assert texts("   PRIORITY:                     STATUS: FINAL\n") == ["PRIORITY:", "STATUS: FINAL"]
+
+
+def test_an_upper_case_date_is_a_date():
+    # a column that is a date makes a lone laid-out line one row, in capitals too
+    line = "FOLLOW UP: WOUND CLINIC RM 4   JUN 02, 2031@10:15"
+    assert texts(line) == [" ".join(line.split())]
+    assert texts("Plan reviewed.\nMON 06/02 9:30 AM Lab draw\n") == ["Plan reviewed.", "MON 06/02 9:30 AM Lab draw"]
+
+
+def test_an_initial_after_a_dash_ends_no_sentence():
+    assert texts("CC: PCP - R. OSEI, MD\n") == ["CC: PCP - R. OSEI, MD"]
+
+
+def test_a_header_over_a_single_appointment_block_joins_it():
+    note = "Your next visit:\n  Monday, June 5, 2031 at 9:00 AM\n  Dr. Ines Falk, Cardiology\n  Building C, Room 12\n"
+    assert texts(note) == [
+        "Your next visit: Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Cardiology Building C, Room 12"]
+    many = ("Follow-up:\nMonday, June 5, 2031\n9:00 AM\nDr. Ines Falk\nTuesday, June 6, 2031\n8:00 AM\n"
+            "Lab draw\n")
+    assert texts(many)[0] == "Follow-up:"
+
+
+def test_a_lettered_line_that_is_an_initial_is_still_cut_into_its_columns():
+    assert texts("Thanks.\nG. Laidlaw, Physiotherapist            page 1/1\n") == [
+        "Thanks.", "G. Laidlaw, Physiotherapist", "page 1/1"]

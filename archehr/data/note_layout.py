@@ -22,7 +22,8 @@ _LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
 _COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
 # a field after a gap: a tab or three spaces, or two after a value that ends no sentence
 # ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
-_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=[^\s:])[ ]*\t[ \t]*|(?<=[^\s:])[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
+# (an empty field's colon too: "URGENCY:          STATUS: COMPLETED")
+_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
                                rf"(?={_LABEL}:(?:\s|$))")
 # after a first field, one space is enough before an identity label ("Name: Ann Lee DOB: 3/4/1950 MRN: 123")
 # or, in a line that starts with an upper-case label, before one upper-case word after a value with a digit
@@ -41,14 +42,18 @@ _RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-
 # a PDF copy's page header or footer
 _PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
                         r"|(?<=-)\s*\d+|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
-_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+# (month and day names in title case or, as upper-case exports print them, in capitals: "MAY 16, 2034")
+_WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
+            r"|(?:MON|TUES?|WED(?:NES)?|THU(?:RS?)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?)\.?")
+_MONTH_NAME = (r"(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
+               r"|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*)\.?")
 # a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
 # or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
 _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
                     rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
-                    rf"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{{1,2}}\b"
+                    rf"|{_MONTH_NAME}\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
-                    rf"|{_WEEKDAY},?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))")
+                    rf"|{_WEEKDAY},?\s+(?:\d|{_MONTH_NAME}))")
 
 
 def field_cells(line: str) -> list[tuple[int, int]]:
@@ -123,6 +128,39 @@ def is_table_row(line: str) -> bool:
     return not (len(cells) >= 3 and words >= 0.6 * len(cells))
 
 
+def _column_starts(line: str) -> set[int]:
+    return {m.end() for m in _COLUMN_GAP.finditer(line)}
+
+
+def same_table(above: str, below: str) -> bool:
+    """Are two laid-out lines (indentation kept) rows of one table? Tab- and pipe-separated rows and
+    dot-leader lines go together; rows laid out with spaces share where a column starts. A stack of unaligned
+    laid-out lines is a page header ("Clinic   Page 1" over "Patient: X      MRN 123"), not a table."""
+    if ("\t" in above and "\t" in below) or (_PIPES.search(above) and _PIPES.search(below)):
+        return True
+    if _DOT_LEADER.search(above) or _DOT_LEADER.search(below):
+        return True
+    starts = _column_starts(above)
+    return any(x + d in starts for x in _column_starts(below) for d in (-1, 0, 1))
+
+
+_PIPE_GAP = re.compile(r"\s+\|\s+")
+
+
+def pipe_cells(line: str) -> list[tuple[int, int]]:
+    """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100") when it
+    is no table row drawn with outer pipes ("| WBC | 6.1 |"); [] for any other line."""
+    body = line.strip()
+    if body.startswith("|") or body.endswith("|") or not _PIPE_GAP.search(line):
+        return []
+    cells, pos = [], 0
+    for m in _PIPE_GAP.finditer(line):
+        cells.append((pos, m.start()))
+        pos = m.end()
+    cells.append((pos, len(line)))
+    return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
 def is_rule_line(line: str) -> bool:
     """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
     return bool(_RULE_LINE.match(line.strip()))
@@ -168,7 +206,7 @@ def laid_out(line: str) -> bool:
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------
 
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_MONTH = _MONTH_NAME
 # a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
 _WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
                         r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
@@ -191,6 +229,15 @@ def _opens_block(lines: list[str], i: int) -> bool:
     return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
 
 
+def _label_line(lines: list[str], i: int) -> bool:
+    """Can line i be the label of the block under it? A short line, or a header ("Next clinic visit:")
+    over a single block; a header over several blocks is theirs, not the first one's."""
+    if _block_line(lines[i]):
+        return True
+    single = not any(_WHEN_LINE.match(x) and _block_line(x) for x in lines[i + 2:])
+    return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
+
+
 def appointment_blocks(lines: list[str]) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
     short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
@@ -202,7 +249,7 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             i += 1
             continue
         first = i
-        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
                 and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)

@@ -42,6 +42,8 @@ from archehr.data.note_layout import (
     is_table_row,
     laid_out,
     line_cells,
+    pipe_cells,
+    same_table,
     starts_with_stamp,
 )
 from archehr.errors import InputError, Problem, UnavailableError
@@ -59,8 +61,8 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|^|(?:^|\s)[A-Z]\.)"
-                      r"\s*[A-Z]\.$")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
+                      r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -194,6 +196,7 @@ def _lines(text: str) -> list[tuple[int, int]]:
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_LETTER_START = re.compile(r"^[A-Za-z]\.\s")
 _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
@@ -264,9 +267,12 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
     cells = field_cells(line)
+    if len(cells) < 2 and not in_table:
+        cells = pipe_cells(line)
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
-    if not in_table and not ORDER.match(line) and not ITEM.match(line):
+    # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
+    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not _LETTER_START.match(line)):
         # a laid-out line on its own is a table row only when a column is a value, time or date
         cells = line_cells(line)
         if len(cells) > 1:
@@ -282,9 +288,12 @@ def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _table_rows(lines: list[str]) -> list[bool]:
-    """Which lines of a paragraph are table rows: laid out in columns, and not a line of fields."""
-    return [is_table_row(line) and len(field_cells(line)) < 2 for line in lines]
+def _in_table(raw: list[str]) -> list[bool]:
+    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
+    fields) with a row of the same table directly above or below it."""
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 for line in raw]
+    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
+                for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
@@ -293,7 +302,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
     blocks = appointment_blocks(lines)
-    rows = [False, *_table_rows(lines), False]
+    in_table = _in_table([text[s:e] for s, e in paragraph])
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -309,7 +318,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
-        layout = _layout_units(line, s, rows[index] or rows[index + 2])
+        layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
             units += layout
             open_unit, prev_line = None, ""
