@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.data.note_split import split_note
+from archehr.data.note_split import _should_join, split_note
 
 
 def texts(note: str) -> list[str]:
@@ -78,3 +78,10 @@ def test_a_header_over_a_single_appointment_block_joins_it():
 def test_a_lettered_line_that_is_an_initial_is_still_cut_into_its_columns():
     assert texts("Thanks.\nG. Laidlaw, Physiotherapist            page 1/1\n") == [
         "Thanks.", "G. Laidlaw, Physiotherapist", "page 1/1"]
+
+
+def test_a_field_of_a_line_of_fields_is_cut_only_at_a_full_stop():
+    # (spaCy, given one field, may cut it anywhere: "Seen on: 02" / "Feb 2032"; the cut is undone)
+    assert _should_join("Seen on: 02", "Feb 2032", "field")
+    assert not _should_join("Seen on: 02 Feb 2032.", "Wound healed.", "field")
+    assert not _should_join("Wound clean", "Sutures out", "text")

@@ -370,6 +370,9 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
         return True
+    # one field of a line of fields ends a sentence only at a full stop ("Date of visit: 03 Sep 2034" is whole)
+    if kind == "field" and not p.endswith((".", "!", "?")):
+        return True
     # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
     if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
         return True
