@@ -13,6 +13,13 @@ def strip_marker(line):
     return MARKER.sub("", line, count=1)
 
 
+SEPARATOR = re.compile(r"(?:(?<=\s)|^)[|/·▸.](?=\s|$)")
+
+
+def drop_separators(line):
+    return SEPARATOR.sub(" ", line)
+
+
 def squash(text):
     return re.sub(r"\s+", "", text)
 
@@ -24,8 +31,9 @@ def check(name):
     if not 25 <= len(raw) <= 60:
         errors.append(f"raw note has {len(raw)} lines (want 25-60)")
     kept = [strip_marker(l) for l in raw if re.search(r"[A-Za-z0-9]", l)]
-    # A free-standing "|" between fields on one line separates units and belongs to none.
-    kept = [re.sub(r"(?<=\s)\|(?=\s)", " ", l) for l in kept]
+    # A free-standing separator between fields on one line ("|", "/", "·", "▸", a lone ".")
+    # separates units and belongs to none; inside a unit it is kept, so it is ignored on both sides.
+    kept = [drop_separators(l) for l in kept]
     target = squash("".join(kept))
     pos = 0
     for i, u in enumerate(units, 1):
@@ -34,7 +42,7 @@ def check(name):
             continue
         # Units are compared as written: a line-initial marker was removed from the raw text, so a
         # unit that still carries one cannot match. A box inside a line ("[X] Offered") is text.
-        s = squash(u)
+        s = squash(drop_separators(u))
         if target.startswith(s, pos):
             pos += len(s)
         else:
