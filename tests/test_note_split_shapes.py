@@ -31,6 +31,15 @@ def test_a_greeting_or_closing_line_is_no_sentence_left_open():
     assert texts("Take it daily,\nwith food.\n") == ["Take it daily, with food."]
 
 
+def test_an_initial_before_a_name_without_lower_case_words_ends_no_sentence():
+    assert texts("Signed electronically R. Osei RN 02-Mar-2031 09:40\n") == [
+        "Signed electronically R. Osei RN 02-Mar-2031 09:40"]
+    assert texts("Reviewed with K. Tan, MD.\n") == ["Reviewed with K. Tan, MD."]
+    # a sentence after the letter still starts anew
+    assert texts("He is immune to hepatitis B. Next visit in May.") == ["He is immune to hepatitis B.",
+                                                                        "Next visit in May."]
+
+
 def test_a_short_lower_case_label_starts_a_line_of_its_own():
     assert texts("Consultant Physician\ncc: Patient\n") == ["Consultant Physician", "cc: Patient"]
 
@@ -85,3 +94,56 @@ def test_a_field_of_a_line_of_fields_is_cut_only_at_a_full_stop():
     assert _should_join("Seen on: 02", "Feb 2032", "field")
     assert not _should_join("Seen on: 02 Feb 2032.", "Wound healed.", "field")
     assert not _should_join("Wound clean", "Sutures out", "text")
+
+
+@pytest.mark.parametrize("line, cells", [
+    ("North Ward  /  Team: Red  /  Seen at home", ["North Ward", "Team: Red", "Seen at home"]),
+    ("Phone visit with R. Bose, NP  \u00b7  Tue, May 2, 2031  \u00b7  9:10 AM", [
+        "Phone visit with R. Bose, NP", "Tue, May 2, 2031", "9:10 AM"]),
+    ("BP 132/80 . HR 71 . SpO2 97%", ["BP 132/80", "HR 71", "SpO2 97%"]),
+    # with single spaces a middle dot joins the parts of one item; a column gap outranks pipes
+    ("Video visit \u00b7 Cardiology \u00b7 Fri, Jun 9, 2031 \u00b7 2:00 PM", [
+        "Video visit \u00b7 Cardiology \u00b7 Fri, Jun 9, 2031 \u00b7 2:00 PM"]),
+    ("Results for: Ann Okoro     Print | Share", ["Results for: Ann Okoro", "Print | Share"]),
+])
+def test_fields_set_apart_by_separators(line, cells):
+    assert texts(line + "\n") == cells
+
+
+def test_a_bracketed_sentence_on_its_own_line_starts_anew():
+    note = "CONTINUE amlodipine 5 mg daily\n(Ankle swelling can happen; tell us if it does.)\n"
+    assert texts(note) == ["CONTINUE amlodipine 5 mg daily", "(Ankle swelling can happen; tell us if it does.)"]
+    # a bracket in lower case still carries the line on
+    assert texts("Knee bend\n(flexion) is 95 degrees.\n") == ["Knee bend (flexion) is 95 degrees."]
+
+
+def test_a_count_after_an_abbreviation_carries_the_sentence_on():
+    note = "The swelling on his left ankle has gone down since Monday, by approx.\n2 cm around the joint line today.\n"
+    assert texts(note) == [" ".join(note.split())]
+
+
+def test_a_short_heading_ending_in_a_small_word_is_no_open_sentence():
+    note = ("What we talked about\nYou told us the new tablets upset your stomach, so we agreed to change them.\n"
+            "Questions to ask about\n")
+    assert texts(note) == ["What we talked about",
+                           "You told us the new tablets upset your stomach, so we agreed to change them.",
+                           "Questions to ask about"]
+
+
+@pytest.mark.parametrize("rule", ["\u2501" * 12, "\u2500" * 20, "\u2550 \u2550 \u2550 \u2550"])
+def test_box_drawing_rules_are_no_sentence(rule):
+    assert texts(f"DAY 1\n{rule}\nRest.\n") == ["DAY 1", "Rest."]
+
+
+@pytest.mark.parametrize("line", ["\u25c0  1 / 2  \u25b6", "< 2 of 3 >", "\u2039 Page 1 of 4 \u203a"])
+def test_page_navigation_arrows_are_a_page_line(line):
+    assert texts(f"Call us.\n{line}\n") == ["Call us.", " ".join(line.split())]
+
+
+def test_a_line_opening_with_an_em_dash_carries_the_sentence_on():
+    assert texts("2. No driving for 48 hrs\n\u2014 the sedation lingers.\n") == [
+        "2. No driving for 48 hrs \u2014 the sedation lingers."]
+
+
+def test_a_unit_letter_before_upper_case_text_still_ends_a_sentence():
+    assert texts("NET NEGATIVE 2.4 L. CXR CLEARER.") == ["NET NEGATIVE 2.4 L.", "CXR CLEARER."]

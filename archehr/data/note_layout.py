@@ -38,10 +38,14 @@ _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
 # a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
-_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
 # a PDF copy's page header or footer
-_PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
-                        r"|(?<=-)\s*\d+|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
+# (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
+_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
+                        r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
+                        r"|continued (?:on|from) (?:next|previous) page)"
+                        r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
 # (month and day names in title case or, as upper-case exports print them, in capitals: "MAY 16, 2034")
 _WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
             r"|(?:MON|TUES?|WED(?:NES)?|THU(?:RS?)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?)\.?")
@@ -144,14 +148,18 @@ def same_table(above: str, below: str) -> bool:
     return any(x + d in starts for x in _column_starts(below) for d in (-1, 0, 1))
 
 
-_PIPE_GAP = re.compile(r"\s+\|\s+")
+# a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
+# spaces each side ("Clinic | 3rd floor", "HR 74 . RR 16", "Video visit  \u00b7  Mon, Apr 3", "Ward  /  Team:
+# Blue"); with single spaces a dot or slash joins the parts of one item ("Video visit \u00b7 Neurology \u00b7 Mon")
+_PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
-    """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100") when it
-    is no table row drawn with outer pipes ("| WBC | 6.1 |"); [] for any other line."""
+    """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
+    dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
+    nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else."""
     body = line.strip()
-    if body.startswith("|") or body.endswith("|") or not _PIPE_GAP.search(line):
+    if body.startswith("|") or body.endswith("|") or not _PIPE_GAP.search(body) or _COLUMN_GAP.search(body):
         return []
     cells, pos = [], 0
     for m in _PIPE_GAP.finditer(line):

@@ -195,7 +195,9 @@ def _lines(text: str) -> list[tuple[int, int]]:
 
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
-_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
+# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
+_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
 _LETTER_START = re.compile(r"^[A-Za-z]\.\s")
 _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
@@ -219,7 +221,7 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
         return False
-    if _CONTINUES_START.match(line):
+    if _CONTINUES_START.match(line) and not _BRACKETED.match(line):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
@@ -229,7 +231,11 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     # no sentence left open: the name or letter under it starts anew
     if _SALUTATION.match(prev.strip()) and line[:1].isupper():
         return False
-    if OPEN_END.search(prev):  # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
+    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
+        and len(prev.strip()) < width / 2
+    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    if OPEN_END.search(prev) and not heading:
         return True
     if ORDER.match(line):
         return False
@@ -240,7 +246,7 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
         return True
     # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
-    if _COUNT_START.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
+    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or _ABBREV.search(prev)):
         return True
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
         return False
@@ -266,9 +272,9 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
         return []
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
-    cells = field_cells(line)
-    if len(cells) < 2 and not in_table:
-        cells = pipe_cells(line)
+    cells = [] if in_table else pipe_cells(line)
+    if len(cells) < 2:
+        cells = field_cells(line)
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
     # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
@@ -379,6 +385,11 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
+    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
+    if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
+            and not re.search(r"(?:^|\s)[a-z]", n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
