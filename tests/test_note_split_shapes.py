@@ -79,6 +79,9 @@ def test_a_header_over_a_single_appointment_block_joins_it():
     note = "Your next visit:\n  Monday, June 5, 2031 at 9:00 AM\n  Dr. Ines Falk, Cardiology\n  Building C, Room 12\n"
     assert texts(note) == [
         "Your next visit: Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Cardiology Building C, Room 12"]
+    # (a time line under the date is the same block)
+    assert texts("Wound check:\nFri 9 Jun 2031\n11:20 AM\nRoom 2, Nurse Ola\n") == [
+        "Wound check: Fri 9 Jun 2031 11:20 AM Room 2, Nurse Ola"]
     many = ("Follow-up:\nMonday, June 5, 2031\n9:00 AM\nDr. Ines Falk\nTuesday, June 6, 2031\n8:00 AM\n"
             "Lab draw\n")
     assert texts(many)[0] == "Follow-up:"

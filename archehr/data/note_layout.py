@@ -242,7 +242,7 @@ def _label_line(lines: list[str], i: int) -> bool:
     over a single block; a header over several blocks is theirs, not the first one's."""
     if _block_line(lines[i]):
         return True
-    single = not any(_WHEN_LINE.match(x) and _block_line(x) for x in lines[i + 2:])
+    single = not any(_opens_block(lines, j) and _block_line(lines[j]) for j in range(i + 2, len(lines)))
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
