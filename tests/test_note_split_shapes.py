@@ -150,3 +150,11 @@ def test_a_line_opening_with_an_em_dash_carries_the_sentence_on():
 
 def test_a_unit_letter_before_upper_case_text_still_ends_a_sentence():
     assert texts("NET NEGATIVE 2.4 L. CXR CLEARER.") == ["NET NEGATIVE 2.4 L.", "CXR CLEARER."]
+
+
+def test_a_result_stacked_on_short_lines_is_one_sentence():
+    note = ("Sodium\n131 mmol/L   Low\nNormal range: 135 - 145 mmol/L\nPrevious: 134 (Mar 3, 2031)\n\n"
+            "Glucose\n5.2 mmol/L\n\nWillow Street Surgery\n22 Willow Street, Easton\nTel: 555-0130   Fax: 555-0131\n")
+    assert texts(note) == ["Sodium 131 mmol/L Low Normal range: 135 - 145 mmol/L Previous: 134 (Mar 3, 2031)",
+                           "Glucose 5.2 mmol/L", "Willow Street Surgery", "22 Willow Street, Easton",
+                           "Tel: 555-0130", "Fax: 555-0131"]

@@ -270,3 +270,22 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             blocks[first] = last
         i = last + 1
     return blocks
+
+
+# --- stacked results of a portal -------------------------------------------------------------------------
+
+# a value, a unit and a flag at most ("1.62 mg/dL   High"), not an address ("14 Mill Lane, Eastham")
+_VALUE_LINE = re.compile(r"^[<>]?\d[\d.,]*(?:\s+[^\s,]+){0,2}$")
+
+
+def is_result_block(lines: list[str]) -> bool:
+    """Is a paragraph one result stacked on short lines, as a portal shows it ("Potassium" / "5.3 mmol/L
+    High" / "Normal range: 3.5 - 5.1 mmol/L")? A name, a value line under it, then at most three short
+    fields; no line ends a sentence. It is one unit, like an appointment block."""
+    if not 2 <= len(lines) <= 5 or not _VALUE_LINE.match(lines[1]):
+        return False
+    name = lines[0]
+    if len(name) > 60 or name.endswith(":") or ITEM.match(name) or FIELD.match(name) or not re.search("[A-Za-z]", name):
+        return False
+    return all(len(x) <= 80 and not x.endswith((".", "!", "?")) for x in lines) \
+        and all(FIELD.match(x) and len(field_cells(x)) < 2 for x in lines[2:])

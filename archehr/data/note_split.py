@@ -38,6 +38,7 @@ from archehr.data.note_layout import (
     appointment_blocks,
     field_cells,
     is_page_line,
+    is_result_block,
     is_rule_line,
     is_table_row,
     laid_out,
@@ -308,6 +309,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
     blocks = appointment_blocks(lines)
+    if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
+        blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
