@@ -158,3 +158,12 @@ def test_a_result_stacked_on_short_lines_is_one_sentence():
     assert texts(note) == ["Sodium 131 mmol/L Low Normal range: 135 - 145 mmol/L Previous: 134 (Mar 3, 2031)",
                            "Glucose 5.2 mmol/L", "Willow Street Surgery", "22 Willow Street, Easton",
                            "Tel: 555-0130", "Fax: 555-0131"]
+
+
+def test_two_spaces_before_a_capital_twice_in_a_line_set_items_apart():
+    assert texts("Dictated 03/04/2031  Typed 05/04/2031 (ab)  Not checked by author\n") == [
+        "Dictated 03/04/2031", "Typed 05/04/2031 (ab)", "Not checked by author"]
+    # a date or time item makes the line one entry (a one-line appointment); once is no layout
+    assert texts("Eye clinic  Mon 3/10/2031 9:00 AM  Room 4, Dr Shah\n") == [
+        "Eye clinic Mon 3/10/2031 9:00 AM Room 4, Dr Shah"]
+    assert texts("Seen with her daughter  Mrs Ola Ade today\n") == ["Seen with her daughter Mrs Ola Ade today"]

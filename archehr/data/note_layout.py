@@ -154,15 +154,26 @@ def same_table(above: str, below: str) -> bool:
 _PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
 
 
+# two spaces before a capital, twice or more in a line, set its items apart too ("Dictated 3/4/31  Typed
+# 5/4/31  Not checked"); once, after no full stop, they are a typing slip as often as a layout
+_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(])")
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
     nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else."""
     body = line.strip()
-    if body.startswith("|") or body.endswith("|") or not _PIPE_GAP.search(body) or _COLUMN_GAP.search(body):
+    if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body):
         return []
+    gaps = list(_PIPE_GAP.finditer(line))
+    if not gaps:
+        gaps = list(_TWO_SPACES.finditer(line))
+        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1")
+        if len(gaps) < 2 or any(_STAMP.match(line[m.end():]) for m in gaps):
+            return []
     cells, pos = [], 0
-    for m in _PIPE_GAP.finditer(line):
+    for m in gaps:
         cells.append((pos, m.start()))
         pos = m.end()
     cells.append((pos, len(line)))
