@@ -166,4 +166,6 @@ def test_two_spaces_before_a_capital_twice_in_a_line_set_items_apart():
     # a date or time item makes the line one entry (a one-line appointment); once is no layout
     assert texts("Eye clinic  Mon 3/10/2031 9:00 AM  Room 4, Dr Shah\n") == [
         "Eye clinic Mon 3/10/2031 9:00 AM Room 4, Dr Shah"]
+    assert texts("Nurse visit booked:  Thu 04/09/2031  PM round  Sister A. Moyo\n") == [
+        "Nurse visit booked: Thu 04/09/2031 PM round Sister A. Moyo"]
     assert texts("Seen with her daughter  Mrs Ola Ade today\n") == ["Seen with her daughter Mrs Ola Ade today"]

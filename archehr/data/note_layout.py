@@ -170,7 +170,8 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if not gaps:
         gaps = list(_TWO_SPACES.finditer(line))
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1")
-        if len(gaps) < 2 or any(_STAMP.match(line[m.end():]) for m in gaps):
+        starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        if len(gaps) < 2 or any(_STAMP.match(line[x:]) for x in starts):
             return []
     cells, pos = [], 0
     for m in gaps:
