@@ -169,3 +169,10 @@ def test_two_spaces_before_a_capital_twice_in_a_line_set_items_apart():
     assert texts("Nurse visit booked:  Thu 04/09/2031  PM round  Sister A. Moyo\n") == [
         "Nurse visit booked: Thu 04/09/2031 PM round Sister A. Moyo"]
     assert texts("Seen with her daughter  Mrs Ola Ade today\n") == ["Seen with her daughter Mrs Ola Ade today"]
+
+
+@pytest.mark.parametrize("line", ["My Chart > Test Results > Lipid Panel",
+                                  "Portal \u25b8 Messages \u25b8 Visit Summary"])
+def test_a_breadcrumb_trail_is_one_sentence(line):
+    assert texts(f"{line}\nLipid Panel\n") == [line, "Lipid Panel"]
+    assert [s.kind for s in split_note(f"{line}\n", "rules").sentences] == ["row"]

@@ -181,6 +181,14 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in cells if line[a:b].strip()]
 
 
+_CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
+
+
+def is_breadcrumb(line: str) -> bool:
+    """A portal's trail of pages ("Home > Results > Kidney panel"): one unit, no sentence inside it."""
+    return len(_CRUMB.findall(line)) >= 2 and not re.search(r"[.!?]\s", line)
+
+
 def is_rule_line(line: str) -> bool:
     """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
     return bool(_RULE_LINE.match(line.strip()))
