@@ -20,6 +20,8 @@ DEMO_SRC = EVERYDAY.parent / "demo-src"
 KINDS = {"how_long", "when", "med_change", "test_result", "why", "may_i"}
 UNANSWERABLE = {"absent_topic", "absent_fact"}
 # a bullet or checkbox marker at the start of a line: not part of a gold unit (the writers' convention)
+# (a checkbox inside a line, "Counseled   [X] Offered   [ ] Declined", may open a unit: layout too)
+_SEPARATOR = re.compile(r"(?:(?<=\s)|^)(?:[|/\u00b7\u25b8.]|\[[ xX]?\])(?=\s|$)")
 _MARKER = re.compile(r"^\s*(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6]|\[[ xX]?\]|[\u2610\u2611\u2612])(?=\s)")
 
 QUESTION_FILES = sorted(EVERYDAY.glob("**/questions*.yaml"))
@@ -69,8 +71,9 @@ def test_questions_are_well_formed(path):
 def test_raw_gold_splits_cover_their_note_exactly(folder):
     for gold in sorted(folder.glob("*.sentences.txt")):
         note = gold.with_name(gold.name.replace(".sentences.txt", ".txt")).read_text(encoding="utf-8")
-        # rule lines ("-----", "=====") are layout, not text: the writers leave them out of every unit
-        raw = "".join("".join(_MARKER.sub("", line, count=1).split()) for line in note.splitlines()
-                      if any(c.isalnum() for c in line))
-        units = "".join("".join(_MARKER.sub("", u, count=1).split()) for u in _units(gold))
+        # rule lines ("-----", "=====") are layout, not text: the writers leave them out of every unit, and
+        # a free-standing separator between a line's fields ("|", "/", "\u00b7", a lone ".") belongs to none
+        raw = "".join("".join(_SEPARATOR.sub(" ", _MARKER.sub("", line, count=1)).split())
+                      for line in note.splitlines() if any(c.isalnum() for c in line))
+        units = "".join("".join(_SEPARATOR.sub(" ", _MARKER.sub("", u, count=1)).split()) for u in _units(gold))
         assert units == raw, f"{gold.name}: the units do not cover the note's text in order"

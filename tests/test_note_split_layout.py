@@ -96,8 +96,19 @@ def test_a_laid_out_line_on_its_own(line, cells):
 
 
 def test_the_same_line_in_a_table_is_a_row():
-    note = "RADIOLOGY REPORT          Northmoor Imaging\nCT CHEST          Low dose\n"
+    # (rows of one table share where a column starts)
+    note = "RADIOLOGY REPORT    Northmoor Imaging\nCT CHEST            Low dose\n"
     assert texts(note) == ["RADIOLOGY REPORT Northmoor Imaging", "CT CHEST Low dose"]
+
+
+def test_a_stack_of_unaligned_laid_out_lines_is_no_table():
+    note = ("Lakemoor Clinic | Suite 200 | Tel 555-0101\nMy Visit Summary                   Printed 03/02/2031\n"
+            "Patient: Ann Okoro      MRN 55-01      DOB 1950-02-03\n")
+    assert texts(note) == ["Lakemoor Clinic", "Suite 200", "Tel 555-0101", "My Visit Summary", "Printed 03/02/2031",
+                           "Patient: Ann Okoro", "MRN 55-01", "DOB 1950-02-03"]
+    assert not note_layout.same_table("A   B", "C        D")
+    assert note_layout.same_table("Test     Result", "WBC      6.1")
+    assert note_layout.same_table("Test\tResult", "White cells\t6.1")
 
 
 # --- list items, checkboxes, orders --------------------------------------------------------------------

