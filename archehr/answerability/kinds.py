@@ -121,7 +121,7 @@ W_LATER = 0.15
 _PLAN = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
                    r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
                    r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?))\b", re.I)
-W_PLAN = 0.7
+W_PLAN = 0.5
 # a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
 _DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
