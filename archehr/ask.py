@@ -214,16 +214,25 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
     flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best)
-    if not flagged and model is not None and p is not None and model.flags(p):
-        # answered with the date asked for (below, `_date_given`): the confidence says so, at the review level
-        confidence = max(confidence, float(getattr(model, "review", confidence)))
-    if flagged and model is not None:
-        # flagged for a reason the model's P does not see (a medicine the note never names, a pending
-        # result, no sentence giving the asked date): the confidence says so too, at most the review level
-        confidence = min(confidence, float(getattr(model, "review", getattr(model, "review_level", confidence))))
+    confidence = _shown_confidence(model, p, flagged, confidence)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float) -> float:
+    """The confidence shown beside the review flag: a flagged answer's is at most the review level (flagged
+    for a reason the model's P does not see: a medicine the note never names, a pending result, no sentence
+    giving the asked date); one the model would flag but that gives the date asked (`_date_given`) is at
+    least the review level."""
+    if model is None:
+        return confidence
+    review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
+    if flagged:
+        return min(confidence, review)
+    if p is not None and model.flags(p):
+        return max(confidence, review)
+    return confidence
 
 
 def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
