@@ -49,7 +49,8 @@ _WHEN_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|"
     rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
-_PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b", re.I)
+_PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b|"
+                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -211,23 +212,39 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
-    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None,
-                            split.sentences[order[0]].text if order else None)
-    if flagged and model is not None:
-        # flagged for a reason the model's P does not see (a medicine the note never names, a pending
-        # result, no sentence giving the asked date): the confidence says so too, at most the review level
-        confidence = min(confidence, float(getattr(model, "review", getattr(model, "review_level", confidence))))
+    best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
+    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best)
+    confidence = _shown_confidence(model, p, flagged, confidence)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
-def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, best_text: str | None) -> bool:
+def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float) -> float:
+    """The confidence shown beside the review flag: a flagged answer's is at most the review level (flagged
+    for a reason the model's P does not see: a medicine the note never names, a pending result, no sentence
+    giving the asked date); one the model would flag but that gives the date asked (`_date_given`) is at
+    least the review level."""
+    if model is None:
+        return confidence
+    review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
+    if flagged:
+        return min(confidence, review)
+    if p is not None and model.flags(p):
+        return max(confidence, review)
+    return confidence
+
+
+def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
+                  best: tuple[str, float] | None) -> bool:
     """The review flag of an answer given: the confidence model's (below its threshold it was answered only
-    because a sentence holds the asked kind, so flagged), or the selector's without one; and, with the
-    answer types (`types`, None when ranking by the selector alone), a fact asked but not given."""
+    because a sentence holds the asked kind, so flagged; between threshold and review level unless the
+    first line gives the date asked for), or the selector's without one; and, with the answer types
+    (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
+    cited sentence's text and topic score."""
+    best_text = best[0] if best is not None else None
     if model is not None and p is not None:
-        if model.flags(p) or model.abstains(p):
+        if model.abstains(p) or (model.flags(p) and not _date_given(types, best)):
             return True
     elif selector_flag:
         return True
@@ -250,6 +267,16 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any, 
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     return types.kind == "when" and _blank_date(best_text)
+
+
+def _date_given(types: Any, best: tuple[str, float] | None) -> bool:
+    """A when question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and gives a
+    date or an interval of its own ("Follow up with cardiology in 4-6 weeks"): the asked fact is there, so
+    a middling confidence is no reason for review (the other flags still apply)."""
+    if types is None or best is None or types.kind != "when":
+        return False
+    text, topic = best
+    return topic >= HOLDS_MIN and bool(_WHEN_GIVEN.search(text)) and not _blank_date(text)
 
 
 def _blank_date(text: str) -> bool:

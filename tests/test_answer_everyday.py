@@ -17,7 +17,7 @@ import pytest
 import archehr
 from archehr.answerability.kinds import HOLDS, ask_kind
 from archehr.answerability.typed import FEATURES, fit_typed, parse_typed
-from archehr.ask import NOT_IN_NOTE
+from archehr.ask import NOT_IN_NOTE, _needs_review
 from archehr.errors import DataError
 from archehr.glossary import load_glossary, load_lexicon, merge, parse_glossary
 
@@ -258,10 +258,46 @@ def test_a_pending_result_is_flagged_for_review() -> None:
     case, _ = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
-    # the typed P is high (the note names the test); flagged by the rule, the confidence drops to the review level
-    assert r.confidence == pytest.approx(load_typed().review)
-    assert load_typed().probability(typed_row(load_model("lexical").probability(case), answer_types(case))) > \
-        load_typed().review
+    # flagged, the confidence is at most the review level
+    typed_p = load_typed().probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
+    assert r.confidence == pytest.approx(min(typed_p, load_typed().review))
+    # the pending rule flags on its own, whatever the model's P: a model that would flag nothing
+    types = answer_types(case)
+    assert _needs_review(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0))
+    assert _needs_review(_FlagsNothing(), 0.9, False, types,
+                         ("The biopsy was sent; we will call you if the report shows anything unexpected.", 1.0))
+    assert not _needs_review(_FlagsNothing(), 0.9, False, types, ("Repeat CMV PCR was 2,100 IU/mL.", 1.0))
+
+
+class _FlagsNothing:
+    threshold = 0.0
+    review = 0.0
+
+    def flags(self, p: float) -> bool:
+        return False
+
+    def abstains(self, p: float) -> bool:
+        return False
+
+
+class _FlagsAll(_FlagsNothing):
+    def flags(self, p: float) -> bool:
+        return True
+
+
+def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    note = "Discharge Instructions:\nFollow up with cardiology in 4 weeks.\nFollow up with your GP on ___.\n"
+    case, _ = note_case(note, "When do I see the heart doctor?", splitter="rules")
+    types = answer_types(case)
+    assert types.kind == "when"
+    # the model's P alone would flag (between threshold and review level): the sentence gives the interval
+    assert not _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 1.0))
+    # a blanked date or a sentence barely on the topic keeps the flag
+    assert _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology on ___.", 1.0))
+    assert _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 0.1))
 
 
 def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:
@@ -294,3 +330,22 @@ def test_an_activity_the_note_never_names_flags_a_may_i_answer() -> None:
     note = PNEUMONIA + "No driving while you feel short of breath.\n"
     case, _ = note_case(note, "Can I drive while I am on the antibiotic?", splitter="rules")
     assert answer_types(case).missing_activities == 0
+
+
+def test_a_result_question_puts_the_result_before_a_plan_to_test_again() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    note = "Results:\nRepeat potassium in 1 week at the clinic lab.\nPotassium was 3.1, low.\n"
+    case, _ = note_case(note, "Was my potassium ok?", splitter="rules")
+    types = answer_types(case)
+    texts = [s.text for s in case.sentences]
+    assert types.kind == "test_result"
+    assert texts[types.order()[0]].startswith("Potassium was 3.1")
+
+
+def test_lexicon_facts_for_patients_words() -> None:
+    lex = load_lexicon()
+    terms = {e.term: e for e in lex.matches("when do I see the kidney stone doctor, can I pick up my grandson")}
+    assert "urology" in terms["kidney stone doctor"].expansions
+    assert terms["pick up my"].kind == "activity" and "lb" in terms["pick up my"].expansions

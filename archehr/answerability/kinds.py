@@ -116,6 +116,12 @@ _ASKS_LATER = re.compile(r"\b(?:by the time|when (?:she|he|i|they|we) (?:left|we
 _LATER = re.compile(r"\b(?:improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
                     r"decreas\w+|trended down|back to|at baseline|recover\w*)\b", re.I)
 W_LATER = 0.15
+# a result question is answered by what was found, not by a plan to test again ("Repeat BMP in 1 week",
+# "Return to clinic in 3 months", "We will call you if the culture shows ...")
+_PLAN = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
+                   r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
+                   r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?))\b", re.I)
+W_PLAN = 0.5
 # a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
 _DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
@@ -244,6 +250,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.8
         if (asks_stop and _STOPPED.search(t)) or (asks_start and _STARTED.search(t)):
             score[i] += W_CHANGE * topic[i]
+        if kind == "test_result" and _PLAN.search(t):
+            score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)

@@ -74,7 +74,7 @@ class TypedConfidence:
 
 
 def fit_typed(rows: np.ndarray, y: np.ndarray, groups: np.ndarray, false_decline: float = 0.02,
-              review_share: float = 0.15, training: dict[str, Any] | None = None) -> TypedConfidence:
+              review_share: float = 0.20, training: dict[str, Any] | None = None) -> TypedConfidence:
     """Fit on every row; threshold and review level from out-of-fold P (leave one group out) of the
     answerable rows: about `false_decline` of them declined and `review_share` declined or flagged."""
     if y.all() or not y.any():
