@@ -49,44 +49,44 @@ _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|g
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
 _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|doses?|hours?|hrs?)"
-HOLDS: dict[str, re.Pattern[str]] = {
-    "how_long": re.compile(
+HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
+    "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
         rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
-        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b", re.I),
-    "when": re.compile(
+        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b"),
+    "when": (
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
         rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
         rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
-        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b", re.I),
-    "med_change": re.compile(
+        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b"),
+    "med_change": (
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
         r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
-        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)", re.I),
-    "test_result": re.compile(
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)"),
+    "test_result": (
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
         r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
-        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%", re.I),
-    "why": re.compile(
+        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%"),
+    "why": (
         r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
         r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
         r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
         r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
-        r"recommended|decided|elected|can cause|may cause|raise|increase)\b", re.I),
-    "may_i": re.compile(
+        r"recommended|decided|elected|can cause|may cause|raise|increase)\b"),
+    "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
         r"return|come back|call|seek|go to|emergency|ed|er|911|until|resume|restrict\w*|limit\w*|"
-        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to)\b", re.I),
-}
+        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to)\b"),
+}.items()}
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
@@ -98,30 +98,32 @@ W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding t
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
                     "why": ("course", "diagnosis"), "may_i": ("instructions",)}
-# a question about what is current: a sentence telling only of a drug stopped answers it less
-_CURRENT_Q = re.compile(r"\b(?:now|currently|current|new|on now|switched to|moved to|instead|which|what)\b", re.I)
-_STOPPED = re.compile(r"\b(?:stop(?:ped)?|discontinu\w+|d/c|held|no longer)\b", re.I)
-_STARTED = re.compile(r"\b(?:start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|"
-                      r"restart\w*)\b", re.I)
-# a medication question asking what was stopped, or what was started: sentences telling that change gain
-_ASKS_STOP = re.compile(r"\b(?:stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away)\b", re.I)
-_ASKS_START = re.compile(r"\b(?:start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
-                         r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on)\b", re.I)
-W_CHANGE = 0.15
-# a result question about how things ended ("was her sodium ok by the time she left", "did my white count
-# come down"): sentences telling the later value gain, and a later lab line beats the admission one
-_ASKS_LATER = re.compile(r"\b(?:by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
-                         r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
-                         r"now|anymore|still|in the end)\b", re.I)
-_LATER = re.compile(r"\b(?:improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
-                    r"decreas\w+|trended down|back to|at baseline|recover\w*)\b", re.I)
-W_LATER = 0.15
-# a result question is answered by what was found, not by a plan to test again ("Repeat BMP in 1 week",
-# "Return to clinic in 3 months", "We will call you if the culture shows ...")
-_PLAN = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
-                   r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
-                   r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?))\b", re.I)
-W_PLAN = 0.5
+# The rank's cues, each a word list (case-insensitive, whole words), by what it tells:
+_RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in (
+    # a question about what is current: a sentence telling only of a drug stopped answers it less
+    ("current_q", r"now|currently|current|new|on now|switched to|moved to|instead|which|what"),
+    ("stopped", r"stop(?:ped)?|discontinu\w+|d/c|held|no longer"),
+    ("started", r"start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|restart\w*"),
+    # a medication question asking what was stopped, or what was started: sentences telling that change gain
+    ("asks_stop", r"stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away"),
+    ("asks_start", r"start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
+                   r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on"),
+    # a result question about how things ended ("was her sodium ok by the time she left", "did my white count
+    # come down"): sentences telling the later value gain, and a later lab line beats the admission one
+    ("asks_later", r"by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
+                   r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
+                   r"now|anymore|still|in the end"),
+    ("later", r"improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
+              r"decreas\w+|trended down|back to|at baseline|recover\w*"),
+    # a result question is answered by what was found, not by a plan to test again ("Repeat BMP in 1 week",
+    # "Return to clinic in 3 months", "We will call you if the culture shows ...")
+    ("plan", r"repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
+             r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
+             r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?)"),
+)}
+W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
+W_LATER = 0.15  # what a later value adds to a "how did it end" result question
+W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
 # a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
 _DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
@@ -234,11 +236,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         # the asked kind takes a share of its paragraph neighbours' topic score
         score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
     sections = SECTION_FOR_KIND.get(kind, ())
-    later = kind == "test_result" and bool(_ASKS_LATER.search(question))
-    asks_stop = kind == "med_change" and bool(_ASKS_STOP.search(question))
+    later = kind == "test_result" and bool(_RANK_CUES["asks_later"].search(question))
+    asks_stop = kind == "med_change" and bool(_RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
-    current = kind == "med_change" and not asks_stop and bool(_CURRENT_Q.search(question))
-    asks_start = kind == "med_change" and not asks_stop and bool(_ASKS_START.search(question))
+    current = kind == "med_change" and not asks_stop and bool(_RANK_CUES["current_q"].search(question))
+    asks_start = kind == "med_change" and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -246,14 +248,14 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] += 0.08 * topic[i]
         if ctx[i].section == "history" and kind != "why":
             score[i] *= 0.75
-        if current and _STOPPED.search(t) and not _STARTED.search(t):
+        if current and _RANK_CUES["stopped"].search(t) and not _RANK_CUES["started"].search(t):
             score[i] *= 0.8
-        if (asks_stop and _STOPPED.search(t)) or (asks_start and _STARTED.search(t)):
+        if (asks_stop and _RANK_CUES["stopped"].search(t)) or (asks_start and _RANK_CUES["started"].search(t)):
             score[i] += W_CHANGE * topic[i]
-        if kind == "test_result" and _PLAN.search(t):
+        if kind == "test_result" and _RANK_CUES["plan"].search(t):
             score[i] *= W_PLAN
         if later:
-            score[i] += W_LATER * topic[i] * (float(bool(_LATER.search(t))) + 0.5 * i / max(n - 1, 1))
+            score[i] += W_LATER * topic[i] * (float(bool(_RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)

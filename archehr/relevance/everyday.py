@@ -38,51 +38,56 @@ EVERYDAY_FEATURES: tuple[str, ...] = (
     "kind_holds_x_ev",
 )
 
+def _compiled(table: dict[str, str]) -> dict[str, re.Pattern[str]]:
+    """Each kind's pattern, case-insensitive."""
+    return {kind: re.compile(pattern, re.I) for kind, pattern in table.items()}
+
+
 # what a question asks for: kind -> cue (patients' and clinicians' phrasings)
-ASKS: dict[str, re.Pattern[str]] = {
-    "how_long": re.compile(r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?))\b|\bfor how long\b|"
-                           r"\buntil when\b|\bhow much longer\b|\bduration\b|\bforever\b|\bfor life\b", re.I),
-    "when": re.compile(r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bfollow[\s-]*up\b|\bappointment\b|"
-                       r"\btiming\b|\bexpected\b", re.I),
-    "why": re.compile(r"\bwhy\b|\bhow come\b|\breason\b|\bcause[ds]?\b|\bwhat (?:made|led to)\b|"
-                      r"\bwhat (?:is|was) (?:it|that|this) for\b|\bindication\b|\brationale\b|\betiology\b", re.I),
-    "med_change": re.compile(r"\b(?:medicines?|medications?|meds|pills?|drugs?|dose|doses|dosing|prescri\w+|"
-                             r"stop(?:ped)?|start(?:ed)?|switch\w*|chang\w+|still on|taking|discontinu\w+|"
-                             r"regimen)\b", re.I),
-    "test_result": re.compile(r"\b(?:results?|test(?:s|ed)?|scan|labs?|levels?|numbers?|showed?|find|found|"
-                              r"normal|abnormal|came back|come back ok|imaging|biopsy|x-?ray|blood work)\b", re.I),
-    "may_i": re.compile(r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|my \w+)\b|\bis it (?:ok|okay|"
-                        r"safe|fine)\b|\ballowed\b|\bok to\b|\bsafe to\b|\bavoid\b|\brestrictions?\b|"
-                        r"\bprecautions?\b|\bwarning signs\b|\breturn\b|\bactivity\b", re.I),
-}
+ASKS: dict[str, re.Pattern[str]] = _compiled({
+    "how_long": r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?))\b|\bfor how long\b|"
+                r"\buntil when\b|\bhow much longer\b|\bduration\b|\bforever\b|\bfor life\b",
+    "when": r"\bwhen\b|\bwhat (?:day|date|time)\b|\bhow soon\b|\bfollow[\s-]*up\b|\bappointment\b|"
+            r"\btiming\b|\bexpected\b",
+    "why": r"\bwhy\b|\bhow come\b|\breason\b|\bcause[ds]?\b|\bwhat (?:made|led to)\b|"
+           r"\bwhat (?:is|was) (?:it|that|this) for\b|\bindication\b|\brationale\b|\betiology\b",
+    "med_change": r"\b(?:medicines?|medications?|meds|pills?|drugs?|dose|doses|dosing|prescri\w+|"
+                  r"stop(?:ped)?|start(?:ed)?|switch\w*|chang\w+|still on|taking|discontinu\w+|"
+                  r"regimen)\b",
+    "test_result": r"\b(?:results?|test(?:s|ed)?|scan|labs?|levels?|numbers?|showed?|find|found|"
+                   r"normal|abnormal|came back|come back ok|imaging|biopsy|x-?ray|blood work)\b",
+    "may_i": r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|my \w+)\b|\bis it (?:ok|okay|"
+             r"safe|fine)\b|\ballowed\b|\bok to\b|\bsafe to\b|\bavoid\b|\brestrictions?\b|"
+             r"\bprecautions?\b|\bwarning signs\b|\breturn\b|\bactivity\b",
+})
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
 _UNIT = r"(?:days?|d|weeks?|wks?|months?|mos?|years?|doses?|hours?|hrs?)"
 # what a sentence holds: kind -> pattern
-HOLDS: dict[str, re.Pattern[str]] = {
-    "how_long": re.compile(rf"\bx\s*{_N}\s*(?:more\s+)?{_UNIT}\b|\b(?:for|over|another|additional|total of)\s+"
-                           rf"(?:a\s+|the\s+next\s+|at\s+least\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*(?:more\s+)?{_UNIT}\b|"
-                           rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bindefinite\w*\b|\blife-?long\b|\bfor life\b|"
-                           rf"\blong-term\b|\btaper\w*\b|\bcourse\b|\bduration\b", re.I),
-    "when": re.compile(rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|"
-                       rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|"
-                       rf"\bpost-?op(?:erative)? day\b|\bpod\s*#?\d+|\bhd\s*#?\d+|\bday\s+\d+\b|\btomorrow\b|"
-                       rf"\bnext\b|\bplanned\b|\bexpected\b|\bdate\b|\[\*\*", re.I),
-    "why": re.compile(r"\b(?:because|due to|secondary to|given|attributed|caused|likely|in the setting of|"
-                      r"as a result|concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|"
-                      r"etiology|felt to|thought to|to (?:prevent|treat|reduce|protect|rule out|evaluate)|"
-                      r"for (?:treatment|prophylaxis|presumed|suspected|possible))\b", re.I),
-    "med_change": re.compile(r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|newly|add(?:ed)?|stop(?:ped)?|"
-                             r"discontinu\w+|d/c|held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|"
-                             r"increas\w+|decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*)\b|"
-                             r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b", re.I),
-    "test_result": re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|negative|positive|normal|abnormal|"
-                              r"unremarkable|no evidence|elevated|grew|consistent with|notable for|significant "
-                              r"for|confirm\w*|ruled out|ef)\b|\b[A-Za-z]{1,10}\s*[-:]\s*\d+(?:\.\d+)?\*?|"
-                              r"\d+\s*%", re.I),
-    "may_i": re.compile(r"\b(?:do not|don't|avoid|no (?:lifting|driving|heavy|baths?|swimming|strenuous|"
-                        r"alcohol)|should|must|ok to|allowed|advised|counsel\w*|instruct\w*|return|call|seek|"
-                        r"restrict\w*|limit\w*|refrain|encouraged|if you|cleared|not to)\b", re.I),
-}
+HOLDS: dict[str, re.Pattern[str]] = _compiled({
+    "how_long": rf"\bx\s*{_N}\s*(?:more\s+)?{_UNIT}\b|\b(?:for|over|another|additional|total of)\s+"
+                rf"(?:a\s+|the\s+next\s+|at\s+least\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*(?:more\s+)?{_UNIT}\b|"
+                rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bindefinite\w*\b|\blife-?long\b|\bfor life\b|"
+                rf"\blong-term\b|\btaper\w*\b|\bcourse\b|\bduration\b",
+    "when": rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|"
+            rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|"
+            rf"\bpost-?op(?:erative)? day\b|\bpod\s*#?\d+|\bhd\s*#?\d+|\bday\s+\d+\b|\btomorrow\b|"
+            rf"\bnext\b|\bplanned\b|\bexpected\b|\bdate\b|\[\*\*",
+    "why": r"\b(?:because|due to|secondary to|given|attributed|caused|likely|in the setting of|"
+           r"as a result|concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|"
+           r"etiology|felt to|thought to|to (?:prevent|treat|reduce|protect|rule out|evaluate)|"
+           r"for (?:treatment|prophylaxis|presumed|suspected|possible))\b",
+    "med_change": r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|newly|add(?:ed)?|stop(?:ped)?|"
+                  r"discontinu\w+|d/c|held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|"
+                  r"increas\w+|decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*)\b|"
+                  r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b",
+    "test_result": r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|negative|positive|normal|abnormal|"
+                   r"unremarkable|no evidence|elevated|grew|consistent with|notable for|significant "
+                   r"for|confirm\w*|ruled out|ef)\b|\b[A-Za-z]{1,10}\s*[-:]\s*\d+(?:\.\d+)?\*?|"
+                   r"\d+\s*%",
+    "may_i": r"\b(?:do not|don't|avoid|no (?:lifting|driving|heavy|baths?|swimming|strenuous|"
+             r"alcohol)|should|must|ok to|allowed|advised|counsel\w*|instruct\w*|return|call|seek|"
+             r"restrict\w*|limit\w*|refrain|encouraged|if you|cleared|not to)\b",
+})
 
 
 def asked_kinds(case: Case) -> tuple[str, ...]:
