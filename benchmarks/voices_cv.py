@@ -292,28 +292,23 @@ def run_st4(pool: Split, voice: dict[str, str], seeds: Sequence[int], everyday: 
             sel = q4.oof_selector(linked, train_ids, held, feats)
             xs = {i: q4.with_selector(data[i], sel[i]) for i in linked.case_ids}
             tr = [data[i] for i in train_ids]
+            ev_xs = {i: lib.with_selector(ev_data[i].x, ev_names, sel[i]) for i in ev_data}
             for m, groups in methods.items():
-                alpha = 0.0
+                alpha, d, x, c = 0.0, data, xs, cols
                 if groups == "everyday":
-                    ev_xs = {i: lib.with_selector(ev_data[i].x, ev_names, sel[i]) for i in linked.case_ids}
-                    ev_cols = list(range(len(ev_names)))
-                    model = lib.fit_tuned([ev_data[i] for i in train_ids], ev_xs, "lexical+selector+everyday", lib.L2,
-                                          ev_cols, ev_names)
-                    cs = [lib.counts(ev_data[i], lib.links_of(ev_data[i], q4.choose_links(
-                        lib.link_matrix(model, ev_data[i], ev_xs[i], ev_cols), ev_data[i].sentence_ids,
-                        model.threshold, model.max_links))) for i in held]
-                    res[m].setdefault(fs, []).append(100 * lib.micro(cs)[2])
-                    continue
-                if groups == "joint":
+                    d, x, c = ev_data, ev_xs, list(range(len(ev_names)))
+                    model = lib.fit_tuned([d[i] for i in train_ids], x, "lexical+selector+everyday", lib.L2, c,
+                                          ev_names)
+                elif groups == "joint":
                     model, alpha = fit_joint(lib, tr, xs, names, cols)
                     alphas.append(alpha)
                 elif groups == "old":  # the old pool's cases only (selector probabilities as above)
-                    sub = [d for d in tr if part_of(d.case_id) in OLD_PARTS]
+                    sub = [t for t in tr if part_of(t.case_id) in OLD_PARTS]
                     model = lib.fit_tuned(sub, xs, "lexical+selector", lib.L2, cols, names)
                 else:
                     model = lib.fit_tuned(tr, xs, "lexical+selector", lib.L2, cols, names, groups=groups)
-                cs = [lib.counts(data[i], lib.links_of(data[i], q4.choose_links(
-                    compete(lib.link_matrix(model, data[i], xs[i], cols), alpha), data[i].sentence_ids, model.threshold,
+                cs = [lib.counts(d[i], lib.links_of(d[i], q4.choose_links(
+                    compete(lib.link_matrix(model, d[i], x[i], c), alpha), d[i].sentence_ids, model.threshold,
                     model.max_links))) for i in held]
                 res[m].setdefault(fs, []).append(100 * lib.micro(cs)[2])
         print(f"  st4 {fs} done", file=sys.stderr, flush=True)

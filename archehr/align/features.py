@@ -15,10 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.data.model import Case, ClinicianAnswerSentence
-from archehr.glossary import Glossary, load_glossary
+from archehr.glossary import Glossary, load_glossary, load_lexicon
 from archehr.relevance.base import SentenceScores
+from archehr.relevance.everyday import everyday_sentence_tokens
 from archehr.relevance.lexical import bm25, sentence_tokens
-from archehr.relevance.text import is_header, tokens
+from archehr.relevance.text import is_header, sentence_texts, tokens
 
 LEXICAL_FEATURES: tuple[str, ...] = (
     "bm25_rel",  # BM25 of the answer sentence against each note sentence / the best one
@@ -144,10 +145,6 @@ def pair_features(case: Case, answers: Sequence[ClinicianAnswerSentence], names:
 
 def _everyday(case: Case, answers: Sequence[ClinicianAnswerSentence], hdr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The `EVERYDAY_FEATURES` columns: the answer speaks the patient's words, the note the clinician's."""
-    from archehr.glossary import load_lexicon
-    from archehr.relevance.everyday import everyday_sentence_tokens
-    from archehr.relevance.text import sentence_texts
-
     lex = load_lexicon()
     docs, classes = everyday_sentence_tokens(sentence_texts(case.sentences), lex)
     na, ns = len(answers), len(case.sentences)
