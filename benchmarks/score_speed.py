@@ -21,7 +21,7 @@ script whose cost depends on the texts is its BERTScore call, and that part does
 0.3.13, a BERTScorer built once (as `evaluate`'s bertscore metric caches it) and called once per case
 with the official settings (4 layers, idf off, baseline rescaling, batch 8) on the golden runs' model.
 It is timed in a fresh interpreter on exactly the benchmark's texts (load + scoring; its import is
-already inside the issue's 10 s). The same-input reference is the issue's figure for N cases minus
+already inside the reported 10 s). The same-input reference is the reported figure for N cases minus
 its BERTScore share (the upper end, 2 s per 96 cases, so the reference errs low), plus that measured
 call. `--no-official-bertscore` skips it.
 
@@ -38,7 +38,7 @@ during the runs: on a shared machine, a run with more than a few tenths is not a
 Reading the 3x target (issue #3: all metrics available here, >= 3x faster than the official script
 "on the same input"). Measured on a quiet machine (2026-11-30, median of 3):
   * archehr score with BERTScore: 15.02 s for 100 cases (runs 13.9-16.3 s, peak 640 MB).
-  * against the issue's figure (33 s per 96 cases, 34.0 s for 100): 2.3x.
+  * against the reported figure (33 s per 96 cases, 34.0 s for 100): 2.3x.
   * against the same-input reference: the official BERTScore call takes 19.2 s on these texts
     (runs 16.5-21.4 s), not the issue's 1-2 s, so the official script would need ~51 s here: 3.4x.
 The issue's 1-2 s of BERTScore cannot be the cost of these texts on this machine: 100 cases here are
@@ -83,7 +83,7 @@ OFFICIAL_IMPORTS_S = 10.0  # issue #3: the part of those 33 s that does not grow
 
 
 def official_reference(n: int, minus_bertscore: bool = False) -> float:
-    """The issue's figure for n cases: its imports once, the rest per case (scaling all 33 s linearly would
+    """The reported figure for n cases: its imports once, the rest per case (scaling all 33 s linearly would
     charge the imports n/96 times and flatter us on large inputs)."""
     per_case = OFFICIAL_96_CASES_S - OFFICIAL_IMPORTS_S - (OFFICIAL_BERTSCORE_SHARE_96_S if minus_bertscore else 0.0)
     return OFFICIAL_IMPORTS_S + per_case * n / 96
@@ -276,7 +276,7 @@ def same_input(n: int, wall: float, sub: Path, key: Path, tmp: Path, repeats: in
           f"once, one call per case, batch 8, MiniLM L4): load + scoring {work:.2f} s (runs: "
           f"{', '.join(f'{w:.2f}' for w in works)}; its import, {imports:.1f} s, is part of "
           f"the issue's 10 s of imports)")
-    print(f"n={n:5d}  same-input reference = issue's figure without its BERTScore share ({rest:.1f} s) + that "
+    print(f"n={n:5d}  same-input reference = reported figure without its BERTScore share ({rest:.1f} s) + that "
           f"measured call ({work:.1f} s) = {ref:.1f} s  ->  archehr score {wall:.2f} s is {ref / wall:.1f}x faster")
 
 
