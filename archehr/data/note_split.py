@@ -30,10 +30,7 @@ from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
-    ADDRESS_END,
-    FIELD,
     ITEM,
-    OPEN_END,
     ORDER,
     appointment_blocks,
     field_cells,
@@ -42,12 +39,11 @@ from archehr.data.note_layout import (
     is_result_block,
     is_rule_line,
     is_table_row,
-    laid_out,
     line_cells,
     pipe_cells,
     same_table,
-    starts_with_stamp,
 )
+from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
@@ -65,9 +61,6 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # (British style writes titles without a full stop: "Dr A. Mensah")
 _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
-_ABBREV = re.compile(
-    r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
-    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
@@ -179,89 +172,6 @@ class _Unit:
     kind: str
 
 
-def _is_lab_line(line: str) -> bool:
-    words = line.split()
-    numeric = sum(1 for w in words if _NUMBERISH.search(w))
-    return numeric >= 3 and numeric / len(words) >= 0.35
-
-
-def _lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every line without its line break."""
-    out, pos = [], 0
-    for raw in text.splitlines(keepends=True):
-        body = raw.rstrip("\r\n")
-        out.append((pos, pos + len(body)))
-        pos += len(raw)
-    return out
-
-
-_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
-# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
-_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
-# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
-_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
-_LETTER_START = re.compile(r"^[A-Za-z]\.\s")
-_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
-_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
-_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
-
-
-def _wrap_width(text: str) -> int:
-    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
-    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
-    widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
-              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not laid_out(text[s:e])]
-    widths = [w for w in widths if w <= 200]
-    return max(widths, default=0)
-
-
-def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
-    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
-
-    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
-    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
-    line break is the note's structure: a field, an appointment or a short result line of its own."""
-    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
-        return False
-    if _CONTINUES_START.match(line) and not _BRACKETED.match(line):
-        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
-        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
-                    and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
-    if FIELD.match(line):
-        return False
-    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
-    # no sentence left open: the name or letter under it starts anew
-    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
-        return False
-    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
-    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
-        and len(prev.strip()) < width / 2
-    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
-    if OPEN_END.search(prev) and not heading:
-        return True
-    if ORDER.match(line):
-        return False
-    # a hanging indent: one line set in deeper than an indented line above carries it on
-    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
-    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
-    prev_lead = len(prev) - len(prev.lstrip())
-    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
-        return True
-    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
-    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or _ABBREV.search(prev)):
-        return True
-    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
-        return False
-    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
-    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
-    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
-            and not prev.endswith((".", "!", "?", ":", ";")):
-        return True
-    first_word = line.split(maxsplit=1)[0] if line.split() else ""
-    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
-    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
-
-
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
     return [_Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()),
                   start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
@@ -282,7 +192,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
     # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
-    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not _LETTER_START.match(line)):
+    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not LETTER_START.match(line)):
         # a laid-out line on its own is a table row only when a column is a value, time or date
         cells = line_cells(line)
         if len(cells) > 1:
@@ -347,11 +257,11 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         elif is_table_row(line):
             units.append(_Unit(s, e, "row"))
             open_unit = None
-        elif _is_lab_line(line):
+        elif is_lab_line(line):
             open_unit = _Unit(s, e, "lab")
             units.append(open_unit)
-        elif open_unit is not None and _continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
-                and (open_unit.kind != "lab" or _CONTINUES_START.match(line)):
+        elif open_unit is not None and continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
+                and (open_unit.kind != "lab" or CONTINUES_START.match(line)):
             # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
             open_unit.end = e
         else:
@@ -363,7 +273,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
 def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     paras: list[list[tuple[int, int]]] = []
     current: list[tuple[int, int]] = []
-    for s, e in _lines(text):
+    for s, e in text_lines(text):
         if text[s:e].strip():
             current.append((s, e))
         elif current:
@@ -402,7 +312,7 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
             and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
-    if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
         return True
     # a split in the middle of a sentence: the next piece starts in lower case
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
@@ -428,7 +338,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
     if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
-    lab = unit.kind == "lab" or (unit.kind == "field" and _is_lab_line(text[unit.start:unit.end]))
+    lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
     seg = _lab_segments if lab else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
     merged: list[tuple[int, int]] = []
@@ -465,7 +375,7 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
         raise InputError(Problem("the note is empty", field="note", code="empty-note"))
     segment, name, notes = _choose(splitter)
     sentences: list[SplitSentence] = []
-    width = _wrap_width(note)
+    width = wrap_width(note)
     for p_id, para in enumerate(_paragraphs(note), start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
         for unit in _units(para, note, width):

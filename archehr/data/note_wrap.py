@@ -1,0 +1,102 @@
+"""Hard wrapping in a pasted note: where a line break only wraps a sentence and where it is the note's structure.
+
+`note_split` asks `continues(prev, line, width, ...)` of each line that no layout rule claims; `wrap_width`
+says at which column the note's writer (or the export) broke its long lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from archehr.data.note_layout import ADDRESS_END, FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
+
+_NUMBERISH = re.compile(r"\d")
+# "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
+ABBREV = re.compile(
+    r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
+    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
+
+
+def is_lab_line(line: str) -> bool:
+    """A line of results: three or more words with a digit, a third of its words or more."""
+    words = line.split()
+    numeric = sum(1 for w in words if _NUMBERISH.search(w))
+    return numeric >= 3 and numeric / len(words) >= 0.35
+
+
+def text_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line without its line break."""
+    out, pos = [], 0
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        out.append((pos, pos + len(body)))
+        pos += len(raw)
+    return out
+
+
+_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
+# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
+# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
+_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
+LETTER_START = re.compile(r"^[A-Za-z]\.\s")
+_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
+_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
+_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+
+
+def wrap_width(text: str) -> int:
+    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
+    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
+    widths = [len(text[s:e].rstrip()) for s, e in text_lines(text)
+              if text[s:e].strip() and not is_lab_line(text[s:e]) and not laid_out(text[s:e])]
+    widths = [w for w in widths if w <= 200]
+    return max(widths, default=0)
+
+
+def continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
+    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
+
+    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
+    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
+    line break is the note's structure: a field, an appointment or a short result line of its own."""
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
+    if CONTINUES_START.match(line) and not _BRACKETED.match(line):
+        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
+        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
+                    and not ABBREV.search(prev) and not ADDRESS_END.search(prev))
+    if FIELD.match(line):
+        return False
+    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
+    # no sentence left open: the name or letter under it starts anew
+    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
+        return False
+    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
+    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
+        and len(prev.strip()) < width / 2
+    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    if OPEN_END.search(prev) and not heading:
+        return True
+    if ORDER.match(line):
+        return False
+    # a hanging indent: one line set in deeper than an indented line above carries it on
+    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
+    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
+    prev_lead = len(prev) - len(prev.lstrip())
+    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
+        return True
+    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
+    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or ABBREV.search(prev)):
+        return True
+    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
+        return False
+    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
+    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
+    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
+            and not prev.endswith((".", "!", "?", ":", ";")):
+        return True
+    first_word = line.split(maxsplit=1)[0] if line.split() else ""
+    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
+    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
+
