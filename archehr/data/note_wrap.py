@@ -35,8 +35,6 @@ def text_lines(text: str) -> list[tuple[int, int]]:
 
 
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
-# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
-CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 # a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
 _BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
 LETTER_START = re.compile(r"^[A-Za-z]\.\s")
@@ -45,13 +43,22 @@ _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
+# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
+
+
 def wrap_width(text: str) -> int:
-    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
-    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
-    widths = [len(text[s:e].rstrip()) for s, e in text_lines(text)
-              if text[s:e].strip() and not is_lab_line(text[s:e]) and not laid_out(text[s:e])]
-    widths = [w for w in widths if w <= 200]
-    return max(widths, default=0)
+    """The column a hard-wrapped note breaks its lines at, read from the note itself: the longest line that a
+    sentence certainly runs on from (the next line opens in lower case, or this one stops mid-phrase), when
+    two or more show it; else the longest line of prose. Lab lines, laid-out columns and unwrapped lines of
+    over 200 characters say nothing about it; nor does one long line left unwrapped in a wrapped note."""
+    prose = [text[s:e].rstrip() for s, e in text_lines(text)]
+    prose = [x if x.strip() and len(x) <= 200 and not is_lab_line(x) and not laid_out(x) else "" for x in prose]
+    wrapped = [len(a) for a, b in zip(prose, prose[1:])
+               if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
+    if len(wrapped) >= 2:
+        return max(wrapped)
+    return max((len(x) for x in prose), default=0)
 
 
 def continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
@@ -98,5 +105,6 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = 
         return True
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
-    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
+    # (a line longer than the wrap width was not wrapped: "Video visit · Neurology · Mon ... PA-C" over the next one)
+    return width >= _MIN_WRAP and width >= len(prev) and len(prev) + 1 + len(first_word) > width
 
