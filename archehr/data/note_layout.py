@@ -89,6 +89,13 @@ def field_cells(line: str) -> list[tuple[int, int]]:
 # a number, a time or a date
 _DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
 _LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+_WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
+_VALUE_START = re.compile(r"^(?:[<>]?[-+]?\d|(?:H|L|HH|LL|High|Low|Normal|Abnormal|Neg|Pos)\b)")
+# a lower-case word that is no small joining word: "tablet", "metabolic", not "of", "and"
+_SENTENCE_CASE = re.compile(r"(?<![\w'&-])(?!(?:and|or|of|the|for|with|to|in|on|at|by|from|per|via)\b)[a-z]{3,}\b")
+# a name and its value ("Pulse 78", "BP (home cuff) 124/78", "Wt 181 lb (up 6 lb since last visit)", "SpO2 96%")
+_MEASUREMENT = re.compile(r"^[A-Za-z][\w/%.-]*(?: [A-Za-z][\w/%.-]*)?(?: \([^)]*\))?:? [<>]?\d[\d.,/:-]*"
+                          r"(?: ?[A-Za-z%/]+(?:/[A-Za-z0-9.]+)?)?(?: \([^)]*\))?$")
 
 
 def line_cells(line: str) -> list[tuple[int, int]]:
@@ -110,7 +117,18 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     if label and len(cells) < 3:
         return []
     texts = [line[a:b].strip() for a, b in cells]
+    # items pushed to the line's ends by wide gaps stand apart ("9:41" ... "5G 62%", "< Back ... Share"),
+    # unless a value follows its name across the gap ("Creatinine            1.9")
+    if all(len(line[a:b]) >= _WIDE_GAP for a, b in gaps) and not any(_VALUE_START.match(t) for t in texts[1:]):
+        return cells
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
+        return []
+    # a title, a clinic, a person or a place is written in capitals; a first column in sentence case
+    # describes an entry ("lisinopril 10 mg tablet    Take 1 tablet daily.", "Basic metabolic panel    Due in
+    # 1 week"): the line is one row, unless each column is a measurement ("BP 128/78   HR 72   Wt 196 lb")
+    # (a field is no description: "Showing results for: Ann Lee     Print | Share")
+    if _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not _FIELD_START.match(texts[0]) \
+            and not all(_MEASUREMENT.match(t) for t in texts):
         return []
     return cells
 
