@@ -31,6 +31,7 @@ from typing import Any
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
     ITEM,
+    OPEN_END,
     ORDER,
     appointment_blocks,
     field_cells,
@@ -170,6 +171,7 @@ class _Unit:
     start: int
     end: int
     kind: str
+    lead: int = 0  # the indentation of its first line
 
 
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
@@ -200,12 +202,23 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     return None
 
 
-def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
-    """The indentation of a paragraph's line (-1 past its end)."""
-    if index >= len(paragraph):
-        return -1
-    line = text[paragraph[index][0]:paragraph[index][1]]
-    return len(line) - len(line.lstrip())
+def _next_line(text: str, paragraph: list[tuple[int, int]], index: int) -> str:
+    """A paragraph's line with its indentation ("" past its end)."""
+    return text[paragraph[index][0]:paragraph[index][1]] if index < len(paragraph) else ""
+
+
+def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
+    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
+        return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
+    prev_lead = len(prev) - len(prev.lstrip())
+    if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
+        return prev_lead < lead and continues(prev, line, width, lead, next_line)
+    # a line set back out to the unit's first depth, after lines set in deeper, ends a hanging indent
+    # ("  Albuterol inhaler" + "      4 puffs every 4 hours" + "  Prednisolone 15 mg/5 mL")
+    if unit.lead <= lead < prev_lead and not OPEN_END.search(prev):
+        return False
+    return continues(prev, line, width, lead, next_line)
 
 
 def _in_table(raw: list[str]) -> list[bool]:
@@ -252,21 +265,24 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             open_unit = None
             continue
         if ITEM.match(line):
-            open_unit = _Unit(s, e, "list")
-            units.append(open_unit)
+            open_unit = _Unit(s, e, "list", lead)
         elif is_table_row(line):
-            units.append(_Unit(s, e, "row"))
-            open_unit = None
+            open_unit = _Unit(s, e, "row", lead)
+            if in_table[index]:  # (a table's row carries on into no line)
+                units.append(open_unit)
+                open_unit = None
+                continue
         elif is_lab_line(line):
-            open_unit = _Unit(s, e, "lab")
-            units.append(open_unit)
-        elif open_unit is not None and continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
-                and (open_unit.kind != "lab" or CONTINUES_START.match(line)):
-            # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
+            open_unit = _Unit(s, e, "lab", lead)
+        elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
+                                                   _next_line(text, paragraph, index + 1)):
             open_unit.end = e
+            if open_unit.kind == "row":  # a row with its instructions under it: their sentences split as prose
+                open_unit.kind = "text"
+            continue
         else:
-            open_unit = _Unit(s, e, "text")
-            units.append(open_unit)
+            open_unit = _Unit(s, e, "text", lead)
+        units.append(open_unit)
     return units
 
 

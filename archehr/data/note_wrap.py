@@ -54,14 +54,14 @@ def wrap_width(text: str) -> int:
     over 200 characters say nothing about it; nor does one long line left unwrapped in a wrapped note."""
     prose = [text[s:e].rstrip() for s, e in text_lines(text)]
     prose = [x if x.strip() and len(x) <= 200 and not is_lab_line(x) and not laid_out(x) else "" for x in prose]
-    wrapped = [len(a) for a, b in zip(prose, prose[1:])
+    wrapped = [len(a) for a, b in zip(prose, prose[1:], strict=False)
                if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
     if len(wrapped) >= 2:
         return max(wrapped)
     return max((len(x) for x in prose), default=0)
 
 
-def continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
+def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
@@ -90,8 +90,12 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = 
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
     # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
+    # (the lines at that depth are one wrapped sentence when the one wraps into the next: "    furosemide 40 mg
+    # tablet" + "        Take 2 tablets ... then go back to" + "        1 tablet every morning.")
     prev_lead = len(prev) - len(prev.lstrip())
-    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
+    next_lead = len(next_line) - len(next_line.lstrip()) if next_line and next_line.strip() else -1
+    if 0 < prev_lead < lead and not prev.endswith((".", "!", "?")) \
+            and (lead != next_lead or OPEN_END.search(line) or CONTINUES_START.match((next_line or "").strip())):
         return True
     # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
     if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or ABBREV.search(prev)):
