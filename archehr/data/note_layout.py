@@ -262,11 +262,18 @@ _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", r
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
 
+def _when_columns(line: str) -> bool:
+    """A date and a time set apart in columns ("Tue Dec 1, 2026    9:30 AM"): the head of an appointment block."""
+    cells = [c for c in _COLUMN_GAP.split(line.strip()) if c]
+    return len(cells) > 1 and bool(_WHEN_LINE.match(cells[0])) \
+        and all(_STAMP.match(c) and _DATA_CELL.match(c) for c in cells[1:])
+
+
 def _block_line(line: str) -> bool:
     """A line an appointment block is made of: short, no full stop, no field, list item or order."""
     return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or ADDRESS_END.search(line))
             and not ITEM.match(line)
-            and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line)
+            and not FIELD.match(line) and not ORDER.match(line) and (not laid_out(line) or _when_columns(line))
             and not is_rule_line(line) and not is_page_line(line))
 
 
@@ -284,9 +291,13 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
-def appointment_blocks(lines: list[str]) -> dict[int, int]:
+def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
-    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit").
+    `leads` (the lines' indentation): lines set in under the date line are its block, and no label of the next."""
+    def deeper(k: int, than: int) -> bool:  # is line k set in deeper than line `than`?
+        return leads is not None and leads[k] > leads[than]
+
     blocks: dict[int, int] = {}
     i = 0
     while i < len(lines):
@@ -295,14 +306,15 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             i += 1
             continue
         first = i
-        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) \
+        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
                 and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
         last = i
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
-                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
+                and not _opens_block(lines, last + 1) \
+                and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         if last > first:  # a date line alone is an ordinary line
             blocks[first] = last

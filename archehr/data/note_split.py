@@ -234,7 +234,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
-    blocks = appointment_blocks(lines)
+    blocks = appointment_blocks(lines, [len(text[s:e]) - len(text[s:e].lstrip()) for s, e in paragraph])
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
