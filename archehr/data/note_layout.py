@@ -60,6 +60,12 @@ _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)
                     rf"|{_WEEKDAY},?\s+(?:\d|{_MONTH_NAME}))")
 
 
+# a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
+_STAMP_TOKEN = (rf"(?:{_WEEKDAY}|{_MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
+                rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
+_STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
+
+
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
@@ -82,7 +88,13 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         cells.append((pos, a))
         pos = b
     cells.append((pos, len(line)))
-    return [(a, b) for a, b in cells if line[a:b].strip()]
+    cells = [(a, b) for a, b in cells if line[a:b].strip()]
+    # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
+    # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142")
+    if len(cells) == 2 and starts_with_stamp(line) and _STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
+            and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
+        return []
+    return cells
 
 
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
