@@ -238,7 +238,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
-    skip_to = -1
+    skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
             continue
@@ -264,6 +264,15 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
+        number = _LEADING_NUMBER.match(line)
+        if number and int(number.group(1)) not in (1, last_number + 1) and open_unit is not None \
+                and open_unit.kind == "text" and not laid_out.rstrip().endswith((".", "!", "?", ":", ";")):
+            # "... to room air by hospital day" + "3. Blood glucose ran high": a number out of the list's order
+            # after a sentence left open carries the sentence on
+            open_unit.end = e
+            continue
+        if number:
+            last_number = int(number.group(1))
         if ITEM.match(line):
             open_unit = _Unit(s, e, "list", lead)
         elif is_table_row(line):
