@@ -72,6 +72,10 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
+# a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
+_SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
+
+
 @dataclass(frozen=True)
 class SplitSentence:
     """One sentence of a raw note: `text == note[start:end]`; `kind` says which rule made it."""
@@ -252,6 +256,12 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
+        # "S: 47 yo F ... but" over more lines: a SOAP section's letter heads the block of lines it opens
+        # (on a line of its own, "S: Pt feels better.", it is that line's label, as the releases keep it)
+        section = _SECTION_LETTER.match(text[s:e]) if index + 1 < len(paragraph) else None
+        if section:
+            units.append(_Unit(s, s + section.end(1), "header", lead))
+            s += section.end()
         line = text[s:e]
         layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
