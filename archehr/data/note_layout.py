@@ -199,9 +199,13 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     gaps = list(_PIPE_GAP.finditer(line))
     if not gaps:
         gaps = list(_TWO_SPACES.finditer(line))
-        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1")
+        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
+        # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
         starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
-        if len(gaps) < 2 or any(_STAMP.match(line[x:]) for x in starts):
+        title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
+        if title:  # (after a title, a date is one of the line's items too)
+            gaps = list(re.finditer(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])", line))
+        if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
     cells, pos = [], 0
     for m in gaps:

@@ -337,6 +337,10 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
+    # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
+    # CENTER", "MT. HOPE CLINIC"): a title ends in no full stop
+    if re.fullmatch(r"[A-Z]{2,3}\.", p) and not re.search(r"[a-z]|[.!?:]$", n):
+        return True
     # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
     # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
     if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
