@@ -139,7 +139,8 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     # describes an entry ("lisinopril 10 mg tablet    Take 1 tablet daily.", "Basic metabolic panel    Due in
     # 1 week"): the line is one row, unless each column is a measurement ("BP 128/78   HR 72   Wt 196 lb")
     # (a field is no description: "Showing results for: Ann Lee     Print | Share")
-    if _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not _FIELD_START.match(texts[0]) \
+    # (a bare label over values is no description either: "Code status:   [X] Full code   [ ] DNR")
+    if not label and _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not _FIELD_START.match(texts[0]) \
             and not all(_MEASUREMENT.match(t) for t in texts):
         return []
     return cells
