@@ -185,9 +185,10 @@ def same_table(above: str, below: str) -> bool:
 _PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
 
 
-# two spaces before a capital, twice or more in a line, set its items apart too ("Dictated 3/4/31  Typed
-# 5/4/31  Not checked"); once, after no full stop, they are a typing slip as often as a layout
-_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(])")
+# two spaces before a capital or a number, twice or more in a line, set its items apart too ("Dictated 3/4/31
+# Typed 5/4/31  Not checked", "Pt: Ann Lee  32F  DOB 05/05/2003"); once, after no full stop, they are a typing
+# slip as often as a layout
+_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -204,8 +205,6 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
         starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
         title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
-        if title:  # (after a title, a date is one of the line's items too)
-            gaps = list(re.finditer(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])", line))
         if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
     cells, pos = [], 0
