@@ -233,7 +233,8 @@ def _in_table(raw: list[str]) -> list[bool]:
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
+def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False) -> list[_Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
@@ -256,9 +257,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
-        # "S: 47 yo F ... but" over more lines: a SOAP section's letter heads the block of lines it opens
-        # (on a line of its own, "S: Pt feels better.", it is that line's label, as the releases keep it)
-        section = _SECTION_LETTER.match(text[s:e]) if index + 1 < len(paragraph) else None
+        section = _SECTION_LETTER.match(text[s:e]) if soap else None
         if section:
             units.append(_Unit(s, s + section.end(1), "header", lead))
             s += section.end()
@@ -415,9 +414,15 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     segment, name, notes = _choose(splitter)
     sentences: list[SplitSentence] = []
     width = wrap_width(note)
-    for p_id, para in enumerate(_paragraphs(note), start=1):
+    # "S: 47 yo F ... but" over more lines: a note that sets a SOAP section's letter over the block of lines
+    # it opens heads each section so, "A: Strep throat." too; in a note that never does, "S: Pt feels
+    # better." keeps its letter as that line's label, as the releases keep it
+    paragraphs = _paragraphs(note)
+    soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
+               for para in paragraphs for k, (a, b) in enumerate(para))
+    for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width):
+        for unit in _units(para, note, width, soap):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
