@@ -133,7 +133,14 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     # unless a value follows its name across the gap ("Creatinine            1.9")
     if all(len(line[a:b]) >= _WIDE_GAP for a, b in gaps) and not any(_VALUE_START.match(t) for t in texts[1:]):
         return cells
+    pairs = _result_pairs(texts)
+    if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
+        return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
+        return []
+    # a column that opens with a word in lower case carries on the one before it ("J. Kowalewski, PA-C
+    # e-signed 11/21 19:41"), unless it is a page mark ("page 1/1"); "eGFR 22" is a name
+    if any(re.match(r"[a-z][a-z'-]*(?![\w])", t) and not is_page_line(t) for t in texts[1:]):
         return []
     # a title, a clinic, a person or a place is written in capitals; a first column in sentence case
     # describes an entry ("lisinopril 10 mg tablet    Take 1 tablet daily.", "Basic metabolic panel    Due in
@@ -144,6 +151,13 @@ def line_cells(line: str) -> list[tuple[int, int]]:
             and not all(_MEASUREMENT.match(t) for t in texts):
         return []
     return cells
+
+
+def _result_pairs(texts: list[str]) -> bool:
+    """Do the columns alternate a name and a value, twice or more ("WBC", "2.1 L", "ANC", "0.9 L")?"""
+    return len(texts) >= 4 and len(texts) % 2 == 0 \
+        and all(not _VALUE_START.match(t) and re.match(r"^[A-Za-z][\w/%()-]*$", t) for t in texts[::2]) \
+        and all(_VALUE_START.match(t) and len(t.split()) <= 3 for t in texts[1::2])
 
 
 def is_table_row(line: str) -> bool:
