@@ -350,7 +350,11 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
             and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
-    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
+    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_" or re.match(r"[A-Z]{1,3}\d{3,}\b", n)):
+        return True
+    # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
+    if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
         return True
     # a split in the middle of a sentence: the next piece starts in lower case
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
