@@ -30,6 +30,7 @@ from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
+    FIELD,
     ITEM,
     OPEN_END,
     ORDER,
@@ -176,6 +177,7 @@ class _Unit:
     end: int
     kind: str
     lead: int = 0  # the indentation of its first line
+    entry: bool = False  # an entry with lines set in under it that are its own ("Amoxicillin 400 mg/5 mL" + "   Give")
 
 
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
@@ -211,8 +213,27 @@ def _next_line(text: str, paragraph: list[tuple[int, int]], index: int) -> str:
     return text[paragraph[index][0]:paragraph[index][1]] if index < len(paragraph) else ""
 
 
+def _entry_heads(raw: list[str]) -> set[int]:
+    """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
+    them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
+    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia")."""
+    leads = [len(x) - len(x.lstrip()) for x in raw]
+    heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not _HEADER_ONLY.match(raw[i].strip())]
+    return {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
+
+
+def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) -> bool:
+    """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
+    ran high"): a number out of its list's order after a sentence of prose left open?"""
+    number = _LEADING_NUMBER.match(line)
+    return bool(number) and int(number.group(1)) not in (1, last_number + 1) and unit is not None \
+        and unit.kind == "text" and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+
+
 def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
+    if unit.entry and lead > unit.lead and not FIELD.match(line) and not prev.endswith((".", "!", "?")):
+        return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
         return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
     prev_lead = len(prev) - len(prev.lstrip())
@@ -243,6 +264,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
+    heads = _entry_heads([text[s:e] for s, e in paragraph])
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -273,15 +295,11 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
-        number = _LEADING_NUMBER.match(line)
-        if number and int(number.group(1)) not in (1, last_number + 1) and open_unit is not None \
-                and open_unit.kind == "text" and not laid_out.rstrip().endswith((".", "!", "?", ":", ";")):
-            # "... to room air by hospital day" + "3. Blood glucose ran high": a number out of the list's order
-            # after a sentence left open carries the sentence on
+        if open_unit is not None and _wrapped_number(line, open_unit, laid_out, last_number):
             open_unit.end = e
             continue
-        if number:
-            last_number = int(number.group(1))
+        number = _LEADING_NUMBER.match(line)
+        last_number = int(number.group(1)) if number else last_number
         if ITEM.match(line):
             open_unit = _Unit(s, e, "list", lead)
         elif is_table_row(line):
@@ -300,6 +318,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         else:
             open_unit = _Unit(s, e, "text", lead)
+        open_unit.entry = index in heads
         units.append(open_unit)
     return units
 

@@ -102,9 +102,8 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     # (a date that ends a sentence carries on the line left open above it: "... every morning, starting" +
     # "06/04/2035. It may take 4-6 weeks.")
-    if starts_with_stamp(line) and not (re.match(r"^\S+\.(?:\s|$)", line) and not prev.rstrip().endswith(
-            (".", "!", "?", ":", ";"))):
-        return False  # a timed or dated entry starts anew, even below a full line
+    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
+        return bool(re.match(r"^\S+\.(?:\s|$)", line)) and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
     # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
     if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
