@@ -89,12 +89,22 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         pos = b
     cells.append((pos, len(line)))
     cells = [(a, b) for a, b in cells if line[a:b].strip()]
+    # (two measurements two spaces apart in a line of fields are two: "BSA: 1.78 m2     Height 163 cm  Weight 70 kg")
+    cells = [piece for a, b in cells for piece in _measurement_pair(line, a, b)]
     # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
     # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142")
     if len(cells) == 2 and starts_with_stamp(line) and _STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
+
+
+def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A cell of a line of fields, cut in two where two spaces part two measurements."""
+    m = re.search(r"(?<=\S)  (?=\S)", line[a:b])
+    if m and _MEASUREMENT.match(line[a:a + m.start()].strip()) and _MEASUREMENT.match(line[a + m.end():b].strip()):
+        return [(a, a + m.start()), (a + m.end(), b)]
+    return [(a, b)]
 
 
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
