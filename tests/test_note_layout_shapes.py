@@ -168,3 +168,13 @@ def test_soap_letters_over_blocks_head_every_section_of_the_note():
                            "SpO2 98%", "Chest clear.", "A:", "Viral cough."]
     # a note whose letters never head a block keeps them as the line's label
     assert texts("S: Feels well.\n\nA: Stable.\n") == ["S: Feels well.", "A: Stable."]
+
+
+def test_in_a_narrow_wrapped_note_only_a_lone_word_that_would_not_fit_carries_a_line_on():
+    # two lines show a 24-column wrap ("... for" + "2 days", "... and" + "rest"); "Name: Rosalind" + one word
+    # would overflow it, so that word carries the field on; a short line of several words stays a line
+    note = ("Name: Rosalind\nQUARTERMAINE-OBI\nClinic: Eye Unit\nKeep the patch on for\n2 days and then wash\n"
+            "gently, and\nrest.\nDROPS\nDay clinic Room 4\n")
+    assert texts(note) == ["Name: Rosalind QUARTERMAINE-OBI", "Clinic: Eye Unit",
+                           "Keep the patch on for 2 days and then wash gently, and rest.", "DROPS",
+                           "Day clinic Room 4"]

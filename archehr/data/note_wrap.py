@@ -50,15 +50,18 @@ CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 def wrap_width(text: str) -> int:
     """The column a hard-wrapped note breaks its lines at, read from the note itself: the longest line that a
     sentence certainly runs on from (the next line opens in lower case, or this one stops mid-phrase), when
-    two or more show it; else the longest line of prose. Lab lines, laid-out columns and unwrapped lines of
-    over 200 characters say nothing about it; nor does one long line left unwrapped in a wrapped note."""
+    two or more show it; else the longest line of prose, if 50 columns or more (else 0: no wrapping). Lab
+    lines, laid-out columns and unwrapped lines of over 200 characters say nothing about it; nor does one long
+    line left unwrapped in a wrapped note."""
     prose = [text[s:e].rstrip() for s, e in text_lines(text)]
     prose = [x if x.strip() and len(x) <= 200 and not is_lab_line(x) and not laid_out(x) else "" for x in prose]
     wrapped = [len(a) for a, b in zip(prose, prose[1:], strict=False)
                if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
     if len(wrapped) >= 2:
         return max(wrapped)
-    return max((len(x) for x in prose), default=0)
+    # (without them, a note whose lines are all short is a list of short lines, not text wrapped narrow)
+    widest = max((len(x) for x in prose), default=0)
+    return widest if widest >= _MIN_WRAP else 0
 
 
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
@@ -112,5 +115,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
     # (a line longer than the wrap width was not wrapped: "Video visit · Neurology · Mon ... PA-C" over the next one)
-    return width >= _MIN_WRAP and width >= len(prev) and len(prev) + 1 + len(first_word) > width
+    full = width >= len(prev) and len(prev) + 1 + len(first_word) > width
+    # (below 50 columns, shown by the note's own wrapped lines, only a lone word that would not fit carries a
+    # line left open on: "Pt: Aurelio" + "VANTERPOOL-SINGH"; short lines of several words are a list)
+    if 0 < width < _MIN_WRAP and full and len(line.split()) == 1 and not prev.rstrip().endswith(
+            (".", "!", "?", ":", ";", ",")):
+        return True
+    return width >= _MIN_WRAP and full
 
