@@ -34,6 +34,7 @@ def text_lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
+NOT_WRAPPED = -1  # the wrap width of a note whose lines show they were not hard-wrapped
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
 # a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
 _BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
@@ -58,7 +59,12 @@ def wrap_width(text: str) -> int:
     wrapped = [len(a) for a, b in zip(prose, prose[1:], strict=False)
                if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
     if len(wrapped) >= 2:
-        return max(wrapped)
+        width = max(wrapped)
+        # a narrow width that more lines run past than show it: the note is not hard-wrapped, and its lower-case
+        # line starts are entries of their own ("START taking these medications" + "apixaban 5 mg tablet")
+        if width < _MIN_WRAP and sum(len(x) > width for x in prose) > len(wrapped):
+            return NOT_WRAPPED
+        return width
     # (without them, a note whose lines are all short is a list of short lines, not text wrapped narrow)
     widest = max((len(x) for x in prose), default=0)
     return widest if widest >= _MIN_WRAP else 0
@@ -72,7 +78,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
         return False
-    if CONTINUES_START.match(line) and not _BRACKETED.match(line):
+    if CONTINUES_START.match(line) and not _BRACKETED.match(line) and (width != NOT_WRAPPED or OPEN_END.search(prev)):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not ABBREV.search(prev) and not ADDRESS_END.search(prev))
