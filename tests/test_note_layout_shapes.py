@@ -178,3 +178,22 @@ def test_in_a_narrow_wrapped_note_only_a_lone_word_that_would_not_fit_carries_a_
     assert texts(note) == ["Name: Rosalind QUARTERMAINE-OBI", "Clinic: Eye Unit",
                            "Keep the patch on for 2 days and then wash gently, and rest.", "DROPS",
                            "Day clinic Room 4"]
+
+
+def test_a_note_whose_lines_run_past_its_narrow_lower_case_starts_is_not_hard_wrapped():
+    note = ("START these medicines\nnaproxen 250 mg tablet\nTake 1 tablet twice a day with food for five days.\n"
+            "STOP these medicines\nibuprofen 200 mg tablet\nDo not take it while you are on the naproxen tablets.\n"
+            "Call the clinic if the pain is no better after a full week of the new tablets.\n")
+    assert texts(note) == ["START these medicines", "naproxen 250 mg tablet",
+                           "Take 1 tablet twice a day with food for five days.", "STOP these medicines",
+                           "ibuprofen 200 mg tablet", "Do not take it while you are on the naproxen tablets.",
+                           "Call the clinic if the pain is no better after a full week of the new tablets."]
+
+
+def test_labels_over_aligned_checkboxes_are_no_table():
+    note = "Mood:      [x] Low   [ ] Anxious\nSleep:     [ ] Poor   [x] Fair\n"
+    assert texts(note) == ["Mood:", "[x] Low", "[ ] Anxious", "Sleep:", "[ ] Poor", "[x] Fair"]
+
+
+def test_a_bare_label_before_two_space_apart_items_is_an_item_of_its_own():
+    assert texts("OBS:  T 36.8  P 88  RR 18\n") == ["OBS:", "T 36.8", "P 88", "RR 18"]

@@ -222,19 +222,22 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     body = line.strip()
     if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body):
         return []
-    gaps = list(_PIPE_GAP.finditer(line))
+    gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     if not gaps:
-        gaps = list(_TWO_SPACES.finditer(line))
+        gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
+        label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
+        if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items
+            gaps.insert(0, label.span(1))
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
-        starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
         title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
         if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
     cells, pos = [], 0
-    for m in gaps:
-        cells.append((pos, m.start()))
-        pos = m.end()
+    for a, b in gaps:
+        cells.append((pos, a))
+        pos = b
     cells.append((pos, len(line)))
     return [(a, b) for a, b in cells if line[a:b].strip()]
 

@@ -73,6 +73,7 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
+_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 
@@ -249,7 +250,9 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
 def _in_table(raw: list[str]) -> list[bool]:
     """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
     fields) with a row of the same table directly above or below it."""
-    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 for line in raw]
+    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
+    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line) for line in raw]
     return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
