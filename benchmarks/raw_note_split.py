@@ -6,6 +6,9 @@ hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `spli
 space folded, a leading bullet or checkbox dropped): it was merged with a neighbour or cut.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
+
+Without FOLDER: every `data/everyday/raw-*` folder and every `data/everyday/heldout-*/raw` folder, then the
+total over them.
 """
 
 from __future__ import annotations
@@ -48,18 +51,24 @@ def score_folder(folder: Path, splitter: str) -> tuple[int, int, int, list[str]]
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    everyday = REPO / "data" / "everyday"
     ap.add_argument("folders", nargs="*", type=Path,
-                    default=sorted(p for p in (REPO / "data" / "everyday").glob("raw-*") if p.is_dir()))
+                    default=sorted(p for p in [*everyday.glob("raw-*"), *everyday.glob("heldout-*/raw")] if p.is_dir()))
     ap.add_argument("--splitter", default="rules", choices=["rules", "spacy"])
     ap.add_argument("--show", type=int, default=0, help="print the first N broken gold units of each folder")
     args = ap.parse_args()
+    totals = [0, 0, 0]
     for folder in args.folders:
         notes, gold, broken, texts = score_folder(folder, args.splitter)
-        rate = 100 * broken / max(gold, 1)
-        print(f"{folder.name}: {notes} notes, {gold} gold sentences, {broken} broken "
-              f"= {rate:.2f} per 100 sentences ({args.splitter})")
+        totals = [totals[0] + notes, totals[1] + gold, totals[2] + broken]
+        name = f"{folder.parent.name}/{folder.name}" if folder.name == "raw" else folder.name
+        print(f"{name}: {notes} notes, {gold} gold sentences, {broken} broken "
+              f"= {100 * broken / max(gold, 1):.2f} per 100 sentences ({args.splitter})")
         for t in texts[:args.show]:
             print(f"  {t}")
+    if len(args.folders) > 1:
+        print(f"total: {totals[0]} notes, {totals[1]} gold sentences, {totals[2]} broken "
+              f"= {100 * totals[2] / max(totals[1], 1):.2f} per 100 sentences ({args.splitter})")
 
 
 if __name__ == "__main__":

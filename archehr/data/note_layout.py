@@ -60,6 +60,12 @@ _STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)
                     rf"|{_WEEKDAY},?\s+(?:\d|{_MONTH_NAME}))")
 
 
+# a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
+_STAMP_TOKEN = (rf"(?:{_WEEKDAY}|{_MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
+                rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
+_STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
+
+
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
@@ -82,13 +88,36 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         cells.append((pos, a))
         pos = b
     cells.append((pos, len(line)))
-    return [(a, b) for a, b in cells if line[a:b].strip()]
+    cells = [(a, b) for a, b in cells if line[a:b].strip()]
+    # (two measurements two spaces apart in a line of fields are two: "BSA: 1.78 m2     Height 163 cm  Weight 70 kg")
+    cells = [piece for a, b in cells for piece in _measurement_pair(line, a, b)]
+    # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
+    # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142")
+    if len(cells) == 2 and starts_with_stamp(line) and _STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
+            and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
+        return []
+    return cells
+
+
+def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
+    """A cell of a line of fields, cut in two where two spaces part two measurements."""
+    m = re.search(r"(?<=\S)  (?=\S)", line[a:b])
+    if m and _MEASUREMENT.match(line[a:a + m.start()].strip()) and _MEASUREMENT.match(line[a + m.end():b].strip()):
+        return [(a, a + m.start()), (a + m.end(), b)]
+    return [(a, b)]
 
 
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
 # a number, a time or a date
 _DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
 _LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+_WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
+_VALUE_START = re.compile(r"^(?:[<>]?[-+]?\d|(?:H|L|HH|LL|High|Low|Normal|Abnormal|Neg|Pos)\b)")
+# a lower-case word that is no small joining word: "tablet", "metabolic", not "of", "and"
+_SENTENCE_CASE = re.compile(r"(?<![\w'&-])(?!(?:and|or|of|the|for|with|to|in|on|at|by|from|per|via)\b)[a-z]{3,}\b")
+# a name and its value ("Pulse 78", "BP (home cuff) 124/78", "Wt 181 lb (up 6 lb since last visit)", "SpO2 96%")
+_MEASUREMENT = re.compile(r"^[A-Za-z][\w/%.-]*(?: [A-Za-z][\w/%.-]*)?(?: \([^)]*\))?:? [<>]?\d[\d.,/:-]*"
+                          r"(?: ?[A-Za-z%/]+(?:/[A-Za-z0-9.]+)?)?(?: \([^)]*\))?$")
 
 
 def line_cells(line: str) -> list[tuple[int, int]]:
@@ -110,9 +139,35 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     if label and len(cells) < 3:
         return []
     texts = [line[a:b].strip() for a, b in cells]
+    # items pushed to the line's ends by wide gaps stand apart ("9:41" ... "5G 62%", "< Back ... Share"),
+    # unless a value follows its name across the gap ("Creatinine            1.9")
+    if all(len(line[a:b]) >= _WIDE_GAP for a, b in gaps) and not any(_VALUE_START.match(t) for t in texts[1:]):
+        return cells
+    pairs = _result_pairs(texts)
+    if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
+        return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
         return []
+    # a column that opens with a word in lower case carries on the one before it ("J. Kowalewski, PA-C
+    # e-signed 11/21 19:41"), unless it is a page mark ("page 1/1"); "eGFR 22" is a name
+    if any(re.match(r"[a-z][a-z'-]*(?![\w])", t) and not is_page_line(t) for t in texts[1:]):
+        return []
+    # a title, a clinic, a person or a place is written in capitals; a first column in sentence case
+    # describes an entry ("lisinopril 10 mg tablet    Take 1 tablet daily.", "Basic metabolic panel    Due in
+    # 1 week"): the line is one row, unless each column is a measurement ("BP 128/78   HR 72   Wt 196 lb")
+    # (a field is no description: "Showing results for: Ann Lee     Print | Share")
+    # (a bare label over values is no description either: "Code status:   [X] Full code   [ ] DNR")
+    if not label and _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not _FIELD_START.match(texts[0]) \
+            and not all(_MEASUREMENT.match(t) for t in texts):
+        return []
     return cells
+
+
+def _result_pairs(texts: list[str]) -> bool:
+    """Do the columns alternate a name and a value, twice or more ("WBC", "2.1 L", "ANC", "0.9 L")?"""
+    return len(texts) >= 4 and len(texts) % 2 == 0 \
+        and all(not _VALUE_START.match(t) and re.match(r"^[A-Za-z][\w/%()-]*$", t) for t in texts[::2]) \
+        and all(_VALUE_START.match(t) and len(t.split()) <= 3 for t in texts[1::2])
 
 
 def is_table_row(line: str) -> bool:
@@ -154,9 +209,10 @@ def same_table(above: str, below: str) -> bool:
 _PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
 
 
-# two spaces before a capital, twice or more in a line, set its items apart too ("Dictated 3/4/31  Typed
-# 5/4/31  Not checked"); once, after no full stop, they are a typing slip as often as a layout
-_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(])")
+# two spaces before a capital or a number, twice or more in a line, set its items apart too ("Dictated 3/4/31
+# Typed 5/4/31  Not checked", "Pt: Ann Lee  32F  DOB 05/05/2003"); once, after no full stop, they are a typing
+# slip as often as a layout
+_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -166,17 +222,22 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     body = line.strip()
     if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body):
         return []
-    gaps = list(_PIPE_GAP.finditer(line))
+    gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     if not gaps:
-        gaps = list(_TWO_SPACES.finditer(line))
-        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1")
-        starts = [m.end() for m in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
-        if len(gaps) < 2 or any(_STAMP.match(line[x:]) for x in starts):
+        gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
+        label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
+        if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items
+            gaps.insert(0, label.span(1))
+        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
+        # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
+        starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
+        if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
     cells, pos = [], 0
-    for m in gaps:
-        cells.append((pos, m.start()))
-        pos = m.end()
+    for a, b in gaps:
+        cells.append((pos, a))
+        pos = b
     cells.append((pos, len(line)))
     return [(a, b) for a, b in cells if line[a:b].strip()]
 
@@ -244,11 +305,18 @@ _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", r
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
 
+def _when_columns(line: str) -> bool:
+    """A date and a time set apart in columns ("Tue Dec 1, 2026    9:30 AM"): the head of an appointment block."""
+    cells = [c for c in _COLUMN_GAP.split(line.strip()) if c]
+    return len(cells) > 1 and bool(_WHEN_LINE.match(cells[0])) \
+        and all(_STAMP.match(c) and _DATA_CELL.match(c) for c in cells[1:])
+
+
 def _block_line(line: str) -> bool:
     """A line an appointment block is made of: short, no full stop, no field, list item or order."""
     return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or ADDRESS_END.search(line))
             and not ITEM.match(line)
-            and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line)
+            and not FIELD.match(line) and not ORDER.match(line) and (not laid_out(line) or _when_columns(line))
             and not is_rule_line(line) and not is_page_line(line))
 
 
@@ -266,9 +334,13 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
-def appointment_blocks(lines: list[str]) -> dict[int, int]:
+def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
-    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit")."""
+    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit").
+    `leads` (the lines' indentation): lines set in under the date line are its block, and no label of the next."""
+    def deeper(k: int, than: int) -> bool:  # is line k set in deeper than line `than`?
+        return leads is not None and leads[k] > leads[than]
+
     blocks: dict[int, int] = {}
     i = 0
     while i < len(lines):
@@ -277,14 +349,15 @@ def appointment_blocks(lines: list[str]) -> dict[int, int]:
             i += 1
             continue
         first = i
-        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) \
+        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
                 and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
         last = i
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
-                and not _opens_block(lines, last + 1) and not _opens_block(lines, last + 2):
+                and not _opens_block(lines, last + 1) \
+                and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         if last > first:  # a date line alone is an ordinary line
             blocks[first] = last

@@ -30,7 +30,6 @@ from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
-    ADDRESS_END,
     FIELD,
     ITEM,
     OPEN_END,
@@ -42,12 +41,11 @@ from archehr.data.note_layout import (
     is_result_block,
     is_rule_line,
     is_table_row,
-    laid_out,
     line_cells,
     pipe_cells,
     same_table,
-    starts_with_stamp,
 )
+from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
@@ -65,9 +63,6 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # (British style writes titles without a full stop: "Dr A. Mensah")
 _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
-_ABBREV = re.compile(
-    r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
-    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
@@ -76,6 +71,11 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
 # (a dot leader, "A1c ........ 9.2", ends no sentence)
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+
+
+_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
+# a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
+_SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -177,89 +177,8 @@ class _Unit:
     start: int
     end: int
     kind: str
-
-
-def _is_lab_line(line: str) -> bool:
-    words = line.split()
-    numeric = sum(1 for w in words if _NUMBERISH.search(w))
-    return numeric >= 3 and numeric / len(words) >= 0.35
-
-
-def _lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every line without its line break."""
-    out, pos = [], 0
-    for raw in text.splitlines(keepends=True):
-        body = raw.rstrip("\r\n")
-        out.append((pos, pos + len(body)))
-        pos += len(raw)
-    return out
-
-
-_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
-# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
-_CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
-# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
-_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
-_LETTER_START = re.compile(r"^[A-Za-z]\.\s")
-_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
-_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
-_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
-
-
-def _wrap_width(text: str) -> int:
-    """The column a hard-wrapped note breaks its lines at: its longest line of prose (lab lines, laid-out
-    columns and unwrapped paragraphs of over 200 characters say nothing about it)."""
-    widths = [len(text[s:e].rstrip()) for s, e in _lines(text)
-              if text[s:e].strip() and not _is_lab_line(text[s:e]) and not laid_out(text[s:e])]
-    widths = [w for w in widths if w <= 200]
-    return max(widths, default=0)
-
-
-def _continues(prev: str, line: str, width: int, lead: int = 0, next_lead: int = -1) -> bool:
-    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
-
-    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
-    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
-    line break is the note's structure: a field, an appointment or a short result line of its own."""
-    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
-        return False
-    if _CONTINUES_START.match(line) and not _BRACKETED.match(line):
-        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
-        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
-                    and not _ABBREV.search(prev) and not ADDRESS_END.search(prev))
-    if FIELD.match(line):
-        return False
-    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
-    # no sentence left open: the name or letter under it starts anew
-    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
-        return False
-    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
-    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
-        and len(prev.strip()) < width / 2
-    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
-    if OPEN_END.search(prev) and not heading:
-        return True
-    if ORDER.match(line):
-        return False
-    # a hanging indent: one line set in deeper than an indented line above carries it on
-    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
-    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
-    prev_lead = len(prev) - len(prev.lstrip())
-    if 0 < prev_lead < lead != next_lead and not prev.endswith((".", "!", "?")):
-        return True
-    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
-    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or _ABBREV.search(prev)):
-        return True
-    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
-        return False
-    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
-    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
-    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
-            and not prev.endswith((".", "!", "?", ":", ";")):
-        return True
-    first_word = line.split(maxsplit=1)[0] if line.split() else ""
-    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
-    return width >= _MIN_WRAP and len(prev) + 1 + len(first_word) > width
+    lead: int = 0  # the indentation of its first line
+    entry: bool = False  # an entry with lines set in under it that are its own ("Amoxicillin 400 mg/5 mL" + "   Give")
 
 
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
@@ -282,7 +201,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
     # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
-    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not _LETTER_START.match(line)):
+    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not LETTER_START.match(line)):
         # a laid-out line on its own is a table row only when a column is a value, time or date
         cells = line_cells(line)
         if len(cells) > 1:
@@ -290,32 +209,66 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
     return None
 
 
-def _lead(text: str, paragraph: list[tuple[int, int]], index: int) -> int:
-    """The indentation of a paragraph's line (-1 past its end)."""
-    if index >= len(paragraph):
-        return -1
-    line = text[paragraph[index][0]:paragraph[index][1]]
-    return len(line) - len(line.lstrip())
+def _next_line(text: str, paragraph: list[tuple[int, int]], index: int) -> str:
+    """A paragraph's line with its indentation ("" past its end)."""
+    return text[paragraph[index][0]:paragraph[index][1]] if index < len(paragraph) else ""
+
+
+def _entry_heads(raw: list[str]) -> set[int]:
+    """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
+    them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
+    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia")."""
+    leads = [len(x) - len(x.lstrip()) for x in raw]
+    heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not _HEADER_ONLY.match(raw[i].strip())]
+    return {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
+
+
+def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) -> bool:
+    """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
+    ran high"): a number out of its list's order after a sentence of prose left open?"""
+    number = _LEADING_NUMBER.match(line)
+    return bool(number) and int(number.group(1)) not in (1, last_number + 1) and unit is not None \
+        and unit.kind == "text" and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+
+
+def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
+    if unit.entry and lead > unit.lead and not FIELD.match(line) and not prev.endswith((".", "!", "?")):
+        return True
+    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
+        return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
+    prev_lead = len(prev) - len(prev.lstrip())
+    if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
+        return prev_lead < lead and continues(prev, line, width, lead, next_line)
+    # a line set back out to the unit's first depth, after lines set in deeper, ends a hanging indent
+    # ("  Albuterol inhaler" + "      4 puffs every 4 hours" + "  Prednisolone 15 mg/5 mL")
+    if unit.lead <= lead < prev_lead and not OPEN_END.search(prev):
+        return False
+    return continues(prev, line, width, lead, next_line)
 
 
 def _in_table(raw: list[str]) -> list[bool]:
     """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
     fields) with a row of the same table directly above or below it."""
-    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 for line in raw]
+    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
+    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line) for line in raw]
     return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Unit]:
+def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False) -> list[_Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
     lines = [text[s:e].strip() for s, e in paragraph]
-    blocks = appointment_blocks(lines)
+    blocks = appointment_blocks(lines, [len(text[s:e]) - len(text[s:e].lstrip()) for s, e in paragraph])
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
-    skip_to = -1
+    heads = _entry_heads([text[s:e] for s, e in paragraph])
+    skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
             continue
@@ -329,6 +282,10 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
+        section = _SECTION_LETTER.match(text[s:e]) if soap else None
+        if section:
+            units.append(_Unit(s, s + section.end(1), "header", lead))
+            s += section.end()
         line = text[s:e]
         layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
@@ -341,29 +298,38 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int) -> list[_Uni
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
-        if ITEM.match(line):
-            open_unit = _Unit(s, e, "list")
-            units.append(open_unit)
-        elif is_table_row(line):
-            units.append(_Unit(s, e, "row"))
-            open_unit = None
-        elif _is_lab_line(line):
-            open_unit = _Unit(s, e, "lab")
-            units.append(open_unit)
-        elif open_unit is not None and _continues(laid_out, line, width, lead, _lead(text, paragraph, index + 1)) \
-                and (open_unit.kind != "lab" or _CONTINUES_START.match(line)):
-            # (a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered and started.")
+        if open_unit is not None and _wrapped_number(line, open_unit, laid_out, last_number):
             open_unit.end = e
+            continue
+        number = _LEADING_NUMBER.match(line)
+        last_number = int(number.group(1)) if number else last_number
+        if ITEM.match(line):
+            open_unit = _Unit(s, e, "list", lead)
+        elif is_table_row(line):
+            open_unit = _Unit(s, e, "row", lead)
+            if in_table[index]:  # (a table's row carries on into no line)
+                units.append(open_unit)
+                open_unit = None
+                continue
+        elif is_lab_line(line):
+            open_unit = _Unit(s, e, "lab", lead)
+        elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
+                                                   _next_line(text, paragraph, index + 1)):
+            open_unit.end = e
+            if open_unit.kind == "row":  # a row with its instructions under it: their sentences split as prose
+                open_unit.kind = "text"
+            continue
         else:
-            open_unit = _Unit(s, e, "text")
-            units.append(open_unit)
+            open_unit = _Unit(s, e, "text", lead)
+        open_unit.entry = index in heads
+        units.append(open_unit)
     return units
 
 
 def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     paras: list[list[tuple[int, int]]] = []
     current: list[tuple[int, int]] = []
-    for s, e in _lines(text):
+    for s, e in text_lines(text):
         if text[s:e].strip():
             current.append((s, e))
         elif current:
@@ -392,6 +358,10 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
+    # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
+    # CENTER", "MT. HOPE CLINIC"): a title ends in no full stop
+    if re.fullmatch(r"[A-Z]{2,3}\.", p) and not re.search(r"[a-z]|[.!?:]$", n):
+        return True
     # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
     # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
     if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
@@ -402,7 +372,11 @@ def _should_join(prev: str, nxt: str, kind: str) -> bool:
             and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
-    if _ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"):
+    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_" or re.match(r"[A-Z]{1,3}\d{3,}\b", n)):
+        return True
+    # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
+    if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
         return True
     # a split in the middle of a sentence: the next piece starts in lower case
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
@@ -428,7 +402,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
     if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
-    lab = unit.kind == "lab" or (unit.kind == "field" and _is_lab_line(text[unit.start:unit.end]))
+    lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
     seg = _lab_segments if lab else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
     merged: list[tuple[int, int]] = []
@@ -465,10 +439,16 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
         raise InputError(Problem("the note is empty", field="note", code="empty-note"))
     segment, name, notes = _choose(splitter)
     sentences: list[SplitSentence] = []
-    width = _wrap_width(note)
-    for p_id, para in enumerate(_paragraphs(note), start=1):
+    width = wrap_width(note)
+    # "S: 47 yo F ... but" over more lines: a note that sets a SOAP section's letter over the block of lines
+    # it opens heads each section so, "A: Strep throat." too; in a note that never does, "S: Pt feels
+    # better." keeps its letter as that line's label, as the releases keep it
+    paragraphs = _paragraphs(note)
+    soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
+               for para in paragraphs for k, (a, b) in enumerate(para))
+    for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width):
+        for unit in _units(para, note, width, soap):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))

@@ -1,0 +1,131 @@
+"""Hard wrapping in a pasted note: where a line break only wraps a sentence and where it is the note's structure.
+
+`note_split` asks `continues(prev, line, width, ...)` of each line that no layout rule claims; `wrap_width`
+says at which column the note's writer (or the export) broke its long lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from archehr.data.note_layout import ADDRESS_END, FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
+
+_NUMBERISH = re.compile(r"\d")
+# "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
+ABBREV = re.compile(
+    r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
+    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
+
+
+def is_lab_line(line: str) -> bool:
+    """A line of results: three or more words with a digit, a third of its words or more."""
+    words = line.split()
+    numeric = sum(1 for w in words if _NUMBERISH.search(w))
+    return numeric >= 3 and numeric / len(words) >= 0.35
+
+
+def text_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line without its line break."""
+    out, pos = [], 0
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        out.append((pos, pos + len(body)))
+        pos += len(raw)
+    return out
+
+
+NOT_WRAPPED = -1  # the wrap width of a note whose lines show they were not hard-wrapped
+_MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
+# a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
+_BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
+LETTER_START = re.compile(r"^[A-Za-z]\.\s")
+_SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
+_SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
+_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+
+
+# a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
+
+
+def wrap_width(text: str) -> int:
+    """The column a hard-wrapped note breaks its lines at, read from the note itself: the longest line that a
+    sentence certainly runs on from (the next line opens in lower case, or this one stops mid-phrase), when
+    two or more show it; else the longest line of prose, if 50 columns or more (else 0: no wrapping). Lab
+    lines, laid-out columns and unwrapped lines of over 200 characters say nothing about it; nor does one long
+    line left unwrapped in a wrapped note."""
+    prose = [text[s:e].rstrip() for s, e in text_lines(text)]
+    prose = [x if x.strip() and len(x) <= 200 and not is_lab_line(x) and not laid_out(x) else "" for x in prose]
+    wrapped = [len(a) for a, b in zip(prose, prose[1:], strict=False)
+               if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
+    if len(wrapped) >= 2:
+        width = max(wrapped)
+        # a narrow width that more lines run past than show it: the note is not hard-wrapped, and its lower-case
+        # line starts are entries of their own ("START taking these medications" + "apixaban 5 mg tablet")
+        if width < _MIN_WRAP and sum(len(x) > width for x in prose) > len(wrapped):
+            return NOT_WRAPPED
+        return width
+    # (without them, a note whose lines are all short is a list of short lines, not text wrapped narrow)
+    widest = max((len(x) for x in prose), default=0)
+    return widest if widest >= _MIN_WRAP else 0
+
+
+def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
+    """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
+
+    A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
+    stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
+    line break is the note's structure: a field, an appointment or a short result line of its own."""
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
+    if CONTINUES_START.match(line) and not _BRACKETED.match(line) and (width != NOT_WRAPPED or OPEN_END.search(prev)):
+        # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
+        return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
+                    and not ABBREV.search(prev) and not ADDRESS_END.search(prev))
+    if FIELD.match(line):
+        return False
+    # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
+    # no sentence left open: the name or letter under it starts anew
+    if _SALUTATION.match(prev.strip()) and line[:1].isupper():
+        return False
+    # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
+    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
+        and len(prev.strip()) < width / 2
+    # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
+    if OPEN_END.search(prev) and not heading:
+        return True
+    if ORDER.match(line):
+        return False
+    # a hanging indent: one line set in deeper than an indented line above carries it on
+    # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
+    # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
+    # (the lines at that depth are one wrapped sentence when the one wraps into the next: "    furosemide 40 mg
+    # tablet" + "        Take 2 tablets ... then go back to" + "        1 tablet every morning.")
+    prev_lead = len(prev) - len(prev.lstrip())
+    next_lead = len(next_line) - len(next_line.lstrip()) if next_line and next_line.strip() else -1
+    if 0 < prev_lead < lead and not prev.endswith((".", "!", "?")) \
+            and (lead != next_lead or OPEN_END.search(line) or CONTINUES_START.match((next_line or "").strip())):
+        return True
+    # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
+    if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or ABBREV.search(prev)):
+        return True
+    # (a date that ends a sentence carries on the line left open above it: "... every morning, starting" +
+    # "06/04/2035. It may take 4-6 weeks.")
+    if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
+        return bool(re.match(r"^\S+\.(?:\s|$)", line)) and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+    # in upper-case text no lower-case word shows a wrap: a long line left open carries on
+    # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
+    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
+            and not prev.endswith((".", "!", "?", ":", ";")):
+        return True
+    first_word = line.split(maxsplit=1)[0] if line.split() else ""
+    # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
+    # (a line longer than the wrap width was not wrapped: "Video visit · Neurology · Mon ... PA-C" over the next one)
+    full = width >= len(prev) and len(prev) + 1 + len(first_word) > width
+    # (below 50 columns, shown by the note's own wrapped lines, only a lone word that would not fit carries a
+    # line left open on: "Pt: Aurelio" + "VANTERPOOL-SINGH"; short lines of several words are a list)
+    if 0 < width < _MIN_WRAP and full and len(line.split()) == 1 and not prev.rstrip().endswith(
+            (".", "!", "?", ":", ";", ",")):
+        return True
+    return width >= _MIN_WRAP and full
+

@@ -1,0 +1,199 @@
+"""Layout rules of the raw-note splitter, each on invented lines: indentation, columns, wrap width, timed
+entries, SOAP letters, result strips. No line here comes from a writer's note."""
+
+from __future__ import annotations
+
+from archehr.data.note_layout import appointment_blocks, field_cells, line_cells
+from archehr.data.note_split import split_note
+from archehr.data.note_wrap import wrap_width
+
+
+def texts(note: str) -> list[str]:
+    split = split_note(note, "rules")
+    for s in split.sentences:
+        assert note[s.start:s.end] == s.text
+    return [" ".join(s.text.split()) for s in split.sentences]
+
+
+def cells(line: str, found: list[tuple[int, int]]) -> list[str]:
+    return [line[a:b].strip() for a, b in found]
+
+
+# --- the wrap width is read from the note's own lines ---------------------------------------------------
+
+def test_the_wrap_width_is_the_longest_line_a_sentence_runs_on_from():
+    # lines 1 and 3 run on (a lower-case start below them); the 70-character line alone is unwrapped
+    note = ("a" * 38 + " tail\n" + "and more words here.\n" + "b" * 40 + " end\n" + "then it goes on.\n"
+            + "x" * 70 + "\n")
+    assert wrap_width(note) == 44
+    # without two lines that show it, the longest line of prose
+    assert wrap_width("Short line.\n" + "y" * 60 + "\n") == 60
+
+
+def test_a_line_longer_than_the_wrap_width_was_not_wrapped():
+    body = "\n".join(["Rest the leg and keep it raised on two pillows while you are sitting",
+                      "down during the day, and walk a little every hour or two when awake",
+                      "and able."])
+    wide = "Clinic visit with the foot doctor on Monday morning at the Elm Street office  "
+    note = body + "\n" + wide.strip() + "\nPodiatry clinic, Elm Street, first floor\n"
+    assert texts(note)[-2:] == [wide.strip(), "Podiatry clinic, Elm Street, first floor"]
+
+
+# --- columns of a line standing alone --------------------------------------------------------------------
+
+def test_a_first_column_in_sentence_case_makes_the_line_one_row():
+    line = "metoprolol 25 mg tablet    Take 1 tablet by mouth twice daily."
+    assert line_cells(line) == []
+    # a title and a clinic, in capitals, stay two
+    line = "SLEEP STUDY REPORT      Birchfield Sleep Lab"
+    assert cells(line, line_cells(line)) == ["SLEEP STUDY REPORT", "Birchfield Sleep Lab"]
+    # measurements stay one each, lower case inside them or not
+    line = "Temp 37.9 C   Pulse 96   Weight 61 kg (clothed)"
+    assert cells(line, line_cells(line)) == ["Temp 37.9 C", "Pulse 96", "Weight 61 kg (clothed)"]
+
+
+def test_a_bare_label_over_boxes_keeps_each_box():
+    line = "Fall risk:   [X] High   [ ] Low"
+    assert cells(line, line_cells(line)) == ["Fall risk:", "[X] High", "[ ] Low"]
+
+
+def test_items_pushed_apart_by_wide_gaps_stand_apart_unless_a_value_follows():
+    line = "10:02" + " " * 30 + "LTE 80%"
+    assert cells(line, line_cells(line)) == ["10:02", "LTE 80%"]
+    assert line_cells("Ferritin" + " " * 12 + "7 ng/mL") == []
+
+
+def test_a_strip_of_results_gives_one_unit_a_result():
+    line = "Na   131 L    K   5.2 H    Cl   99"
+    assert cells(line, line_cells(line)) == ["Na   131 L", "K   5.2 H", "Cl   99"]
+
+
+def test_a_column_opening_with_a_lower_case_word_carries_on_the_one_before():
+    assert line_cells("R. Amundsen, NP    signed 03/04/2036 08:10") == []
+    # a page mark is no carrying on; a lab name such as eGFR is no lower-case word
+    line = "H. Quist, Dietitian            page 2/2"
+    assert cells(line, line_cells(line)) == ["H. Quist, Dietitian", "page 2/2"]
+
+
+# --- fields ------------------------------------------------------------------------------------------------
+
+def test_a_time_alone_before_one_field_of_prose_stays_with_its_entry():
+    assert field_cells("14:05  Chest x-ray: no new opacity, lines in place.") == []
+    line = "03/02/2036 07:44   FROM: WARD 7   TO: 555-0100"
+    assert cells(line, field_cells(line)) == ["03/02/2036 07:44", "FROM: WARD 7", "TO: 555-0100"]
+
+
+def test_two_measurements_two_spaces_apart_in_a_line_of_fields_are_two():
+    line = "Dose plan: weekly     BSA: 2.01 m2     Height 171 cm  Weight 88 kg"
+    assert cells(line, field_cells(line)) == ["Dose plan: weekly", "BSA: 2.01 m2", "Height 171 cm", "Weight 88 kg"]
+
+
+def test_two_spaces_before_a_number_part_a_lines_items():
+    assert texts("Pt: Rowan Vale  61M  MRN 440912\n") == ["Pt: Rowan Vale", "61M", "MRN 440912"]
+
+
+# --- indentation -----------------------------------------------------------------------------------------
+
+def test_lines_set_in_under_an_entry_are_its_instruction_when_they_wrap_into_each_other():
+    note = ("Your medicines:\n"
+            "  naproxen 250 mg tablet\n"
+            "      Take 1 tablet twice a day with food for 7 days, then stop and\n"
+            "      use paracetamol instead.\n"
+            "  paracetamol 500 mg tablet\n"
+            "      Take 2 tablets up to 4 times a day\n")
+    assert texts(note) == ["Your medicines:",
+                           "naproxen 250 mg tablet Take 1 tablet twice a day with food for 7 days, then stop and "
+                           "use paracetamol instead.",
+                           "paracetamol 500 mg tablet Take 2 tablets up to 4 times a day"]
+
+
+def test_entries_with_lines_under_them_keep_those_lines_a_heading_alone_does_not():
+    note = ("Cefalexin 250 mg/5 mL\n   25 mg/kg/day = 300 mg a day\n   Give 3 mL four times a day.\n"
+            "Paracetamol 120 mg/5 mL\n   15 mg/kg = 180 mg\n   Give 7.5 mL if needed.\n")
+    assert texts(note) == ["Cefalexin 250 mg/5 mL 25 mg/kg/day = 300 mg a day Give 3 mL four times a day.",
+                           "Paracetamol 120 mg/5 mL 15 mg/kg = 180 mg Give 7.5 mL if needed."]
+    assert texts("Problems\n   Asthma\n   Eczema\n") == ["Problems", "Asthma", "Eczema"]
+
+
+def test_a_row_on_its_own_carries_on_into_lines_set_in_under_it():
+    note = ("  Budesonide inhaler 200 mcg   (NEW - preventer)\n"
+            "      1 puff twice a day. Rinse your mouth after.\n")
+    assert texts(note) == ["Budesonide inhaler 200 mcg (NEW - preventer) 1 puff twice a day.",
+                           "Rinse your mouth after."]
+
+
+def test_a_date_and_time_in_columns_head_an_appointment_block_with_the_lines_under_it():
+    lines = ["Appointments", "Fri Mar 6, 2036    11:00 AM", "Dr. Ola Brenner", "Eye Clinic, Level 2",
+             "Mon Mar 9, 2036    2:30 PM", "Blood test", "Ground floor lab"]
+    leads = [0, 0, 4, 4, 0, 4, 4]
+    assert appointment_blocks(lines, leads) == {1: 3, 4: 6}
+
+
+# --- numbers, dates and initials that end no unit -----------------------------------------------------
+
+def test_a_number_out_of_its_lists_order_carries_on_a_sentence_left_open():
+    note = ("The drain was removed on post-operative day\n4. She walked the ward the same afternoon and\n"
+            "went home the next day.\n")
+    assert texts(note) == ["The drain was removed on post-operative day 4.",
+                           "She walked the ward the same afternoon and went home the next day."]
+    # a list's next number is an item
+    assert texts("1. Rest\n2. Fluids\n") == ["1. Rest", "2. Fluids"]
+
+
+def test_a_date_that_ends_a_sentence_carries_on_the_line_left_open():
+    note = "Warfarin restarts at 3 mg a day from\n03/14/2036. Check the INR in 5 days.\n"
+    assert texts(note) == ["Warfarin restarts at 3 mg a day from 03/14/2036.", "Check the INR in 5 days."]
+    # a dated entry starts anew
+    assert texts("INR log\n03/14/2036 INR 2.4, no change.\n") == ["INR log", "03/14/2036 INR 2.4, no change."]
+
+
+def test_abbreviations_and_initials_that_end_no_sentence():
+    assert texts("MT. PLEASANT COMMUNITY HOSPITAL\n") == ["MT. PLEASANT COMMUNITY HOSPITAL"]
+    assert texts("Re: Ms Ada Wren, Ward No. B41207\n") == ["Re: Ms Ada Wren, Ward No. B41207"]
+    assert texts("Given 40 mg. POD2 she was up.\n") == ["Given 40 mg.", "POD2 she was up."]
+    assert texts("Checked.\n  -- K. Adeyemi, RN\n") == ["Checked.", "-- K. Adeyemi, RN"]
+
+
+def test_a_title_line_in_capitals_gives_each_two_space_apart_item():
+    assert texts("ADDENDUM NOTE  Cardiology  04/02/2036  P. Ruiz, MD\n") == [
+        "ADDENDUM NOTE", "Cardiology", "04/02/2036", "P. Ruiz, MD"]
+
+
+# --- SOAP section letters ----------------------------------------------------------------------------------
+
+def test_soap_letters_over_blocks_head_every_section_of_the_note():
+    note = ("S: 8 yo with cough for 5 days, worse at night, no\nfever.\n\n"
+            "O: T 37.1   HR 96   SpO2 98%\n   Chest clear.\n\nA: Viral cough.\n")
+    assert texts(note) == ["S:", "8 yo with cough for 5 days, worse at night, no fever.", "O:", "T 37.1", "HR 96",
+                           "SpO2 98%", "Chest clear.", "A:", "Viral cough."]
+    # a note whose letters never head a block keeps them as the line's label
+    assert texts("S: Feels well.\n\nA: Stable.\n") == ["S: Feels well.", "A: Stable."]
+
+
+def test_in_a_narrow_wrapped_note_only_a_lone_word_that_would_not_fit_carries_a_line_on():
+    # two lines show a 24-column wrap ("... for" + "2 days", "... and" + "rest"); "Name: Rosalind" + one word
+    # would overflow it, so that word carries the field on; a short line of several words stays a line
+    note = ("Name: Rosalind\nQUARTERMAINE-OBI\nClinic: Eye Unit\nKeep the patch on for\n2 days and then wash\n"
+            "gently, and\nrest.\nDROPS\nDay clinic Room 4\n")
+    assert texts(note) == ["Name: Rosalind QUARTERMAINE-OBI", "Clinic: Eye Unit",
+                           "Keep the patch on for 2 days and then wash gently, and rest.", "DROPS",
+                           "Day clinic Room 4"]
+
+
+def test_a_note_whose_lines_run_past_its_narrow_lower_case_starts_is_not_hard_wrapped():
+    note = ("START these medicines\nnaproxen 250 mg tablet\nTake 1 tablet twice a day with food for five days.\n"
+            "STOP these medicines\nibuprofen 200 mg tablet\nDo not take it while you are on the naproxen tablets.\n"
+            "Call the clinic if the pain is no better after a full week of the new tablets.\n")
+    assert texts(note) == ["START these medicines", "naproxen 250 mg tablet",
+                           "Take 1 tablet twice a day with food for five days.", "STOP these medicines",
+                           "ibuprofen 200 mg tablet", "Do not take it while you are on the naproxen tablets.",
+                           "Call the clinic if the pain is no better after a full week of the new tablets."]
+
+
+def test_labels_over_aligned_checkboxes_are_no_table():
+    note = "Mood:      [x] Low   [ ] Anxious\nSleep:     [ ] Poor   [x] Fair\n"
+    assert texts(note) == ["Mood:", "[x] Low", "[ ] Anxious", "Sleep:", "[ ] Poor", "[x] Fair"]
+
+
+def test_a_bare_label_before_two_space_apart_items_is_an_item_of_its_own():
+    assert texts("OBS:  T 36.8  P 88  RR 18\n") == ["OBS:", "T 36.8", "P 88", "RR 18"]
