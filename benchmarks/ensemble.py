@@ -266,7 +266,7 @@ def print_bounds(bounds, table) -> None:
                   f"{b['bayes']:.1f} | {b['bayes'] - best:+.1f} |")
 
 
-def item_member(model, k, split, task):
+def item_member(model, k, split, task, folder):
     """Model k's predictions on `split` taken from the scripted model itself (what its run through the system
     submits, without running the system: the same figures on the seeds run both ways), as an ensemble member."""
     from archehr.ensemble.members import Member
@@ -279,11 +279,11 @@ def item_member(model, k, split, task):
             return list(model.evidence(c)[0])
         return [{"answer_id": a, "evidence_id": ids} for a, ids in model._links(c)]
 
-    return Member(f"m{k}", f"m{k}", None, f"m{k}", task, split.name, None, {c.case_id: "" for c in split.cases},
+    return Member(f"m{k}", f"m{k}", None, f"m{k}", task, split.name, str(folder), {c.case_id: "" for c in split.cases},
                   tuple(c.case_id for c in split.cases), {c.case_id: pred(c) for c in split.cases}, {})
 
 
-def many_seeds(seeds, splits, tasks) -> None:
+def many_seeds(seeds, splits, tasks, data_dir) -> None:
     """Every family fitted on dev and scored on test for many seeds, members from the scripted models directly."""
     from archehr.ensemble.combine import Settings, ensemble_predictions
     from archehr.ensemble.fit import fit_settings, score_report, value
@@ -294,23 +294,26 @@ def many_seeds(seeds, splits, tasks) -> None:
     vote_tasks = [t for t in tasks if t in VOTE_TASKS]
     print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)} seeds), members' predictions from the scripted models "
           "directly; differences to the best member on test: mean (min over seeds; seeds below the best)\n")
-    print("| models | task | best | equal, 0.5 - best | fitted on dev - best | Bayes vote (generator) - best |")
-    print("|---|---|---|---|---|---|")
+    print("| models | task | best | equal, 0.5 - best | fitted on dev, vote only - best | fitted on dev - best | "
+          "Bayes vote (generator) - best |")
+    print("|---|---|---|---|---|---|---|")
     for label, _, args, _ in FAMILIES:
         bounds = generator_bound(args, test_split, vote_tasks)
         for t in vote_tasks:
             rows = []
             for seed in seeds:
                 models = NoisyFamily(merged(splits), seed=seed, **{"rates": RATES, **args}).models()
-                te = [item_member(m, k, test_split, t) for k, m in enumerate(models)]
-                de = [item_member(m, k, dev_split, t) for k, m in enumerate(models)]
+                te = [item_member(m, k, test_split, t, Path(data_dir) / "test") for k, m in enumerate(models)]
+                de = [item_member(m, k, dev_split, t, Path(data_dir) / "dev") for k, m in enumerate(models)]
                 best = max(value(score_report(t, m.predictions, test_split), t) for m in te)
+                fits = [fit_settings(de, dev_split, contents=())]
+                fits.append(fit_settings(de, dev_split) if t == "2025" else fits[0])  # content: 2025 only
                 got = [value(score_report(t, ensemble_predictions(te, s)[0], test_split), t)
-                       for s in (Settings(), fit_settings(de, dev_split))]
+                       for s in (Settings(), *fits)]
                 got.append(rule_f1(patterns(te, test_split), bounds[t]["rule"], by_case=True))
                 rows.append([best] + [g - best for g in got])
             cells = [f"{statistics.mean(r[k] for r in rows):+.1f} ({min(r[k] for r in rows):+.1f}; "
-                     f"{sum(r[k] < -1e-9 for r in rows)})" for k in (1, 2, 3)]
+                     f"{sum(r[k] < -1e-9 for r in rows)})" for k in (1, 2, 3, 4)]
             print(f"| {label} | {t} | {statistics.mean(r[0] for r in rows):.1f} | {' | '.join(cells)} |", flush=True)
 
 
@@ -333,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     tasks = a.tasks.split(",")
     if a.many:
         first, last = (int(x) for x in a.many.split("-"))
-        many_seeds(list(range(first, last + 1)), {s: load_split(a.data_dir, s) for s in ("dev", "test")}, tasks)
+        many_seeds(list(range(first, last + 1)), {s: load_split(a.data_dir, s) for s in ("dev", "test")}, tasks,
+                   a.data_dir)
         return 0
     root = Path(a.out or tempfile.mkdtemp(prefix="ensemble-bench-"))
     train = load_split(a.data_dir, "train")
