@@ -283,7 +283,7 @@ def item_member(model, k, split, task, folder):
                   tuple(c.case_id for c in split.cases), {c.case_id: pred(c) for c in split.cases}, {})
 
 
-def many_seeds(seeds, splits, tasks, data_dir) -> None:
+def many_seeds(seeds, splits, tasks, data_dir, families=None) -> None:
     """Every family fitted on dev and scored on test for many seeds, members from the scripted models directly."""
     from archehr.ensemble.combine import Settings, ensemble_predictions
     from archehr.ensemble.fit import fit_settings, score_report, value
@@ -297,7 +297,9 @@ def many_seeds(seeds, splits, tasks, data_dir) -> None:
     print("| models | task | best | equal, 0.5 - best | fitted on dev, vote only - best | fitted on dev - best | "
           "Bayes vote (generator) - best |")
     print("|---|---|---|---|---|---|---|")
-    for label, _, args, _ in FAMILIES:
+    for label, tag, args, _ in FAMILIES:
+        if families and tag not in families:
+            continue
         bounds = generator_bound(args, test_split, vote_tasks)
         for t in vote_tasks:
             rows = []
@@ -332,12 +334,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune", action="store_true", help="threshold grid on family seed 0 (the tuning seed)")
     ap.add_argument("--many", default=None, metavar="FIRST-LAST",
                     help="only the table over many seeds, members from the scripted models directly (fast)")
+    ap.add_argument("--families", default=None, help="with --many: these families only (s40,s80,b40)")
     a = ap.parse_args(argv)
     tasks = a.tasks.split(",")
     if a.many:
         first, last = (int(x) for x in a.many.split("-"))
         many_seeds(list(range(first, last + 1)), {s: load_split(a.data_dir, s) for s in ("dev", "test")}, tasks,
-                   a.data_dir)
+                   a.data_dir, a.families.split(",") if a.families else None)
         return 0
     root = Path(a.out or tempfile.mkdtemp(prefix="ensemble-bench-"))
     train = load_split(a.data_dir, "train")
