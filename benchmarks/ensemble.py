@@ -1,6 +1,7 @@
 """Ensembles of imperfect models: members, their mean and best, the ensemble, and the perfect model, per task.
 
     python benchmarks/ensemble.py [--seeds 11,12,13] [--tasks 2025,st2,st4,st1,st3] [--out DIR] [--tune]
+    python benchmarks/ensemble.py --many 11-30 [--families s40,s80,b40] [--tasks 2025,st2,st4]
 
 Five scripted noisy models (archehr/testing/noisy_models.py) each answer the shipped `openai-server` config
 (archehr predict's code path: run_split) on the demo dev and test splits (data/demo, demonstrations from
@@ -16,15 +17,18 @@ without the model metrics (ROUGE/BLEU/SARI part means). Columns: each member, th
 vote, or the default or the best dev member when the fit does not beat them in cross-validation on dev),
 what the fit chose per seed, two bounds, and the perfect model through the same system. Bounds (vote tasks):
 "best vote (test key)" is the best rule deciding each item from which members named it, chosen with the test
-key (items.best_pattern_rule): no weighted vote of these runs, whatever its weights and threshold, does
-better. "Bayes vote (generator)" applies to the runs the Bayes-optimal rule of the scripted generator (it
-knows the rates, the sharing and each case: generator_bound, from 200 other family seeds), whose expected
+key (items.best_pattern_rule): no weighted vote of who named each item, whatever its weights and threshold,
+does better (the 2025 content support also reads the note text, so it can). "Bayes vote (generator)" applies
+to the runs the Bayes-optimal rule of the scripted generator (it knows the rates, the sharing and each case:
+generator_bound, from 200 other family seeds), whose expected
 score, beside each member's, is printed in a second table. `mixed`: the offline default system plus four
 LLM runs of the 40% family. Then a sloppy model (rate 0.20, a third of its cited lines state an invented
 number) run on 2025 with predict's number repair as before (lines dropped with their citations) and now
 (re-written from what they cite). `--tune` prints the ensemble over a threshold grid for family seed 0 (rates
 0.20-0.40, 0.35 x the mean shared), the family the default threshold was chosen on; the reported seeds are
-other seeds.
+other seeds. `--many FIRST-LAST` prints only the vote tasks over many seeds, the members' predictions taken
+from the scripted models directly (what their runs through the system submit, without running it: the same
+figures on the seeds run both ways), with the fit with and without the 2025 content support.
 """
 
 from __future__ import annotations
