@@ -53,7 +53,7 @@ def ensemble(
     s = built.settings
     weights = "equal" if s.weights is None else ", ".join(f"{w:g}" for w in s.weights)
     print(f"ensemble of {len(built.members)} run(s), task {built.members[0].task}: weights {weights}; "
-          f"threshold {s.threshold:g}" + (f"; content support {s.content:g}" if s.content else "") + f" ({s.source})")
+          f"threshold {s.threshold:g} ({s.source})")
     cv = s.details.get("cross_validated") if not select else None
     if cv and cv.get("vote") is not None:
         print(f"cross-validated on dev ({cv['folds']} folds): the fitted vote {cv['vote']:.2f}, the best member "

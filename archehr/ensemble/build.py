@@ -80,7 +80,7 @@ def combine(run_dirs: Sequence[str | Path], out_dir: str | Path, dev_dirs: Seque
         settings = fit_settings(dev, dev_key_of(dev, dev_key))
         if threshold is not None:
             settings = Settings(threshold, settings.weights, settings.source + ", threshold given",
-                                settings.details, settings.content)
+                                settings.details)
     preds, records = ensemble_predictions(members, settings)
     write_ensemble(out_dir, members, settings, preds, records)
     return Built(Path(out_dir), tuple(members), settings, records)

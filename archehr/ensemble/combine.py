@@ -9,12 +9,6 @@ first one's prediction (they ran the same component on the same input).
     links (st4)                 the same per (answer sentence id, note sentence id) pair
     text (st1, st3)             the minimum-Bayes-risk text (vote.mbr_choice)
     answer (2025)               the minimum-Bayes-risk answer text, cited with the voted ids (compose_answer)
-
-**Content support (2025, `Settings.content` > 0).** A citation is right when the note sentence it names carries
-what the line says. So each cited id also gets `content x` the highest ROUGE-L F1 between its note sentence and
-a voter line citing it, added to its vote share before the threshold: a sentence a minority cites on a line
-it matches can pass, one a majority cites on lines it does not match can fail. The note sentences are read
-from the members' data folder (`notes.py`); `content` is 0 (off) unless fitted on dev (`fit.py`).
 """
 
 from __future__ import annotations
@@ -46,7 +40,6 @@ class Settings:
     weights: tuple[float, ...] | None = None
     source: str = "default"  # default | fitted on dev | selected on dev
     details: Mapping[str, Any] = field(default_factory=dict)
-    content: float = 0.0  # 2025: weight of the content support (module docstring); 0: the vote alone
 
     def weight(self, k: int) -> float:
         return 1.0 if self.weights is None else float(self.weights[k])
@@ -83,9 +76,8 @@ def note_order(ids: Sequence[str]) -> list[str]:
     return sorted(dict.fromkeys(ids), key=lambda x: (0, int(x), "") if x.isdigit() else (1, 0, x))
 
 
-def combine_ids(vs: Sequence[Voter], threshold: float,
-                bonus: Mapping[str, float] | None = None) -> tuple[list[str], dict[str, Any]]:
-    res = weighted_vote([(v.weight, [str(i) for i in v.prediction]) for v in vs], threshold, bonus)
+def combine_ids(vs: Sequence[Voter], threshold: float) -> tuple[list[str], dict[str, Any]]:
+    res = weighted_vote([(v.weight, [str(i) for i in v.prediction]) for v in vs], threshold)
     return note_order(res.chosen), {"fell_back_to_top": res.fell_back,
                                     "support": {i: round(s, 4) for i, s in sorted(res.support.items())}}
 
@@ -117,19 +109,8 @@ def _lines(answer: str) -> list[tuple[str, list[str]]]:
     return [(ln.sentence, [c.strip() for c in ln.citations]) for ln in parse_answer("", answer).lines]
 
 
-def content_support(parsed: Sequence[Sequence[tuple[str, list[str]]]],
-                    note: Mapping[str, str]) -> dict[str, float]:
-    """Per cited id: the highest ROUGE-L F1 between its note sentence and a voter line citing it."""
-    out: dict[str, float] = {}
-    for lines in parsed:
-        for text, cites in lines:
-            for c in cites:
-                out[c] = max(out.get(c, 0.0), similarity(text, note.get(c, "")))
-    return out
-
-
-def compose_answer(vs: Sequence[Voter], threshold: float, word_limit: int = MAX_WORDS,
-                   content: float = 0.0, note: Mapping[str, str] | None = None) -> tuple[str, dict[str, Any]]:
+def compose_answer(vs: Sequence[Voter], threshold: float,
+                   word_limit: int = MAX_WORDS) -> tuple[str, dict[str, Any]]:
     """The 2025 answer: the MBR text's lines cited with the voted ids.
 
     A voted id goes to the chosen text's line most like the lines of the voters that cite it (weighted
@@ -137,15 +118,10 @@ def compose_answer(vs: Sequence[Voter], threshold: float, word_limit: int = MAX_
     its own citations that were voted. A line that cited only ids the vote rejected, and was given none, is
     dropped (what it says rests on sentences the ensemble does not cite); a line the member left uncited stays
     uncited. Over the word limit, trailing lines are dropped and their citations move to the last kept line.
-    With `content` > 0 the vote adds each id's content support (module docstring).
     """
     parsed = [_lines(str(v.prediction)) for v in vs]
-    sims = content_support(parsed, note) if content > 0 and note is not None else {}
     voted, rec = combine_ids([Voter(v.label, v.weight, v.members, [c for _, cs in p for c in cs])
-                              for v, p in zip(vs, parsed, strict=True)], threshold,
-                             {c: content * x for c, x in sims.items()} or None)
-    if sims:
-        rec["content"] = {c: round(x, 4) for c, x in sorted(sims.items())}
+                              for v, p in zip(vs, parsed, strict=True)], threshold)
     choice = mbr_choice([" ".join(s for s, _ in p) for p in parsed], [v.weight for v in vs])
     lines = [(s, [c for c in cs if c in voted], bool(cs)) for s, cs in parsed[choice.index]]
     have = {c for _, cs, _ in lines for c in cs}
@@ -180,11 +156,10 @@ def compose_answer(vs: Sequence[Voter], threshold: float, word_limit: int = MAX_
     return answer, rec
 
 
-def combine_case(kind: str, vs: Sequence[Voter], threshold: float, word_limit: int | None, content: float = 0.0,
-                 note: Mapping[str, str] | None = None) -> tuple[Any, dict]:
+def combine_case(kind: str, vs: Sequence[Voter], threshold: float, word_limit: int | None) -> tuple[Any, dict]:
     """One case's ensemble prediction for a prediction kind (answer | text | ids | links) and its record."""
     if kind == "answer":
-        return compose_answer(vs, threshold, word_limit or MAX_WORDS, content, note)
+        return compose_answer(vs, threshold, word_limit or MAX_WORDS)
     if kind == "ids":
         return combine_ids(vs, threshold)
     if kind == "links":
@@ -200,17 +175,11 @@ def ensemble_predictions(members: Sequence[Member], settings: Settings,
     from archehr_scoring.tasks import get_task
 
     spec = get_task(members[0].task)
-    notes = None
-    if settings.content > 0 and spec.prediction == "answer":
-        from archehr.ensemble.notes import note_texts
-
-        notes = note_texts(members)
     preds: dict[str, Any] = {}
     records: dict[str, Any] = {}
     for cid in case_ids if case_ids is not None else members[0].case_ids:
         vs = voters(members, settings, cid, spec.prediction)
-        preds[cid], rec = combine_case(spec.prediction, vs, settings.threshold, spec.word_limit, settings.content,
-                                       notes.get(cid) if notes is not None else None)
+        preds[cid], rec = combine_case(spec.prediction, vs, settings.threshold, spec.word_limit)
         records[cid] = {"voters": [{"as": v.label, "weight": round(v.weight, 6), "members": list(v.members)}
                                    for v in vs], **rec}
     return preds, records

@@ -4,9 +4,8 @@ Fitting never sees the test key: the members' dev runs (the same systems run on 
 under each candidate setting and scored against the dev key; the best candidate is kept and applied to
 the test runs. Candidates: equal weights, weights proportional to each member's own dev score, their
 log-odds, and (vote tasks) the log-likelihood-ratio weights of each member's false negative and false
-positive rates on dev (`items.py`), times a threshold grid (vote tasks); for 2025, the class rates again with
-the content support of `combine.py` at weights CONTENTS (when the dev runs' note sentences are here). Ties go
-to the earlier candidate (equal weights first, content last), then to the threshold nearest the default.
+positive rates on dev (`items.py`), times a threshold grid (vote tasks); ties go to equal weights, then to
+the threshold nearest the default.
 
 **The fit must earn its place.** A vote fitted on a small dev set can lose to the best member (when the
 members share most of their mistakes there is little to gain) and to the default vote (choosing among many
@@ -31,7 +30,6 @@ from archehr.ensemble.members import Member, prediction_field
 from archehr.errors import InputError, Problem
 
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75)
-CONTENTS = (0.5, 1.0, 2.0)  # 2025: weights of the content support tried with the class rates
 
 
 def headline(task: str) -> tuple[str, list[str] | None]:
@@ -109,18 +107,18 @@ Weighting = tuple[str, tuple[float, ...] | None, dict[str, Any]]
 class _DevScores:
     """Dev scores of candidate settings, each candidate's ensemble built and scored once on all dev cases."""
 
-    def __init__(self, dev: Sequence[Member], key: Any, contents: Sequence[float] = CONTENTS):
+    def __init__(self, dev: Sequence[Member], key: Any):
         from archehr.ensemble.items import load_key
 
-        self.dev, self.task, self.key, self.contents = dev, dev[0].task, load_key(key), tuple(contents)
-        self._reports: dict[tuple[tuple[float, ...] | None, float, float], Any] = {}
+        self.dev, self.task, self.key = dev, dev[0].task, load_key(key)
+        self._reports: dict[tuple[tuple[float, ...] | None, float], Any] = {}
         self._singles = [score_report(self.task, m.predictions, self.key) for m in dev]
 
     def single(self, k: int, cases: Sequence[str] | None = None) -> float:
         return value(self._singles[k], self.task, cases)
 
     def score(self, s: Settings, cases: Sequence[str] | None = None) -> float:
-        at = (s.weights, s.threshold, s.content)
+        at = (s.weights, s.threshold)
         if at not in self._reports:
             self._reports[at] = score_report(self.task, ensemble_predictions(self.dev, s)[0], self.key)
         return value(self._reports[at], self.task, cases)
@@ -144,21 +142,15 @@ def _weightings(sc: _DevScores, cases: Sequence[str] | None, votes: bool) -> lis
 
 def _choose(sc: _DevScores, cases: Sequence[str] | None) -> tuple[float, dict[str, Any], Settings, list[dict]]:
     """The best candidate on `cases`: (score, its record, settings, every candidate's record)."""
-    from archehr.ensemble.notes import notes_here
     from archehr_scoring.tasks import get_task
 
-    prediction = get_task(sc.task).prediction
-    votes = prediction in ("answer", "ids", "links")
+    votes = get_task(sc.task).prediction in ("answer", "ids", "links")
     grid = sorted(THRESHOLDS, key=lambda t: (abs(t - DEFAULT_THRESHOLD), t)) if votes else [DEFAULT_THRESHOLD]
-    weightings = _weightings(sc, cases, votes)
-    if prediction == "answer" and notes_here(sc.dev):
-        weightings += [(w, ws, {**x, "content": c}) for c in sc.contents for w, ws, x in weightings
-                       if w == "class rates"]
     tried: list[dict[str, Any]] = []
     best: tuple[float, int, Settings] | None = None
-    for wname, weights, extra in weightings:
+    for wname, weights, extra in _weightings(sc, cases, votes):
         for t in grid:
-            s = Settings(t, weights, content=extra.get("content", 0.0))
+            s = Settings(t, weights)
             score = sc.score(s, cases)
             tried.append({"weights": wname, "threshold": t, "dev_score": round(score, 4), **extra})
             if best is None or score > best[0] + 1e-9:
@@ -190,11 +182,10 @@ def cross_validated(sc: _DevScores, folds: int = FOLDS, seed: int = 0) -> dict[s
     return {"folds": k, "vote": round(pooled[0], 4), "best_member": round(pooled[1], 4)}
 
 
-def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS,
-                 contents: Sequence[float] = CONTENTS) -> Settings:
+def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS) -> Settings:
     """Weights and threshold chosen on the dev runs, unless the default vote or the best dev member does as well
-    (module docstring); the record says what was tried and why. `contents` (): no content support tried."""
-    sc = _DevScores(dev, dev_key, contents)
+    (module docstring); the record says what was tried and why."""
+    sc = _DevScores(dev, dev_key)
     score, chosen, settings, tried = _choose(sc, None)
     singles = [sc.single(k) for k in range(len(dev))]
     cv = cross_validated(sc, folds) if len(dev) > 1 else {"folds": 0, "vote": None, "best_member": None}
@@ -203,7 +194,7 @@ def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS,
                "member_dev_scores": [round(s, 4) for s in singles], "best_candidate": chosen, "chosen": chosen,
                "tried": tried, "cross_validated": cv}
     if cv["vote"] is None:
-        return Settings(settings.threshold, settings.weights, "fitted on dev", details, settings.content)
+        return Settings(settings.threshold, settings.weights, "fitted on dev", details)
     if max(cv["vote"], cv["default_vote"]) < cv["best_member"] - 1e-9:  # a tie keeps the vote
         best = max(range(len(dev)), key=lambda r: (singles[r], -r))
         details["chosen"] = {"weights": "best member", "member": best, "threshold": DEFAULT_THRESHOLD,
@@ -216,4 +207,4 @@ def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS,
         details["chosen"] = {"weights": "equal", "threshold": DEFAULT_THRESHOLD, "dev_score": cv["default_vote"],
                              "why": "the cross-validated fitted vote did not beat the default vote"}
         return Settings(DEFAULT_THRESHOLD, None, "fitted on dev: default kept", details)
-    return Settings(settings.threshold, settings.weights, "fitted on dev", details, settings.content)
+    return Settings(settings.threshold, settings.weights, "fitted on dev", details)

@@ -33,8 +33,6 @@ RULES = {
                    "most like the voter lines citing it (weighted ROUGE-L; else the last cited line); a line whose "
                    "citations were all rejected and that got none is dropped; uncited lines stay; over the word "
                    "limit, trailing lines are dropped and their citations move to the last kept line",
-    "content_2025": "with content > 0 (fitted on dev only), each cited id's vote share gets content x the highest "
-                    "ROUGE-L F1 between its note sentence and a voter line citing it, before the threshold",
 }
 
 
@@ -66,14 +64,11 @@ def run_record(members: Sequence[Member], settings: Settings, records: Mapping[s
     first = members[0]
     ens = {"members": [member_record(m, settings.weight(k)) for k, m in enumerate(members)],
            "weights": "equal" if settings.weights is None else "given",
-           "threshold": settings.threshold, "content": settings.content, "source": settings.source,
-           "fit": dict(settings.details),
+           "threshold": settings.threshold, "source": settings.source, "fit": dict(settings.details),
            "rules": RULES, **(dict(extra) if extra else {})}
     digest = hashlib.sha256(json.dumps({"members": [m.run_sha256 for m in members],
                                         "weights": [settings.weight(k) for k in range(len(members))],
-                                        "threshold": settings.threshold,
-                                        **({"content": settings.content} if settings.content else {})},
-                                       sort_keys=True).encode()).hexdigest()
+                                        "threshold": settings.threshold}, sort_keys=True).encode()).hexdigest()
     return {"status": "complete", "task": first.task, "split": first.split, "data": first.data,
             "system": {"name": ensemble_name(members, settings), "config_sha256": digest, "kind": "ensemble"},
             "archehr_version": __version__, "n_cases": len(first.case_ids), "input_sha256": dict(first.input_sha256),

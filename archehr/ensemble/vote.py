@@ -15,7 +15,7 @@ own tokenizer and LCS, `archehr_scoring.metrics.rouge`). Ties go to the earlier 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, TypeVar
@@ -35,26 +35,19 @@ class VoteResult(Generic[T]):
     fell_back: bool  # nothing reached the threshold: the best-supported items were taken
 
 
-def weighted_vote(ballots: Sequence[tuple[float, Sequence[T]]], threshold: float,
-                  bonus: Mapping[T, float] | None = None) -> VoteResult[T]:
-    """Items whose weighted share of the ballots reaches `threshold` (see the module docstring); with `bonus`,
-    an item's share plus its bonus does (the 2025 content support of `combine.py`)."""
+def weighted_vote(ballots: Sequence[tuple[float, Sequence[T]]], threshold: float) -> VoteResult[T]:
+    """Items whose weighted share of the ballots reaches `threshold` (see the module docstring)."""
     samples = [items for _, items in ballots]
     weights = [w for w, _ in ballots]
     support = shares(samples, weights)
     if not support:  # no item, or no weight
         items = dict.fromkeys(x for s in samples for x in s)
         return VoteResult((), {x: 0.0 for x in items}, False)
-    if bonus:
-        score = {x: s + bonus.get(x, 0.0) for x, s in support.items()}
-        chosen = tuple(x for x, s in score.items() if s >= threshold)
-    else:
-        score = support
-        chosen = tuple(elected(samples, threshold, weights))
+    chosen = tuple(elected(samples, threshold, weights))
     if chosen:
         return VoteResult(chosen, support, False)
-    top = max(score.values())
-    return VoteResult(tuple(x for x, s in score.items() if s >= top - EPS), support, True)
+    top = max(support.values())
+    return VoteResult(tuple(x for x, s in support.items() if s >= top - EPS), support, True)
 
 
 def similarity(a: str, b: str) -> float:
