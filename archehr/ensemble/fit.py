@@ -12,9 +12,10 @@ members share most of their mistakes there is little to gain) and to the default
 candidates on few cases overfits). So the whole fit is run again inside k-fold cross-validation over the
 dev cases (each fold fitted on the other folds and scored on its own, pooled), and so is the choice of
 the best member; the default vote (equal weights, threshold 0.5) fits nothing, so its dev score is
-already honest. When neither vote beats the cross-validated best member, the ensemble is the member best
-on all of dev (weight 1, the others 0); else when the cross-validated fitted vote does not beat the
-default, the default is kept; else the fitted vote. run.json records the three scores and the choice.
+already honest. When the cross-validated best member beats both votes (a tie keeps the vote: it uses
+every member's evidence), the ensemble is the member best on all of dev (weight 1, the others 0); else
+when the cross-validated fitted vote does not beat the default, the default is kept; else the fitted vote.
+run.json records the three scores and the choice.
 """
 
 from __future__ import annotations
@@ -194,12 +195,12 @@ def fit_settings(dev: Sequence[Member], dev_key: Any, folds: int = FOLDS) -> Set
                "tried": tried, "cross_validated": cv}
     if cv["vote"] is None:
         return Settings(settings.threshold, settings.weights, "fitted on dev", details)
-    if max(cv["vote"], cv["default_vote"]) <= cv["best_member"]:
+    if max(cv["vote"], cv["default_vote"]) < cv["best_member"] - 1e-9:  # a tie keeps the vote
         best = max(range(len(dev)), key=lambda r: (singles[r], -r))
         details["chosen"] = {"weights": "best member", "member": best, "threshold": DEFAULT_THRESHOLD,
                              "dev_score": round(singles[best], 4),
-                             "why": "neither the cross-validated fitted vote nor the default vote beat the "
-                                    "cross-validated best member"}
+                             "why": "the cross-validated best member beat both the cross-validated fitted "
+                                    "vote and the default vote"}
         return Settings(DEFAULT_THRESHOLD, tuple(float(k == best) for k in range(len(dev))),
                         "fitted on dev: best member", details)
     if cv["vote"] <= cv["default_vote"]:
