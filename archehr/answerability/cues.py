@@ -15,7 +15,7 @@ import re
 
 # a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|drips?|infusions?|doses?|"
         r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
@@ -63,7 +63,10 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
         r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
         r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
-        r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b"),
+        r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b|"
+        # "did they take him off the X", "is she going back on", "the same dose": a change, whatever the drug's name
+        r"\b(?:take|took|taken|taking|come|came|coming|get|got|getting|go|going|went|put)\s+(?:\w+\s+)?"
+        r"(?:off|back on)\b|\bsame dose\b"),
     # "when she came in" is a clause, not a question about a date
     # a pronoun then a verb other than a modal is a clause ("hurts when i walk", "when hes wheezing"); "when do i",
     # "when can he", "when i can go home" (a learner's order) ask for a time

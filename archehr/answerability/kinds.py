@@ -164,6 +164,7 @@ see seen bring brought send sent actually think thinks thought plan plans planni
 cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
 worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
 score scored pass passed fail failed tell told explain mean meaning happen happening
+longer look looks looked yet same soon again usual
 """, stem=True))
 
 
