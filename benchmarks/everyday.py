@@ -142,7 +142,8 @@ def load_questions(paths: list[Path]) -> list[Question]:
                     raise SystemExit(f"{where}: gold id(s) {sorted(unknown)} not in case {case}")
             if bool(q["answerable"]) and not gold:
                 raise SystemExit(f"{where}: answerable but no gold sentence")
-            out.append(Question(str(q["id"]), path.name, str(q["kind"]), str(q["question"]), bool(q["answerable"]),
+            source = path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else path.name
+            out.append(Question(str(q["id"]), source, str(q["kind"]), str(q["question"]), bool(q["answerable"]),
                                 gold, split, case))
     return out
 
