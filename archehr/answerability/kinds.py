@@ -117,6 +117,7 @@ HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without th
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
 W_APPOINTMENT = 0.12
+MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # where each kind's answers are usually written (SentenceContext.section)
@@ -164,7 +165,7 @@ see seen bring brought send sent actually think thinks thought plan plans planni
 cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
 worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
 score scored pass passed fail failed tell told explain mean meaning happen happening
-longer look looks looked yet same soon again usual
+longer look looks looked yet same soon again usual coming going getting
 """, stem=True))
 
 
@@ -309,6 +310,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     concepts = asked_concepts(question, lex)
     drugs_in_note = note_drug_names(texts)
     concepts = [_with_drug(c, question, words, drugs_in_note) for c in concepts]
+    concepts = [_misspelt(c, question, words, lex) for c in concepts]
     named = np.array([[c.covered_by(w) for w in words] for c in concepts], dtype=bool).reshape(len(concepts), n)
     # a concept's weight: how rare it is among the note's sentences (a concept no sentence names: 1)
     df = named.sum(axis=1)
@@ -368,6 +370,39 @@ def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dic
         return c
     extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs)} - {()}
     return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
+
+
+def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossary) -> Concept:
+    """A one-word concept the lexicon does not know and no sentence names, read as the lexicon term or the
+    note word it misspells ("stiches": stitches, hence sutures; "defibrilator": the note's defibrillator): a
+    question word of at least 6 letters within about one letter of a word of at least 6 letters (the same
+    first letter, lengths within 2, similarity >= 0.93)."""
+    if len(c.surface) != 1 or len(c.phrases) > 1 or any(c.covered_by(w) for w in words):
+        return c
+    from difflib import SequenceMatcher
+
+    spelt = [w.lower() for w in re.findall(r"[A-Za-z]{6,}", question) if stem_word(w.lower()) == c.surface[0]]
+    if not spelt:
+        return c
+    w = spelt[0]
+
+    def near(x: str) -> bool:
+        return (x != w and len(x) >= 6 and x[0] == w[0] and abs(len(x) - len(w)) <= 2
+                and SequenceMatcher(None, w, x).ratio() >= MISSPELT_SIMILARITY)
+
+    for term in _single_word_terms(lexicon):
+        if near(term):
+            e = lexicon.get(term)
+            phrases = {tuple(tokens(x)) for x in (e.term, *e.expansions)} if e is not None else set()
+            return Concept(c.surface, frozenset((set(c.phrases) | phrases) - {()}))
+    note_words = {x for ws in words for x in ws if len(x) >= 5}
+    close = {(x,) for x in note_words if near(x) or near(stem_word(x))}
+    return Concept(c.surface, frozenset(set(c.phrases) | close)) if close else c
+
+
+@functools.lru_cache(maxsize=4)
+def _single_word_terms(lexicon: Glossary) -> tuple[str, ...]:
+    return tuple(e.term for e in lexicon.entries if re.fullmatch(r"[a-z]{6,}", e.term))
 
 
 def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
