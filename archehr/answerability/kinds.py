@@ -77,7 +77,10 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # shorthand dates and intervals: "~2-3 wk after", "in 24-48 h", "on ___", "DOL 5", "today", "before discharge"
         rf"\b{_RANGE}\s*{_UNIT}\b|\bon\s+_{{2,}}|\b(?:dol|day)\s*#?\d+\b|\btoday\b|\btonight\b|"
         rf"\bthis (?:morning|afternoon|evening|week)\b|\brtc\b|"
-        rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
+        rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|"
+        # a permission with its condition answers "when can he ...": "May return to work when fever-free"
+        rf"\b(?:may|can|ok to|okay to|cleared to)\s+(?:return|resume|go back|restart|drive|shower|bathe|swim|lift)\b|"
+        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
     "med_change": (
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
