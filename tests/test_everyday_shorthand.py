@@ -114,3 +114,35 @@ def test_an_icu_note_in_shorthand_answers_lay_questions() -> None:
 def test_a_question_naming_the_drug_by_brand_finds_the_shorthand_sentence() -> None:
     r = archehr.answer(ICU, "how long is she on the lovenox shots in her belly", splitter="rules")
     assert not r.abstained and "enoxaparin" in r.lines[0].text
+
+
+def test_a_misspelt_word_reads_as_the_lexicon_term_or_the_note_word() -> None:
+    from archehr.answerability.features import Concept
+    from archehr.answerability.kinds import _misspelt
+
+    lex = load_lexicon()
+    note = [{"sutur", "remov"}, {"defibrillator", "check"}]
+    got = _misspelt(Concept(("stich",), frozenset({("stich",)})), "when are the stiches out", note, lex)
+    assert ("sutur",) in got.phrases  # stiches -> the lexicon's stitches -> sutures
+    got = _misspelt(Concept(("defibrilator",), frozenset({("defibrilator",)})), "the defibrilator", note, lex)
+    assert ("defibrillator",) in got.phrases  # the note's own word
+    # "waking" is two letters from "walking" at 0.92: not a misspelling at 0.93
+    waking = Concept(("wak",), frozenset({("wak",)}))
+    assert _misspelt(waking, "keep waking him", [{"walk"}], lex) is waking
+
+
+def test_a_how_long_answer_giving_its_duration_is_not_flagged_for_a_middling_confidence() -> None:
+    from types import SimpleNamespace
+
+    from archehr.ask import _date_given
+
+    types = SimpleNamespace(kind="how_long")
+    assert _date_given(types, ("Ticagrelor 90 mg BID for 12 months, then aspirin alone.", 0.4))
+    assert _date_given(types, ("Warfarin is lifelong with a mechanical valve.", 0.4))
+    assert not _date_given(types, ("Ticagrelor 90 mg BID.", 0.4))  # no duration
+    assert not _date_given(types, ("Continue for 12 months.", 0.1))  # too little of the topic
+
+
+def test_a_permission_with_its_condition_answers_a_when_question() -> None:
+    assert HOLDS["when"].search("May return to work when fever-free for 48 hours.")
+    assert HOLDS["when"].search("OK to resume driving once off oxycodone.")
