@@ -49,6 +49,10 @@ _WHEN_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|"
     rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
+# a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
+_DURATION_GIVEN = re.compile(
+    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
+    rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 _PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b|"
                       r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
@@ -273,10 +277,11 @@ def _date_given(types: Any, best: tuple[str, float] | None) -> bool:
     """A when question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and gives a
     date or an interval of its own ("Follow up with cardiology in 4-6 weeks"): the asked fact is there, so
     a middling confidence is no reason for review (the other flags still apply)."""
-    if types is None or best is None or types.kind != "when":
+    if types is None or best is None or types.kind not in ("when", "how_long"):
         return False
     text, topic = best
-    return topic >= HOLDS_MIN and bool(_WHEN_GIVEN.search(text)) and not _blank_date(text)
+    given = _WHEN_GIVEN if types.kind == "when" else _DURATION_GIVEN
+    return topic >= HOLDS_MIN and bool(given.search(text)) and not _blank_date(text)
 
 
 def _blank_date(text: str) -> bool:

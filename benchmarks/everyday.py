@@ -20,7 +20,8 @@ shorter of the two).
 
     python benchmarks/everyday.py                                   # data/everyday/questions-*.yaml
     python benchmarks/everyday.py --questions data/everyday/questions-a.yaml --dump out.jsonl
-    python benchmarks/everyday.py --leave-one-writer-out    # writers A, B, C: typed model fitted on two, third scored
+    python benchmarks/everyday.py --leave-one-writer-out  # each writer scored, typed model fitted on the others
+    python benchmarks/everyday.py --leave-one-writer-out --writers A B C F   # those writers only
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ def load_questions(paths: list[Path]) -> list[Question]:
                     raise SystemExit(f"{where}: gold id(s) {sorted(unknown)} not in case {case}")
             if bool(q["answerable"]) and not gold:
                 raise SystemExit(f"{where}: answerable but no gold sentence")
-            out.append(Question(str(q["id"]), path.name, str(q["kind"]), str(q["question"]), bool(q["answerable"]),
+            source = path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else path.name
+            out.append(Question(str(q["id"]), source, str(q["kind"]), str(q["question"]), bool(q["answerable"]),
                                 gold, split, case))
     return out
 
@@ -160,7 +162,8 @@ def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
 
 # the question writers (README.md, heldout-c/README.md): each writer's demo-note questions, then raw-note ones
 WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b.yaml",),
-           "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml")}
+           "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml"), "D": ("heldout-d/questions.yaml",),
+           "E": ("heldout-e/raw/questions.yaml",), "F": ("raw-f/questions.yaml",), "J": ("dev-j/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path) -> None:
@@ -260,13 +263,17 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None) -> None:
+def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None,
+                         writers: tuple[str, ...] = tuple(WRITERS)) -> None:
     """For each writer, the typed confidence model fitted on the other writers' questions (demo and raw
-    notes), the held-out writer's questions scored with it; then the three-fold mean of each figure."""
+    notes), the held-out writer's questions scored with it; then the mean of each figure over the folds."""
     base = ROOT / "data" / "everyday"
-    qs = {w: {f: load_questions([base / f]) for f in files} for w, files in WRITERS.items()}
+    unknown = [w for w in writers if w not in WRITERS]
+    if unknown or len(writers) < 2:
+        raise SystemExit(f"--writers: give at least two of {', '.join(WRITERS)} (got {', '.join(writers)})")
+    qs = {w: {f: load_questions([base / f]) for f in WRITERS[w]} for w in writers}
     folds: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for w in WRITERS:
+    for w in writers:
         train = [q for v, by in qs.items() if v != w for q_list in by.values() for q in q_list]
         out = tmp / f"typed-without-{w}.json"
         fit_typed_model(train, out)
@@ -274,13 +281,13 @@ def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None) -> No
     if dump:
         dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in folds.items()
                                 for rs in by.values() for r in rs), encoding="utf-8")
-    for raw in (False, True):
-        print(f"\nheld-out writer, {'raw' if raw else 'demo'} notes (typed model fitted on the other writers)")
+    for part in ("all", "demo", "raw"):
+        print(f"\nheld-out writer, {part} notes (typed model fitted on the other writers)")
         print("| writer | n (answerable) | " + " | ".join(c[1] for c in COLUMNS) + " |")
         print("|---" * (len(COLUMNS) + 2) + "|")
         got = []
         for w, by in folds.items():
-            rows = [r for f, rs in by.items() if ("raw" in f) == raw for r in rs]
+            rows = [r for f, rs in by.items() if part == "all" or ("raw" in f) == (part == "raw") for r in rs]
             if not rows:
                 continue
             f = figures(rows)
@@ -289,10 +296,8 @@ def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None) -> No
                   + " | ".join(_cell(k, f[k]) for k, _ in COLUMNS) + " |")
         mean = {k: float(np.nanmean([g[k] for g in got])) for k, _ in COLUMNS}
         print(f"| mean of {len(got)} | | " + " | ".join(_cell(k, mean[k]) for k, _ in COLUMNS) + " |")
-        if not raw:
-            print("\nper kind, demo notes, all held-out writers pooled")
-            pooled = [r for by in folds.values() for f, rs in by.items() if "raw" not in f for r in rs]
-            print(table(pooled))
+    print("\nper kind, all held-out writers pooled")
+    print(table([r for by in folds.values() for rs in by.values() for r in rs]))
 
 
 def _cell(key: str, v: float) -> str:
@@ -310,7 +315,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit the typed confidence model on these questions (groups: note voices), write it to "
                          "OUT and score with it")
     ap.add_argument("--leave-one-writer-out", action="store_true",
-                    help="fit the typed confidence model on two writers' questions, score the third, for each writer")
+                    help="for each writer, fit the typed confidence model on the other writers' questions and "
+                         "score that writer's")
+    ap.add_argument("--writers", nargs="+", default=list(WRITERS), metavar="W",
+                    help=f"the writers of --leave-one-writer-out (default: all, {' '.join(WRITERS)})")
     args = ap.parse_args(argv)
     if args.leave_one_writer_out:
         import tempfile
@@ -318,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         from archehr.pipeline import load_system
 
         with tempfile.TemporaryDirectory() as tmp:
-            leave_one_writer_out(load_system(None), Path(tmp), args.dump)
+            leave_one_writer_out(load_system(None), Path(tmp), args.dump, tuple(args.writers))
         return 0
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")

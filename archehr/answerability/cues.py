@@ -15,7 +15,7 @@ import re
 
 # a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|drips?|infusions?|doses?|"
         r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
@@ -50,7 +50,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"all right|abnormal|bad))|"
         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b"),
-    ("kind", "test_result", r"\b(?:show|shows|showed|find|found|come back|came back|pick up|picked up|"
+    ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
+        r"(?:my|his|her|the) score|score on|"
+        r"show|shows|showed|find|found|come back|came back|pick up|picked up|"
         r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
@@ -61,9 +63,16 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"
         r"\b" + _MED + r"\b.{0,60}?\b(?:stopped|stop|started|start|changed|switched|"
         r"anymore|instead|still|now|go back on|restarted|taken off)\b|"
-        r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b"),
+        r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b|"
+        # "did they take him off the X", "is she going back on", "the same dose": a change, whatever the drug's name
+        r"\b(?:take|took|taken|taking|come|came|coming|get|got|getting|go|going|went|put)\s+(?:\w+\s+)?"
+        r"(?:off|back on)\b|\bsame dose\b"),
     # "when she came in" is a clause, not a question about a date
-    ("kind", "when", r"\bwhen\b(?!\s+(?:i|he|she|they|we|you)\s+(?:came|come|was|were|got|went|left|had|first)\b)|"
+    # a pronoun then a verb other than a modal is a clause ("hurts when i walk", "when hes wheezing"); "when do i",
+    # "when can he", "when i can go home" (a learner's order) ask for a time
+    ("kind", "when", r"\bwhen\b(?!\s+(?:i|he|she|they|we|you|it|hes|shes|im|(?:he|she|i|it)'[sm])\s+"
+        r"(?!(?:can|could|should|will|would|do|does|did|need|needs|have to|has to|must|may|might|gonna|get to|"
+        r"going to|am|is|are)\b)\w+)|"
         r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
         r"\bnext (?:appointment|visit)\b"),
 )

@@ -21,6 +21,7 @@ score, raised when the sentence holds the kind of answer asked for, lowered when
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from archehr.answerability.features import QUESTION_FILLER, Concept, question_co
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
-from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
+from archehr.relevance.text import contexts, is_header, sentence_texts, stem_word, tokens
 
 KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 
@@ -48,7 +49,9 @@ _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|g
 
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
-_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|doses?|hours?|hrs?)"
+_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h)"
+# a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
+_RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
@@ -56,19 +59,36 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
-        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b"),
+        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b|"
+        # shorthand and spoken durations: "14d", "x 2 yrs", "2-4 weeks", "days-weeks", "while on lenalidomide",
+        # "lasts 5-7 days", "may take 2-4 wks", "reassess need daily", "for now", "3 more doses"
+        rf"\b\d+\s*d\b|\b{_RANGE}\s*{_UNIT}\b|\b(?:days?|weeks?|months?)\s*(?:-|to|or)\s*(?:weeks?|months?|years?)\b|"
+        rf"\bwhile (?:on|taking|receiving|in|getting)\b|\bas long as\b|\blast(?:s|ing)?\b|\bmay take\b|"
+        rf"\breassess\w*\b|\bre-?evaluat\w*\b|\bfor now\b|\bongoing\b|\bchronic(?:ally)?\b|\bmaintenance\b|"
+        rf"\b{_N}\s+(?:more\s+)?(?:cycles?|doses?|sessions?|treatments?|infusions?|rounds?)\b|\bresolv\w+ within\b|"
+        rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b"),
     "when": (
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
         rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
         rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
-        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b"),
+        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b|"
+        # shorthand dates and intervals: "~2-3 wk after", "in 24-48 h", "on ___", "DOL 5", "today", "before discharge"
+        rf"\b{_RANGE}\s*{_UNIT}\b|\bon\s+_{{2,}}|\b(?:dol|day)\s*#?\d+\b|\btoday\b|\btonight\b|"
+        rf"\bthis (?:morning|afternoon|evening|week)\b|\brtc\b|"
+        rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|"
+        # a permission with its condition answers "when can he ...": "May return to work when fever-free"
+        rf"\b(?:may|can|ok to|okay to|cleared to)\s+(?:return|resume|go back|restart|drive|shower|bathe|swim|lift)\b|"
+        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
     "med_change": (
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
         r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
-        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)"),
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)|"
+        # shorthand changes: "CTX -> PO cipro", "d/c'd", "dc'd", "uptitrate", "weaned off", "renally dosed", "on hold"
+        r"->|→|=>|\bd/?c'?(?:e?d)?\b|\b(?:up-?)?titrat\w*|\bwean\w*|\badjust\w*|\bdos(?:ed|ing)\b|\bon hold\b|"
+        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b"),
     "test_result": (
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
@@ -80,18 +100,27 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
         r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
         r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
-        r"recommended|decided|elected|can cause|may cause|raise|increase)\b"),
+        r"recommended|decided|elected|can cause|may cause|raise|increase|"
+        # reasons in shorthand and in plain words: "as thromboprophylaxis", "empiric", "pending culture", "would not
+        # tolerate", "considered less likely", "may slow weight regain", "not needed"
+        r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
+        r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
+        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b"),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
         r"return|come back|call|seek|go to|emergency|ed|er|911|until|resume|restrict\w*|limit\w*|"
-        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to)\b"),
+        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to|"
+        # instructions and warnings in other words: "return precautions", "signs of", "keep pt safe", "only for"
+        r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
+        r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
 }.items()}
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
 W_APPOINTMENT = 0.12
+MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # where each kind's answers are usually written (SentenceContext.section)
@@ -135,6 +164,11 @@ will would now left leave stay term anything something everything change changed
 low high up down
 mom moms mother dad dads father husband wife son daughter sister brother baby babys kid child he she shes hes
 him her his their they them lying
+see seen bring brought send sent actually think thinks thought plan plans planning going gonna gotta wanna
+cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
+worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
+score scored pass passed fail failed tell told explain mean meaning happen happening
+longer look looks looked yet same soon again usual coming going getting
 """, stem=True))
 
 
@@ -175,7 +209,71 @@ def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
             continue
         extra = {brand[t] for t in c.surface if t in brand and brand[t]}
         out.append(Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c)
+    return out + _filler_terms(question, lexicon)
+
+
+def _filler_terms(question: str, lexicon: Glossary) -> list[Concept]:
+    """Lexicon terms of two or more words that are each filler on their own ("baby doctor", "regular doctor"):
+    the term names a thing (pediatrics, primary care) although none of its words does."""
+    out = []
+    for e in lexicon.matches(question):
+        words = tuple(tokens(e.term))
+        if (len(words) < 2 or e.kind == "activity" or all(t in KIND_WORDS for t in words)
+                or not all(t in QUESTION_FILLER or t in KIND_WORDS for t in words)):
+            continue
+        phrases = {tuple(tokens(x)) for x in e.expansions} - {()}
+        if phrases and not all(all(t in QUESTION_FILLER or t in KIND_WORDS for t in ph) for ph in phrases):
+            out.append(Concept(words, frozenset(phrases | {words})))
     return out
+
+
+def note_drug_names(texts: list[str]) -> dict[str, str]:
+    """Every name (brand or generic, lower case) of the drugs a note names, with its generic name."""
+    from archehr.glossary.drugs import drug_names
+
+    names = drug_names()
+    generics = set(names.values())
+    found = set()
+    for t in texts:
+        for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", t):
+            lw = w.lower()
+            if lw in generics:
+                found.add(lw)
+            elif lw in names:
+                found.add(names[lw])
+    brands = _brands()
+    return {n: g for g in found for n in (g, *brands.get(g, ()))}
+
+
+@functools.lru_cache(maxsize=1)
+def _brands() -> dict[str, tuple[str, ...]]:
+    """Generic name -> its brand and variant names (from `archehr.glossary.drugs`)."""
+    from archehr.glossary.drugs import drug_names
+
+    out: dict[str, list[str]] = {}
+    for name, generic in drug_names().items():
+        out.setdefault(generic, []).append(name)
+    return {g: tuple(v) for g, v in out.items()}
+
+
+def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
+    """The generic names of the note's drugs that a question's word stands for in short or misspelt
+    ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
+    4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
+    (similarity >= 0.85, lengths within 2, the same first letter)."""
+    from difflib import SequenceMatcher
+
+    found = []
+    for w in re.findall(r"[A-Za-z]{4,}", question):
+        lw = w.lower()
+        if stem_word(lw) != word:
+            continue
+        for name, generic in note_drugs.items():
+            if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
+                    len(lw) >= 5 and abs(len(name) - len(lw)) <= 2 and name[:1] == lw[:1]
+                    and SequenceMatcher(None, lw, name).ratio() >= 0.85):
+                found.append(generic)
+    return list(dict.fromkeys(found))
 
 
 @dataclass(frozen=True)
@@ -213,6 +311,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     words = [sentence_words(t, lex) for t in texts]
     headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
     concepts = asked_concepts(question, lex)
+    drugs_in_note = note_drug_names(texts)
+    concepts = [_with_drug(c, question, words, drugs_in_note) for c in concepts]
+    concepts = [_misspelt(c, question, words, lex) for c in concepts]
     named = np.array([[c.covered_by(w) for w in words] for c in concepts], dtype=bool).reshape(len(concepts), n)
     # a concept's weight: how rare it is among the note's sentences (a concept no sentence names: 1)
     df = named.sum(axis=1)
@@ -264,6 +365,47 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
                        absent_acts)
+
+
+def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str]) -> Concept:
+    """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt."""
+    if len(c.surface) != 1 or not note_drugs or any(c.covered_by(w) for w in words):
+        return c
+    extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs)} - {()}
+    return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
+
+
+def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossary) -> Concept:
+    """A one-word concept the lexicon does not know and no sentence names, read as the lexicon term or the
+    note word it misspells ("stiches": stitches, hence sutures; "defibrilator": the note's defibrillator): a
+    question word of at least 6 letters within about one letter of a word of at least 6 letters (the same
+    first letter, lengths within 2, similarity >= 0.93)."""
+    if len(c.surface) != 1 or len(c.phrases) > 1 or any(c.covered_by(w) for w in words):
+        return c
+    from difflib import SequenceMatcher
+
+    spelt = [w.lower() for w in re.findall(r"[A-Za-z]{6,}", question) if stem_word(w.lower()) == c.surface[0]]
+    if not spelt:
+        return c
+    w = spelt[0]
+
+    def near(x: str) -> bool:
+        return (x != w and len(x) >= 6 and x[0] == w[0] and abs(len(x) - len(w)) <= 2
+                and SequenceMatcher(None, w, x).ratio() >= MISSPELT_SIMILARITY)
+
+    for term in _single_word_terms(lexicon):
+        if near(term):
+            e = lexicon.get(term)
+            phrases = {tuple(tokens(x)) for x in (e.term, *e.expansions)} if e is not None else set()
+            return Concept(c.surface, frozenset((set(c.phrases) | phrases) - {()}))
+    note_words = {x for ws in words for x in ws if len(x) >= 5}
+    close = {(x,) for x in note_words if near(x) or near(stem_word(x))}
+    return Concept(c.surface, frozenset(set(c.phrases) | close)) if close else c
+
+
+@functools.lru_cache(maxsize=4)
+def _single_word_terms(lexicon: Glossary) -> tuple[str, ...]:
+    return tuple(e.term for e in lexicon.entries if re.fullmatch(r"[a-z]{6,}", e.term))
 
 
 def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
