@@ -163,7 +163,8 @@ def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
 # the question writers (README.md, heldout-c/README.md): each writer's demo-note questions, then raw-note ones
 WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b.yaml",),
            "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml"), "D": ("heldout-d/questions.yaml",),
-           "E": ("heldout-e/raw/questions.yaml",), "F": ("raw-f/questions.yaml",), "J": ("dev-j/raw/questions.yaml",)}
+           "E": ("heldout-e/raw/questions.yaml",), "F": ("raw-f/questions.yaml",), "J": ("dev-j/raw/questions.yaml",),
+           "H": ("heldout-h/raw/questions.yaml",), "I": ("heldout-i/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path) -> None:
