@@ -40,6 +40,9 @@ CITE_SHARE = 0.5  # ... each scoring at least this share of the best one
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
+# kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
+# "why", was tried: it flagged many answerable questions whose cause is told in other words)
+FACT_KINDS = ("how_long", "when")
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
 _U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
@@ -53,8 +56,11 @@ _WHEN_GIVEN = re.compile(
 _DURATION_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
-_PENDING = re.compile(r"\b(?:pending|awaiting|to follow|not yet (?:back|available|resulted))\b|"
-                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b", re.I)
+# a result still awaited: "pending", "await biopsy results", "results will take 48-72 hours", "was sent"
+_PENDING = re.compile(r"\b(?:pending|awaiting|await|to follow|not yet (?:back|available|resulted))\b|"
+                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
+                      r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
+                      r"\b(?:was|were|has been|have been) sent\b(?! home)", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -255,7 +261,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     if model is None or types is None:
         return False
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
-    if types.kind in ("how_long", "when") and types.best_typed < FACT_MIN:
+    if types.kind in FACT_KINDS and types.best_typed < FACT_MIN:
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine

@@ -41,7 +41,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
     ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
         r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
-        r" li(?:fe|ves)\b|\bforever\b|\bfor good\b|\bpermanent(?:ly)?\b|\bhow many more\b"),
+        r" li(?:fe|ves)\b|\bforever\b|\bpermanent(?:ly)?\b|\bhow many more\b|"
+        # "stopped for good" tells which drug was stopped (a medication change), not how long
+        r"(?<!stop )(?<!stopped )(?<!quit )(?<!off )\bfor good\b"),
     ("kind", "may_i", r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
         r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
@@ -52,7 +54,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
-        r"show|shows|showed|find|found|come back|came back|pick up|picked up|"
+        r"show|shows|showed|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
         r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
