@@ -79,6 +79,9 @@ def test_sentences_without_the_kind_do_not_hold_it(kind: str, text: str) -> None
     ("what was my score on the memory test, did I pass", "test_result"),
     ("did they take him off the levophed drip yet", "med_change"),
     ("is she going back on the same lithium dose", "med_change"),
+    ("what bacteria grew in her pee culture", "test_result"),
+    ("which of his heart pills did they stop for good", "med_change"),  # which was stopped, not how long
+    ("will he be on the blood thinner for good", "how_long"),
 ])
 def test_question_kinds_in_everyday_wording(question: str, kind: str) -> None:
     assert ask_kind(question) == kind
@@ -146,3 +149,23 @@ def test_a_how_long_answer_giving_its_duration_is_not_flagged_for_a_middling_con
 def test_a_permission_with_its_condition_answers_a_when_question() -> None:
     assert HOLDS["when"].search("May return to work when fever-free for 48 hours.")
     assert HOLDS["when"].search("OK to resume driving once off oxycodone.")
+
+
+def test_sports_school_diet_iron_liver_and_stool_in_patients_words() -> None:
+    got = _expansions("rugby daycare normal food stand on iron pils liver labs poop test")
+    assert "contact sports" in got["rugby"] and "daycare" in got["daycare"]
+    assert "diet" in got["normal food"] and "weight bearing" in got["stand on"]
+    assert "ferrous sulfate" in got["iron pils"] and "ast" in got["liver labs"] and "stool" in got["poop test"]
+
+
+@pytest.mark.parametrize("text, pending", [
+    ("Await biopsy results for H. pylori; treat if positive.", True),
+    ("The urine culture was sent; results will take 48-72 hours.", True),
+    ("Blood cultures pending at discharge.", True),
+    ("Urine culture grew E. coli, sensitive to cephalexin.", False),
+    ("He was sent home with a walker.", False),
+])
+def test_a_result_still_awaited_is_recognised(text: str, pending: bool) -> None:
+    from archehr.ask import _PENDING
+
+    assert bool(_PENDING.search(text)) is pending
