@@ -169,3 +169,14 @@ def test_a_result_still_awaited_is_recognised(text: str, pending: bool) -> None:
     from archehr.ask import _PENDING
 
     assert bool(_PENDING.search(text)) is pending
+
+
+def test_a_course_already_completed_does_not_answer_how_long() -> None:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    note = ("He completed 21 days of aspirin plus clopidogrel on November 18.\n\n"
+            "Continue clopidogrel 75 mg daily, then stop after 3 more months.")
+    case, _ = note_case(note, "how long does he stay on the clopidogrel")
+    holds = answer_types(case).holds.tolist()
+    assert holds == [False, True]  # the completed course tells the past; the second sentence what follows

@@ -115,6 +115,8 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
         r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
 }.items()}
+_DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
+_GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|remaining|through|thru)\b", re.I)
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
@@ -322,6 +324,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     topic = (weight @ named) / total if total > 0 else np.zeros(n)
     pattern = HOLDS.get(kind)
     holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
+    if kind == "how_long":
+        # a course already completed ("He completed 21 days of aspirin plus clopidogrel") tells the past, not
+        # how long to go on, unless the sentence also says what follows ("then", "continue", "until")
+        holds &= np.array([not (_DONE.search(t) and not _GOES_ON.search(t)) for t in texts], dtype=bool)
     if not concepts:
         # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
         topic = 0.5 * holds.astype(float)
