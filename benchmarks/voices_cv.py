@@ -51,7 +51,7 @@ from archehr.data.releases import load_split_dir, load_voices
 from archehr.relevance.calibration import micro_f1
 from archehr.relevance.cv import grouped_folds, merge_splits, part_of
 from archehr.relevance.trained import TrainedClassifier, TrainedModel
-from archehr.training.relevance_logistic import train
+from archehr.training.relevance_logistic import EXTRA_PENALTY_GRID, SUPPLEMENTARY_GRID, train
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -139,6 +139,9 @@ def st2_recipes(embedding: bool = False, everyday: bool = False, interactions: b
             return lambda tr, voice: train(tr, fs, groups={i: voice[i] for i in tr.case_ids}, rule=rule)[0]
         out["new + interactions, LOVO calibration"] = lovo("lexical+interactions")
         out["new + interactions, expected-F1 rule"] = lovo("lexical+interactions", "expected-f1")
+        out["new + interactions, extra penalty + soft labels, expected-F1 rule"] = lambda tr, voice: train(
+            tr, "lexical+interactions", groups={i: voice[i] for i in tr.case_ids}, rule="expected-f1",
+            extra_penalties=EXTRA_PENALTY_GRID, supplementary_weights=SUPPLEMENTARY_GRID)[0]
         out["new + everyday + interactions, LOVO calibration"] = lovo("lexical+everyday+interactions")
         out["new, expected-F1 rule"] = lovo("lexical", "expected-f1")
     return out
