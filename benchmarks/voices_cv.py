@@ -18,6 +18,8 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
        --st2-everyday: the lexical features plus the everyday-lexicon group (archehr.relevance.everyday)
        --st2-interactions: the lexical features plus their pairwise products (lexical+interactions), with the
               threshold rule and the expected-F1 rule (archehr.relevance.selector), and the everyday group added
+              also the shipped option's recipe: extra penalty and supplementary target chosen with the L2
+              (archehr.training.relevance_logistic.Setting)
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
