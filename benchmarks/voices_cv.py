@@ -20,6 +20,8 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
               threshold rule and the expected-F1 rule (archehr.relevance.selector), and the everyday group added
               also the shipped option's recipe: extra penalty and supplementary target chosen with the L2
               (archehr.training.relevance_logistic.Setting)
+  2025 (--tasks 2025, LOVO only): the cited ids of the default system's extractive answer, strict and lenient micro
+       F1, with evidence from the lexical recipe ("new" above) and from the interactions recipe (the shipped default)
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -235,6 +237,40 @@ def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], emb
     return models
 
 
+# ---------------------------------------------------------------- 2025: the answer's citations
+
+ANSWER_2025 = {  # the lexical default against the interactions recipe (the shipped `model: interactions`)
+    "lexical: LOVO calibration": lambda tr, voice: train(tr, "lexical", groups={i: voice[i] for i in tr.case_ids})[0],
+    "interactions, extra penalty + soft labels, expected-F1 rule": lambda tr, voice: train(
+        tr, "lexical+interactions", groups={i: voice[i] for i in tr.case_ids}, rule="expected-f1",
+        extra_penalties=EXTRA_PENALTY_GRID, supplementary_weights=SUPPLEMENTARY_GRID)[0],
+}
+
+
+def run_2025(pool: Split, voice: dict[str, str], folds: Folds) -> None:
+    """Per held-out voice, the strict (and lenient) micro F1 of the cited ids of the default system's answer
+    (the trained selector's evidence, the extractive generator's 75-word answer): the 2025 factuality figures."""
+    from archehr.generate.registry import build_generator
+    from archehr.relevance.base import Selection
+
+    gen = build_generator("extractive")
+    res: dict[str, dict[str, list[float]]] = {r: {} for r in ANSWER_2025}
+    for fname, held in folds:
+        tr = pool.subset([c for c in pool.case_ids if c not in set(held)])
+        te = pool.subset(held)
+        for r, recipe in ANSWER_2025.items():
+            m = recipe(tr, voice)
+            cited = []
+            for case, sc in zip(te.cases, TrainedClassifier(m).score_many(te.cases), strict=True):
+                ans = gen.generate(case, m.selector.select(sc), sc)
+                cited.append(Selection(case.case_id, ans.cited_ids, 1.0))
+            res[r].setdefault("strict", []).append(100 * micro_f1(cited, te).f1)
+            res[r].setdefault("lenient", []).append(100 * micro_f1(cited, te, lenient=True).f1)
+        print(f"  2025 {fname} done", file=sys.stderr, flush=True)
+    table("2025 answer citations, micro F1 over held-out voices (LOVO)", res, next(iter(res)), "F1 points")
+    per_voice("2025 strict", folds, {r: res[r]["strict"] for r in res})
+
+
 # ---------------------------------------------------------------- st4: alignment
 
 COMPETITION = (0.0, 0.5, 1.0, 2.0)
@@ -445,7 +481,9 @@ def run_st3(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds],
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tasks", nargs="+", default=["st2", "st4", "st1", "st3"], choices=["st2", "st4", "st1", "st3"])
+    ap.add_argument("--tasks", nargs="+", default=["st2", "st4", "st1", "st3"],
+                    choices=["st2", "st4", "st1", "st3", "2025"],
+                    help="2025: the answer's citations, lexical vs interactions evidence (LOVO only)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0], help="random-fold shuffles (5 folds each)")
     ap.add_argument("--st2-embedding", action="store_true", help="also st2 with the MiniLM features (slow)")
     ap.add_argument("--st2-everyday", action="store_true",
@@ -472,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     if "st2" in a.tasks or "st3" in a.tasks:
         models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday,
                          a.st2_interactions)
+    if "2025" in a.tasks:
+        run_2025(pool, voice, fold_sets["LOVO"])
     if "st4" in a.tasks:
         run_st4(pool, voice, a.seeds, a.st4_everyday)
     if "st1" in a.tasks:
