@@ -21,7 +21,8 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
               also the shipped option's recipe: extra penalty and supplementary target chosen with the L2
               (archehr.training.relevance_logistic.Setting)
   2025 (--tasks 2025, LOVO only): the cited ids of the default system's extractive answer, strict and lenient micro
-       F1, with evidence from the lexical recipe ("new" above) and from the interactions recipe (the shipped default)
+       F1, with evidence from the lexical recipe ("new" above) and from the interactions recipe (the shipped default);
+       and st3's text (the same answer without citations, st3_quality's default variant) with each evidence
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -250,25 +251,36 @@ ANSWER_2025 = {  # the lexical default against the interactions recipe (the ship
 def run_2025(pool: Split, voice: dict[str, str], folds: Folds) -> None:
     """Per held-out voice, the strict (and lenient) micro F1 of the cited ids of the default system's answer
     (the trained selector's evidence, the extractive generator's 75-word answer): the 2025 factuality figures."""
+    import st3_quality as q3
+
     from archehr.generate.registry import build_generator
     from archehr.relevance.base import Selection
 
     gen = build_generator("extractive")
+    ref = q3.variants()[q3.REFERENCE]
     res: dict[str, dict[str, list[float]]] = {r: {} for r in ANSWER_2025}
+    texts: dict[str, dict[str, str]] = {r: {} for r in ANSWER_2025}  # st3: the same answer without citations
     for fname, held in folds:
         tr = pool.subset([c for c in pool.case_ids if c not in set(held)])
         te = pool.subset(held)
         for r, recipe in ANSWER_2025.items():
             m = recipe(tr, voice)
-            cited = []
+            cited, gens = [], {}
             for case, sc in zip(te.cases, TrainedClassifier(m).score_many(te.cases), strict=True):
                 ans = gen.generate(case, m.selector.select(sc), sc)
                 cited.append(Selection(case.case_id, ans.cited_ids, 1.0))
+                if q3._has_answer(pool, case.case_id):
+                    texts[r][case.case_id] = q3.answer_text(ref, case, sc, m.selector, gens)
             res[r].setdefault("strict", []).append(100 * micro_f1(cited, te).f1)
             res[r].setdefault("lenient", []).append(100 * micro_f1(cited, te, lenient=True).f1)
         print(f"  2025 {fname} done", file=sys.stderr, flush=True)
     table("2025 answer citations, micro F1 over held-out voices (LOVO)", res, next(iter(res)), "F1 points")
     per_voice("2025 strict", folds, {r: res[r]["strict"] for r in res})
+    rows = {r: q3.score_rows(texts[r], pool, bertscore=False) for r in ANSWER_2025}
+    st3 = {r: {"st3": [statistics.fmean(rows[r][i]["mean"] for i in held if i in rows[r])
+                       for _f, held in folds if any(i in rows[r] for i in held)]} for r in ANSWER_2025}
+    table(f"st3 answer text with each evidence, mean of BLEU, ROUGE-Lsum, SARI ({len(texts[next(iter(texts))])} "
+          "cases)", st3, next(iter(st3)), "official 0-100 scale")
 
 
 # ---------------------------------------------------------------- st4: alignment
