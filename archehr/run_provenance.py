@@ -51,7 +51,7 @@ def portable_system(desc: dict[str, Any]) -> dict[str, Any]:
     for section in ("selector", "backend", "generator"):
         if isinstance(out.get(section), dict):
             sub = dict(out[section])
-            for k in ("model_file", "path"):
+            for k in ("model_file", "align_model_file", "path"):
                 if isinstance(sub.get(k), str) and ("/" in sub[k] or "\\" in sub[k]):
                     sub[k] = run_record_path(sub[k])
             if isinstance(sub.get("backend"), dict):

@@ -3,7 +3,7 @@
 Every component section has one form, `{kind: NAME, ...its options}`:
 
     name: trained-extractive
-    selector: {kind: default, model: lexical}   # default | all | classifier | llm  (relevance/evidence.py)
+    selector: {kind: default, model: interactions}  # default | all | classifier | llm  (relevance/evidence.py)
     generator: {kind: extractive}               # extractive | plain | llm          (generate/registry.py)
     backend: {kind: openai, base_url: ..., cache: true}   # for the parts that take a backend (llm/registry.py)
     question: {kind: template}                  # st1: template | llm               (question/__init__.py)

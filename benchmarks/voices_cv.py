@@ -18,6 +18,11 @@ Recipes (today = what shipped before this benchmark; new = chosen by LOVO):
        --st2-everyday: the lexical features plus the everyday-lexicon group (archehr.relevance.everyday)
        --st2-interactions: the lexical features plus their pairwise products (lexical+interactions), with the
               threshold rule and the expected-F1 rule (archehr.relevance.selector), and the everyday group added
+              also the shipped option's recipe: extra penalty and supplementary target chosen with the L2
+              (archehr.training.relevance_logistic.Setting)
+  2025 (--tasks 2025, LOVO only): the cited ids of the default system's extractive answer, strict and lenient micro
+       F1, with evidence from the lexical recipe ("new" above) and from the interactions recipe (the shipped default);
+       and st3's text (the same answer without citations, st3_quality's default variant) with each evidence
   st4  today: pairwise LR lexical+selector, threshold + max_links from 5 random inner folds
        new:   the same, threshold + max_links from inner leave-one-voice-out folds
        joint: today's recipe + joint decoding over the case's answer sentences (each link scaled by how it compares
@@ -51,7 +56,7 @@ from archehr.data.releases import load_split_dir, load_voices
 from archehr.relevance.calibration import micro_f1
 from archehr.relevance.cv import grouped_folds, merge_splits, part_of
 from archehr.relevance.trained import TrainedClassifier, TrainedModel
-from archehr.training.relevance_logistic import train
+from archehr.training.relevance_logistic import EXTRA_PENALTY_GRID, SUPPLEMENTARY_GRID, train
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -139,6 +144,9 @@ def st2_recipes(embedding: bool = False, everyday: bool = False, interactions: b
             return lambda tr, voice: train(tr, fs, groups={i: voice[i] for i in tr.case_ids}, rule=rule)[0]
         out["new + interactions, LOVO calibration"] = lovo("lexical+interactions")
         out["new + interactions, expected-F1 rule"] = lovo("lexical+interactions", "expected-f1")
+        out["new + interactions, extra penalty + soft labels, expected-F1 rule"] = lambda tr, voice: train(
+            tr, "lexical+interactions", groups={i: voice[i] for i in tr.case_ids}, rule="expected-f1",
+            extra_penalties=EXTRA_PENALTY_GRID, supplementary_weights=SUPPLEMENTARY_GRID)[0]
         out["new + everyday + interactions, LOVO calibration"] = lovo("lexical+everyday+interactions")
         out["new, expected-F1 rule"] = lovo("lexical", "expected-f1")
     return out
@@ -228,6 +236,51 @@ def run_st2(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds], emb
     table("st2 / 2025 evidence, strict micro F1", res, next(iter(res)), "F1 points")
     per_voice("st2", fold_sets["LOVO"], {r: res[r]["LOVO"] for r in res})
     return models
+
+
+# ---------------------------------------------------------------- 2025: the answer's citations
+
+ANSWER_2025 = {  # the lexical default against the interactions recipe (the shipped `model: interactions`)
+    "lexical: LOVO calibration": lambda tr, voice: train(tr, "lexical", groups={i: voice[i] for i in tr.case_ids})[0],
+    "interactions, extra penalty + soft labels, expected-F1 rule": lambda tr, voice: train(
+        tr, "lexical+interactions", groups={i: voice[i] for i in tr.case_ids}, rule="expected-f1",
+        extra_penalties=EXTRA_PENALTY_GRID, supplementary_weights=SUPPLEMENTARY_GRID)[0],
+}
+
+
+def run_2025(pool: Split, voice: dict[str, str], folds: Folds) -> None:
+    """Per held-out voice, the strict (and lenient) micro F1 of the cited ids of the default system's answer
+    (the trained selector's evidence, the extractive generator's 75-word answer): the 2025 factuality figures."""
+    import st3_quality as q3
+
+    from archehr.generate.registry import build_generator
+    from archehr.relevance.base import Selection
+
+    gen = build_generator("extractive")
+    ref = q3.variants()[q3.REFERENCE]
+    res: dict[str, dict[str, list[float]]] = {r: {} for r in ANSWER_2025}
+    texts: dict[str, dict[str, str]] = {r: {} for r in ANSWER_2025}  # st3: the same answer without citations
+    for fname, held in folds:
+        tr = pool.subset([c for c in pool.case_ids if c not in set(held)])
+        te = pool.subset(held)
+        for r, recipe in ANSWER_2025.items():
+            m = recipe(tr, voice)
+            cited, gens = [], {}
+            for case, sc in zip(te.cases, TrainedClassifier(m).score_many(te.cases), strict=True):
+                ans = gen.generate(case, m.selector.select(sc), sc)
+                cited.append(Selection(case.case_id, ans.cited_ids, 1.0))
+                if q3._has_answer(pool, case.case_id):
+                    texts[r][case.case_id] = q3.answer_text(ref, case, sc, m.selector, gens)
+            res[r].setdefault("strict", []).append(100 * micro_f1(cited, te).f1)
+            res[r].setdefault("lenient", []).append(100 * micro_f1(cited, te, lenient=True).f1)
+        print(f"  2025 {fname} done", file=sys.stderr, flush=True)
+    table("2025 answer citations, micro F1 over held-out voices (LOVO)", res, next(iter(res)), "F1 points")
+    per_voice("2025 strict", folds, {r: res[r]["strict"] for r in res})
+    rows = {r: q3.score_rows(texts[r], pool, bertscore=False) for r in ANSWER_2025}
+    st3 = {r: {"st3": [statistics.fmean(rows[r][i]["mean"] for i in held if i in rows[r])
+                       for _f, held in folds if any(i in rows[r] for i in held)]} for r in ANSWER_2025}
+    table(f"st3 answer text with each evidence, mean of BLEU, ROUGE-Lsum, SARI ({len(texts[next(iter(texts))])} "
+          "cases)", st3, next(iter(st3)), "official 0-100 scale")
 
 
 # ---------------------------------------------------------------- st4: alignment
@@ -440,7 +493,9 @@ def run_st3(pool: Split, voice: dict[str, str], fold_sets: dict[str, Folds],
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tasks", nargs="+", default=["st2", "st4", "st1", "st3"], choices=["st2", "st4", "st1", "st3"])
+    ap.add_argument("--tasks", nargs="+", default=["st2", "st4", "st1", "st3"],
+                    choices=["st2", "st4", "st1", "st3", "2025"],
+                    help="2025: the answer's citations, lexical vs interactions evidence (LOVO only)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0], help="random-fold shuffles (5 folds each)")
     ap.add_argument("--st2-embedding", action="store_true", help="also st2 with the MiniLM features (slow)")
     ap.add_argument("--st2-everyday", action="store_true",
@@ -467,6 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     if "st2" in a.tasks or "st3" in a.tasks:
         models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday,
                          a.st2_interactions)
+    if "2025" in a.tasks:
+        run_2025(pool, voice, fold_sets["LOVO"])
     if "st4" in a.tasks:
         run_st4(pool, voice, a.seeds, a.st4_everyday)
     if "st1" in a.tasks:

@@ -164,7 +164,8 @@ def test_shipped_default_model_loads_and_keeps_demo_test_out():
 
     ev = load_default_selector()
     m = ev.classifier.model  # type: ignore[attr-defined]
-    assert m.feature_set == "lexical"
+    # the default is the interactions model, chosen by leave-one-voice-out (docs/voices.md)
+    assert m.feature_set == "lexical+interactions" and ev.source.endswith("model_interactions.json")
     parts = m.training["parts"]
     assert [p["label"] for p in parts] == SHIPPED_PARTS
     # the demo test split is what `archehr predict --split test` and the baseline runs are scored on
@@ -172,7 +173,7 @@ def test_shipped_default_model_loads_and_keeps_demo_test_out():
     assert m.training["cases"] == sum(p["cases"] for p in parts)
     assert m.calibration["method"] == "leave-one-group-out"  # the writers' voices (docs/voices.md)
     assert m.calibration["groups"] >= 10
-    assert 0 < ev.selector.threshold < 1
+    assert ev.selector.rule == "expected-f1" and ev.selector.power > 0
 
 
 def test_shipped_default_model_hashes_match_its_training_data(synthetic_dir):

@@ -86,7 +86,7 @@ def test_run_json_records_the_resolved_config_with_every_default(tmp_path):
     assert config["generator"]["kind"] == "extractive" and config["generator"]["budget"] == 75
     assert config["align"] == {"kind": "learned", "model": None, "threshold": None, "max_links": None,
                                "selector_weight": 0.0, "similarity": "lexical"}
-    assert config["selector"] == {"kind": "default", "model": "lexical", "overrides": None}
+    assert config["selector"] == {"kind": "default", "model": "interactions", "overrides": None}
 
 
 def test_every_component_kind_is_built_through_its_registry():

@@ -4,8 +4,9 @@ Each kind is a component registered in `archehr.relevance.registry.EVIDENCE`; it
 constructor's keyword parameters (that is what a system config is checked against), and a kind that
 takes `backend` gets the system's LLM backend.
 
-- `default`: a trained model file (`model: auto | lexical | embedding | PATH`) with its own calibrated
-  selector, `overrides` changing selector settings;
+- `default`: a trained model file (`model: auto | interactions | lexical | embedding | PATH`; auto =
+  interactions) with its own calibrated selector, `overrides` changing selector settings; st4's aligner reads
+  the shipped lexical model's evidence when the model is `interactions` (it was fitted on that one's);
 - `all`: every note sentence (the reference floor of the 2025 factuality metrics);
 - `classifier`: any registered relevance classifier (`classifier: NAME` or `{kind: NAME, ...its options}`)
   with `selector` settings (without them, the classifier's calibrated selector);
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from archehr.data.model import Case, Split
@@ -67,19 +69,28 @@ class TrainedEvidence(EvidenceStep):
 
     kind = "default"
 
+    align_model: str | None = None  # the shipped model st4's aligner reads instead (registry.ALIGN_EVIDENCE)
+
     def __init__(self, model: str = "auto", overrides: dict[str, Any] | None = None):
-        from archehr.relevance.registry import load_selector
+        from archehr.relevance.registry import align_evidence_model, load_selector
 
         self.ev = load_selector(model, **(overrides or {}))
+        self.align_model = align_evidence_model(model)
 
     def evidence(self, case: Case) -> Evidence:
         scores = self.ev.scores(case)
         return Evidence(self.ev.selector.select(scores), scores)
 
+    def trained_evidence(self, case: Case) -> Evidence:
+        if self.align_model is None:
+            return self.evidence(case)
+        return _shipped_evidence(self.align_model, case)
+
     def describe(self) -> dict[str, Any]:
         clf = self.ev.classifier
-        return {"kind": self.kind, "classifier": clf.name,
-                "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
+        d = {"kind": self.kind, "classifier": clf.name,
+             "model_file": self.ev.source, "selector": self.ev.selector.to_dict()}
+        return _with_align_model(d, self.align_model)
 
 
 class ClassifierEvidence(TrainedEvidence):
@@ -113,10 +124,11 @@ class LLMEvidence(EvidenceStep):
     def __init__(self, backend: Any, n: int = 5, temperature: float = 0.7, seed: int = 0, max_tokens: int = 256,
                  prompt: str = "evidence_v1", demonstrations: int = 0, structured: bool = False,
                  fallback_model: str = "auto", ensemble_weight: float = 0.0, selector: dict[str, Any] | None = None):
-        from archehr.relevance.registry import build_classifier, load_selector
+        from archehr.relevance.registry import align_evidence_model, build_classifier, load_selector
         from archehr.relevance.selector import Selector
 
         self.trained = load_selector(fallback_model)
+        self.align_model = align_evidence_model(fallback_model)
         self.weight = float(ensemble_weight)
         if not 0.0 <= self.weight <= 1.0:
             raise ConfigError(Problem(f"must be within [0, 1], not {self.weight}", field="selector.ensemble_weight"))
@@ -147,9 +159,35 @@ class LLMEvidence(EvidenceStep):
         return Evidence(self.selector.select(scores), scores, None, got.notes)
 
     def trained_evidence(self, case: Case) -> Evidence:
+        if self.align_model is not None:
+            return _shipped_evidence(self.align_model, case)
         scores = self.trained.classifier.score(case)
         return Evidence(self.trained.selector.select(scores), scores)
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "classifier": self.clf.describe(), "ensemble_weight": self.weight,
-                "selector": self.selector.to_dict(), "model_file": self.trained.source}
+        d = {"kind": self.kind, "classifier": self.clf.describe(), "ensemble_weight": self.weight,
+             "selector": self.selector.to_dict(), "model_file": self.trained.source}
+        return _with_align_model(d, self.align_model)
+
+
+@cache
+def _shipped_selector(name: str) -> Any:
+    from archehr.relevance.registry import load_selector
+
+    return load_selector(name)
+
+
+def _shipped_evidence(name: str, case: Case) -> Evidence:
+    """The evidence of a shipped model with its own calibrated selector (loaded once, when st4 first asks)."""
+    ev = _shipped_selector(name)
+    scores = ev.scores(case)
+    return Evidence(ev.selector.select(scores), scores)
+
+
+def _with_align_model(d: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """run.json: the model file whose evidence st4's aligner reads, when it is not the step's own."""
+    if name is not None:
+        from archehr.relevance.registry import shipped_model_path
+
+        d["align_model_file"] = str(shipped_model_path(name))
+    return d

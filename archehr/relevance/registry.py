@@ -18,16 +18,20 @@ from archehr.relevance.base import RelevanceClassifier
 from archehr.relevance.selector import EvidenceSelector, Selector
 
 HERE = Path(__file__).resolve().parent
-# Both trained on demo dev + test-2026 + train + synthetic dev (demo test kept out); rebuild both with
-# `archehr train --rebuild-shipped`. "lexical" is the default: under CV and on held-out data it was as
-# good as the embedding one or better, and far faster (docs/relevance.md).
+# All trained on demo dev + test-2026 + train + synthetic dev (demo test kept out); rebuild them with
+# `archehr train rebuild-shipped`. "interactions" is the default: on writers left out of training
+# (leave-one-voice-out) it beat "lexical" by 3.7 strict micro F1, 11 of 12 voices (docs/voices.md).
 SHIPPED_MODELS = {
     "lexical": HERE / "model_lexical.json",  # feature set lexical (no torch needed)
     "embedding": HERE / "model_embedding.json",  # feature set lexical+embedding (needs the models extra)
-    # an option: lexical+interactions with the expected-F1 rule (leave-one-voice-out +2.8 F1, docs/voices.md)
+    # the default: lexical+interactions, extra penalty and soft labels, the expected-F1 rule (no torch needed)
     "interactions": HERE / "model_interactions.json",
 }
-DEFAULT_MODEL = "lexical"
+DEFAULT_MODEL = "interactions"
+# st4's learned aligner was fitted on the lexical model's probabilities (archehr.training.align): a shipped
+# evidence model whose probabilities it was not fitted on hands it the lexical model's instead
+ALIGN_EVIDENCE = {"interactions": "lexical"}
+
 
 CLASSIFIERS: Registry[Callable[..., RelevanceClassifier]] = Registry("relevance classifier")
 # The evidence step of a system (config `selector: {kind: ...}`), archehr/relevance/evidence.py.
@@ -44,13 +48,20 @@ EVIDENCE.add("llm", "archehr.relevance.evidence:LLMEvidence",
 
 
 def shipped_model_path(kind: str = "default") -> Path:
-    """A shipped model file: "default"/"auto" (= lexical), "lexical", "embedding" or "interactions"."""
+    """A shipped model file: "default"/"auto" (= interactions), "lexical", "embedding" or "interactions"."""
     if kind in ("auto", "default"):
         kind = DEFAULT_MODEL
     if kind not in SHIPPED_MODELS:
         raise ConfigError(Problem(f"unknown shipped model {kind!r} (known: auto, {', '.join(SHIPPED_MODELS)})",
                                   field="model"))
     return SHIPPED_MODELS[kind]
+
+
+def align_evidence_model(model: str | Path | None) -> str | None:
+    """The shipped model whose evidence st4's aligner reads when the evidence step uses `model`, or None
+    (the step's own evidence): the lexical one for a shipped model the aligner was not fitted on."""
+    name = DEFAULT_MODEL if model is None or str(model) in ("auto", "default") else str(model)
+    return ALIGN_EVIDENCE.get(name)
 
 
 def _model_path(model: str | Path | None) -> Path:
@@ -84,7 +95,7 @@ def _embedding() -> RelevanceClassifier:
 
 @CLASSIFIERS.register("trained")
 def _trained(model: str | None = None) -> RelevanceClassifier:
-    """model: a model file path, or a shipped one: "default" (= "lexical") or "embedding"."""
+    """model: a model file path, or a shipped one: "default" (= "interactions"), "lexical" or "embedding"."""
     from archehr.relevance.trained import TrainedClassifier
 
     return TrainedClassifier.from_file(_model_path(model))
@@ -161,7 +172,7 @@ def load_selector(model: str | Path | None = None, **overrides: Any) -> Evidence
 
 
 def load_default_selector(**overrides: Any) -> EvidenceSelector:
-    """The shipped trained classifier (lexical features) with its calibrated selector."""
+    """The shipped default trained classifier (DEFAULT_MODEL) with its calibrated selector."""
     return load_selector("default", **overrides)
 
 

@@ -31,11 +31,15 @@ from archehr.data.model import Split
 from archehr.data.releases import load_split
 from archehr.errors import ConfigError, Problem, UnavailableError
 from archehr.relevance.registry import SHIPPED_MODELS
+from archehr.training.relevance_logistic import EXTRA_PENALTY_GRID, SUPPLEMENTARY_GRID
 
 DEMO_PARTS = ("dev", "test-2026", "train")  # the demo test split is kept out (see the module docstring)
 SYNTHETIC_PART = "synthetic-dev"
 FEATURES = {"lexical": "lexical", "embedding": "lexical+embedding", "interactions": "lexical+interactions"}
 RULES = {"interactions": "expected-f1"}  # the selector rule of each kind (default: threshold)
+# further settings each kind chooses in its leave-one-voice-out calibration (relevance_logistic.Setting)
+GRIDS: dict[str, dict[str, tuple[float, ...]]] = {
+    "interactions": {"extra_penalties": EXTRA_PENALTY_GRID, "supplementary_weights": SUPPLEMENTARY_GRID}}
 KINDS = (*FEATURES, "align")
 SHIPPED_FILES: dict[str, Path] = {**SHIPPED_MODELS, "align": ALIGN_SHIPPED}  # kind -> the shipped file it replaces
 
@@ -120,12 +124,15 @@ def rebuild(kinds: Sequence[str], synthetic: str | Path, demo: str | Path, out_d
                 continue
         groups = voice_groups(parts, demo)
         model, cal = train_parts(parts, FEATURES[kind], groups=groups, rule=RULES.get(kind, "threshold"),
-                                 **train_kw)
+                                 **{**GRIDS.get(kind, {}), **train_kw})
         model.save(path)
         written[kind] = path
         how = f"leave-one-voice-out ({len(set(groups.values()))} voices)" if groups else "leave-one-case-out"
         setting = (f"power {cal.selector.power:g} (expected-F1 rule)" if cal.selector.rule == "expected-f1"
                    else f"threshold {cal.selector.threshold:.2f}")
+        if "extra_penalty" in model.calibration:
+            setting += (f", extra penalty x{model.calibration['extra_penalty']:g}, supplementary target "
+                        f"{model.calibration['supplementary_weight']:g}")
         note(f"{kind}: {how} L2 {model.l2}, {setting} on P(essential), "
              f"strict micro F1 {100 * cal.f1:.1f}; review level {cal.selector.review_level}; written to {path}")
     return written
