@@ -44,6 +44,7 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     same_table,
+    section_label,
 )
 from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
@@ -283,9 +284,11 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         section = _SECTION_LETTER.match(text[s:e]) if soap else None
-        if section:
-            units.append(_Unit(s, s + section.end(1), "header", lead))
-            s += section.end()
+        # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...")
+        label_end = section.end(1) if section else section_label(text[s:e])
+        if label_end:
+            units.append(_Unit(s, s + label_end, "header", lead))
+            s += label_end + len(text[s + label_end:e]) - len(text[s + label_end:e].lstrip())
         line = text[s:e]
         layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
