@@ -79,6 +79,8 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD,)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
+    if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
+        cuts = _data_columns(line)
     if not cuts:
         return []
     cells, pos = [], 0
@@ -97,6 +99,23 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
+
+
+# an age and sex ("52M", "34 F", "5 mo") or a short name and one value with a digit ("Adm 10/02/2026",
+# "MRN 88-301-557"), not a time alone ("06/14/2033 15:22", a signature's) nor a phrase ("Questions? Call 555-0193")
+_DATA_ITEM = re.compile(r"^(?:\d{1,3} ?(?:[MF]|yo|y/o|mo|wk)|[A-Z][A-Za-z/.#]{0,11} [\w/.#-]*\d[\w/.#-]*)$")
+
+
+def _data_columns(line: str) -> list[tuple[int, int]]:
+    """The column gaps of a field followed by short data columns without labels ("Pt: Ann Lee   52M   Adm
+    10/02   D/C 10/06"): each column a field of its own, when each after the first is at most three words
+    with a digit; [] else ("Plan: rest   Follow up with Dr. Lee in 2 weeks" is no row of data)."""
+    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    ends = [a for a, _ in gaps[1:]] + [len(line)]
+    cells = [line[b:end].strip() for (_, b), end in zip(gaps, ends)]
+    if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
+        return gaps
+    return []
 
 
 def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:

@@ -288,6 +288,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         label_end = section.end(1) if section else section_label(text[s:e])
         if label_end:
             units.append(_Unit(s, s + label_end, "header", lead))
+            open_unit = None  # (the prose after a label carries on no line above it)
             s += label_end + len(text[s + label_end:e]) - len(text[s + label_end:e].lstrip())
         line = text[s:e]
         layout = _layout_units(line, s, in_table[index])
