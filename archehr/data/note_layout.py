@@ -165,6 +165,8 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     pairs = _result_pairs(texts)
     if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
         return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
+    if len(texts) >= 3 and all(_MEASUREMENT.match(t) for t in texts):  # "AST 148   ALT 72   plt 98": a strip
+        return cells
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
         return []
     # a column that opens with a word in lower case carries on the one before it ("J. Kowalewski, PA-C
