@@ -224,6 +224,12 @@ def _entry_heads(raw: list[str]) -> set[int]:
     return {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
 
 
+def _group_heads(raw: list[str], heads: set[int]) -> set[int]:
+    """Entry heads whose next line heads entries set in deeper still: a heading over a group of entries
+    ("STOP taking these medications" + "    ibuprofen 200 mg tablet" + "        Reason: ..."), a unit alone."""
+    return {i for i in heads if i + 1 in heads and not raw[i].rstrip().endswith((".", ",", ";"))}
+
+
 def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) -> bool:
     """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
     ran high"): a number out of its list's order after a sentence of prose left open?"""
@@ -269,6 +275,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = _entry_heads([text[s:e] for s, e in paragraph])
+    group_heads = _group_heads([text[s:e] for s, e in paragraph], heads)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -298,7 +305,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if _HEADER_ONLY.match(line):
+        if _HEADER_ONLY.match(line) or index in group_heads:
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
