@@ -240,7 +240,7 @@ def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) 
 
 def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
-    if unit.entry and lead > unit.lead and not FIELD.match(line) and not prev.endswith((".", "!", "?")):
+    if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
         return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
