@@ -291,8 +291,9 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         section = _SECTION_LETTER.match(text[s:e]) if soap else None
-        # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...")
-        label_end = section.end(1) if section else section_label(text[s:e])
+        # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...",
+        # in a paragraph of lines; a release's excerpt joins a paragraph into one line and keeps its labels)
+        label_end = section.end(1) if section else section_label(text[s:e]) if len(paragraph) > 1 else None
         if label_end:
             units.append(_Unit(s, s + label_end, "header", lead))
             open_unit = None  # (the prose after a label carries on no line above it)
