@@ -236,6 +236,10 @@ _PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=
 _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
+# a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
+_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
@@ -249,6 +253,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
         if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items
             gaps.insert(0, label.span(1))
+        # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
+        value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
+        if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+            return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
         starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
