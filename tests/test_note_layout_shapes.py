@@ -258,3 +258,9 @@ def test_a_heading_over_entries_set_in_deeper_is_a_unit_alone():
             "CONTINUE taking these medications\n    metformin 500 mg tablet\n        Take 1 tablet twice a day.\n")
     assert texts(note) == ["STOP taking these medications", "naproxen 250 mg tablet Reason: raises bleeding risk.",
                            "CONTINUE taking these medications", "metformin 500 mg tablet Take 1 tablet twice a day."]
+
+
+def test_a_result_line_under_a_result_line_is_a_line_of_its_own():
+    note = "RESULTS\nSodium 128 on admission, 131 on day two, 135 at discharge\nLactate 3.1 mmol/L (admission)\n"
+    assert texts(note) == ["RESULTS", "Sodium 128 on admission, 131 on day two, 135 at discharge",
+                           "Lactate 3.1 mmol/L (admission)"]

@@ -74,6 +74,8 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
+# a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
+_RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
@@ -250,6 +252,9 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     # a line set back out to the unit's first depth, after lines set in deeper, ends a hanging indent
     # ("  Albuterol inhaler" + "      4 puffs every 4 hours" + "  Prednisolone 15 mg/5 mL")
     if unit.lead <= lead < prev_lead and not OPEN_END.search(prev):
+        return False
+    # a result under a result is a line of its own ("Potassium 5.8 on admission, 3.4 at nadir" + "Lactate 2.1")
+    if _RESULT_START.match(line) and _RESULT_START.match(prev.strip()) and not OPEN_END.search(prev):
         return False
     return continues(prev, line, width, lead, next_line)
 
