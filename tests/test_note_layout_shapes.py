@@ -264,3 +264,8 @@ def test_a_result_line_under_a_result_line_is_a_line_of_its_own():
     note = "RESULTS\nSodium 128 on admission, 131 on day two, 135 at discharge\nLactate 3.1 mmol/L (admission)\n"
     assert texts(note) == ["RESULTS", "Sodium 128 on admission, 131 on day two, 135 at discharge",
                            "Lactate 3.1 mmol/L (admission)"]
+
+
+def test_a_note_deidentified_as_the_releases_are_keeps_its_section_labels():
+    note = "Summary\nHPI: Mr. ___ is a 61 yo man with two weeks of cough.\nSeen by Dr. ___ today.\n"
+    assert texts(note)[1] == "HPI: Mr. ___ is a 61 yo man with two weeks of cough."

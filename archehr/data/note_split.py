@@ -269,8 +269,10 @@ def _in_table(raw: list[str]) -> list[bool]:
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False) -> list[_Unit]:
-    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines."""
+def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
+           labels: bool = True) -> list[_Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines;
+    `labels`: a section label before prose on its line is a unit of its own."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
@@ -298,7 +300,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         section = _SECTION_LETTER.match(text[s:e]) if soap else None
         # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...",
         # in a paragraph of lines; a release's excerpt joins a paragraph into one line and keeps its labels)
-        label_end = section.end(1) if section else section_label(text[s:e]) if len(paragraph) > 1 else None
+        label_end = section.end(1) if section else \
+            section_label(text[s:e]) if labels and len(paragraph) > 1 else None
         if label_end:
             units.append(_Unit(s, s + label_end, "header", lead))
             open_unit = None  # (the prose after a label carries on no line above it)
@@ -463,9 +466,12 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     paragraphs = _paragraphs(note)
     soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
                for para in paragraphs for k, (a, b) in enumerate(para))
+    # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
+    # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
+    labels = "___" not in note
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width, soap):
+        for unit in _units(para, note, width, soap, labels):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
