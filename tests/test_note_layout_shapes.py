@@ -269,3 +269,8 @@ def test_a_result_line_under_a_result_line_is_a_line_of_its_own():
 def test_a_note_deidentified_as_the_releases_are_keeps_its_section_labels():
     note = "Summary\nHPI: Mr. ___ is a 61 yo man with two weeks of cough.\nSeen by Dr. ___ today.\n"
     assert texts(note)[1] == "HPI: Mr. ___ is a 61 yo man with two weeks of cough."
+
+
+def test_a_problem_heading_before_a_lower_case_start_stays_one_item():
+    note = "A/P:\n# Gout on colchicine: continue the colchicine for two more weeks.\n# Anemia: stable.\n"
+    assert texts(note)[1] == "# Gout on colchicine: continue the colchicine for two more weeks."

@@ -333,8 +333,8 @@ def section_label(line: str) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
     prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
-    "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence has four words or more,
-    two of them words of prose."""
+    "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
+    number and has four words or more, two of them words of prose."""
     label = _PROBLEM_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
@@ -342,7 +342,9 @@ def section_label(line: str) -> int | None:
             return None
     rest = line[label.end():].strip()
     first = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
-    if _COLUMN_GAP.search(rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
+    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
+    if not re.match(r"[A-Z0-9~<>]", rest) or _COLUMN_GAP.search(rest) or len(first.split()) < 4 \
+            or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
 
