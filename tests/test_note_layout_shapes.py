@@ -197,3 +197,80 @@ def test_labels_over_aligned_checkboxes_are_no_table():
 
 def test_a_bare_label_before_two_space_apart_items_is_an_item_of_its_own():
     assert texts("OBS:  T 36.8  P 88  RR 18\n") == ["OBS:", "T 36.8", "P 88", "RR 18"]
+
+
+# --- section labels before prose, data columns after a field, strips of readings --------------------------
+
+def test_a_named_section_label_before_prose_is_a_unit_of_its_own():
+    note = ("Clinic Summary\nHPI: 61 yo woman with two weeks of cough and fever. Seen by PCP.\n"
+            "Instructions: Keep taking the inhaler twice a day. Call if worse.\n")
+    assert texts(note) == ["Clinic Summary", "HPI:", "61 yo woman with two weeks of cough and fever.",
+                           "Seen by PCP.", "Instructions:", "Keep taking the inhaler twice a day.", "Call if worse."]
+
+
+def test_a_problem_heading_before_prose_is_a_unit_of_its_own_and_its_prose_wraps_on():
+    note = ("Course by problem:\n# Gout flare: Treated with colchicine and the knee settled\n"
+            "within two days.\n# Anemia: Stable.\n")
+    assert texts(note) == ["Course by problem:", "# Gout flare:",
+                           "Treated with colchicine and the knee settled within two days.", "# Anemia: Stable."]
+
+
+def test_a_field_with_a_short_or_data_value_keeps_its_label():
+    note = "Summary\nPt: Walter Brisk\nActivity: as tolerated.\nPlan: RN visit 02/03/2031.\nBP: 120/80\n"
+    assert texts(note) == ["Summary", "Pt: Walter Brisk", "Activity: as tolerated.", "Plan: RN visit 02/03/2031.",
+                           "BP: 120/80"]
+
+
+def test_a_label_of_no_known_section_before_prose_stays_one_field():
+    # "Wound:" names no narrative section: the field holds its first sentence
+    note = "Nursing\nWound: Dressing changed today and the edges look clean. Next change Friday.\n"
+    assert texts(note) == ["Nursing", "Wound: Dressing changed today and the edges look clean.",
+                           "Next change Friday."]
+
+
+def test_a_one_line_paragraph_keeps_its_section_label_as_a_release_excerpt_does():
+    note = "HPI: 61 yo woman with two weeks of cough and fever.\n\nPlan: follow up.\n"
+    assert texts(note)[0] == "HPI: 61 yo woman with two weeks of cough and fever."
+
+
+def test_short_data_columns_after_a_field_are_fields_of_their_own():
+    line = "Pt: Walter Brisk   47M   Adm 03/02/2031   D/C 03/05/2031"
+    assert cells(line, field_cells(line)) == ["Pt: Walter Brisk", "47M", "Adm 03/02/2031", "D/C 03/05/2031"]
+    # a signature's time and a phrase are no data columns
+    for line in ("Signed: R. Ostby, MD   03/05/2031 14:02", "Surgeon: Dr. Ostby   Questions? Call 555-0100"):
+        assert field_cells(line) == []
+
+
+def test_a_strip_of_readings_in_columns_gives_one_unit_each():
+    line = "Na 131   K 5.2   bili 0.9   plt 140"
+    assert cells(line, line_cells(line)) == ["Na 131", "K 5.2", "bili 0.9", "plt 140"]
+    # two columns are a name and its value, not a strip
+    assert line_cells("Creatinine   1.9") == []
+
+
+def test_a_label_one_space_before_its_readings_holds_them_all():
+    note = "Exam\nVitals: T 36.9  HR 71  BP 118/76  SpO2 98% RA\nVITALS:  T 36.9  HR 71\n"
+    assert texts(note) == ["Exam", "Vitals: T 36.9 HR 71 BP 118/76 SpO2 98% RA", "VITALS:", "T 36.9", "HR 71"]
+
+
+def test_a_heading_over_entries_set_in_deeper_is_a_unit_alone():
+    note = ("STOP taking these medications\n    naproxen 250 mg tablet\n        Reason: raises bleeding risk.\n"
+            "CONTINUE taking these medications\n    metformin 500 mg tablet\n        Take 1 tablet twice a day.\n")
+    assert texts(note) == ["STOP taking these medications", "naproxen 250 mg tablet Reason: raises bleeding risk.",
+                           "CONTINUE taking these medications", "metformin 500 mg tablet Take 1 tablet twice a day."]
+
+
+def test_a_result_line_under_a_result_line_is_a_line_of_its_own():
+    note = "RESULTS\nSodium 128 on admission, 131 on day two, 135 at discharge\nLactate 3.1 mmol/L (admission)\n"
+    assert texts(note) == ["RESULTS", "Sodium 128 on admission, 131 on day two, 135 at discharge",
+                           "Lactate 3.1 mmol/L (admission)"]
+
+
+def test_a_note_deidentified_as_the_releases_are_keeps_its_section_labels():
+    note = "Summary\nHPI: Mr. ___ is a 61 yo man with two weeks of cough.\nSeen by Dr. ___ today.\n"
+    assert texts(note)[1] == "HPI: Mr. ___ is a 61 yo man with two weeks of cough."
+
+
+def test_a_problem_heading_before_a_lower_case_start_stays_one_item():
+    note = "A/P:\n# Gout on colchicine: continue the colchicine for two more weeks.\n# Anemia: stable.\n"
+    assert texts(note)[1] == "# Gout on colchicine: continue the colchicine for two more weeks."

@@ -79,6 +79,8 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD,)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
+    if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
+        cuts = _data_columns(line)
     if not cuts:
         return []
     cells, pos = [], 0
@@ -97,6 +99,23 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
+
+
+# an age and sex ("52M", "34 F", "5 mo") or a short name and one value with a digit ("Adm 10/02/2026",
+# "MRN 88-301-557"), not a time alone ("06/14/2033 15:22", a signature's) nor a phrase ("Questions? Call 555-0193")
+_DATA_ITEM = re.compile(r"^(?:\d{1,3} ?(?:[MF]|yo|y/o|mo|wk)|[A-Z][A-Za-z/.#]{0,11} [\w/.#-]*\d[\w/.#-]*)$")
+
+
+def _data_columns(line: str) -> list[tuple[int, int]]:
+    """The column gaps of a field followed by short data columns without labels ("Pt: Ann Lee   52M   Adm
+    10/02   D/C 10/06"): each column a field of its own, when each after the first is at most three words
+    with a digit; [] else ("Plan: rest   Follow up with Dr. Lee in 2 weeks" is no row of data)."""
+    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    ends = [a for a, _ in gaps[1:]] + [len(line)]
+    cells = [line[b:end].strip() for (_, b), end in zip(gaps, ends)]
+    if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
+        return gaps
+    return []
 
 
 def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -146,6 +165,8 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     pairs = _result_pairs(texts)
     if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
         return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
+    if len(texts) >= 3 and all(_MEASUREMENT.match(t) for t in texts):  # "AST 148   ALT 72   plt 98": a strip
+        return cells
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
         return []
     # a column that opens with a word in lower case carries on the one before it ("J. Kowalewski, PA-C
@@ -215,6 +236,10 @@ _PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=
 _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
+# a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
+_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
@@ -228,6 +253,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
         if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items
             gaps.insert(0, label.span(1))
+        # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
+        value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
+        if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+            return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
         starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
@@ -286,6 +315,38 @@ OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|
                       r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
                       r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
                       re.IGNORECASE)
+
+
+# the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
+# presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
+_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
+                           r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
+                           r"|Subjective|Summary)$", re.IGNORECASE)
+# a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
+_PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
+_NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
+# a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
+_PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
+
+
+def section_label(line: str) -> int | None:
+    """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
+    "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
+    prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
+    "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
+    number and has four words or more, two of them words of prose."""
+    label = _PROBLEM_LABEL.match(line)
+    if not label:
+        label = _NAMED_LABEL.match(line)
+        if not label or not _SECTION_NAME.match(label.group(1).strip()):
+            return None
+    rest = line[label.end():].strip()
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
+    if not re.match(r"[A-Z0-9~<>]", rest) or _COLUMN_GAP.search(rest) or len(first.split()) < 4 \
+            or len(_PROSE_WORD.findall(first)) < 2:
+        return None
+    return label.end()
 
 
 def laid_out(line: str) -> bool:

@@ -44,6 +44,7 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     same_table,
+    section_label,
 )
 from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
@@ -73,6 +74,8 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
+# a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
+_RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
@@ -223,6 +226,12 @@ def _entry_heads(raw: list[str]) -> set[int]:
     return {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
 
 
+def _group_heads(raw: list[str], heads: set[int]) -> set[int]:
+    """Entry heads whose next line heads entries set in deeper still: a heading over a group of entries
+    ("STOP taking these medications" + "    ibuprofen 200 mg tablet" + "        Reason: ..."), a unit alone."""
+    return {i for i in heads if i + 1 in heads and not raw[i].rstrip().endswith((".", ",", ";"))}
+
+
 def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) -> bool:
     """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
     ran high"): a number out of its list's order after a sentence of prose left open?"""
@@ -233,7 +242,7 @@ def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) 
 
 def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
-    if unit.entry and lead > unit.lead and not FIELD.match(line) and not prev.endswith((".", "!", "?")):
+    if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
         return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
@@ -243,6 +252,9 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     # a line set back out to the unit's first depth, after lines set in deeper, ends a hanging indent
     # ("  Albuterol inhaler" + "      4 puffs every 4 hours" + "  Prednisolone 15 mg/5 mL")
     if unit.lead <= lead < prev_lead and not OPEN_END.search(prev):
+        return False
+    # a result under a result is a line of its own ("Potassium 5.8 on admission, 3.4 at nadir" + "Lactate 2.1")
+    if _RESULT_START.match(line) and _RESULT_START.match(prev.strip()) and not OPEN_END.search(prev):
         return False
     return continues(prev, line, width, lead, next_line)
 
@@ -257,8 +269,10 @@ def _in_table(raw: list[str]) -> list[bool]:
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False) -> list[_Unit]:
-    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines."""
+def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
+           labels: bool = True) -> list[_Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines;
+    `labels`: a section label before prose on its line is a unit of its own."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
@@ -268,6 +282,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = _entry_heads([text[s:e] for s, e in paragraph])
+    group_heads = _group_heads([text[s:e] for s, e in paragraph], heads)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -283,9 +298,14 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         s = line_s + lead
         e = s + len(text[s:line_e].rstrip())
         section = _SECTION_LETTER.match(text[s:e]) if soap else None
-        if section:
-            units.append(_Unit(s, s + section.end(1), "header", lead))
-            s += section.end()
+        # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...",
+        # in a paragraph of lines; a release's excerpt joins a paragraph into one line and keeps its labels)
+        label_end = section.end(1) if section else \
+            section_label(text[s:e]) if labels and len(paragraph) > 1 else None
+        if label_end:
+            units.append(_Unit(s, s + label_end, "header", lead))
+            open_unit = None  # (the prose after a label carries on no line above it)
+            s += label_end + len(text[s + label_end:e]) - len(text[s + label_end:e].lstrip())
         line = text[s:e]
         layout = _layout_units(line, s, in_table[index])
         if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
@@ -294,7 +314,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if _HEADER_ONLY.match(line):
+        if _HEADER_ONLY.match(line) or index in group_heads:
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
@@ -446,9 +466,12 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     paragraphs = _paragraphs(note)
     soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
                for para in paragraphs for k, (a, b) in enumerate(para))
+    # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
+    # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
+    labels = "___" not in note
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width, soap):
+        for unit in _units(para, note, width, soap, labels):
             for s, e in _split_unit(unit, note, segment):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
