@@ -280,10 +280,11 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
 
 
 def _date_given(types: Any, best: tuple[str, float] | None) -> bool:
-    """A when question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and gives a
-    date or an interval of its own ("Follow up with cardiology in 4-6 weeks"): the asked fact is there, so
-    a middling confidence is no reason for review (the other flags still apply)."""
-    if types is None or best is None or types.kind not in ("when", "how_long"):
+    """A when (how long) question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and
+    gives a date or an interval ("Follow up with cardiology in 4-6 weeks") or a duration ("for 12 months") of
+    its own: the asked fact is there, so a middling confidence is no reason for review (the other flags still
+    apply)."""
+    if types is None or best is None or types.kind not in FACT_KINDS:
         return False
     text, topic = best
     given = _WHEN_GIVEN if types.kind == "when" else _DURATION_GIVEN

@@ -122,6 +122,7 @@ HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without th
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
 W_APPOINTMENT = 0.12
+DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
@@ -258,13 +259,20 @@ def _brands() -> dict[str, tuple[str, ...]]:
     return {g: tuple(v) for g, v in out.items()}
 
 
+def _spelt_alike(word: str, other: str, similarity: float) -> bool:
+    """`word` (a question's) within about one letter of `other`: the same first letter, lengths within 2 and
+    difflib's similarity at least `similarity`."""
+    from difflib import SequenceMatcher
+
+    return (word[:1] == other[:1] and abs(len(word) - len(other)) <= 2
+            and SequenceMatcher(None, word, other).ratio() >= similarity)
+
+
 def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
     """The generic names of the note's drugs that a question's word stands for in short or misspelt
     ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
     4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
     (similarity >= 0.85, lengths within 2, the same first letter)."""
-    from difflib import SequenceMatcher
-
     found = []
     for w in re.findall(r"[A-Za-z]{4,}", question):
         lw = w.lower()
@@ -272,8 +280,7 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[
             continue
         for name, generic in note_drugs.items():
             if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
-                    len(lw) >= 5 and abs(len(name) - len(lw)) <= 2 and name[:1] == lw[:1]
-                    and SequenceMatcher(None, lw, name).ratio() >= 0.85):
+                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)):
                 found.append(generic)
     return list(dict.fromkeys(found))
 
@@ -388,16 +395,13 @@ def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossar
     first letter, lengths within 2, similarity >= 0.93)."""
     if len(c.surface) != 1 or len(c.phrases) > 1 or any(c.covered_by(w) for w in words):
         return c
-    from difflib import SequenceMatcher
-
     spelt = [w.lower() for w in re.findall(r"[A-Za-z]{6,}", question) if stem_word(w.lower()) == c.surface[0]]
     if not spelt:
         return c
     w = spelt[0]
 
     def near(x: str) -> bool:
-        return (x != w and len(x) >= 6 and x[0] == w[0] and abs(len(x) - len(w)) <= 2
-                and SequenceMatcher(None, w, x).ratio() >= MISSPELT_SIMILARITY)
+        return x != w and len(x) >= 6 and _spelt_alike(w, x, MISSPELT_SIMILARITY)
 
     for term in _single_word_terms(lexicon):
         if near(term):
