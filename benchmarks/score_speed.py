@@ -11,8 +11,9 @@ can make a repeated case free: every case costs what a new case costs.
 Peak memory is the child's maximum resident set size (ru_maxrss of that child alone, from
 `os.wait4`; the same field `getrusage(RUSAGE_CHILDREN)` reports, without the max over earlier
 children). The official script cannot run on this machine (it fetches `evaluate` metric scripts
-from a hub): the reference figure is issue #3's measurement, ~33 s for 96 cases on 2 cores (10 s of
-imports, ~20 s of per-case `evaluate` overhead, ~1-2 s of BERTScore with MiniLM), NOT measured here.
+from a hub): the reference figure is a measurement of the official script reported to us, ~33 s for
+96 cases on 2 cores (10 s of imports, ~20 s of per-case `evaluate` overhead, ~1-2 s of BERTScore
+with MiniLM), NOT measured here.
 For N cases it counts the imports once and the other 23 s per case: 10 + 23 x N/96 s (scaling all
 33 s linearly would charge the imports N/96 times and flatter archehr on large inputs).
 
@@ -35,13 +36,13 @@ this machine for the encoder's shapes -- the ceiling the forward pass runs again
 transformers) instead of the fast path. Each line also reports the CPU-seconds other processes used
 during the runs: on a shared machine, a run with more than a few tenths is not a clean measurement.
 
-Reading the 3x target (issue #3: all metrics available here, >= 3x faster than the official script
-"on the same input"). Measured on a quiet machine (2026-11-30, median of 3):
+Reading the 3x aim (all metrics available here, >= 3x faster than the official script "on the same
+input"). Measured on a quiet machine (2026-11-30, median of 3):
   * archehr score with BERTScore: 15.02 s for 100 cases (runs 13.9-16.3 s, peak 640 MB).
   * against the reported figure (33 s per 96 cases, 34.0 s for 100): 2.3x.
   * against the same-input reference: the official BERTScore call takes 19.2 s on these texts
-    (runs 16.5-21.4 s), not the issue's 1-2 s, so the official script would need ~51 s here: 3.4x.
-The issue's 1-2 s of BERTScore cannot be the cost of these texts on this machine: 100 cases here are
+    (runs 16.5-21.4 s), not the reference's 1-2 s, so the official script would need ~51 s here: 3.4x.
+The reference's 1-2 s of BERTScore cannot be the cost of these texts on this machine: 100 cases here are
 200 distinct sentences, 56,370 word pieces after the 512-token truncation (references average ~450),
 and four MiniLM layers over them are 927 GFLOP of float32 work, counted without any padding (798 GFLOP
 in projections and feed-forward layers, 129 GFLOP in attention). Matrix products of those shapes run
@@ -77,9 +78,9 @@ from archehr.data.releases import demo_dir, load_split_dir, write_split
 
 REPO = Path(__file__).resolve().parents[1]
 SYNTHETIC = REPO.parent / "shared" / "data" / "synthetic"
-OFFICIAL_96_CASES_S = 33.0  # issue #3 (reference figure, not measured here): official script, 96 cases, 2 cores
-OFFICIAL_BERTSCORE_SHARE_96_S = 2.0  # issue #3: "~1-2 s of BERTScore with MiniLM" inside the 33 s (upper end)
-OFFICIAL_IMPORTS_S = 10.0  # issue #3: the part of those 33 s that does not grow with the number of cases
+OFFICIAL_96_CASES_S = 33.0  # reference figure, not measured here: official script, 96 cases, 2 cores
+OFFICIAL_BERTSCORE_SHARE_96_S = 2.0  # reference: "~1-2 s of BERTScore with MiniLM" inside the 33 s (upper end)
+OFFICIAL_IMPORTS_S = 10.0  # reference: the part of those 33 s that does not grow with the number of cases
 
 
 def official_reference(n: int, minus_bertscore: bool = False) -> float:
@@ -261,7 +262,7 @@ def explain(n: int, tmp: Path) -> None:
 
 
 def same_input(n: int, wall: float, sub: Path, key: Path, tmp: Path, repeats: int) -> None:
-    """The reference figure re-based on this input: the issue's 33 s/96 cases minus its BERTScore share,
+    """The reference figure re-based on this input: the reference's 33 s/96 cases minus its BERTScore share,
     plus the official BERTScore call measured here on the same texts (its imports are already in the 33 s)."""
     runs = [r for r in (official_bertscore(sub, key, tmp) for _ in range(repeats)) if r is not None]
     if not runs:
@@ -275,7 +276,7 @@ def same_input(n: int, wall: float, sub: Path, key: Path, tmp: Path, repeats: in
     print(f"n={n:5d}  official BERTScore call on this input (bert-score {_version('bert-score')}, BERTScorer built "
           f"once, one call per case, batch 8, MiniLM L4): load + scoring {work:.2f} s (runs: "
           f"{', '.join(f'{w:.2f}' for w in works)}; its import, {imports:.1f} s, is part of "
-          f"the issue's 10 s of imports)")
+          f"the reference's 10 s of imports)")
     print(f"n={n:5d}  same-input reference = reported figure without its BERTScore share ({rest:.1f} s) + that "
           f"measured call ({work:.1f} s) = {ref:.1f} s  ->  archehr score {wall:.2f} s is {ref / wall:.1f}x faster")
 
@@ -303,7 +304,7 @@ def main() -> None:
     if args.with_bertscore:
         configs.append((LEXICAL + ",bertscore", ["--bertscore-model", "minilm", "--bertscore-impl",
                                                  args.bertscore_impl]))
-    print(f"reference (issue #3, NOT measured here; the official script cannot run on this machine): "
+    print(f"reference (reported to us, NOT measured here; the official script cannot run on this machine): "
           f"{OFFICIAL_96_CASES_S:.0f} s / 96 cases, of which {OFFICIAL_IMPORTS_S:.0f} s of imports; for N cases below: "
           f"{OFFICIAL_IMPORTS_S:.0f} s + {OFFICIAL_96_CASES_S - OFFICIAL_IMPORTS_S:.0f} s x N/96")
     print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cpus; median of {args.repeats} runs")
