@@ -112,7 +112,7 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
     with a digit; [] else ("Plan: rest   Follow up with Dr. Lee in 2 weeks" is no row of data)."""
     gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
     ends = [a for a, _ in gaps[1:]] + [len(line)]
-    cells = [line[b:end].strip() for (_, b), end in zip(gaps, ends)]
+    cells = [line[b:end].strip() for (_, b), end in zip(gaps, ends, strict=False)]
     if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
         return gaps
     return []
@@ -317,36 +317,9 @@ OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|
                       re.IGNORECASE)
 
 
-# the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
-# presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
-_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
-                           r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
-                           r"|Subjective|Summary)$", re.IGNORECASE)
-# a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
-_PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
-_NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
-# a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
-_PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
-
-
-def section_label(line: str) -> int | None:
-    """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
-    "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
-    prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
-    "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
-    number and has four words or more, two of them words of prose."""
-    label = _PROBLEM_LABEL.match(line)
-    if not label:
-        label = _NAMED_LABEL.match(line)
-        if not label or not _SECTION_NAME.match(label.group(1).strip()):
-            return None
-    rest = line[label.end():].strip()
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
-    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
-    if not re.match(r"[A-Z0-9~<>]", rest) or _COLUMN_GAP.search(rest) or len(first.split()) < 4 \
-            or len(_PROSE_WORD.findall(first)) < 2:
-        return None
-    return label.end()
+def has_column_gap(text: str) -> bool:
+    """Does the text hold a gap that sets columns apart (a tab, or three spaces or more)?"""
+    return bool(_COLUMN_GAP.search(text))
 
 
 def laid_out(line: str) -> bool:

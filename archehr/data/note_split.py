@@ -30,7 +30,6 @@ from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import (
-    FIELD,
     ITEM,
     OPEN_END,
     ORDER,
@@ -44,8 +43,8 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     same_table,
-    section_label,
 )
+from archehr.data.note_sections import paragraph_labels
 from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -283,6 +282,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = _entry_heads([text[s:e] for s, e in paragraph])
     group_heads = _group_heads([text[s:e] for s, e in paragraph], heads)
+    named = paragraph_labels(lines) if labels and len(paragraph) > 1 else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -300,8 +300,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         section = _SECTION_LETTER.match(text[s:e]) if soap else None
         # (a named section or a problem heading before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...",
         # in a paragraph of lines; a release's excerpt joins a paragraph into one line and keeps its labels)
-        label_end = section.end(1) if section else \
-            section_label(text[s:e]) if labels and len(paragraph) > 1 else None
+        label_end = section.end(1) if section else named[index]
         if label_end:
             units.append(_Unit(s, s + label_end, "header", lead))
             open_unit = None  # (the prose after a label carries on no line above it)

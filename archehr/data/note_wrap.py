@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_layout import ADDRESS_END, FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
+from archehr.data.note_sections import is_heading_line
 
 _NUMBERISH = re.compile(r"\d")
 # "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
@@ -127,5 +128,6 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     if 0 < width < _MIN_WRAP and full and len(line.split()) == 1 and not prev.rstrip().endswith(
             (".", "!", "?", ":", ";", ",")):
         return True
-    return width >= _MIN_WRAP and full
+    # a section's heading under a line that happens to be full ("... 40 pack-years" + "HOSPITAL COURSE")
+    return width >= _MIN_WRAP and full and not is_heading_line(prev, line, next_line)
 

@@ -1,0 +1,83 @@
+"""Section labels and heading lines of a pasted note: where a section starts, as against a field that holds a value.
+
+`note_split` asks `paragraph_labels` which lines of a paragraph open with a section label before prose on the
+same line ("HPI: 45 yo M presented with ...": the label is a unit of its own), and `note_wrap` asks
+`is_heading_line` whether a short line is a section's heading ("HOSPITAL COURSE", "Advice") rather than the
+end of a sentence wrapped from the line above.
+"""
+
+from __future__ import annotations
+
+import re
+
+from archehr.data.note_layout import FIELD, OPEN_END, has_column_gap
+
+# the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
+# presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
+_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
+                           r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
+                           r"|Subjective|Summary)$", re.IGNORECASE)
+# a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
+_PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
+_NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
+# a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
+_PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
+
+
+def section_label(line: str) -> int | None:
+    """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
+    "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
+    prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
+    "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
+    number and has four words or more, two of them words of prose."""
+    label = _PROBLEM_LABEL.match(line)
+    if not label:
+        label = _NAMED_LABEL.match(line)
+        if not label or not _SECTION_NAME.match(label.group(1).strip()):
+            return None
+    rest = line[label.end():].strip()
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
+    if not re.match(r"[A-Z0-9~<>]", rest) or has_column_gap(rest) or len(first.split()) < 4 \
+            or len(_PROSE_WORD.findall(first)) < 2:
+        return None
+    return label.end()
+
+
+def _advice_field(line: str) -> bool:
+    """A field whose value is advice written in sentences, under a name no section has ("Driving: No driving
+    for 6 weeks. You may be a passenger.", "Return to work: usually 1 to 2 weeks.")."""
+    label = _NAMED_LABEL.match(line)
+    return bool(label) and bool(FIELD.match(line)) and not _SECTION_NAME.match(label.group(1).strip()) \
+        and line.rstrip().endswith((".", "!", "?"))
+
+
+def paragraph_labels(lines: list[str]) -> list[int | None]:
+    """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
+    A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
+    "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do."""
+    ends = [section_label(line) for line in lines]
+    for i, end in enumerate(ends):
+        if end and not _PROBLEM_LABEL.match(lines[i]) \
+                and any(0 <= j < len(lines) and _advice_field(lines[j]) for j in (i - 1, i + 1)):
+            ends[i] = None
+    return ends
+
+
+# a heading: one to five words, each opening in a capital (joining words aside), no digit, no punctuation but
+# "&", "/" and "-" ("HOSPITAL COURSE", "Hospital Course", "Advice", "Pending results at discharge" is no heading)
+_HEADING = re.compile(r"^[A-Z][A-Za-z&/-]*(?: (?:[A-Z][A-Za-z&/-]*|and|of|the|at|on|to|for|&))"
+                      r"{0,4}$")
+
+
+def is_heading_line(prev: str, line: str, next_line: str | None) -> bool:
+    """Is `line` the heading of a section, a unit of its own, rather than a sentence wrapped from `prev`?
+    A short line of capitalised words after a line that ends in no open phrase, over a line that opens anew
+    (a capital, a number or a list marker; not a lower-case word, which would carry a sentence on)."""
+    if not _HEADING.match(line.strip()) or OPEN_END.search(prev.rstrip()):
+        return False
+    # (in text written in capitals a line of capitals shows nothing: "... AND SHORTNESS OF" + "BREATH")
+    if line.isupper() and not re.search(r"[a-z]", prev):
+        return False
+    after = (next_line or "").strip()
+    return bool(after) and not re.match(r"[a-z]", after)
