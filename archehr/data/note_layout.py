@@ -240,12 +240,26 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 _READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
 
 
+# a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"
+_DOCUMENT_KIND = re.compile(r"\b(?:summary|note|notes|instructions|page|messages|report|letter|record|sheet)$",
+                            re.IGNORECASE)
+
+
+def _title_bar(body: str) -> bool:
+    """A document's title bar: two to four cells apart by single-spaced pipes, one naming the kind of document
+    ("DISCHARGE SUMMARY | General Medicine | Ward 7B", "MICU PROGRESS NOTE | Hosp Day 6 | Bed 14"): one unit,
+    as a heading is. A clinic's address line names no document ("Harwick Laboratory | 200 Orchard Row | 555-0177")."""
+    cells = body.split(" | ")
+    return 2 <= len(cells) <= 4 and "|" not in "".join(cells) \
+        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
     nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else."""
     body = line.strip()
-    if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body):
+    if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     if not gaps:
