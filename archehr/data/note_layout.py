@@ -139,6 +139,11 @@ _MEASUREMENT = re.compile(r"^[A-Za-z][\w/%.-]*(?: [A-Za-z][\w/%.-]*)?(?: \([^)]*
                           r"(?: ?[A-Za-z%/]+(?:/[A-Za-z0-9.]+)?)?(?: \([^)]*\))?$")
 
 
+# a line ending in a result: a name, a value with its unit and a flag ("... adjusted calcium 2.01 mmol/L (low)")
+_RESULT_END = re.compile(r"(?:^|\s)[A-Za-z][\w/%.-]* [<>]?\d[\d.,]*(?: ?[A-Za-z%]+/[A-Za-z0-9.]+| ?%)"
+                         r"(?: \([^)]*\))?$")
+
+
 def line_cells(line: str) -> list[tuple[int, int]]:
     """The columns of a laid-out line that stands alone, when each reads as a unit of its own: a title and
     a clinic name and a page ("RADIOLOGY REPORT      Northmoor Imaging Center"), a label over values
@@ -166,6 +171,10 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
         return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
     if len(texts) >= 3 and all(_MEASUREMENT.match(t) for t in texts):  # "AST 148   ALT 72   plt 98": a strip
+        return cells
+    # a result and, set apart after it, more results ("24/11 morning: calcium 2.01 mmol/L (low)   PTH 1.1 pmol/L
+    # (low)"): a result line each, when the first ends in a value with its unit
+    if _RESULT_END.search(texts[0]) and all(_MEASUREMENT.match(t) for t in texts[1:]):
         return cells
     if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
         return []
