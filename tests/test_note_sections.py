@@ -1,0 +1,99 @@
+"""Section labels, heading lines, title bars and result lines of pasted discharge paperwork (note_sections,
+note_layout): each case is written out by hand, with the units a reader would cut."""
+
+from __future__ import annotations
+
+from archehr.data.note_layout import line_cells, pipe_cells
+from archehr.data.note_sections import is_heading_line, paragraph_labels, section_label
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [s.text for s in split_note(note, "rules").sentences]
+
+
+def cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [line[a:b].strip() for a, b in spans]
+
+
+# --- a named section label among fields of advice ------------------------------------------------------------
+
+def test_a_section_name_among_fields_of_advice_is_one_of_the_fields():
+    note = ("Aftercare\n"
+            "Diet: Return to normal diet. Avoid fatty meals for a week.\n"
+            "Activity: You can do light activities straight away. Avoid lifting for 2 weeks.\n"
+            "Driving: When you can do an emergency stop.\n")
+    assert texts(note) == ["Aftercare", "Diet: Return to normal diet.", "Avoid fatty meals for a week.",
+                           "Activity: You can do light activities straight away.", "Avoid lifting for 2 weeks.",
+                           "Driving: When you can do an emergency stop."]
+
+
+def test_a_section_name_before_prose_among_other_lines_is_still_a_label():
+    note = ("STOP simvastatin 20 mg\n"
+            "Activity: No lifting more than 5 lbs with the right arm for 5 days. No driving for 1 week.\n"
+            "Cardiac rehab referral placed.\n")
+    assert texts(note) == ["STOP simvastatin 20 mg", "Activity:",
+                           "No lifting more than 5 lbs with the right arm for 5 days.", "No driving for 1 week.",
+                           "Cardiac rehab referral placed."]
+
+
+def test_paragraph_labels_reads_the_neighbours():
+    lone = ["Activity: Walk daily and add a few minutes each day.", "Call if worse."]
+    assert paragraph_labels(lone) == [len("Activity:"), None]
+    among = [lone[0], "Driving: No driving for 6 weeks."]
+    assert paragraph_labels(among) == [None, None]
+    # a data field beside it is no field of advice; a problem heading is never a field
+    assert paragraph_labels([lone[0], "BP: 120/80"]) == [len("Activity:"), None]
+    problem = ["# Gout flare: Treated with colchicine and the knee settled.", "Diet: Avoid beer."]
+    assert paragraph_labels(problem) == [len("# Gout flare:"), None]
+    assert section_label("Driving: No driving for six weeks after surgery.") is None
+
+
+# --- a heading line under a line that happens to be full ------------------------------------------------------
+
+_FULL = "Secondary Diagnoses: Type 2 respiratory failure (resolved); current smoker, 40 pack-years"
+
+
+def test_a_heading_line_under_a_full_line_is_a_unit_of_its_own():
+    for heading in ("HOSPITAL COURSE", "Hospital Course", "Advice"):
+        note = f"Principal Diagnosis: COPD flare\n{_FULL}\n{heading}\nShe was treated with steroids. She improved.\n"
+        assert texts(note) == ["Principal Diagnosis: COPD flare", _FULL, heading, "She was treated with steroids.",
+                               "She improved."]
+
+
+def test_is_heading_line_needs_a_closed_line_above_and_a_fresh_line_below():
+    assert is_heading_line(_FULL, "HOSPITAL COURSE", "She was admitted.")
+    assert is_heading_line(_FULL, "Advice", "- Drink plenty of fluid.")
+    # a phrase left open above, a lower-case line below, a number or a full stop in it: a wrapped sentence
+    assert not is_heading_line("She was reviewed by the", "Cardiology Team", "She was admitted.")
+    assert not is_heading_line(_FULL, "Hospital Course", "continued on the ward.")
+    assert not is_heading_line(_FULL, "Ward 9", "She was admitted.")
+    assert not is_heading_line(_FULL, "Seen today.", "She was admitted.")
+    # in text written in capitals, a line of capitals shows nothing
+    assert not is_heading_line("RETURN IF YOU HAVE CHEST PAIN AND SHORTNESS OF", "BREATH", "CALL 911.")
+
+
+# --- title bars and result lines ------------------------------------------------------------------------------
+
+def test_a_title_bar_naming_the_document_is_one_unit():
+    for line in ("DISCHARGE SUMMARY | General Medicine | Ward 7B", "MICU PROGRESS NOTE | Hosp Day 6 | Bed 14",
+                 "Clinic Messages | Thyroid ultrasound results?"):
+        assert pipe_cells(line) == []
+        assert texts(f"{line}\nName: Ann Lee\n") == [line, "Name: Ann Lee"]
+
+
+def test_a_pipe_line_naming_no_document_keeps_its_cells():
+    line = "Harwick Laboratory Services | 200 Orchard Row, Millbrook | 555-0177"
+    assert cells(line, pipe_cells(line)) == ["Harwick Laboratory Services", "200 Orchard Row, Millbrook", "555-0177"]
+    # five cells are a table's row, not a title bar
+    row = "Discharge Summary | Ward 9 | Bed 4 | Dr. Lee | Page"
+    assert len(pipe_cells(row)) == 5
+
+
+def test_results_set_apart_on_one_line_are_a_unit_each():
+    line = "24/11 morning: adjusted calcium 2.01 mmol/L (low)   PTH 1.1 pmol/L (low)"
+    assert cells(line, line_cells(line)) == ["24/11 morning: adjusted calcium 2.01 mmol/L (low)",
+                                             "PTH 1.1 pmol/L (low)"]
+    # a medication and its instruction, a result and its flag: one row
+    assert line_cells("lisinopril 10 mg tablet    Take 1 tablet daily.") == []
+    assert line_cells("Creatinine 1.9 mg/dL   H") == []
