@@ -97,3 +97,20 @@ def test_results_set_apart_on_one_line_are_a_unit_each():
     # a medication and its instruction, a result and its flag: one row
     assert line_cells("lisinopril 10 mg tablet    Take 1 tablet daily.") == []
     assert line_cells("Creatinine 1.9 mg/dL   H") == []
+
+
+# --- section labels before a title, and the narrative sections' names -----------------------------------------
+
+def test_a_title_after_a_section_label_ends_no_first_sentence():
+    line = "Hospital course: Mrs. Vasquez presented with weakness and slurred speech."
+    assert section_label(line) == len("Hospital course:")
+    note = f"Discharge\n{line} She improved.\n"
+    assert texts(note) == ["Discharge", "Hospital course:", "Mrs. Vasquez presented with weakness and slurred speech.",
+                           "She improved."]
+
+
+def test_history_impression_and_a_p_head_prose():
+    for name in ("History", "Interval hx", "Impression", "A/P"):
+        assert section_label(f"{name}: Man of 61 with septic shock from a kidney infection.") == len(name) + 1
+    # data after them is a field's value
+    assert section_label("History: HTN, DM2, CKD 3") is None

@@ -16,7 +16,7 @@ from archehr.data.note_layout import FIELD, OPEN_END, has_column_gap
 # presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
 _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
-                           r"|Subjective|Summary)$", re.IGNORECASE)
+                           r"|Subjective|Summary|History|Interval hx|Impression|A/P)$", re.IGNORECASE)
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
@@ -36,7 +36,8 @@ def section_label(line: str) -> int | None:
         if not label or not _SECTION_NAME.match(label.group(1).strip()):
             return None
     rest = line[label.end():].strip()
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    # (a title's full stop ends no sentence: "Hospital course: Mrs. Vasquez presented with ...")
+    first = re.split(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
     # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
     if not re.match(r"[A-Z0-9~<>]", rest) or has_column_gap(rest) or len(first.split()) < 4 \
             or len(_PROSE_WORD.findall(first)) < 2:
