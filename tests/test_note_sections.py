@@ -4,7 +4,7 @@ note_layout): each case is written out by hand, with the units a reader would cu
 from __future__ import annotations
 
 from archehr.data.note_layout import line_cells, pipe_cells
-from archehr.data.note_sections import is_heading_line, paragraph_labels, section_label
+from archehr.data.note_sections import entry_heads, is_heading_line, paragraph_labels, section_label
 from archehr.data.note_split import split_note
 
 
@@ -114,3 +114,19 @@ def test_history_impression_and_a_p_head_prose():
         assert section_label(f"{name}: Man of 61 with septic shock from a kidney infection.") == len(name) + 1
     # data after them is a field's value
     assert section_label("History: HTN, DM2, CKD 3") is None
+
+
+# --- an order with its instruction set in under it ----------------------------------------------------------
+
+def test_an_order_with_one_instruction_set_in_under_it_is_one_entry():
+    note = ("CONTINUE sevelamer 800 mg with meals\nSTART midodrine 5 mg before each dialysis session\n"
+            "    Take 30 min before dialysis only.\n")
+    assert texts(note) == ["CONTINUE sevelamer 800 mg with meals",
+                           "START midodrine 5 mg before each dialysis session\n    Take 30 min before dialysis only."]
+
+
+def test_an_order_over_items_without_a_full_stop_is_no_entry():
+    raw = ["STOP taking these medicines", "    aspirin 81 mg", "    ibuprofen 200 mg"]
+    assert entry_heads(raw) == set()
+    assert entry_heads(["STOP these:", "    Take nothing else."]) == set()
+    assert entry_heads(["START midodrine 5 mg", "    Take it before dialysis."]) == {0}

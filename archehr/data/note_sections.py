@@ -3,15 +3,18 @@
 `note_split` asks `paragraph_labels` which lines of a paragraph open with a section label before prose on the
 same line ("HPI: 45 yo M presented with ...": the label is a unit of its own), and `note_wrap` asks
 `is_heading_line` whether a short line is a section's heading ("HOSPITAL COURSE", "Advice") rather than the
-end of a sentence wrapped from the line above.
+end of a sentence wrapped from the line above, and `entry_heads` / `group_heads` which lines head entries or
+groups of entries set in under them.
 """
 
 from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import FIELD, OPEN_END, has_column_gap
+from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 
+# a header alone on its line: "Brief Hospital Course:", "Discharge Medications:"
+HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
 # presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
 _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
@@ -63,6 +66,25 @@ def paragraph_labels(lines: list[str]) -> list[int | None]:
                 and any(0 <= j < len(lines) and _advice_field(lines[j]) for j in (i - 1, i + 1)):
             ends[i] = None
     return ends
+
+
+def entry_heads(raw: list[str]) -> set[int]:
+    """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
+    them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
+    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia")."""
+    leads = [len(x) - len(x.lstrip()) for x in raw]
+    heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not HEADER_ONLY.match(raw[i].strip())]
+    heads = {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
+    # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
+    # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg")
+    return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
+                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")}
+
+
+def group_heads(raw: list[str], heads: set[int]) -> set[int]:
+    """Entry heads whose next line heads entries set in deeper still: a heading over a group of entries
+    ("STOP taking these medications" + "    ibuprofen 200 mg tablet" + "        Reason: ..."), a unit alone."""
+    return {i for i in heads if i + 1 in heads and not raw[i].rstrip().endswith((".", ",", ";"))}
 
 
 # a heading: one to five words, each opening in a capital (joining words aside), no digit, no punctuation but

