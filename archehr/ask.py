@@ -61,6 +61,13 @@ _PENDING = re.compile(r"\b(?:pending|awaiting|await|to follow|not yet (?:back|av
                       r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
                       r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
                       r"\b(?:was|were|has been|have been) sent\b(?! home)", re.I)
+# a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
+# 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
+_TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
+                           r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
+_RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
+                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
+                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -274,6 +281,9 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
         return False
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
     if types.kind == "test_result" and _PENDING.search(best_text):
+        return True
+    # ... or only planned: the best sentence books the test or plans it and says no result
+    if types.kind == "test_result" and _TEST_PLANNED.search(best_text) and not _RESULT_SAID.search(best_text):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     return types.kind == "when" and _blank_date(best_text)

@@ -44,8 +44,8 @@ _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|
                     r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
-_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
-                           r"(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
+_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
+                           r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
@@ -120,8 +120,17 @@ _GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|rema
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
-                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
+                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b|"
+                          # a booked slot: a weekday or a date, then a clock time ("Wed 10/08/2026 6:00 AM")
+                          r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun|"
+                          r"\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b[^.;]{0,40}?\b\d{1,2}:\d{2}\b", re.I)
 W_APPOINTMENT = 0.12
+# a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
+# a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
+_WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+                          rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
+                          rf"\bnext\s+(?:week|month)\b", re.I)
+W_WEAK_WHEN = 0.6
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
@@ -261,11 +270,13 @@ def _brands() -> dict[str, tuple[str, ...]]:
 
 def _spelt_alike(word: str, other: str, similarity: float) -> bool:
     """`word` (a question's) within about one letter of `other`: the same first letter, lengths within 2 and
-    difflib's similarity at least `similarity`."""
+    difflib's similarity at least `similarity`; or the same letters in another order past the first
+    ("dialisys" for dialysis: difflib counts a swapped pair of letters as two misses)."""
     from difflib import SequenceMatcher
 
-    return (word[:1] == other[:1] and abs(len(word) - len(other)) <= 2
-            and SequenceMatcher(None, word, other).ratio() >= similarity)
+    if word[:1] != other[:1] or abs(len(word) - len(other)) > 2:
+        return False
+    return sorted(word) == sorted(other) or SequenceMatcher(None, word, other).ratio() >= similarity
 
 
 def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
@@ -343,7 +354,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     ctx = contexts(case)
-    score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
+    held = holds.astype(float)
+    if kind == "when":
+        held *= np.array([1.0 if _APPOINTMENT.search(t) or _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+    score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
         # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
