@@ -93,7 +93,10 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
         r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
-        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%"),
+        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%|"
+        # a finding ruled out in a result line's shorthand: "CT head: no bleed, no fracture"
+        r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
+        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
     "why": (
         r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
@@ -135,6 +138,10 @@ DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ l
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
+# kinds whose fact may follow, in a sentence naming nothing asked, the sentence naming the topic ("Start
+# risankizumab (Skyrizi) 150 mg injection." "First dose given today, second dose in 4 weeks."): a sentence
+# naming none of the topic and holding the asked fact (a when answer's strong form) takes a share of the one before
+FOLLOWING_KINDS = ("how_long", "when")
 # where each kind's answers are usually written (SentenceContext.section)
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
@@ -363,6 +370,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
         # the asked kind takes a share of its paragraph neighbours' topic score
         score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
+    if kind in FOLLOWING_KINDS:
+        score = np.maximum(score, W_NEIGHBOUR * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(_RANK_CUES["asks_later"].search(question))
     asks_stop = kind == "med_change" and bool(_RANK_CUES["asks_stop"].search(question))
@@ -432,12 +441,14 @@ def _single_word_terms(lexicon: Glossary) -> tuple[str, ...]:
     return tuple(e.term for e in lexicon.entries if re.fullmatch(r"[a-z]{6,}", e.term))
 
 
-def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
-    """Each sentence's best topic score among the sentences just before and after it in its paragraph."""
+def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False) -> np.ndarray:
+    """Each sentence's best topic score among the sentences just before and after it (`before_only`: just
+    before it) in its paragraph."""
     para = [s.paragraph_id for s in case.sentences]
     out = np.zeros(len(topic))
     for i in range(len(topic)):
-        near = [topic[j] for j in (i - 1, i + 1) if 0 <= j < len(topic) and para[j] == para[i]]
+        near = [topic[j] for j in ((i - 1,) if before_only else (i - 1, i + 1))
+                if 0 <= j < len(topic) and para[j] == para[i]]
         out[i] = max(near, default=0.0)
     return out
 
