@@ -51,7 +51,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
         r"all right|abnormal|bad))|"
         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
-        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b"),
+        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b|"
+        # warning signs: "how will I know if she is not eating enough"
+        r"\bhow (?:will|would|do|can|should) (?:i|we|you) (?:know|tell)\b"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
         r"show|shows|showed|find|found|come back|came back|pick up|picked up|grew|grow|growing|"

@@ -44,6 +44,8 @@ _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|
                     r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
+# "What do I take to sleep now?": which medicine, a medication change, not a permission
+_WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|they) (?:take|use|give)\b", re.I)
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
                            r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
@@ -95,6 +97,8 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
         r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%|"
         # a finding ruled out in a result line's shorthand: "CT head: no bleed, no fracture"
+        # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
+        r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
         r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
         r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
     "why": (
@@ -199,7 +203,7 @@ def ask_kind(question: str) -> str:
             return name
     if not found:
         return "other"
-    if "med_change" in found and _STILL_TAKING.search(question):
+    if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
         return "med_change"
     if "when" in found and "may_i" in found and _RETURN.search(question) and not _VISIT.search(question):
         return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
@@ -396,11 +400,40 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
             if e.kind == "activity"}
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
                        absent_acts)
+
+
+def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
+    """A drug the question names by its own name ("Aleve": naproxen) that the note names only through other
+    members of its class ("Ibuprofen 600 mg ..."): the note speaks of another medicine, not of the one asked
+    about. A class word ("NSAIDs", "anti-inflammatory") or the drug's own names cover it."""
+    from archehr.glossary.drugs import drug_names
+
+    names = drug_names()
+    asked = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", question)
+             if w.lower() in names and tuple(tokens(w)) == c.surface]
+    if not asked:
+        return False
+    own = tuple(tokens(names[asked[0]]))
+    generics = _generic_tokens()
+    siblings = {ph for ph in c.phrases if ph in generics and ph != own}
+    if not siblings:
+        return False
+    kept = Concept(c.surface, frozenset(c.phrases - siblings))
+    return not any(kept.covered_by(w) for w in words)
+
+
+@functools.lru_cache(maxsize=1)
+def _generic_tokens() -> frozenset[tuple[str, ...]]:
+    """The generic drug names (as stemmed word tuples) of `archehr.glossary.drugs`."""
+    from archehr.glossary.drugs import drug_names
+
+    return frozenset(tuple(tokens(g)) for g in set(drug_names().values())) - {()}
 
 
 def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str]) -> Concept:
