@@ -138,6 +138,12 @@ _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s
                           rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
 W_WEAK_WHEN = 0.6
+# a cause said outright ("because", "due to", "attributed to", "provoked by", "given ..."): the strong form of a
+# why answer; a sentence holding only a weak cue ("recommended", "risk", "which can") counts `W_WEAK_WHEN` of a hold
+_WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
+                         r"as a result|so that|in order to|given|since|therefore|as (?:it|they|this|she|he) |"
+                         r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
+                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent)|can cause|may cause)\b", re.I)
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
@@ -368,6 +374,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     held = holds.astype(float)
     if kind == "when":
         held *= np.array([1.0 if _APPOINTMENT.search(t) or _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+    elif kind == "why":
+        held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK_WHEN for t in texts])
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
@@ -378,10 +386,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         score = np.maximum(score, W_NEIGHBOUR * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(_RANK_CUES["asks_later"].search(question))
-    asks_stop = kind == "med_change" and bool(_RANK_CUES["asks_stop"].search(question))
+    # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
+    asks_stop = kind in ("med_change", "why") and bool(_RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
     current = kind == "med_change" and not asks_stop and bool(_RANK_CUES["current_q"].search(question))
-    asks_start = kind == "med_change" and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
+    asks_start = kind in ("med_change", "why") and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
