@@ -56,7 +56,9 @@ _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|
 _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
-        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
+        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
+        rf"\b(?:up to|around|about)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+        rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
         rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
@@ -143,7 +145,10 @@ W_WEAK_WHEN = 0.6
 _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
                          r"as a result|so that|in order to|given|since|therefore|as (?:it|they|this|she|he) |"
                          r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
-                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent)|can cause|may cause)\b", re.I)
+                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent)|can cause|may cause)\b",
+                         re.I)
+# a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
+CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
@@ -300,7 +305,8 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[
     """The generic names of the note's drugs that a question's word stands for in short or misspelt
     ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
     4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
-    (similarity >= 0.85, lengths within 2, the same first letter)."""
+    (similarity >= 0.85, lengths within 2, the same first letter), or is its name without a single-isomer
+    prefix ("thyroxine" for levothyroxine, `CHIRAL_PREFIXES`)."""
     found = []
     for w in re.findall(r"[A-Za-z]{4,}", question):
         lw = w.lower()
@@ -308,7 +314,8 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[
             continue
         for name, generic in note_drugs.items():
             if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
-                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)):
+                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
+                    len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
                 found.append(generic)
     return list(dict.fromkeys(found))
 
@@ -327,10 +334,19 @@ class AnswerTypes:
     missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
     missing_drugs: int = 0  # medicines asked about (a drug class, a drug or brand name) that the note never names
     missing_activities: int = 0  # activities asked about (driving, work, alcohol ...) that the note never names
+    # the sentence holds the asked kind in its firm form (a when answer: a date, an interval to come, a booked
+    # slot); None: as `holds`
+    firm: np.ndarray | None = None
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
         return np.argsort(-self.score, kind="stable").tolist()
+
+    @property
+    def best_firm(self) -> float:
+        """The best topic score among sentences holding the asked kind in its firm form (0 if none)."""
+        firm = self.holds if self.firm is None else self.firm
+        return float((self.topic * firm).max()) if self.topic.size else 0.0
 
     @property
     def best_typed(self) -> float:
@@ -414,7 +430,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             if e.kind == "activity"}
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts)
+                       absent_acts, holds & (held >= 1.0))
 
 
 def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
