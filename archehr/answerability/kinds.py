@@ -137,6 +137,7 @@ W_APPOINTMENT = 0.12
 # a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
 # a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
 _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+                          rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\s+(?:after|from|post|before)\b|"
                           rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
 W_WEAK_WHEN = 0.6
@@ -145,7 +146,7 @@ W_WEAK_WHEN = 0.6
 _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
                          r"as a result|so that|in order to|given|since|therefore|as (?:it|they|this|she|he) |"
                          r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
-                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent)|can cause|may cause)\b",
+                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent))\b",
                          re.I)
 # a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
 CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
