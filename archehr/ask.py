@@ -60,7 +60,20 @@ _DURATION_GIVEN = re.compile(
 _PENDING = re.compile(r"\b(?:pending|awaiting|await|to follow|not yet (?:back|available|resulted))\b|"
                       r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
                       r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
-                      r"\b(?:was|were|has been|have been) sent\b(?! home)", re.I)
+                      r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
+                      r"\bsent (?:off |away )?(?:to|for) (?:the )?"
+                      r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
+# a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
+# 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
+_TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
+                           r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
+_RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
+                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
+                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
+# a when question asking for a booked event, not for a permission's condition ("when can he drive")
+_BOOKED_Q = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|check[\s-]*ups?|booked|scheduled|"
+                       r"what (?:date|day|time)|next (?:session|dose|shot|scan|test)|see (?:the|my|his|her|a|dr)\w*)\b",
+                       re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -223,7 +236,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best)
+    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
     confidence = _shown_confidence(model, p, flagged, confidence)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
@@ -246,7 +259,7 @@ def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: fl
 
 
 def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
-                  best: tuple[str, float] | None) -> bool:
+                  best: tuple[str, float] | None, question: str | None = None) -> bool:
     """The review flag of an answer given: the confidence model's (below its threshold it was answered only
     because a sentence holds the asked kind, so flagged; between threshold and review level unless the
     first line gives the date asked for), or the selector's without one; and, with the answer types
@@ -263,6 +276,10 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     if types.kind in FACT_KINDS and types.best_typed < FACT_MIN:
         return True
+    # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
+    # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
+    if types.kind == "when" and types.best_firm < FACT_MIN and question is not None and _BOOKED_Q.search(question):
+        return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine
     if types.missing_drugs:
@@ -274,6 +291,9 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
         return False
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
     if types.kind == "test_result" and _PENDING.search(best_text):
+        return True
+    # ... or only planned: the best sentence books the test or plans it and says no result
+    if types.kind == "test_result" and _TEST_PLANNED.search(best_text) and not _RESULT_SAID.search(best_text):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     return types.kind == "when" and _blank_date(best_text)

@@ -51,14 +51,17 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
         r"all right|abnormal|bad))|"
         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
-        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b"),
+        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b|"
+        # warning signs: "how will I know if she is not eating enough"
+        r"\bhow (?:will|would|do|can|should) (?:i|we|you) (?:know|tell)\b"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
         r"show|shows|showed|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
         r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
-        r"normal|alright|fine|good|better|up|down|off))\b"),
+        r"normal|alright|fine|good|better|up|down|off|cancer|cancerous|benign|malignant|serious|positive|"
+        r"negative|clear|clean))\b"),
     ("kind", "med_change", r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
         r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
         r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
@@ -68,7 +71,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\b(?:am i|is (?:he|she)|are (?:we|they)) (?:still )?on\b|\bon (?:something|anything)\b|"
         # "did they take him off the X", "is she going back on", "the same dose": a change, whatever the drug's name
         r"\b(?:take|took|taken|taking|come|came|coming|get|got|getting|go|going|went|put)\s+(?:\w+\s+)?"
-        r"(?:off|back on)\b|\bsame dose\b"),
+        r"(?:off|back on)\b|\bsame dose\b|"
+        # "is she still meant to be taking it": the drug named earlier, a pronoun here
+        r"\b(?:still|keep)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:taking|using|on)\s+(?:it|them|this|that)\b"),
     # "when she came in" is a clause, not a question about a date
     # a pronoun then a verb other than a modal is a clause ("hurts when i walk", "when hes wheezing"); "when do i",
     # "when can he", "when i can go home" (a learner's order) ask for a time

@@ -44,8 +44,10 @@ _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|
                     r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
-_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to)\s+"
-                           r"(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
+# "What do I take to sleep now?": which medicine, a medication change, not a permission
+_WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|they) (?:take|use|give)\b", re.I)
+_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
+                           r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
@@ -54,7 +56,9 @@ _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|
 _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
-        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
+        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
+        rf"\b(?:up to|around|about)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+        rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
         rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
@@ -93,7 +97,12 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
         r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
-        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%"),
+        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%|"
+        # a finding ruled out in a result line's shorthand: "CT head: no bleed, no fracture"
+        # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
+        r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
+        r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
+        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
     "why": (
         r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
@@ -120,12 +129,35 @@ _GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|rema
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
-                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b", re.I)
+                          r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b|"
+                          # a booked slot: a weekday or a date, then a clock time ("Wed 10/08/2026 6:00 AM")
+                          r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun|"
+                          r"\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b[^.;]{0,40}?\b\d{1,2}:\d{2}\b", re.I)
 W_APPOINTMENT = 0.12
+# a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
+# a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
+_WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+                          rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\s+(?:after|from|post|before)\b|"
+                          rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
+                          rf"\bnext\s+(?:week|month)\b", re.I)
+W_WEAK_WHEN = 0.6
+# a cause said outright ("because", "due to", "attributed to", "provoked by", "given ..."): the strong form of a
+# why answer; a sentence holding only a weak cue ("recommended", "risk", "which can") counts `W_WEAK_WHEN` of a hold
+_WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
+                         r"as a result|so that|in order to|given|since|therefore|as (?:it|they|this|she|he) |"
+                         r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
+                         r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent))\b",
+                         re.I)
+# a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
+CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
+# kinds whose fact may follow, in a sentence naming nothing asked, the sentence naming the topic ("Start
+# risankizumab (Skyrizi) 150 mg injection." "First dose given today, second dose in 4 weeks."): a sentence
+# naming none of the topic and holding the asked fact (a when answer's strong form) takes a share of the one before
+FOLLOWING_KINDS = ("how_long", "when")
 # where each kind's answers are usually written (SentenceContext.section)
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
@@ -183,7 +215,7 @@ def ask_kind(question: str) -> str:
             return name
     if not found:
         return "other"
-    if "med_change" in found and _STILL_TAKING.search(question):
+    if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
         return "med_change"
     if "when" in found and "may_i" in found and _RETURN.search(question) and not _VISIT.search(question):
         return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
@@ -261,18 +293,21 @@ def _brands() -> dict[str, tuple[str, ...]]:
 
 def _spelt_alike(word: str, other: str, similarity: float) -> bool:
     """`word` (a question's) within about one letter of `other`: the same first letter, lengths within 2 and
-    difflib's similarity at least `similarity`."""
+    difflib's similarity at least `similarity`; or the same letters in another order past the first
+    ("dialisys" for dialysis: difflib counts a swapped pair of letters as two misses)."""
     from difflib import SequenceMatcher
 
-    return (word[:1] == other[:1] and abs(len(word) - len(other)) <= 2
-            and SequenceMatcher(None, word, other).ratio() >= similarity)
+    if word[:1] != other[:1] or abs(len(word) - len(other)) > 2:
+        return False
+    return sorted(word) == sorted(other) or SequenceMatcher(None, word, other).ratio() >= similarity
 
 
 def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
     """The generic names of the note's drugs that a question's word stands for in short or misspelt
     ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
     4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
-    (similarity >= 0.85, lengths within 2, the same first letter)."""
+    (similarity >= 0.85, lengths within 2, the same first letter), or is its name without a single-isomer
+    prefix ("thyroxine" for levothyroxine, `CHIRAL_PREFIXES`)."""
     found = []
     for w in re.findall(r"[A-Za-z]{4,}", question):
         lw = w.lower()
@@ -280,7 +315,8 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[
             continue
         for name, generic in note_drugs.items():
             if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
-                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)):
+                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
+                    len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
                 found.append(generic)
     return list(dict.fromkeys(found))
 
@@ -299,10 +335,19 @@ class AnswerTypes:
     missing_known: int = 0  # concepts the lexicon knows (a class, a test, a brand) that the note never names
     missing_drugs: int = 0  # medicines asked about (a drug class, a drug or brand name) that the note never names
     missing_activities: int = 0  # activities asked about (driving, work, alcohol ...) that the note never names
+    # the sentence holds the asked kind in its firm form (a when answer: a date, an interval to come, a booked
+    # slot); None: as `holds`
+    firm: np.ndarray | None = None
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
         return np.argsort(-self.score, kind="stable").tolist()
+
+    @property
+    def best_firm(self) -> float:
+        """The best topic score among sentences holding the asked kind in its firm form (0 if none)."""
+        firm = self.holds if self.firm is None else self.firm
+        return float((self.topic * firm).max()) if self.topic.size else 0.0
 
     @property
     def best_typed(self) -> float:
@@ -343,18 +388,26 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     ctx = contexts(case)
-    score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * holds)
+    held = holds.astype(float)
+    if kind == "when":
+        held *= np.array([1.0 if _APPOINTMENT.search(t) or _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+    elif kind == "why":
+        held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+    score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
         # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
         # the asked kind takes a share of its paragraph neighbours' topic score
         score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
+    if kind in FOLLOWING_KINDS:
+        score = np.maximum(score, W_NEIGHBOUR * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(_RANK_CUES["asks_later"].search(question))
-    asks_stop = kind == "med_change" and bool(_RANK_CUES["asks_stop"].search(question))
+    # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
+    asks_stop = kind in ("med_change", "why") and bool(_RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
     current = kind == "med_change" and not asks_stop and bool(_RANK_CUES["current_q"].search(question))
-    asks_start = kind == "med_change" and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
+    asks_start = kind in ("med_change", "why") and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -373,11 +426,40 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
             if e.kind == "activity"}
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts)
+                       absent_acts, holds & (held >= 1.0))
+
+
+def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
+    """A drug the question names by its own name ("Aleve": naproxen) that the note names only through other
+    members of its class ("Ibuprofen 600 mg ..."): the note speaks of another medicine, not of the one asked
+    about. A class word ("NSAIDs", "anti-inflammatory") or the drug's own names cover it."""
+    from archehr.glossary.drugs import drug_names
+
+    names = drug_names()
+    asked = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", question)
+             if w.lower() in names and tuple(tokens(w)) == c.surface]
+    if not asked:
+        return False
+    own = tuple(tokens(names[asked[0]]))
+    generics = _generic_tokens()
+    siblings = {ph for ph in c.phrases if ph in generics and ph != own}
+    if not siblings:
+        return False
+    kept = Concept(c.surface, frozenset(c.phrases - siblings))
+    return not any(kept.covered_by(w) for w in words)
+
+
+@functools.lru_cache(maxsize=1)
+def _generic_tokens() -> frozenset[tuple[str, ...]]:
+    """The generic drug names (as stemmed word tuples) of `archehr.glossary.drugs`."""
+    from archehr.glossary.drugs import drug_names
+
+    return frozenset(tuple(tokens(g)) for g in set(drug_names().values())) - {()}
 
 
 def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str]) -> Concept:
@@ -418,12 +500,14 @@ def _single_word_terms(lexicon: Glossary) -> tuple[str, ...]:
     return tuple(e.term for e in lexicon.entries if re.fullmatch(r"[a-z]{6,}", e.term))
 
 
-def _neighbour_topic(topic: np.ndarray, case: Case) -> np.ndarray:
-    """Each sentence's best topic score among the sentences just before and after it in its paragraph."""
+def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False) -> np.ndarray:
+    """Each sentence's best topic score among the sentences just before and after it (`before_only`: just
+    before it) in its paragraph."""
     para = [s.paragraph_id for s in case.sentences]
     out = np.zeros(len(topic))
     for i in range(len(topic)):
-        near = [topic[j] for j in (i - 1, i + 1) if 0 <= j < len(topic) and para[j] == para[i]]
+        near = [topic[j] for j in ((i - 1,) if before_only else (i - 1, i + 1))
+                if 0 <= j < len(topic) and para[j] == para[i]]
         out[i] = max(near, default=0.0)
     return out
 
