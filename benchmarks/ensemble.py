@@ -143,19 +143,25 @@ def generator_bound(fam_args, split, tasks, seeds=range(1000, 1200)):
     """Per task: the expected micro F1 of each member and of the Bayes-optimal vote of the family, from the
     generator alone (family seeds 1000-1199, none of them reported): per (case, who named the item) the
     expected gold and non-gold counts, and the best rule over these groups (items.best_pattern_rule with
-    by_case), whose micro F1 is a ratio of expected counts."""
+    by_case), whose micro F1 is a ratio of expected counts. Task `2025 cited` is 2025 scored against the
+    clinician answer's own citations instead of the essential sentences (`--why`), with each member's rate of
+    missed gold items and of named non-gold items per gold item."""
     from archehr.ensemble.items import Patterns, best_pattern_rule, gold_items
     from archehr.testing.noisy_models import NoisyFamily
+    from archehr.testing.perfect_server import PerfectModel
 
     kinds = {"2025": "ids", "st2": "ids", "st4": "links"}
+    perfect = PerfectModel(split)
     counts = {t: {} for t in tasks}
     n_gold = {t: 0 for t in tasks}
     for seed in seeds:
         models = NoisyFamily(split, seed=seed, **{"rates": RATES, **fam_args}).models()
         for c in split.cases:
             for t in tasks:
-                named = [model_items(m, c, t) for m in models]
-                gold = gold_items(kinds[t], split.key_for(c.case_id))
+                task = t.split(" ")[0]
+                named = [model_items(m, c, task) for m in models]
+                gold = model_items(perfect, c, task) if t.endswith("cited") else \
+                    gold_items(kinds[task], split.key_for(c.case_id))
                 n_gold[t] += len(gold)
                 for item in frozenset().union(*named) | gold:
                     grp = (c.case_id, frozenset(k for k, x in enumerate(named) if item in x))
@@ -166,8 +172,34 @@ def generator_bound(fam_args, split, tasks, seeds=range(1000, 1200)):
         pats = Patterns(counts[t], n_gold[t], len(models))
         members = [_member_f1(counts[t], n_gold[t], m) for m in range(len(models))]
         bayes, rule = best_pattern_rule(pats, by_case=True)
-        out[t] = {"members": members, "bayes": bayes, "rule": rule}
+        fn = [sum(g for (_, who), (g, _) in counts[t].items() if k not in who) / n_gold[t] for k in range(5)]
+        fp = [sum(o for (_, who), (_, o) in counts[t].items() if k in who) / n_gold[t] for k in range(5)]
+        out[t] = {"members": members, "bayes": bayes, "rule": rule, "fn": fn, "fp": fp}
     return out
+
+
+def why_2025(split) -> None:
+    """Why the vote gains less on 2025 than on st2 and st4 (docs/ensemble.md): each task's expected member
+    error rates and Bayes-optimal gain from the generator, 2025 also against the clinician answer's citations."""
+    from archehr.ensemble.fit import score_report, value
+    from archehr.testing.perfect_server import PerfectModel
+
+    tasks = ["2025", "2025 cited", "st2", "st4"]
+    b = generator_bound({"shared": 0.4}, split, tasks)
+    print(f"rates 0.20-0.40, shared 40%, on {split.name} ({len(split.cases)} cases), expected over family seeds "
+          "1000-1199; missed = gold items left out / gold items, wrong = non-gold items named / gold items\n")
+    print("| scored | perfect | missed (per member) | wrong (per member) | best member | Bayes vote | gain | "
+          "share of the best member's gap to perfect closed |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in tasks:
+        x = b[t]
+        task = t.split(" ")[0]
+        perfect = 100.0 if t.endswith("cited") else value(score_report(
+            task, item_member(PerfectModel(split), 0, split, task).predictions, split), task)
+        best = max(x["members"])
+        print(f"| {t} | {perfect:.1f} | {' / '.join(f'{v:.2f}' for v in x['fn'])} | "
+              f"{' / '.join(f'{v:.2f}' for v in x['fp'])} | {best:.1f} | {x['bayes']:.1f} | "
+              f"{x['bayes'] - best:+.1f} | {100 * (x['bayes'] - best) / (perfect - best):.0f}% |")
 
 
 def _member_f1(counts, n_gold, k):
@@ -325,6 +357,7 @@ def many_seeds(seeds, splits, tasks, families=None, margin: float = 0.0) -> None
     from archehr.ensemble.fit import fit_settings, score_report, value
     from archehr.ensemble.items import patterns, rule_f1
     from archehr.testing.noisy_models import NoisyFamily
+    from archehr.testing.perfect_server import PerfectModel
 
     test_split, dev_split = splits["test"], splits["dev"]
     vote_tasks = [t for t in tasks if t in VOTE_TASKS]
@@ -335,9 +368,11 @@ def many_seeds(seeds, splits, tasks, families=None, margin: float = 0.0) -> None
           f"{bound_seeds.stop - 1}; differences to the best member on test: mean (min over seeds; seeds below "
           "the best). Share of the mistakes (task items, mean over seeds) made by all five: lowest over the "
           "models / mean over the models / of all the mistakes made\n")
-    print("| models | task | shared (lowest / mean / of all) | best | equal, 0.5 - best | fitted on dev - best | "
-          "Bayes vote (generator) - best |")
-    print("|---|---|---|---|---|---|---|")
+    print("| models | task | shared (lowest / mean / of all) | perfect | best | equal, 0.5 - best | "
+          "fitted on dev - best | Bayes vote (generator) - best |")
+    print("|---|---|---|---|---|---|---|---|")
+    perfect = {t: value(score_report(t, item_member(PerfectModel(test_split), 0, test_split, t).predictions,
+                                     test_split), t) for t in vote_tasks}
     for label, tag, args, _ in MANY_FAMILIES:
         if families and tag not in families:
             continue
@@ -357,7 +392,8 @@ def many_seeds(seeds, splits, tasks, families=None, margin: float = 0.0) -> None
             cells = [f"{statistics.mean(r[k] for r in rows):+.1f} ({min(r[k] for r in rows):+.1f}; "
                      f"{sum(r[k] < -1e-9 for r in rows)})" for k in (1, 2, 3)]
             share = " / ".join(f"{100 * statistics.mean(x[k] for x in shares):.0f}%" for k in range(3))
-            print(f"| {label} | {t} | {share} | {statistics.mean(r[0] for r in rows):.1f} | {' | '.join(cells)} |",
+            print(f"| {label} | {t} | {share} | {perfect[t]:.1f} | {statistics.mean(r[0] for r in rows):.1f} | "
+                  f"{' | '.join(cells)} |",
                   flush=True)
 
 
@@ -379,9 +415,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default=None, help="with --many: these families only (s40,s30,s80,b40)")
     ap.add_argument("--test-split", default="test", help="with --many: the split scored ('+' joins splits)")
     ap.add_argument("--dev-split", default="dev", help="with --many: the split fitted on")
+    ap.add_argument("--why", default=None, metavar="SPLIT",
+                    help="the generator's expected error rates and Bayes gains per task on SPLIT ('+' joins splits)")
     ap.add_argument("--margin", type=float, default=0.0, help="with --many: fit_settings' margin")
     a = ap.parse_args(argv)
     tasks = a.tasks.split(",")
+    if a.why:
+        why_2025(split_named(a.data_dir, a.why))
+        return 0
     if a.many:
         first, last = (int(x) for x in a.many.split("-"))
         many_seeds(list(range(first, last + 1)), {"dev": split_named(a.data_dir, a.dev_split),
