@@ -1,7 +1,8 @@
 """Ensembles of imperfect models: members, their mean and best, the ensemble, and the perfect model, per task.
 
     python benchmarks/ensemble.py [--seeds 11,12,13] [--tasks 2025,st2,st4,st1,st3] [--out DIR] [--tune]
-    python benchmarks/ensemble.py --many 11-30 [--families s40,s80,b40] [--tasks 2025,st2,st4]
+    python benchmarks/ensemble.py --many 11-40 [--test-split train+test] [--families s40,s30,s80,b40] [--margin Z]
+    python benchmarks/ensemble.py --why train+test
 
 Five scripted noisy models (archehr/testing/noisy_models.py) each answer the shipped `openai-server` config
 (archehr predict's code path: run_split) on the demo dev and test splits (data/demo, demonstrations from
@@ -28,7 +29,15 @@ number) run on 2025 with predict's number repair as before (lines dropped with t
 other seeds. `--many FIRST-LAST` prints only the vote tasks over many seeds, the members' predictions taken
 from the scripted models directly, without running the system (fast): the citations and links a run submits
 are the model's (each member's score is the same both ways on the seeds run both ways), but a 2025 run's line
-texts are not always the model's (predict's number check and word limit re-write some lines).
+texts are not always the model's (predict's number check and word limit re-write some lines). No
+demonstrations are needed there, so `--test-split train+test` scores on 130 cases (fitted on `--dev-split`,
+default dev); it adds the family of the issue's own wording (`s30`: 0.3 x the mean rate shared, 30% of all
+the mistakes made are made by all five, but the worst model has fewer than 30% of its own shared) and
+prints, per task, the measured share of the mistakes on the task's own items made by all five, both ways.
+`--margin Z` makes the fit keep a vote only when it beats the cross-validated best member by more than Z
+times the bootstrap SD of that difference (fit.paired_sd; the shipped fit uses 0). `--why SPLIT` prints
+each task's expected member error rates and Bayes-optimal gain from the generator, 2025 also scored against
+the clinician answer's own citations (why 2025 gains less than st2 and st4).
 """
 
 from __future__ import annotations

@@ -15,7 +15,10 @@ the best member; the default vote (equal weights, threshold 0.5) fits nothing, s
 already honest. When the cross-validated best member beats both votes (a tie keeps the vote: it uses
 every member's evidence), the ensemble is the member best on all of dev (weight 1, the others 0); else
 when the cross-validated fitted vote does not beat the default, the default is kept; else the fitted vote.
-run.json records the three scores and the choice.
+run.json records the three scores, the bootstrap SD over the dev cases of each vote's difference to the best
+member (`paired_sd`), and the choice. `margin` > 0 keeps a vote only when it beats the best member by more
+than `margin` of those SDs; the shipped fit uses 0 (benchmarks/ensemble.py `--margin`: a larger margin did
+not stop the rare seed where a vote is below the best member on test, and it gave up gain elsewhere).
 """
 
 from __future__ import annotations
