@@ -394,7 +394,7 @@ def many_seeds(seeds, splits, tasks, families=None, margin: float = 0.0) -> None
                 de = [item_member(m, k, dev_split, t) for k, m in enumerate(models)]
                 best = max(value(score_report(t, m.predictions, test_split), t) for m in te)
                 got = [value(score_report(t, ensemble_predictions(te, s)[0], test_split), t)
-                       for s in (Settings(), fit_settings(de, dev_split))]
+                       for s in (Settings(), fit_settings(de, dev_split, margin=margin))]
                 got.append(rule_f1(patterns(te, test_split), bounds[t]["rule"], by_case=True))
                 rows.append([best] + [g - best for g in got])
                 shares.append(task_share(models, test_split, t))
