@@ -1,7 +1,8 @@
 """Ensembles of imperfect models: members, their mean and best, the ensemble, and the perfect model, per task.
 
     python benchmarks/ensemble.py [--seeds 11,12,13] [--tasks 2025,st2,st4,st1,st3] [--out DIR] [--tune]
-    python benchmarks/ensemble.py --many 11-30 [--families s40,s80,b40] [--tasks 2025,st2,st4]
+    python benchmarks/ensemble.py --many 11-40 [--test-split train+test] [--families s40,s30,s80,b40] [--margin Z]
+    python benchmarks/ensemble.py --why train+test
 
 Five scripted noisy models (archehr/testing/noisy_models.py) each answer the shipped `openai-server` config
 (archehr predict's code path: run_split) on the demo dev and test splits (data/demo, demonstrations from
@@ -28,7 +29,15 @@ number) run on 2025 with predict's number repair as before (lines dropped with t
 other seeds. `--many FIRST-LAST` prints only the vote tasks over many seeds, the members' predictions taken
 from the scripted models directly, without running the system (fast): the citations and links a run submits
 are the model's (each member's score is the same both ways on the seeds run both ways), but a 2025 run's line
-texts are not always the model's (predict's number check and word limit re-write some lines).
+texts are not always the model's (predict's number check and word limit re-write some lines). No
+demonstrations are needed there, so `--test-split train+test` scores on 130 cases (fitted on `--dev-split`,
+default dev); it adds the family of the issue's own wording (`s30`: 0.3 x the mean rate shared, 30% of all
+the mistakes made are made by all five, but the worst model has fewer than 30% of its own shared) and
+prints, per task, the measured share of the mistakes on the task's own items made by all five, both ways.
+`--margin Z` makes the fit keep a vote only when it beats the cross-validated best member by more than Z
+times the bootstrap SD of that difference (fit.paired_sd; the shipped fit uses 0). `--why SPLIT` prints
+each task's expected member error rates and Bayes-optimal gain from the generator, 2025 also scored against
+the clinician answer's own citations (why 2025 gains less than st2 and st4).
 """
 
 from __future__ import annotations
@@ -49,6 +58,9 @@ VOTE_TASKS = ("2025", "st2", "st4")  # the tasks whose ensemble is a vote over i
 FAMILIES = [("rates 0.20-0.40, shared 40%", "s40", {"shared": 0.4}, True),
             ("rates 0.25-0.35, shared 80%", "s80", {"shared": 0.8, "rates": RATES_80}, True),
             ("rates 0.25-0.35, shared 40%", "b40", {"shared": 0.4, "rates": RATES_80}, False)]
+# --many also runs the issue's own wording: 30% of all the mistakes made are made by all five (0.3 x the mean
+# rate), where the worst model has fewer than 30% of its own mistakes shared
+MANY_FAMILIES = FAMILIES[:1] + [("rates 0.20-0.40, shared 30%", "s30", {"shared": 0.3}, True)] + FAMILIES[1:]
 
 
 def merged(splits):
@@ -140,19 +152,25 @@ def generator_bound(fam_args, split, tasks, seeds=range(1000, 1200)):
     """Per task: the expected micro F1 of each member and of the Bayes-optimal vote of the family, from the
     generator alone (family seeds 1000-1199, none of them reported): per (case, who named the item) the
     expected gold and non-gold counts, and the best rule over these groups (items.best_pattern_rule with
-    by_case), whose micro F1 is a ratio of expected counts."""
+    by_case), whose micro F1 is a ratio of expected counts. Task `2025 cited` is 2025 scored against the
+    clinician answer's own citations instead of the essential sentences (`--why`), with each member's rate of
+    missed gold items and of named non-gold items per gold item."""
     from archehr.ensemble.items import Patterns, best_pattern_rule, gold_items
     from archehr.testing.noisy_models import NoisyFamily
+    from archehr.testing.perfect_server import PerfectModel
 
     kinds = {"2025": "ids", "st2": "ids", "st4": "links"}
+    perfect = PerfectModel(split)
     counts = {t: {} for t in tasks}
     n_gold = {t: 0 for t in tasks}
     for seed in seeds:
         models = NoisyFamily(split, seed=seed, **{"rates": RATES, **fam_args}).models()
         for c in split.cases:
             for t in tasks:
-                named = [model_items(m, c, t) for m in models]
-                gold = gold_items(kinds[t], split.key_for(c.case_id))
+                task = t.split(" ")[0]
+                named = [model_items(m, c, task) for m in models]
+                gold = model_items(perfect, c, task) if t.endswith("cited") else \
+                    gold_items(kinds[task], split.key_for(c.case_id))
                 n_gold[t] += len(gold)
                 for item in frozenset().union(*named) | gold:
                     grp = (c.case_id, frozenset(k for k, x in enumerate(named) if item in x))
@@ -163,8 +181,34 @@ def generator_bound(fam_args, split, tasks, seeds=range(1000, 1200)):
         pats = Patterns(counts[t], n_gold[t], len(models))
         members = [_member_f1(counts[t], n_gold[t], m) for m in range(len(models))]
         bayes, rule = best_pattern_rule(pats, by_case=True)
-        out[t] = {"members": members, "bayes": bayes, "rule": rule}
+        fn = [sum(g for (_, who), (g, _) in counts[t].items() if k not in who) / n_gold[t] for k in range(5)]
+        fp = [sum(o for (_, who), (_, o) in counts[t].items() if k in who) / n_gold[t] for k in range(5)]
+        out[t] = {"members": members, "bayes": bayes, "rule": rule, "fn": fn, "fp": fp}
     return out
+
+
+def why_2025(split) -> None:
+    """Why the vote gains less on 2025 than on st2 and st4 (docs/ensemble.md): each task's expected member
+    error rates and Bayes-optimal gain from the generator, 2025 also against the clinician answer's citations."""
+    from archehr.ensemble.fit import score_report, value
+    from archehr.testing.perfect_server import PerfectModel
+
+    tasks = ["2025", "2025 cited", "st2", "st4"]
+    b = generator_bound({"shared": 0.4}, split, tasks)
+    print(f"rates 0.20-0.40, shared 40%, on {split.name} ({len(split.cases)} cases), expected over family seeds "
+          "1000-1199; missed = gold items left out / gold items, wrong = non-gold items named / gold items\n")
+    print("| scored | perfect | missed (per member) | wrong (per member) | best member | Bayes vote | gain | "
+          "share of the best member's gap to perfect closed |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in tasks:
+        x = b[t]
+        task = t.split(" ")[0]
+        perfect = 100.0 if t.endswith("cited") else value(score_report(
+            task, item_member(PerfectModel(split), 0, split, task).predictions, split), task)
+        best = max(x["members"])
+        print(f"| {t} | {perfect:.1f} | {' / '.join(f'{v:.2f}' for v in x['fn'])} | "
+              f"{' / '.join(f'{v:.2f}' for v in x['fp'])} | {best:.1f} | {x['bayes']:.1f} | "
+              f"{x['bayes'] - best:+.1f} | {100 * (x['bayes'] - best) / (perfect - best):.0f}% |")
 
 
 def _member_f1(counts, n_gold, k):
@@ -287,37 +331,79 @@ def item_member(model, k, split, task):
                   tuple(c.case_id for c in split.cases), {c.case_id: pred(c) for c in split.cases}, {})
 
 
-def many_seeds(seeds, splits, tasks, families=None) -> None:
+def task_share(models, split, task) -> tuple[float, float, float]:
+    """The share of the mistakes made by all the models, on the task's own items (2025 citations, st2 evidence,
+    st4 links; a mistake = a gold item left out or a non-gold item named, per case): (the lowest over the
+    models of the share of its mistakes that all make: the strict reading, every model has at least this
+    share; the mean of that share; the mistakes all make over the mean number of mistakes per model: the
+    share of all the mistakes made that are made by all, the rate family's `shared`)."""
+    from archehr.ensemble.items import gold_items
+
+    kind = "links" if task == "st4" else "ids"
+    mistakes = []
+    for m in models:
+        got = set()
+        for c in split.cases:
+            gold = gold_items(kind, split.key_for(c.case_id))
+            got |= {(c.case_id, x) for x in model_items(m, c, task) ^ gold}
+        mistakes.append(got)
+    common = len(set.intersection(*mistakes))
+    per = [common / len(x) for x in mistakes if x]
+    return min(per), statistics.mean(per), common / statistics.mean(len(x) for x in mistakes)
+
+
+def split_named(data_dir, names: str):
+    """A split, or several joined by '+' (one split holding all their cases and keys)."""
+    from archehr.data.releases import load_split
+
+    parts = names.split("+")
+    return merged({s: load_split(data_dir, s) for s in parts}) if len(parts) > 1 else load_split(data_dir, names)
+
+
+def many_seeds(seeds, splits, tasks, families=None, margin: float = 0.0) -> None:
     """Every family fitted on dev and scored on test for many seeds, members from the scripted models directly."""
     from archehr.ensemble.combine import Settings, ensemble_predictions
     from archehr.ensemble.fit import fit_settings, score_report, value
     from archehr.ensemble.items import patterns, rule_f1
     from archehr.testing.noisy_models import NoisyFamily
+    from archehr.testing.perfect_server import PerfectModel
 
     test_split, dev_split = splits["test"], splits["dev"]
     vote_tasks = [t for t in tasks if t in VOTE_TASKS]
-    print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)} seeds), members' predictions from the scripted models "
-          "directly; differences to the best member on test: mean (min over seeds; seeds below the best)\n")
-    print("| models | task | best | equal, 0.5 - best | fitted on dev - best | Bayes vote (generator) - best |")
-    print("|---|---|---|---|---|---|")
-    for label, tag, args, _ in FAMILIES:
+    bound_seeds = range(1000, 1200)
+    print(f"seeds {seeds[0]}-{seeds[-1]} ({len(seeds)} seeds), scored on {test_split.name} "
+          f"({len(test_split.cases)} cases), fitted on {dev_split.name} ({len(dev_split.cases)} cases); members' "
+          f"predictions from the scripted models directly; generator bound from family seeds {bound_seeds.start}-"
+          f"{bound_seeds.stop - 1}; differences to the best member on test: mean (min over seeds; seeds below "
+          "the best). Share of the mistakes (task items, mean over seeds) made by all five: lowest over the "
+          "models / mean over the models / of all the mistakes made\n")
+    print("| models | task | shared (lowest / mean / of all) | perfect | best | equal, 0.5 - best | "
+          "fitted on dev - best | Bayes vote (generator) - best |")
+    print("|---|---|---|---|---|---|---|---|")
+    perfect = {t: value(score_report(t, item_member(PerfectModel(test_split), 0, test_split, t).predictions,
+                                     test_split), t) for t in vote_tasks}
+    for label, tag, args, _ in MANY_FAMILIES:
         if families and tag not in families:
             continue
-        bounds = generator_bound(args, test_split, vote_tasks)
+        bounds = generator_bound(args, test_split, vote_tasks, bound_seeds)
         for t in vote_tasks:
-            rows = []
+            rows, shares = [], []
             for seed in seeds:
                 models = NoisyFamily(merged(splits), seed=seed, **{"rates": RATES, **args}).models()
                 te = [item_member(m, k, test_split, t) for k, m in enumerate(models)]
                 de = [item_member(m, k, dev_split, t) for k, m in enumerate(models)]
                 best = max(value(score_report(t, m.predictions, test_split), t) for m in te)
                 got = [value(score_report(t, ensemble_predictions(te, s)[0], test_split), t)
-                       for s in (Settings(), fit_settings(de, dev_split))]
+                       for s in (Settings(), fit_settings(de, dev_split, margin=margin))]
                 got.append(rule_f1(patterns(te, test_split), bounds[t]["rule"], by_case=True))
                 rows.append([best] + [g - best for g in got])
+                shares.append(task_share(models, test_split, t))
             cells = [f"{statistics.mean(r[k] for r in rows):+.1f} ({min(r[k] for r in rows):+.1f}; "
                      f"{sum(r[k] < -1e-9 for r in rows)})" for k in (1, 2, 3)]
-            print(f"| {label} | {t} | {statistics.mean(r[0] for r in rows):.1f} | {' | '.join(cells)} |", flush=True)
+            share = " / ".join(f"{100 * statistics.mean(x[k] for x in shares):.0f}%" for k in range(3))
+            print(f"| {label} | {t} | {share} | {perfect[t]:.1f} | {statistics.mean(r[0] for r in rows):.1f} | "
+                  f"{' | '.join(cells)} |",
+                  flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -335,13 +421,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune", action="store_true", help="threshold grid on family seed 0 (the tuning seed)")
     ap.add_argument("--many", default=None, metavar="FIRST-LAST",
                     help="only the table over many seeds, members from the scripted models directly (fast)")
-    ap.add_argument("--families", default=None, help="with --many: these families only (s40,s80,b40)")
+    ap.add_argument("--families", default=None, help="with --many: these families only (s40,s30,s80,b40)")
+    ap.add_argument("--test-split", default="test", help="with --many: the split scored ('+' joins splits)")
+    ap.add_argument("--dev-split", default="dev", help="with --many: the split fitted on")
+    ap.add_argument("--why", default=None, metavar="SPLIT",
+                    help="the generator's expected error rates and Bayes gains per task on SPLIT ('+' joins splits)")
+    ap.add_argument("--margin", type=float, default=0.0, help="with --many: fit_settings' margin")
     a = ap.parse_args(argv)
     tasks = a.tasks.split(",")
+    if a.why:
+        why_2025(split_named(a.data_dir, a.why))
+        return 0
     if a.many:
         first, last = (int(x) for x in a.many.split("-"))
-        many_seeds(list(range(first, last + 1)), {s: load_split(a.data_dir, s) for s in ("dev", "test")}, tasks,
-                   a.families.split(",") if a.families else None)
+        many_seeds(list(range(first, last + 1)), {"dev": split_named(a.data_dir, a.dev_split),
+                                                  "test": split_named(a.data_dir, a.test_split)},
+                   tasks, a.families.split(",") if a.families else None, a.margin)
         return 0
     root = Path(a.out or tempfile.mkdtemp(prefix="ensemble-bench-"))
     train = load_split(a.data_dir, "train")

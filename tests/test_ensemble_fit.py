@@ -102,3 +102,31 @@ def test_a_best_member_that_beats_both_votes_in_cross_validation_is_kept(dev, mo
     s = fit_settings(ms, DEV)
     assert s.source == "fitted on dev: best member" and s.weights == (1.0, 0.0, 0.0)
     assert s.details["chosen"]["weights"] == "best member" and s.details["chosen"]["member"] == 0
+
+
+def test_paired_sd_is_zero_for_equal_differences_and_none_for_text(dev):
+    from archehr.ensemble.fit import paired_sd
+
+    cases = [c.case_id for c in dev.cases]
+    gold = {c: list(dev.key_for(c).essential_ids) for c in cases}
+    # the same predictions: every resample differs by 0
+    assert paired_sd("st2", DEV, gold, gold, cases) == 0.0
+    # one gold sentence left out of one case: the difference moves with whether that case is drawn
+    less = {**gold, cases[0]: gold[cases[0]][1:]}
+    assert paired_sd("st2", DEV, gold, less, cases) > 0.0
+    assert paired_sd("st1", DEV, {c: "a" for c in cases}, {c: "b" for c in cases}, cases) is None
+
+
+def test_a_vote_must_beat_the_best_member_by_the_margin_times_its_noise(dev, monkeypatch):
+    import archehr.ensemble.fit as fit
+
+    gold = {c.case_id: list(dev.key_for(c.case_id).essential_ids) for c in dev.cases}
+    wrong = {c.case_id: [s for s in c.sentence_ids if s not in gold[c.case_id]][:2] for c in dev.cases}
+    ms = [_member(0, gold), _member(1, wrong), _member(2, wrong)]
+    cv = {"folds": 5, "vote": 91.0, "best_member": 90.0, "sd_vote_minus_best": 0.8, "sd_default_minus_best": 0.5}
+    monkeypatch.setattr(fit, "cross_validated", lambda sc, folds: dict(cv))
+    monkeypatch.setattr(fit._DevScores, "score", lambda self, s, cases=None: 85.0)  # the default vote: -5
+    # +1.0 over the best member: more than 1 x 0.8, less than 2 x 0.8
+    assert fit_settings(ms, DEV, margin=1.0).source == "fitted on dev"
+    assert fit_settings(ms, DEV, margin=2.0).source == "fitted on dev: best member"
+    assert fit_settings(ms, DEV).source == "fitted on dev"  # margin 0: any gain keeps the vote

@@ -39,3 +39,23 @@ def test_error_rate_is_about_the_rate_on_essential_sentences(split):
     assert 0.15 < dropped / len(gold) < 0.45  # 0.3 of ~150 sentences, +-3 standard deviations
     assert m.evidence(m.cases[0]) == m.evidence(m.cases[0])  # deterministic
     assert unit(1, "a") == unit(1, "a") != unit(2, "a")
+
+
+def test_a_2025_ensemble_cites_exactly_the_ids_three_of_five_noisy_answers_cite(split):
+    """Composing the answer (the chosen text, re-cited ids, dropped lines, the word limit) loses no voted
+    citation and adds none: the ensemble's 2025 score is the majority vote's over the cited ids."""
+    from archehr.ensemble.combine import Settings, ensemble_predictions
+    from archehr.ensemble.items import member_items
+    from archehr.ensemble.members import Member
+    from archehr_scoring.answer_format import render_line
+
+    models = NoisyFamily(split, (0.2, 0.25, 0.3, 0.35, 0.4), shared=0.4, seed=11).models()
+    cases = tuple(c.case_id for c in split.cases)
+    members = [Member(f"m{k}", f"m{k}", None, f"m{k}", "2025", "test", None, {c: "" for c in cases}, cases,
+                      {c.case_id: "\n".join(render_line(s, ids) for s, ids in m.answer_lines(c)) for c in split.cases},
+                      {}) for k, m in enumerate(models)]
+    preds = ensemble_predictions(members, Settings())[0]
+    for c in cases:
+        named = [member_items("answer", m.predictions[c]) for m in members]
+        majority = {i for i in frozenset().union(*named) if sum(i in x for x in named) >= 3}
+        assert member_items("answer", preds[c]) == majority, c
