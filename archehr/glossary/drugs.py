@@ -7,8 +7,9 @@ drugs. Its list has noisy entries, so only names of at least 5 letters (letters 
 to one drug whose name is not itself a plural class ("... agents"; "tacrolimus" is a drug) are kept,
 minus a few clinical words it lists as brands. A generic name is written as notes write it: without the
 four-letter suffix that tells biologics apart ("risankizumab-rzaa" -> risankizumab), a trailing grade
-number ("polyethylene glycol 3350") or dosage form ("goserelin implant"), and "thyroxine" as levothyroxine. Loading the package takes seconds, so the filtered map is cached as JSON under the
-user cache directory (`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version.
+number ("polyethylene glycol 3350") or dosage form ("goserelin implant"), and "thyroxine" as levothyroxine.
+Loading the package takes seconds, so the filtered map is cached as JSON under the user cache directory
+(`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version and `FILTER_VERSION`.
 Without the package `drug_names()` is empty and `available()` says why (the `umls` extra installs it).
 """
 
