@@ -7,6 +7,8 @@ Lasix; "HTN" brings in hypertension. The data file is `glossary.tsv` beside this
 `load_lexicon()` adds the everyday layer (`everyday.tsv`, same format) used by `archehr answer`: drug
 classes in patients' words (`class` entries: "blood thinner" -> apixaban, warfarin, ...), tests, people
 and places, time words and misspellings; a term in both files has the union of their expansions.
+British spellings of its terms and expansions are added on load (`spelling.py`: a note's "haemoglobin" is the
+glossary's "hemoglobin").
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 """
 
