@@ -7,6 +7,8 @@ Lasix; "HTN" brings in hypertension. The data file is `glossary.tsv` beside this
 `load_lexicon()` adds the everyday layer (`everyday.tsv`, same format) used by `archehr answer`: drug
 classes in patients' words (`class` entries: "blood thinner" -> apixaban, warfarin, ...), tests, people
 and places, time words and misspellings; a term in both files has the union of their expansions.
+British spellings of its terms and expansions are added on load (`spelling.py`: a note's "haemoglobin" is the
+glossary's "hemoglobin").
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 """
 
@@ -197,14 +199,42 @@ def _default_glossary() -> Glossary:
     return g
 
 
+# the rules `load_lexicon` applies to the files' entries: part of the lexicon's version, so a change of rule
+# changes the version recorded with the answers
+LEXICON_RULES = "british-spellings-1"
+
+
+def with_british_spellings(g: Glossary) -> Glossary:
+    """`g` with each expansion's British spelling added after it ("hemoglobin" -> also "haemoglobin"), and
+    a British-spelt term for each term a spelling rule changes ("diarrhea" -> "diarrhoea"), unless `g`
+    already has that term."""
+    from archehr.glossary.spelling import british_variants
+
+    out = []
+    for e in g.entries:
+        exp = tuple(dict.fromkeys(y for x in e.expansions for y in (x, *british_variants(x))))
+        out.append(GlossaryEntry(e.term, e.kind, exp, e.line))
+    have = {e.term for e in out}
+    for e in list(out):
+        for t in british_variants(e.term):
+            if t not in have:
+                have.add(t)
+                out.append(GlossaryEntry(t, e.kind, e.expansions, e.line))
+    from archehr.glossary.drugs import FILTER_VERSION
+
+    # the drug-name filter's version too: brand names resolve to the generics the class layer lists
+    return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}"))
+
+
 @functools.lru_cache(maxsize=1)
 def load_lexicon() -> Glossary:
-    """The shipped glossary with its everyday layer (`everyday.tsv`), parsed once per process."""
+    """The shipped glossary with its everyday layer (`everyday.tsv`) and British spellings, parsed once per
+    process."""
     text = EVERYDAY_PATH.read_text(encoding="utf-8")
     layer = parse_glossary(text, str(EVERYDAY_PATH))
     layer.version = _version(text)
-    return merge(_default_glossary(), layer)
+    return with_british_spellings(merge(_default_glossary(), layer))
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
-           "EVERYDAY_PATH"]
+           "EVERYDAY_PATH", "LEXICON_RULES", "with_british_spellings"]

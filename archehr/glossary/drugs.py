@@ -4,9 +4,12 @@ Patients and notes write "Eliquis", "Lasix", "Advil"; the class layer (`everyday
 names. The package (MIT code; its name data are drawn from sources with their own terms, so they are
 used from the installed package and never copied here) maps about 107,000 names to about 20,000
 drugs. Its list has noisy entries, so only names of at least 5 letters (letters and hyphens) that map
-to one drug whose name is not itself a plural class ("... agents") are kept, minus a few clinical words
-it lists as brands. Loading the package takes seconds, so the filtered map is cached as JSON under the
-user cache directory (`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version.
+to one drug whose name is not itself a plural class ("... agents"; "tacrolimus" is a drug) are kept,
+minus a few clinical words it lists as brands. A generic name is written as notes write it: without the
+four-letter suffix that tells biologics apart ("risankizumab-rzaa" -> risankizumab), a trailing grade
+number ("polyethylene glycol 3350") or dosage form ("goserelin implant"), and "thyroxine" as levothyroxine.
+Loading the package takes seconds, so the filtered map is cached as JSON under the user cache directory
+(`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version and `FILTER_VERSION`.
 Without the package `drug_names()` is empty and `available()` says why (the `umls` extra installs it).
 """
 
@@ -21,6 +24,16 @@ from pathlib import Path
 PACKAGE = "drug-named-entity-recognition"
 FIX = "pip install 'archehr[umls]' (drug-named-entity-recognition)"
 _NAME = re.compile(r"^[a-z][a-z-]{4,}$")
+# a drug name ending so is one drug (sirolimus, tafamidis), not a plural class (analgesics, "stool softeners")
+_SINGULAR_S = ("us", "is", "os", "ss", "as")
+# the FDA's four-letter suffix of a biologic ("-rzaa"), after a name of at least 6 letters
+_BIOLOGIC_SUFFIX = re.compile(r"^([a-z]{6,}(?: [a-z]{4,})*)-[a-z]{4}$")
+_TRAILING = re.compile(r" (?:\d+|implant|injection|tablets?|capsules?|oral|topical|subcutaneous)$")
+# generic names the package spells otherwise than notes do
+SAME_AS = {"thyroxine": "levothyroxine", "valsartan and sacubitril": "sacubitril-valsartan",
+           "trimethoprim/sulfamethoxazole": "trimethoprim-sulfamethoxazole"}
+# bumped when the filter changes: the cache file is keyed by it and the package version
+FILTER_VERSION = 2
 # clinical words the package lists as brand or variant names
 NOT_BRANDS = frozenset({"luminal", "cortisol", "sulfate", "citrate", "bicarbonate", "ferritin", "guaiac",
                         "hydrogel", "sunscreen", "sedatives", "statin", "statins", "opioid", "opioids", "nsaid",
@@ -47,7 +60,15 @@ def available() -> tuple[bool, str]:
 
 def _cache_file(v: str) -> Path:
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "archehr"
-    return root / f"drug-names-{v}.json"
+    return root / f"drug-names-{v}-f{FILTER_VERSION}.json"
+
+
+def as_notes_write(generic: str) -> str:
+    """A generic name as clinical notes write it ("risankizumab-rzaa" -> "risankizumab")."""
+    g = SAME_AS.get(generic, generic)
+    m = _BIOLOGIC_SUFFIX.match(g)
+    g = m.group(1) if m else g
+    return _TRAILING.sub("", g)
 
 
 def _build() -> dict[str, str]:
@@ -59,9 +80,11 @@ def _build() -> dict[str, str]:
         if len(canon) != 1 or not _NAME.match(v) or v in NOT_BRANDS:
             continue
         c = canon[0].lower()
-        if c == v or c.endswith("s") or "," in c or len(c) > 40:
+        if c == v or (c.endswith("s") and not c.endswith(_SINGULAR_S)) or "," in c or len(c) > 40:
             continue
-        out[v] = c
+        c = as_notes_write(c)
+        if c != v:
+            out[v] = c
     return out
 
 
