@@ -29,6 +29,8 @@ medicine medication meds doctor doctors hospital home day days time times thing 
 happen happened happening mean means tell told say said give gave given make made put come came long
 normal better worse right ever again back still much many way supposed allowed instead first next new
 old used use hospital him her mom dad son wife husband baby kid kids little bit lot
+mum mam mother father nan nana gran granny grandma grandpa grandad grandmother grandfather hubby partner
+boyfriend girlfriend daughter brother sister
 """, stem=True))
 
 FEATURE_NAMES: tuple[str, ...] = (
