@@ -199,3 +199,19 @@ def test_a_doctors_title_in_an_appointments_label_line_keeps_it_with_its_date() 
         "Appointments:",
         "Heart Clinic - Nurse Ivo Lind Wednesday 04/09/2031, 11:00 AM, Plaza Room 4B",
         "Gynecology - Dr. Mae Orr Tuesday 04/22/2031, 3:15 PM, Women's Health"]
+
+
+def test_a_sentence_begun_inside_a_line_and_left_open_carries_on_over_a_capital() -> None:
+    # one long unwrapped line makes the width read 100+, so the 60-column lines look short; the sentence
+    # begun after "teens." is still open at the line's end
+    note = ("She has had migraines with aura since her teens. This headache began\n"
+            "Tuesday morning with zigzag lines in her vision for about twenty minutes, then\n"
+            "throbbing pain. She has taken over-the-counter tablets three or four days a week for two months now,\n"
+            "and it has not helped.\n"
+            "\n"
+            "Seen today. Doing well\n"
+            "Diet: regular\n")
+    texts = [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+    assert texts[1] == ("This headache began Tuesday morning with zigzag lines in her vision for about twenty "
+                        "minutes, then throbbing pain.")
+    assert texts[-2:] == ["Doing well", "Diet: regular"]

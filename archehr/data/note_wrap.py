@@ -45,6 +45,8 @@ _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
+# a sentence opened after a full stop inside a line and left open at its end, in lower-case words
+_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
@@ -97,6 +99,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     if ORDER.match(line):
         return False
+    # a sentence begun inside the line above and left without its end carries on, whatever the width read
+    # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
+    if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
+        return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
     # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
