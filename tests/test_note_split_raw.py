@@ -215,3 +215,16 @@ def test_a_sentence_begun_inside_a_line_and_left_open_carries_on_over_a_capital(
     assert texts[1] == ("This headache began Tuesday morning with zigzag lines in her vision for about twenty "
                         "minutes, then throbbing pain.")
     assert texts[-2:] == ["Doing well", "Diet: regular"]
+
+
+def test_short_medicine_lines_under_an_order_heading_are_entries_but_prose_at_a_dose_runs_on() -> None:
+    note = ("CONTINUE taking:\n"
+            "  donepezil 10 mg at bedtime\n"
+            "  levothyroxine 50 mcg every morning\n"
+            "\n"
+            "I have increased atorvastatin from 40 mg to 80 mg daily, aiming for a lower LDL value. He\n"
+            "should continue amlodipine 10 mg daily; his blood pressure today was fine.\n")
+    assert [" ".join(s.text.split()) for s in split_note(note, "rules").sentences] == [
+        "CONTINUE taking:", "donepezil 10 mg at bedtime", "levothyroxine 50 mcg every morning",
+        "I have increased atorvastatin from 40 mg to 80 mg daily, aiming for a lower LDL value.",
+        "He should continue amlodipine 10 mg daily; his blood pressure today was fine."]
