@@ -228,3 +228,9 @@ def test_short_medicine_lines_under_an_order_heading_are_entries_but_prose_at_a_
         "CONTINUE taking:", "donepezil 10 mg at bedtime", "levothyroxine 50 mcg every morning",
         "I have increased atorvastatin from 40 mg to 80 mg daily, aiming for a lower LDL value.",
         "He should continue amlodipine 10 mg daily; his blood pressure today was fine."]
+
+
+def test_an_appointment_on_one_line_in_two_space_columns_is_one_sentence() -> None:
+    note = "Follow-up appointment:\nTue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Follow-up appointment:", "Tue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210"]

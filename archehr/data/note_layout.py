@@ -287,7 +287,9 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
             return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
-        starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        # (the first item too: "Tue 09/03/2024 9:40 AM  Dr. Lee, Primary Care  Oakmont Clinic, Suite 210")
+        starts = [len(line) - len(line.lstrip()), *(b for _, b in gaps),
+                  *(m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line))]
         title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
         if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
