@@ -231,6 +231,6 @@ def test_short_medicine_lines_under_an_order_heading_are_entries_but_prose_at_a_
 
 
 def test_an_appointment_on_one_line_in_two_space_columns_is_one_sentence() -> None:
-    note = "Follow-up appointment:\nTue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210\n"
+    note = "Follow-up appointment:\n\nTue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210\n"
     assert [s.text for s in split_note(note, "rules").sentences] == [
         "Follow-up appointment:", "Tue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210"]
