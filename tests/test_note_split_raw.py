@@ -234,3 +234,11 @@ def test_an_appointment_on_one_line_in_two_space_columns_is_one_sentence() -> No
     note = "Follow-up appointment:\n\nTue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210\n"
     assert [s.text for s in split_note(note, "rules").sentences] == [
         "Follow-up appointment:", "Tue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210"]
+
+
+def test_a_lone_full_stop_before_a_one_word_result_is_a_dot_leader_not_a_field_gap() -> None:
+    note = "Results:\n  Creatinine ............. 0.7      (0.5-1.1)\n  Pregnancy test (urine) . Negative\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Results:", "Creatinine ............. 0.7      (0.5-1.1)", "Pregnancy test (urine) . Negative"]
+    # a lone full stop between readings still sets them apart
+    assert [s.text for s in split_note("HR 74 . RR 16\n", "rules").sentences] == ["HR 74", "RR 16"]

@@ -276,6 +276,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
+    # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
+    if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
+            and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
+        return []
     if not gaps:
         gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
         label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)

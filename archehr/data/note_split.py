@@ -68,8 +68,8 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-# (a dot leader, "A1c ........ 9.2", ends no sentence)
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence)
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
