@@ -208,6 +208,14 @@ def test_a_named_section_label_before_prose_is_a_unit_of_its_own():
                            "Seen by PCP.", "Instructions:", "Keep taking the inhaler twice a day.", "Call if worse."]
 
 
+def test_an_emergency_notes_narrative_labels_before_prose_are_units_of_their_own():
+    note = ("ED Note\nImaging: CT of the abdomen shows a small stone in the left ureter.\n"
+            "ED course: Given fluids and pain medicine with good relief.\n"
+            "Imaging: none\n")
+    assert texts(note) == ["ED Note", "Imaging:", "CT of the abdomen shows a small stone in the left ureter.",
+                           "ED course:", "Given fluids and pain medicine with good relief.", "Imaging: none"]
+
+
 def test_a_problem_heading_before_prose_is_a_unit_of_its_own_and_its_prose_wraps_on():
     note = ("Course by problem:\n# Gout flare: Treated with colchicine and the knee settled\n"
             "within two days.\n# Anemia: Stable.\n")

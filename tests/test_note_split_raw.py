@@ -157,3 +157,88 @@ def test_a_lab_name_in_lower_case_does_not_continue_the_line_above() -> None:
     note = "Creat 2.9 H (0.6-1.2)\neGFR 21 L (>60)\npH 7.31 L\n"
     assert [s.text for s in split_note(note, "rules").sentences] == [
         "Creat 2.9 H (0.6-1.2)", "eGFR 21 L (>60)", "pH 7.31 L"]
+
+
+def test_fields_one_space_apart_after_a_number_or_a_code_are_fields_of_their_own() -> None:
+    note = "Name: Ada Quill Age: 60 MRN: 1234-5678 Date of service: 02/03/2031\nArrived by: EMS Triage level: 2\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Name: Ada Quill", "Age: 60", "MRN: 1234-5678", "Date of service: 02/03/2031", "Arrived by: EMS",
+        "Triage level: 2"]
+
+
+def test_a_label_inside_an_identifier_field_does_not_cut_it() -> None:
+    # "No:" after a code that is part of the label ("NHS No") is no field of its own
+    note = "Patient: Ada Quill   NHS No: 999 123 4567\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == ["Patient: Ada Quill", "NHS No: 999 123 4567"]
+
+
+def test_an_avs_heading_over_orders_is_a_unit_even_without_a_colon() -> None:
+    note = ("START taking these medications\n"
+            "cephalexin 500 mg capsule\n"
+            "    Take 1 capsule by mouth 4 times a day for 7 days.\n"
+            "doxycycline 100 mg tablet\n"
+            "    Take 1 tablet twice a day.\n"
+            "\n"
+            "STOP taking these medications\n"
+            "naproxen 220 mg tablet (Aleve) - Use acetaminophen instead.\n")
+    assert [" ".join(s.text.split()) for s in split_note(note, "rules").sentences] == [
+        "START taking these medications",
+        "cephalexin 500 mg capsule Take 1 capsule by mouth 4 times a day for 7 days.",
+        "doxycycline 100 mg tablet Take 1 tablet twice a day.",
+        "STOP taking these medications",
+        "naproxen 220 mg tablet (Aleve) - Use acetaminophen instead."]
+
+
+def test_a_doctors_title_in_an_appointments_label_line_keeps_it_with_its_date() -> None:
+    note = ("Appointments:\n"
+            "  Heart Clinic - Nurse Ivo Lind\n"
+            "  Wednesday 04/09/2031, 11:00 AM, Plaza Room 4B\n"
+            "  Gynecology - Dr. Mae Orr\n"
+            "  Tuesday 04/22/2031, 3:15 PM, Women's Health\n")
+    assert [" ".join(s.text.split()) for s in split_note(note, "rules").sentences] == [
+        "Appointments:",
+        "Heart Clinic - Nurse Ivo Lind Wednesday 04/09/2031, 11:00 AM, Plaza Room 4B",
+        "Gynecology - Dr. Mae Orr Tuesday 04/22/2031, 3:15 PM, Women's Health"]
+
+
+def test_a_sentence_begun_inside_a_line_and_left_open_carries_on_over_a_capital() -> None:
+    # one long unwrapped line makes the width read 100+, so the 60-column lines look short; the sentence
+    # begun after "teens." is still open at the line's end
+    note = ("She has had migraines with aura since her teens. This headache began\n"
+            "Tuesday morning with zigzag lines in her vision for about twenty minutes, then\n"
+            "throbbing pain. She has taken over-the-counter tablets three or four days a week for two months now,\n"
+            "and it has not helped.\n"
+            "\n"
+            "Seen today. Doing well\n"
+            "Diet: regular\n")
+    texts = [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+    assert texts[1] == ("This headache began Tuesday morning with zigzag lines in her vision for about twenty "
+                        "minutes, then throbbing pain.")
+    assert texts[-2:] == ["Doing well", "Diet: regular"]
+
+
+def test_short_medicine_lines_under_an_order_heading_are_entries_but_prose_at_a_dose_runs_on() -> None:
+    note = ("CONTINUE taking:\n"
+            "  donepezil 10 mg at bedtime\n"
+            "  levothyroxine 50 mcg every morning\n"
+            "\n"
+            "I have increased atorvastatin from 40 mg to 80 mg daily, aiming for a lower LDL value. He\n"
+            "should continue amlodipine 10 mg daily; his blood pressure today was fine.\n")
+    assert [" ".join(s.text.split()) for s in split_note(note, "rules").sentences] == [
+        "CONTINUE taking:", "donepezil 10 mg at bedtime", "levothyroxine 50 mcg every morning",
+        "I have increased atorvastatin from 40 mg to 80 mg daily, aiming for a lower LDL value.",
+        "He should continue amlodipine 10 mg daily; his blood pressure today was fine."]
+
+
+def test_an_appointment_on_one_line_in_two_space_columns_is_one_sentence() -> None:
+    note = "Follow-up appointment:\n\nTue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Follow-up appointment:", "Tue 09/03/2030 9:40 AM  Dr. Ada Quill, Primary Care  Oakmont Clinic, Suite 210"]
+
+
+def test_a_lone_full_stop_before_a_one_word_result_is_a_dot_leader_not_a_field_gap() -> None:
+    note = "Results:\n  Creatinine ............. 0.7      (0.5-1.1)\n  Pregnancy test (urine) . Negative\n"
+    assert [s.text for s in split_note(note, "rules").sentences] == [
+        "Results:", "Creatinine ............. 0.7      (0.5-1.1)", "Pregnancy test (urine) . Negative"]
+    # a lone full stop between readings still sets them apart
+    assert [s.text for s in split_note("HR 74 . RR 16\n", "rules").sentences] == ["HR 74", "RR 16"]

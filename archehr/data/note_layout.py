@@ -33,6 +33,11 @@ _GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^
 _ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
                        r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL):(?:\s|$))")
 _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\s|$))")
+# or, after a value ending in a digit or a short code in capitals (a whole value), one space before a
+# sentence-case label of one to three words ("MRN: 7730-4415 Date of service: 08/27/2024", "Arrived by: EMS Triage
+# level: 2")
+_TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})) "
+                          r"(?=[A-Z][a-z]+(?: [a-z]+){0,2}:[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
@@ -76,7 +81,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     if _FIELD_START.match(line):
         first_colon = line.index(":")
         # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
-        patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD,)
+        patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD, _TITLE_FIELD)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
@@ -271,6 +276,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
+    # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
+    if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
+            and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
+        return []
     if not gaps:
         gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
         label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
@@ -282,7 +291,9 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
             return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
-        starts = [b for _, b in gaps] + [m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line)]
+        # (the first item too: "Tue 09/03/2024 9:40 AM  Dr. Lee, Primary Care  Oakmont Clinic, Suite 210")
+        starts = [len(line) - len(line.lstrip()), *(b for _, b in gaps),
+                  *(m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line))]
         title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
         if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
             return []
@@ -408,7 +419,8 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"[.!?]\s", lines[i - 1]) and not _opens_block(lines, i + 1):
+                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.!?]\s", lines[i - 1]) \
+                and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
         last = i

@@ -13,13 +13,19 @@ import re
 
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 
+# an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
+# "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")
+ORDER_HEADING = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|Start|Stop|Continue|Hold|Change)"
+                           r" (?:taking|how you take) these (?:medications|medicines)\s*:?$")
 # a header alone on its line: "Brief Hospital Course:", "Discharge Medications:"
 HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
-# presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol.")
+# presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol."), an ED
+# note's too ("ED course: Given ketorolac 15 mg IV ...", "Imaging: CT abdomen shows a 4 mm stone ...")
 _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
-                           r"|Subjective|Summary|History|Interval hx|Impression|A/P)$", re.IGNORECASE)
+                           r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
+                           r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging)$", re.IGNORECASE)
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")

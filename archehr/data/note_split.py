@@ -44,7 +44,7 @@ from archehr.data.note_layout import (
     pipe_cells,
     same_table,
 )
-from archehr.data.note_sections import HEADER_ONLY, entry_heads, group_heads, paragraph_labels
+from archehr.data.note_sections import HEADER_ONLY, ORDER_HEADING, entry_heads, group_heads, paragraph_labels
 from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -68,8 +68,8 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-# (a dot leader, "A1c ........ 9.2", ends no sentence)
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence)
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
 
 
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
@@ -297,7 +297,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if HEADER_ONLY.match(line) or index in groups:
+        if HEADER_ONLY.match(line) or ORDER_HEADING.match(line) or index in groups:
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue

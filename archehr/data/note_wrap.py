@@ -45,6 +45,10 @@ _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
+# a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
+_DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2} \d[\d.,/-]* ?(?:mg|mcg|g|mL|ml|units?|mEq)\b")
+# a sentence opened after a full stop inside a line and left open at its end, in lower-case words
+_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
@@ -79,6 +83,12 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
         return False
+    # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
+    # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
+    # (short lines only: prose wrapped at a dose, "... increased atorvastatin from 40 mg to 80 mg. He" +
+    # "should continue amlodipine 10 mg daily", runs on)
+    if all(_DOSE_ENTRY.match(x) and len(x) <= 60 for x in (prev.strip(), line)) and not OPEN_END.search(prev):
+        return False
     if CONTINUES_START.match(line) and not _BRACKETED.match(line) and (width != NOT_WRAPPED or OPEN_END.search(prev)):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
@@ -97,6 +107,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     if ORDER.match(line):
         return False
+    # a sentence begun inside the line above and left without its end carries on, whatever the width read
+    # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
+    if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
+        return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
     # depth are items under a heading ("  Diagnoses" + "     Pneumonia" + "     Diabetes")
