@@ -17,7 +17,7 @@ _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
-        rf"\b(?:up to|around|about)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+        rf"\b(?:up to|around|about|at least)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
         rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
         rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
@@ -32,6 +32,8 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\b{_N}\s+(?:more\s+)?(?:cycles?|doses?|sessions?|treatments?|infusions?|rounds?)\b|\bresolv\w+ within\b|"
         rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b"),
     "when": (
+        # a schedule tells when the next one falls: "then 40 mg every other week starting 02/06"
+        rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
         rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"

@@ -88,13 +88,10 @@ _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|pr
                          r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent))\b",
                          re.I)
 # question words naming what kind of thing answers, said by a sentence in a form rather than a word: a dose by
-# an amount ("100 micrograms"), a blood test by a lab value with its unit ("PSA was 2.4 ng/ml")
+# an amount ("100 micrograms"); a blood test is not said by any lab value (it would name every lab line)
 _AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?)\b(?!/)", re.I)
-_LAB_VALUE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:ng/ml|mmol/l|mg/dl|g/l|g/dl|u/l|iu/l|miu/l|mu/l|umol/l|µmol/l|meq/l|"
-                        r"pg/ml|nmol/l|pmol/l|x\s*10\^?9)", re.I)
 _SAID_BY = {tuple(tokens(w)): pattern for w, pattern in (
-    ("dose", _AMOUNT), ("dosage", _AMOUNT), ("blood test", _LAB_VALUE), ("blood work", _LAB_VALUE),
-    ("bloods", _LAB_VALUE), ("labs", _LAB_VALUE))}
+    ("dose", _AMOUNT), ("dosage", _AMOUNT))}
 # a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
 CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
@@ -135,8 +132,10 @@ _RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", 
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
-# a test to be done again: it answers a medication question less than the change itself does
-_TEST_AGAIN = re.compile(r"\b(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?\b(?:tests?|bloods?|levels?|labs?|"
+# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
+# answers a medication question less than the change itself does
+_TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
+                         r"\b(?:tests?|bloods?|levels?|labs?|"
                          r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
@@ -157,7 +156,7 @@ see seen bring brought send sent actually think thinks thought plan plans planni
 cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
 worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
 score scored pass passed fail failed tell told explain mean meaning happen happening
-longer look looks looked yet same soon again usual coming going getting till til using chart us last place
+longer look looks looked yet same soon again usual coming going getting till til using chart us place
 taken another one wait
 """, stem=True))
 
