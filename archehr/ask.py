@@ -237,6 +237,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
     flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
+    flagged = flagged or (direct and model is not None and _result_awaited(types, split))
     confidence = _shown_confidence(model, p, flagged, confidence)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
@@ -266,6 +267,8 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
     cited sentence's text and topic score."""
     best_text = best[0] if best is not None else None
+    from archehr.answerability.kinds import plain_question
+
     if model is not None and p is not None:
         if model.abstains(p) or (model.flags(p) and not _date_given(types, best)):
             return True
@@ -278,7 +281,8 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
     # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
-    if types.kind == "when" and types.best_firm < FACT_MIN and question is not None and _BOOKED_Q.search(question):
+    if (types.kind == "when" and types.best_firm < FACT_MIN and question is not None
+            and _BOOKED_Q.search(plain_question(question))):
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine
@@ -297,6 +301,16 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     return types.kind == "when" and _blank_date(best_text)
+
+
+def _result_awaited(types: Any, split: SplitNote) -> bool:
+    """A result question whose test the note names most fully (the sentences naming the most of the question's
+    topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
+    culture result"): what the test found is not in the note, whichever sentence comes first."""
+    if types.kind != "test_result" or not types.topic.size or types.topic.max() <= 0:
+        return False
+    top = np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
+    return any(_PENDING.search(split.sentences[i].text) for i in top)
 
 
 def _date_given(types: Any, best: tuple[str, float] | None) -> bool:

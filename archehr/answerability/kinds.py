@@ -30,11 +30,13 @@ import numpy as np
 
 from archehr.answerability.cues import cue_table
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
+from archehr.answerability.holds import DONE, GOES_ON, HOLDS, NUMBER, OUTCOME, UNIT, outcome_question
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
 from archehr.relevance.text import contexts, is_header, sentence_texts, stem_word, tokens
 
+_N, _UNIT = NUMBER, UNIT
 KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 
 _ASKS = cue_table("kind")
@@ -42,6 +44,9 @@ _RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(
                      r"call (?:the|his|her|my|a|911))", re.I)
 _VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
                     r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
+# texting spellings of the question words the kind cues read ("wat day is his apt", "wen do i stop")
+_TEXTING_WORDS = {"wat": "what", "wot": "what", "wen": "when", "wich": "which", "hw": "how", "y": "why"}
+_TEXTING = re.compile(r"\b(?:wat|wot|wen|wich|hw)\b|^y\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 # "What do I take to sleep now?": which medicine, a medication change, not a permission
@@ -50,82 +55,10 @@ _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|g
                            r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
 
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
-_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h)"
-# a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
-_RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
-HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
-    "how_long": (
-        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
-        rf"\b(?:up to|around|about)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
-        rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
-        rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
-        rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
-        rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
-        rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
-        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b|"
-        # shorthand and spoken durations: "14d", "x 2 yrs", "2-4 weeks", "days-weeks", "while on lenalidomide",
-        # "lasts 5-7 days", "may take 2-4 wks", "reassess need daily", "for now", "3 more doses"
-        rf"\b\d+\s*d\b|\b{_RANGE}\s*{_UNIT}\b|\b(?:days?|weeks?|months?)\s*(?:-|to|or)\s*(?:weeks?|months?|years?)\b|"
-        rf"\bwhile (?:on|taking|receiving|in|getting)\b|\bas long as\b|\blast(?:s|ing)?\b|\bmay take\b|"
-        rf"\breassess\w*\b|\bre-?evaluat\w*\b|\bfor now\b|\bongoing\b|\bchronic(?:ally)?\b|\bmaintenance\b|"
-        rf"\b{_N}\s+(?:more\s+)?(?:cycles?|doses?|sessions?|treatments?|infusions?|rounds?)\b|\bresolv\w+ within\b|"
-        rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b"),
-    "when": (
-        rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
-        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
-        rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
-        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
-        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
-        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b|"
-        # shorthand dates and intervals: "~2-3 wk after", "in 24-48 h", "on ___", "DOL 5", "today", "before discharge"
-        rf"\b{_RANGE}\s*{_UNIT}\b|\bon\s+_{{2,}}|\b(?:dol|day)\s*#?\d+\b|\btoday\b|\btonight\b|"
-        rf"\bthis (?:morning|afternoon|evening|week)\b|\brtc\b|"
-        rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|"
-        # a permission with its condition answers "when can he ...": "May return to work when fever-free"
-        rf"\b(?:may|can|ok to|okay to|cleared to)\s+(?:return|resume|go back|restart|drive|shower|bathe|swim|lift)\b|"
-        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
-    "med_change": (
-        r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
-        r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
-        r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
-        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)|"
-        # shorthand changes: "CTX -> PO cipro", "d/c'd", "dc'd", "uptitrate", "weaned off", "renally dosed", "on hold"
-        r"->|→|=>|\bd/?c'?(?:e?d)?\b|\b(?:up-?)?titrat\w*|\bwean\w*|\badjust\w*|\bdos(?:ed|ing)\b|\bon hold\b|"
-        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b"),
-    "test_result": (
-        r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
-        r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
-        r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
-        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%|"
-        # a finding ruled out in a result line's shorthand: "CT head: no bleed, no fracture"
-        # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
-        r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
-        r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
-        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
-    "why": (
-        r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
-        r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
-        r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
-        r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
-        r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
-        r"recommended|decided|elected|can cause|may cause|raise|increase|"
-        # reasons in shorthand and in plain words: "as thromboprophylaxis", "empiric", "pending culture", "would not
-        # tolerate", "considered less likely", "may slow weight regain", "not needed"
-        r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
-        r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
-        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b"),
-    "may_i": (
-        r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
-        r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
-        r"return|come back|call|seek|go to|emergency|ed|er|911|until|resume|restrict\w*|limit\w*|"
-        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to|"
-        # instructions and warnings in other words: "return precautions", "signs of", "keep pt safe", "only for"
-        r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
-        r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
-}.items()}
-_DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
-_GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|remaining|through|thru)\b", re.I)
+def plain_question(question: str) -> str:
+    """The question with texting spellings of its question words written out ("wat day" -> "what day")."""
+    return _TEXTING.sub(lambda m: _TEXTING_WORDS[m.group(0).lower()], question)
+
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
@@ -141,6 +74,12 @@ _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s
                           rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
 W_WEAK_WHEN = 0.6
+# an appointment still to be booked by someone else ("PT office will call to schedule within 1 week", "you will be
+# sent an appointment"): it answers a when question only weakly, and gives no date of a booked event
+_TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) (?:you |him |her |them )?"
+                           r"(?:to|and) (?:schedule|book|arrange|set up)\b|\bto be (?:scheduled|booked|arranged)\b|"
+                           r"\bwill be (?:sent|posted|contacted|called)\b|\bwill (?:send|post) (?:you |him |her )?"
+                           r"(?:an? )?(?:appointment|letter|date)\b", re.I)
 # a cause said outright ("because", "due to", "attributed to", "provoked by", "given ..."): the strong form of a
 # why answer; a sentence holding only a weak cue ("recommended", "risk", "which can") counts `W_WEAK_WHEN` of a hold
 _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
@@ -148,6 +87,11 @@ _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|pr
                          r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
                          r"(?:felt|thought) to be|from (?:the|his|her|a|an|long-term|recent))\b",
                          re.I)
+# question words naming what kind of thing answers, said by a sentence in a form rather than a word: a dose by
+# an amount ("100 micrograms"); a blood test is not said by any lab value (it would name every lab line)
+_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?)\b(?!/)", re.I)
+_SAID_BY = {tuple(tokens(w)): pattern for w, pattern in (
+    ("dose", _AMOUNT), ("dosage", _AMOUNT))}
 # a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
 CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
 DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
@@ -188,6 +132,15 @@ _RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", 
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
+# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
+# answers a medication question less than the change itself does
+_TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
+                         r"\b(?:tests?|bloods?|levels?|labs?|"
+                         r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
+# a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
+# do i need a steroid this time"): background, not what is asked about
+_BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
+                         re.I)
 # a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
 _DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
 # words that say what kind of answer is asked, not what about (they name no topic)
@@ -203,12 +156,14 @@ see seen bring brought send sent actually think thinks thought plan plans planni
 cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
 worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
 score scored pass passed fail failed tell told explain mean meaning happen happening
-longer look looks looked yet same soon again usual coming going getting
+longer look looks looked yet same soon again usual coming going getting till til using chart us place
+taken another one wait
 """, stem=True))
 
 
 def ask_kind(question: str) -> str:
     """The kind of answer a patient's question asks for (one of `KINDS`), or "other"."""
+    question = plain_question(question)
     found = {name: m.start() for name, pattern in _ASKS if (m := pattern.search(question)) is not None}
     for name in _FIRST_WINS:
         if name in found:
@@ -235,7 +190,7 @@ def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
     from archehr.glossary.drugs import drug_names
 
     names = drug_names()
-    question = _DOCTOR.sub("doctor", question)
+    question = _DOCTOR.sub("doctor", _BACKGROUND.sub(" ", question))
     brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
              if w.lower() in names for t in tokens(w)}
     out = []
@@ -369,6 +324,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     concepts = [_with_drug(c, question, words, drugs_in_note) for c in concepts]
     concepts = [_misspelt(c, question, words, lex) for c in concepts]
     named = np.array([[c.covered_by(w) for w in words] for c in concepts], dtype=bool).reshape(len(concepts), n)
+    for k, c in enumerate(concepts):
+        # "the new dose", "the blood test": named by a sentence giving an amount or a lab value, in any words
+        said = _SAID_BY.get(c.surface)
+        if said is not None:
+            named[k] |= np.array([bool(said.search(t)) for t in texts], dtype=bool)
     # a concept's weight: how rare it is among the note's sentences (a concept no sentence names: 1)
     df = named.sum(axis=1)
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
@@ -379,7 +339,11 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     if kind == "how_long":
         # a course already completed ("He completed 21 days of aspirin plus clopidogrel") tells the past, not
         # how long to go on, unless the sentence also says what follows ("then", "continue", "until")
-        holds &= np.array([not (_DONE.search(t) and not _GOES_ON.search(t)) for t in texts], dtype=bool)
+        holds &= np.array([not (DONE.search(t) and not GOES_ON.search(t)) for t in texts], dtype=bool)
+        if outcome_question(question):
+            # how long an outcome takes is told by a sentence about that outcome, not by a course's length
+            # ("Tamsulosin 0.4 mg daily for 14 days to help the stone pass" does not say when the stone passes)
+            holds &= np.array([bool(OUTCOME.search(t)) for t in texts], dtype=bool)
     if not concepts:
         # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
         topic = 0.5 * holds.astype(float)
@@ -390,7 +354,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     ctx = contexts(case)
     held = holds.astype(float)
     if kind == "when":
-        held *= np.array([1.0 if _APPOINTMENT.search(t) or _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+        held *= np.array([W_WEAK_WHEN if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
+                          _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
     elif kind == "why":
         held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK_WHEN for t in texts])
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
@@ -419,6 +384,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.8
         if (asks_stop and _RANK_CUES["stopped"].search(t)) or (asks_start and _RANK_CUES["started"].search(t)):
             score[i] += W_CHANGE * topic[i]
+        if kind == "med_change" and _TEST_AGAIN.search(t):
+            score[i] *= W_PLAN  # "repeat thyroid tests after the dose change" tells a test to come, not the change
         if kind == "test_result" and _RANK_CUES["plan"].search(t):
             score[i] *= W_PLAN
         if later:

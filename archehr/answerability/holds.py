@@ -1,0 +1,117 @@
+"""What each kind of answer looks like in a note sentence (`archehr.answerability.kinds` reads these).
+
+`HOLDS[kind]` finds a sentence that holds the kind of answer asked for (a duration, a date or interval, a
+medication change, a result, a cause, an instruction); `outcome_question` and `OUTCOME` tell a question about how
+long an outcome takes (a stone passing, a tablet working) and the sentences that tell it, apart from how long a
+course of treatment runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
+_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h)"
+# a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
+_RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
+HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
+    "how_long": (
+        rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
+        rf"\b(?:up to|around|about|at least)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+        rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
+        rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
+        rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
+        rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
+        rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
+        rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b|"
+        # shorthand and spoken durations: "14d", "x 2 yrs", "2-4 weeks", "days-weeks", "while on lenalidomide",
+        # "lasts 5-7 days", "may take 2-4 wks", "reassess need daily", "for now", "3 more doses"
+        rf"\b\d+\s*d\b|\b{_RANGE}\s*{_UNIT}\b|\b(?:days?|weeks?|months?)\s*(?:-|to|or)\s*(?:weeks?|months?|years?)\b|"
+        rf"\bwhile (?:on|taking|receiving|in|getting)\b|\bas long as\b|\blast(?:s|ing)?\b|\bmay take\b|"
+        rf"\breassess\w*\b|\bre-?evaluat\w*\b|\bfor now\b|\bongoing\b|\bchronic(?:ally)?\b|\bmaintenance\b|"
+        rf"\b{_N}\s+(?:more\s+)?(?:cycles?|doses?|sessions?|treatments?|infusions?|rounds?)\b|\bresolv\w+ within\b|"
+        rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b"),
+    "when": (
+        # a schedule tells when the next one falls: "then 40 mg every other week starting 02/06"
+        rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
+        rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
+        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
+        rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
+        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
+        rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
+        rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b|"
+        # shorthand dates and intervals: "~2-3 wk after", "in 24-48 h", "on ___", "DOL 5", "today", "before discharge"
+        rf"\b{_RANGE}\s*{_UNIT}\b|\bon\s+_{{2,}}|\b(?:dol|day)\s*#?\d+\b|\btoday\b|\btonight\b|"
+        rf"\bthis (?:morning|afternoon|evening|week)\b|\brtc\b|"
+        rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|"
+        # a permission with its condition answers "when can he ...": "May return to work when fever-free"
+        rf"\b(?:may|can|ok to|okay to|cleared to)\s+(?:return|resume|go back|restart|drive|shower|bathe|swim|lift)\b|"
+        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
+    "med_change": (
+        r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
+        r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
+        r"decreas\w+|reduc\w+|titrat\w+|instead|no longer|taper\w*|converted|prescribed|placed on|put on|"
+        r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)|"
+        # shorthand changes: "CTX -> PO cipro", "d/c'd", "dc'd", "uptitrate", "weaned off", "renally dosed", "on hold"
+        r"->|→|=>|\bd/?c'?(?:e?d)?\b|\b(?:up-?)?titrat\w*|\bwean\w*|\badjust\w*|\bdos(?:ed|ing)\b|\bon hold\b|"
+        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b"),
+    "test_result": (
+        r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
+        r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
+        r"no growth|consistent with|notable for|significant for|confirm\w*|ruled out|was|were|returned|"
+        r"came back|result\w*|level|count|ef)\b|\b[A-Za-z]{1,10}\s*[-:]?\s*\d+(?:\.\d+)?\*?|\d+\s*%|"
+        # a finding ruled out in a result line's shorthand: "CT head: no bleed, no fracture"
+        # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
+        r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
+        r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
+        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
+    "why": (
+        r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
+        r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
+        r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
+        r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
+        r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
+        r"recommended|decided|elected|can cause|may cause|raise|increase|"
+        # reasons in shorthand and in plain words: "as thromboprophylaxis", "empiric", "pending culture", "would not
+        # tolerate", "considered less likely", "may slow weight regain", "not needed"
+        r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
+        r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
+        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b"),
+    "may_i": (
+        r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
+        r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
+        r"return|come back|call|seek|go to|emergency|ed|er|911|until|resume|restrict\w*|limit\w*|"
+        r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to|"
+        # instructions and warnings in other words: "return precautions", "signs of", "keep pt safe", "only for"
+        r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
+        r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
+}.items()}
+DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
+# "how long till the stone comes out", "how long before the tablet starts working": the time an outcome takes
+# (a stone passing, a drug working, a symptom settling), not how long a course runs; a permission ("how long
+# before I can drive") is asked in other words
+_OUTCOME_Q = re.compile(r"\bhow (?:long|soon)\b(?:\s+\w+){0,2}?\s+(?:till|til|until|before|will it take|does it take|"
+                        r"for (?:the|it|this|that|my|his|her)\b)", re.I)
+_PERMIT_Q = re.compile(r"\b(?:can|could|allowed|able|ok to|okay to|safe to|cleared|go back|get back|"
+                       r"back (?:to|at|on|up))\b", re.I)
+# a sentence telling how long an outcome takes: "may take 2-4 weeks", "response expected within 1-2 wks", "pass on
+# their own within 1 to 4 weeks", "resolve within 3-6 months", "until the methotrexate takes effect"
+OUTCOME = re.compile(rf"\btak(?:es?|ing) (?:\w+ )?effect\b|\b(?:may|can|could|will|should|usually|often|typically|to) "
+                      rf"take\b|\btakes? (?:about |around |up to |at least )?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+                      r"\bexpect\w*|\busually\b|"
+                      r"\btypically\b|\bresolv\w*|\bimprov\w*|\bon (?:its|their) own\b|\bfull (?:effect|benefit)\b|"
+                      r"\bkicks? in\b|\bstarts? (?:to )?work\w*|\bsettl\w+|\bheal\w*|\bget(?:s|ting)? better\b|"
+                      r"\bgo(?:es)? away\b|\bwear\w* off\b|\brecover\w*|\bfad(?:e|es|ing)\b|\bresponse\b|\bbenefit\b",
+                      re.I)
+
+
+def outcome_question(question: str) -> bool:
+    """A how-long question asking how long an outcome takes ("how long till the stone comes out"), not how long
+    to go on with something or before a permission ("how long before I can drive")."""
+    return bool(_OUTCOME_Q.search(question)) and not _PERMIT_Q.search(question)
+
+
+GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|remaining|through|thru)\b", re.I)
+
+NUMBER = _N  # a count in digits or words
+UNIT = _UNIT  # a unit of time (or of doses)
