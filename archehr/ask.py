@@ -70,10 +70,6 @@ _TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|chec
 _RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                           r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                           r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
-# a when question asking for a booked event, not for a permission's condition ("when can he drive")
-_BOOKED_Q = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|check[\s-]*ups?|booked|scheduled|"
-                       r"what (?:date|day|time)|next (?:session|dose|shot|scan|test)|see (?:the|my|his|her|a|dr)\w*)\b",
-                       re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -267,7 +263,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
     cited sentence's text and topic score."""
     best_text = best[0] if best is not None else None
-    from archehr.answerability.kinds import plain_question
+    from archehr.answerability.cues import asks_booked_event
 
     if model is not None and p is not None:
         if model.abstains(p) or (model.flags(p) and not _date_given(types, best)):
@@ -282,7 +278,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
     # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
     if (types.kind == "when" and types.best_firm < FACT_MIN and question is not None
-            and _BOOKED_Q.search(plain_question(question))):
+            and asks_booked_event(question)):
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine

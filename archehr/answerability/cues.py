@@ -7,6 +7,8 @@
   the answer types match to what each note sentence holds (`kinds.ask_kind`).
 
 Each classifier reads its own rows in table order (`cue_table`); the patterns are case-insensitive.
+`plain_question` writes out texting spellings of question words before the cues read a question;
+`asks_booked_event` and `VISIT` tell a question about an appointment or a visit.
 """
 
 from __future__ import annotations
@@ -84,8 +86,28 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bnext (?:appointment|visit)\b"),
 )
 QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")
+# a question's words for a visit or an appointment
+_VISIT_WORDS = r"appointments?|appts?|visits?|follow[\s-]*ups?|see (?:the|my|his|her|a|dr)\w*"
+VISIT = re.compile(rf"\b(?:{_VISIT_WORDS}|clinic)\b", re.I)
+# a when question asking for a booked event, not for a permission's condition ("when can he drive")
+_BOOKED_Q = re.compile(rf"\b(?:{_VISIT_WORDS}|check[\s-]*ups?|booked|scheduled|what (?:date|day|time)|"
+                       r"next (?:session|dose|shot|scan|test))\b", re.I)
+# texting spellings of the question words the kind cues read ("wat day is his apt", "wen do i stop")
+_TEXTING_WORDS = {"wat": "what", "wot": "what", "wen": "when", "wich": "which", "hw": "how", "y": "why"}
+_TEXTING = re.compile(r"\b(?:wat|wot|wen|wich|hw)\b|^y\b", re.I)
 
 
 def cue_table(classifier: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """The (name, compiled pattern) rows of one classifier ("type" or "kind"), in table order."""
     return tuple((name, re.compile(pattern, re.I)) for c, name, pattern in CUES if c == classifier)
+
+
+def plain_question(question: str) -> str:
+    """The question with texting spellings of its question words written out ("wat day" -> "what day")."""
+    return _TEXTING.sub(lambda m: _TEXTING_WORDS[m.group(0).lower()], question)
+
+
+def asks_booked_event(question: str) -> bool:
+    """The question asks for a booked event (an appointment, a visit, a date, the next session), not for a
+    permission's condition ("when can he drive")."""
+    return bool(_BOOKED_Q.search(plain_question(question)))

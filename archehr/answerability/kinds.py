@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from archehr.answerability.cues import cue_table
+from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.answerability.holds import DONE, GOES_ON, HOLDS, NUMBER, OUTCOME, UNIT, outcome_question
 from archehr.data.model import Case
@@ -42,22 +42,13 @@ KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
 _ASKS = cue_table("kind")
 _RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
                      r"call (?:the|his|her|my|a|911))", re.I)
-_VISIT = re.compile(r"\b(?:appointments?|appts?|visits?|follow[\s-]*ups?|clinic|"
-                    r"see (?:the|my|his|her|a|dr)\w*)\b", re.I)
-# texting spellings of the question words the kind cues read ("wat day is his apt", "wen do i stop")
-_TEXTING_WORDS = {"wat": "what", "wot": "what", "wen": "when", "wich": "which", "hw": "how", "y": "why"}
-_TEXTING = re.compile(r"\b(?:wat|wot|wen|wich|hw)\b|^y\b", re.I)
 _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
-# "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 # "What do I take to sleep now?": which medicine, a medication change, not a permission
 _WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|they) (?:take|use|give)\b", re.I)
+# "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
                            r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
-
-def plain_question(question: str) -> str:
-    """The question with texting spellings of its question words written out ("wat day" -> "what day")."""
-    return _TEXTING.sub(lambda m: _TEXTING_WORDS[m.group(0).lower()], question)
 
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
@@ -69,11 +60,12 @@ _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|se
 W_APPOINTMENT = 0.12
 # a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
 # a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
+# (so does a why answer's weak cue)
 _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
                           rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\s+(?:after|from|post|before)\b|"
                           rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
-W_WEAK_WHEN = 0.6
+W_WEAK = 0.6
 # an appointment still to be booked by someone else ("PT office will call to schedule within 1 week", "you will be
 # sent an appointment"): it answers a when question only weakly, and gives no date of a booked event
 _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) (?:you |him |her |them )?"
@@ -81,7 +73,7 @@ _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) (?
                            r"\bwill be (?:sent|posted|contacted|called)\b|\bwill (?:send|post) (?:you |him |her )?"
                            r"(?:an? )?(?:appointment|letter|date)\b", re.I)
 # a cause said outright ("because", "due to", "attributed to", "provoked by", "given ..."): the strong form of a
-# why answer; a sentence holding only a weak cue ("recommended", "risk", "which can") counts `W_WEAK_WHEN` of a hold
+# why answer; a sentence holding only a weak cue ("recommended", "risk", "which can") counts `W_WEAK` of a hold
 _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|provoked|triggered|in the setting of|"
                          r"as a result|so that|in order to|given|since|therefore|as (?:it|they|this|she|he) |"
                          r"related to|contribut\w+|to (?:prevent|reduce|treat|lower|protect|avoid|cover|control)|"
@@ -172,7 +164,7 @@ def ask_kind(question: str) -> str:
         return "other"
     if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
         return "med_change"
-    if "when" in found and "may_i" in found and _RETURN.search(question) and not _VISIT.search(question):
+    if "when" in found and "may_i" in found and _RETURN.search(question) and not VISIT.search(question):
         return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
     return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
@@ -354,10 +346,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     ctx = contexts(case)
     held = holds.astype(float)
     if kind == "when":
-        held *= np.array([W_WEAK_WHEN if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
-                          _WHEN_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+        held *= np.array([W_WEAK if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
+                          _WHEN_STRONG.search(t) else W_WEAK for t in texts])
     elif kind == "why":
-        held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK_WHEN for t in texts])
+        held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK for t in texts])
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
