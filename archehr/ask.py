@@ -232,22 +232,28 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
-    flagged = flagged or (direct and model is not None and _result_awaited(types, split))
-    confidence = _shown_confidence(model, p, flagged, confidence)
+    # a rule saw the asked fact missing (a medicine never named, a result awaited, no date given ...)
+    ruled = _needs_review(model, None, False, types if direct else None, best, question)
+    ruled = ruled or (direct and model is not None and _result_awaited(types, split))
+    flagged = ruled or _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
+    confidence = _shown_confidence(model, p, flagged, confidence, ruled)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
-def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float) -> float:
-    """The confidence shown beside the review flag: a flagged answer's is at most the review level (flagged
-    for a reason the model's P does not see: a medicine the note never names, a pending result, no sentence
-    giving the asked date); one the model would flag but that gives the date asked (`_date_given`) is at
-    least the review level."""
+def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
+    """The confidence shown beside the review flag: a flagged answer's is at most the review level, and at most
+    halfway between the threshold and the review level when a rule flagged it (`ruled`: a reason the model's P
+    does not see, a medicine the note never names, a pending result, no sentence giving the asked date: such an
+    answer is less often right than one the model merely doubts); one the model would flag but that gives the
+    date asked (`_date_given`) is at least the review level."""
     if model is None:
         return confidence
     review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
+    if ruled:
+        threshold = float(getattr(model, "threshold", review))
+        return min(confidence, (threshold + review) / 2)
     if flagged:
         return min(confidence, review)
     if p is not None and model.flags(p):
@@ -261,7 +267,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     because a sentence holds the asked kind, so flagged; between threshold and review level unless the
     first line gives the date asked for), or the selector's without one; and, with the answer types
     (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score."""
+    cited sentence's text and topic score. With `p` None and no selector flag: the fact rules alone."""
     best_text = best[0] if best is not None else None
     from archehr.answerability.cues import asks_booked_event
 
