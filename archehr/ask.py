@@ -70,6 +70,11 @@ _TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|chec
 _RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                           r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                           r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
+# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
+_RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
+                           r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
+                           r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
+                           r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -247,7 +252,7 @@ def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: fl
     halfway between the threshold and the review level when a rule flagged it (`ruled`: a reason the model's P
     does not see, a medicine the note never names, a pending result, no sentence giving the asked date: such an
     answer is less often right than one the model merely doubts); one the model would flag but that gives the
-    date asked (`_date_given`) is at least the review level."""
+    date, duration or result asked (`_fact_given`) is at least the review level."""
     if model is None:
         return confidence
     review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
@@ -272,7 +277,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     from archehr.answerability.cues import asks_booked_event
 
     if model is not None and p is not None:
-        if model.abstains(p) or (model.flags(p) and not _date_given(types, best)):
+        if model.abstains(p) or (model.flags(p) and not _fact_given(types, best)):
             return True
     elif selector_flag:
         return True
@@ -315,16 +320,17 @@ def _result_awaited(types: Any, split: SplitNote) -> bool:
     return any(_PENDING.search(split.sentences[i].text) for i in top)
 
 
-def _date_given(types: Any, best: tuple[str, float] | None) -> bool:
-    """A when (how long) question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and
-    gives a date or an interval ("Follow up with cardiology in 4-6 weeks") or a duration ("for 12 months") of
-    its own: the asked fact is there, so a middling confidence is no reason for review (the other flags still
-    apply)."""
-    if types is None or best is None or types.kind not in FACT_KINDS:
+def _fact_given(types: Any, best: tuple[str, float] | None) -> bool:
+    """A when (how long, test result) question whose first cited sentence names the topic (at least `HOLDS_MIN`
+    of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for 12
+    months") or a result ("eGFR 84 mL/min", "negative", "in range") of its own: the asked fact is there, so a
+    middling confidence is no reason for review (the other flags, a pending or only planned test among them,
+    still apply)."""
+    given = {"when": _WHEN_GIVEN, "how_long": _DURATION_GIVEN, "test_result": _RESULT_GIVEN}
+    if types is None or best is None or types.kind not in given:
         return False
     text, topic = best
-    given = _WHEN_GIVEN if types.kind == "when" else _DURATION_GIVEN
-    return topic >= HOLDS_MIN and bool(given.search(text)) and not _blank_date(text)
+    return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not _blank_date(text)
 
 
 def _blank_date(text: str) -> bool:
