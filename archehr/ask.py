@@ -237,14 +237,22 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    # a rule saw the asked fact missing (a medicine never named, a result awaited, no date given ...)
-    ruled = _needs_review(model, None, False, types if direct else None, best, question)
-    ruled = ruled or (direct and model is not None and _result_awaited(types, split))
-    flagged = ruled or _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
+    flagged, ruled = _review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
+                                   split)
     confidence = _shown_confidence(model, p, flagged, confidence, ruled)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
+                  question: str, split: SplitNote) -> tuple[bool, bool]:
+    """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `_needs_review` without
+    the model's P, and `_result_awaited`). `types` is None when ranking by the selector alone."""
+    ruled = _needs_review(model, None, False, types, best, question)
+    ruled = ruled or (types is not None and model is not None and _result_awaited(types, split))
+    return ruled or _needs_review(model, p, selector_flag, types, best, question), ruled
 
 
 def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
