@@ -70,6 +70,11 @@ _TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|chec
 _RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                           r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                           r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
+# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
+_RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
+                           r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
+                           r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
+                           r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -232,22 +237,36 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     shown = {c for ln in lines for c in ln.citations}
     confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    flagged = _needs_review(model, p, bool(ev.selection.flagged), types if direct else None, best, question)
-    flagged = flagged or (direct and model is not None and _result_awaited(types, split))
-    confidence = _shown_confidence(model, p, flagged, confidence)
+    flagged, ruled = _review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
+                                   split)
+    confidence = _shown_confidence(model, p, flagged, confidence, ruled)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
-def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float) -> float:
-    """The confidence shown beside the review flag: a flagged answer's is at most the review level (flagged
-    for a reason the model's P does not see: a medicine the note never names, a pending result, no sentence
-    giving the asked date); one the model would flag but that gives the date asked (`_date_given`) is at
-    least the review level."""
+def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
+                  question: str, split: SplitNote) -> tuple[bool, bool]:
+    """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `_needs_review` without
+    the model's P, and `_result_awaited`). `types` is None when ranking by the selector alone."""
+    ruled = _needs_review(model, None, False, types, best, question)
+    ruled = ruled or (types is not None and model is not None and _result_awaited(types, split))
+    return ruled or _needs_review(model, p, selector_flag, types, best, question), ruled
+
+
+def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
+    """The confidence shown beside the review flag: a flagged answer's is at most the review level, and at most
+    halfway between the threshold and the review level when a rule flagged it (`ruled`: a reason the model's P
+    does not see, a medicine the note never names, a pending result, no sentence giving the asked date: such an
+    answer is less often right than one the model merely doubts); one the model would flag but that gives the
+    date, duration or result asked (`_fact_given`) is at least the review level."""
     if model is None:
         return confidence
     review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
+    if ruled:
+        threshold = float(getattr(model, "threshold", review))
+        return min(confidence, (threshold + review) / 2)
     if flagged:
         return min(confidence, review)
     if p is not None and model.flags(p):
@@ -261,12 +280,12 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     because a sentence holds the asked kind, so flagged; between threshold and review level unless the
     first line gives the date asked for), or the selector's without one; and, with the answer types
     (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score."""
+    cited sentence's text and topic score. With `p` None and no selector flag: the fact rules alone."""
     best_text = best[0] if best is not None else None
     from archehr.answerability.cues import asks_booked_event
 
     if model is not None and p is not None:
-        if model.abstains(p) or (model.flags(p) and not _date_given(types, best)):
+        if model.abstains(p) or (model.flags(p) and not _fact_given(types, best)):
             return True
     elif selector_flag:
         return True
@@ -309,16 +328,17 @@ def _result_awaited(types: Any, split: SplitNote) -> bool:
     return any(_PENDING.search(split.sentences[i].text) for i in top)
 
 
-def _date_given(types: Any, best: tuple[str, float] | None) -> bool:
-    """A when (how long) question whose first cited sentence names the topic (at least `HOLDS_MIN` of it) and
-    gives a date or an interval ("Follow up with cardiology in 4-6 weeks") or a duration ("for 12 months") of
-    its own: the asked fact is there, so a middling confidence is no reason for review (the other flags still
-    apply)."""
-    if types is None or best is None or types.kind not in FACT_KINDS:
+def _fact_given(types: Any, best: tuple[str, float] | None) -> bool:
+    """A when (how long, test result) question whose first cited sentence names the topic (at least `HOLDS_MIN`
+    of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for 12
+    months") or a result ("eGFR 84 mL/min", "negative", "in range") of its own: the asked fact is there, so a
+    middling confidence is no reason for review (the other flags, a pending or only planned test among them,
+    still apply)."""
+    given = {"when": _WHEN_GIVEN, "how_long": _DURATION_GIVEN, "test_result": _RESULT_GIVEN}
+    if types is None or best is None or types.kind not in given:
         return False
     text, topic = best
-    given = _WHEN_GIVEN if types.kind == "when" else _DURATION_GIVEN
-    return topic >= HOLDS_MIN and bool(given.search(text)) and not _blank_date(text)
+    return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not _blank_date(text)
 
 
 def _blank_date(text: str) -> bool:

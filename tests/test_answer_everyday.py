@@ -258,9 +258,10 @@ def test_a_pending_result_is_flagged_for_review() -> None:
     case, _ = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
-    # flagged, the confidence is at most the review level
-    typed_p = load_typed().probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
-    assert r.confidence == pytest.approx(min(typed_p, load_typed().review))
+    # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level
+    typed = load_typed()
+    typed_p = typed.probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
+    assert r.confidence == pytest.approx(min(typed_p, (typed.threshold + typed.review) / 2))
     # the pending rule flags on its own, whatever the model's P: a model that would flag nothing
     types = answer_types(case)
     assert _needs_review(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0))
@@ -283,6 +284,25 @@ class _FlagsNothing:
 class _FlagsAll(_FlagsNothing):
     def flags(self, p: float) -> bool:
         return True
+
+
+def test_the_shown_confidence_of_a_flagged_answer() -> None:
+    from archehr.ask import _shown_confidence
+
+    class Levels(_FlagsNothing):
+        threshold = 0.1
+        review = 0.5
+
+        def flags(self, p: float) -> bool:
+            return self.threshold <= p < self.review
+
+    m = Levels()
+    assert _shown_confidence(m, 0.9, False, 0.9) == 0.9  # not flagged, above the review level: as it is
+    assert _shown_confidence(m, 0.9, True, 0.9) == 0.5  # flagged by the model's doubt: at most the review level
+    assert _shown_confidence(m, 0.9, True, 0.9, ruled=True) == pytest.approx(0.3)  # by a rule: at most halfway
+    assert _shown_confidence(m, 0.2, True, 0.2, ruled=True) == 0.2  # already below halfway: as it is
+    assert _shown_confidence(m, 0.3, False, 0.3) == 0.5  # the model would flag, the date is given: the review level
+    assert _shown_confidence(None, 0.3, True, 0.3, ruled=True) == 0.3  # no confidence model: the selector's
 
 
 def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence() -> None:

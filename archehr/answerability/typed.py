@@ -6,8 +6,11 @@ or name something the note discusses but ask for a fact it does not give (how lo
 review). This model adds, to the lexical P(answerable), what `kinds.answer_types` measures: how much of
 the question's topic the note names (the everyday lexicon and brand names counting), the weight of the
 most specific concept it never names, and the best topic score among sentences holding the asked kind of
-answer. A logistic regression over those (balanced classes) gives the confidence; below `threshold` the
-answer is "The note does not say.", below `review` it is flagged. The model file is versioned JSON.
+answer, and what the sentence that scores best as the answer holds: whether it holds the asked kind (and in its
+firm form: a cause clause for why, a date or a booked slot for when), how much of the topic it names, and how much
+less than the sentence naming the most of it (the asked thing named by another sentence than the one that answers).
+A logistic regression over those (balanced classes) gives the confidence; below `threshold` the answer is "The
+note does not say.", below `review` it is flagged. The model file is versioned JSON.
 """
 
 from __future__ import annotations
@@ -27,11 +30,14 @@ from archehr.errors import ConfigError, DataError, Problem
 from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 
 FORMAT = "archehr-typed-confidence"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SHIPPED = Path(__file__).resolve().parent / "model_typed.json"
 FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "best_topic", "typed_gap",
-            "log_concepts", "missing_known", "missing_drug", *(f"kind_{k}" for k in KINDS))
-L2 = 3.0
+            "log_concepts", "missing_known", "missing_drug", *(f"kind_{k}" for k in KINDS),
+            "top_holds", "top_firm", "top_topic", "top_gap")
+# measured over the 17 writers' leave-one-writer-out (docs/answer.md): 1.0 caught more unanswerable questions than
+# 3.0 for as many answerable ones flagged
+L2 = 1.0
 
 
 def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
@@ -39,10 +45,17 @@ def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
     q = min(max(p, 1e-4), 1 - 1e-4)
     best_topic = float(types.topic.max()) if types.topic.size else 0.0
     best_typed = types.best_typed
+    # the sentence scoring best as the answer (the first cited one, but for the selector's small share): does it
+    # hold the asked kind, in its firm form, and does it name the asked thing or does another sentence name more
+    top = int(np.argmax(types.score)) if types.score.size else -1
+    firm = types.holds if types.firm is None else types.firm
+    top_topic = float(types.topic[top]) if top >= 0 else 0.0
+    top_row = [float(types.holds[top]) if top >= 0 else 0.0, float(firm[top]) if top >= 0 else 0.0, top_topic,
+               best_topic - top_topic]
     row = [math.log(q / (1 - q)), types.note_coverage, types.missing_top, best_typed,
            float(types.score.max()) if types.score.size else 0.0, best_topic, best_topic - best_typed,
            math.log1p(types.concepts), float(min(types.missing_known, 2)), float(types.missing_drugs > 0),
-           *(float(types.kind == k) for k in KINDS)]
+           *(float(types.kind == k) for k in KINDS), *top_row]
     return np.array(row, dtype=float)
 
 
