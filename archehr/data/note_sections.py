@@ -25,7 +25,26 @@ HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
                            r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
-                           r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging)$", re.IGNORECASE)
+                           r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
+                           # a GP's or a letter's shorthand ("Hx:", "O/E:", "Imp:"), an SBAR handover's sections,
+                           # the examination under its names ("Exam:", "Video exam:", "MSE:")
+                           r"|Hx|Imp|O/E|On examination|Situation|Recommendations?|(?:Management )?plan|Management"
+                           r"|(?:(?:Physical|Video|Clinical|Focused|Neuro(?:logical)?) )?exam(?:ination)?|PE|MSE"
+                           r"|Mental (?:status|state) exam(?:ination)?)$", re.IGNORECASE)
+# the shorthand and the narrative sections that head a sentence however short ("Imp: Viral URTI.")
+_LOOSE_NAME = re.compile(r"^(?:Hx|Imp|Impression|Assessment|Subjective|Objective|History|Situation)$", re.IGNORECASE)
+# an examination's findings are often a list in lower case ("Video exam: alert, speech fluent, ...")
+_EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$", re.IGNORECASE)
+# the name of a field that holds a value however it is written ("Diagnosis: ... was ..."): never a section
+_FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
+                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*)$", re.IGNORECASE)
+# a narrative clause: a subject, then a verb in a tense a report uses, within its first words ("Bilirubin peaked
+# at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
+# ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none
+_NARRATIVE = re.compile(r"^(?!(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b)"
+                        r"[A-Z][\w/()-]*(?:,? (?:and )?[\w/()-]+){0,4}? (?:is|was|were|are|has|had|have|showed|shows"
+                        r"|peaked|failed|passed|recommends?|recommended|remains|remained|reports|reported|denies|denied"
+                        r"|presented|underwent|received|tolerated|developed|improved|worsened|began|became|revealed)\b")
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
@@ -38,18 +57,29 @@ def section_label(line: str) -> int | None:
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
     prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
     "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
-    number and has four words or more, two of them words of prose."""
+    number and has four words or more, two of them words of prose. The shorthand and the findings' sections
+    ("Hx:", "Imp:", "O/E:", "Exam:", "Subjective:") head any sentence ("O/E: BP 112/70, BMI 22.", "Exam: alert,
+    no distress."); a label of no known section heads a narrative clause only ("Feeds: He is breastfeeding ...")."""
+    name = None
     label = _PROBLEM_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
-        if not label or not _SECTION_NAME.match(label.group(1).strip()):
+        if not label or _FIELD_NAME.match(label.group(1).strip()):
             return None
+        name = label.group(1).strip()
     rest = line[label.end():].strip()
     # (a title's full stop ends no sentence: "Hospital course: Mrs. Vasquez presented with ...")
     first = re.split(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    if has_column_gap(rest):
+        return None
+    if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
+        return label.end() if " " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4 else None
+    # (a whole sentence, however short, after the shorthand or an examination's name)
+    if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
+            and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
+        return label.end()
     # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
-    if not re.match(r"[A-Z0-9~<>]", rest) or has_column_gap(rest) or len(first.split()) < 4 \
-            or len(_PROSE_WORD.findall(first)) < 2:
+    if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
 
