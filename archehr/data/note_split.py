@@ -227,8 +227,12 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
-    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
-        return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
+    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
+        # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
+        # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
+        if re.search(r"\d\S*,? [A-Za-z][\w-]{2,}$", prev) and re.match(r"[<>]?\d", line):
+            return True
+        return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) and continues(prev, line, width, lead, next_line)
     prev_lead = len(prev) - len(prev.lstrip())
     if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
         return prev_lead < lead and continues(prev, line, width, lead, next_line)
@@ -316,7 +320,12 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
                 units.append(open_unit)
                 open_unit = None
                 continue
-        elif is_lab_line(line):
+        elif is_lab_line(line) and not (open_unit is not None and open_unit.kind in ("text", "list")
+                                        and (CONTINUES_START.match(line) or OPEN_END.search(laid_out))
+                                        and _carries_on(open_unit, laid_out, line, width, lead,
+                                                        _next_line(text, paragraph, index + 1))):
+            # (a line of results in lower case or after a phrase left open carries a sentence on: "... contact
+            # the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol was" + "3.9 mmol/L and ...")
             open_unit = _Unit(s, e, "lab", lead)
         elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
                                                    _next_line(text, paragraph, index + 1)):
