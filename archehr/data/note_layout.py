@@ -312,6 +312,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
         if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
             return []
+        # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
+        if not label and not value and all(re.match(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$", c.strip())
+                                           for c in _TWO_SPACES.split(line)):
+            return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
         # (the first item too: "Tue 09/03/2024 9:40 AM  Dr. Lee, Primary Care  Oakmont Clinic, Suite 210")

@@ -320,8 +320,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
                 units.append(open_unit)
                 open_unit = None
                 continue
-        elif is_lab_line(line) and not (open_unit is not None and open_unit.kind in ("text", "list")
-                                        and (CONTINUES_START.match(line) or OPEN_END.search(laid_out))
+        elif is_lab_line(line) and not (open_unit is not None and (open_unit.kind == "lab" or (
+                open_unit.kind in ("text", "list") and (CONTINUES_START.match(line) or OPEN_END.search(laid_out))))
                                         and _carries_on(open_unit, laid_out, line, width, lead,
                                                         _next_line(text, paragraph, index + 1))):
             # (a line of results in lower case or after a phrase left open carries a sentence on: "... contact
