@@ -39,7 +39,8 @@ _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\
 _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})) "
                           r"(?=[A-Z][a-z]+(?: [a-z]+){0,2}:[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
-_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS no\.?|NHS number|Hosp(?:ital)? no\.?|Unit no\.?|CHI|NHI)\b"
+_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS no\.?|NHS number|Hosp(?:ital)? no\.?|Unit no\.?"
+                          r"|CHI|NHI)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
@@ -259,6 +260,8 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 # a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
 _READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+# (with no label before them, two words may follow: "SpO2 95% 4L NC")
+_BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
 
 # a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"
@@ -275,9 +278,10 @@ def _title_bar(body: str) -> bool:
         and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
 
 
-# a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056"
+# a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056" (a clinic's
+# phone, room or bed belongs to its title line: "Lakemoor Clinic | Suite 200 | Tel 555-0101")
 _ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hosp(?:ital)? no\.?|Unit no\.?|CSN|FIN"
-                      r"|Acct|Age|Sex|Room|Bed|Tel|Phone|DOS)\b:? ?\S", re.IGNORECASE)
+                      r"|Acct|Age|Sex|DOS)\b:? ?\S", re.IGNORECASE)
 
 
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
@@ -313,8 +317,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
             return []
         # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
-        if not label and not value and all(re.match(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$", c.strip())
-                                           for c in _TWO_SPACES.split(line)):
+        if not label and not value and all(_BARE_READING.match(c.strip()) for c in _TWO_SPACES.split(line)):
             return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
