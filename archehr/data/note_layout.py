@@ -39,6 +39,8 @@ _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\
 _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})) "
                           r"(?=[A-Z][a-z]+(?: [a-z]+){0,2}:[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
+_PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
 _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS no\.?|NHS number|Hosp(?:ital)? no\.?|Unit no\.?"
                           r"|CHI|NHI)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
@@ -86,8 +88,9 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         # (after a comma, a header field named with or without its colon: "Patient: Tomasz Wielgosz, DOB 22/01/1994,
         # NHS no. 943 118 2056"; the comma stays with the field before it; a letter's "Re:" names the patient with
         # the birth date, "Re: Mr A. Lee, DOB 02.02.1957", and a field with its colon only ends it)
-        cuts += [(m.start(), m.end()) for m in _COMMA_FIELD.finditer(line) if m.start() > first_colon
-                 and (not line.startswith(("Re:", "RE:")) or re.match(r"[^,:]{1,30}:", line[m.end():]))]
+        if _PERSON_LABEL.match(line):
+            cuts += [(m.start(), m.end()) for m in _COMMA_FIELD.finditer(line) if m.start() > first_colon
+                     and (not line.startswith(("Re:", "RE:")) or re.match(r"[^,:]{1,30}:", line[m.end():]))]
         # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD, _TITLE_FIELD)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)

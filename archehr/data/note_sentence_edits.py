@@ -76,3 +76,26 @@ def order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]
             s = m.end()
         out.append((s, e))
     return out
+
+
+# a field of appointments ("Next appointment:", "Follow-up:", "F/u:", "Review:") and, in each of its parts, when:
+# "in 6 weeks", "within 2 days", a date ("12/07", "3 Nov"), a weekday
+_APPOINTMENT_FIELD = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)\s*:",
+                                re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:in|within|after) (?:\d+|one|two|three|four|six|a few) (?:days?|weeks?|months?|years?)\b"
+                   r"|\b\d{1,2}/\d{1,2}\b|\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                   r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b", re.IGNORECASE)
+
+
+def appointment_cuts(s: int, e: int, text: str) -> list[tuple[int, int]]:
+    """A field of appointments cut after each semicolon, when every part says when ("Next appointment: nurse
+    review in 6 weeks;" + "clinic in 4 months."): each appointment is a unit. A part without a time is no
+    appointment ("Follow-up: referral sent; the team will call within 2 weeks" stays one)."""
+    piece = text[s:e]
+    if not _APPOINTMENT_FIELD.match(piece) or ";" not in piece:
+        return [(s, e)]
+    parts = [m.end() for m in re.finditer(r";[ \t]+", piece)]
+    bounds = [0, *parts, len(piece)]
+    if not all(_WHEN.search(piece[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)):
+        return [(s, e)]
+    return [(s + a, s + len(piece[a:b].rstrip()) + a) for a, b in zip(bounds, bounds[1:], strict=False)]

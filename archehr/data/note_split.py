@@ -45,7 +45,7 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_sections import HEADER_ONLY, ORDER_HEADING, entry_heads, group_heads, paragraph_labels
-from archehr.data.note_sentence_edits import order_cuts, should_join
+from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -346,7 +346,9 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     return paras
 
 
-def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
+def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
+    """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
+    appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
     if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
@@ -374,6 +376,8 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
+    if not excerpt:
+        merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]
     return [cut for s, e in merged for cut in (order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
 
 
@@ -401,7 +405,7 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
         for unit in _units(para, note, width, soap, labels, excerpt):
-            for s, e in _split_unit(unit, note, segment):
+            for s, e in _split_unit(unit, note, segment, excerpt):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
     return SplitNote(note, tuple(sentences), name, notes)
