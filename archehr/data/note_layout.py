@@ -42,7 +42,7 @@ _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
 _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS no\.?|NHS number|Hosp(?:ital)? no\.?|Unit no\.?"
-                          r"|CHI|NHI)\b"
+                          r"|CHI|NHI|Bed|Room|Ward|Age)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
