@@ -28,7 +28,7 @@ _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interva
                            r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
                            # a GP's or a letter's shorthand ("Hx:", "O/E:", "Imp:"), an SBAR handover's sections,
                            # the examination under its names ("Exam:", "Video exam:", "MSE:")
-                           r"|Hx|Imp|O/E|On examination|Situation|Recommendations?|(?:Management )?plan|Management"
+                           r"|Hx|Imp|O/E|On examination|Situation|(?:Management )?plan|Management"
                            r"|(?:(?:Physical|Video|Clinical|Focused|Neuro(?:logical)?) )?exam(?:ination)?|PE|MSE"
                            r"|Mental (?:status|state) exam(?:ination)?)$", re.IGNORECASE)
 _ADVICE_SECTION = re.compile(r"^(?:Activity|(?:Discharge |Patient |Home )?instructions)\s*:", re.IGNORECASE)
@@ -73,7 +73,7 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     first = re.split(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
     if has_column_gap(rest):
         return None
-    if sbar and name is not None and name.lower() == "background":
+    if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
         return label.end() if " " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4 else None
@@ -100,7 +100,7 @@ def paragraph_labels(lines: list[str], sbar: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
-    note is an SBAR handover, whose "Background:" is a section."""
+    note is an SBAR handover, whose "Background:" and "Recommendation:" are sections."""
     ends = [section_label(line, sbar) for line in lines]
     for i, end in enumerate(ends):
         # (advice's own sections and topics only: "Activity:", "Work:"; "Exam:" beside "Diagnosis: Gout." is a section)
