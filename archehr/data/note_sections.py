@@ -102,10 +102,12 @@ def paragraph_labels(lines: list[str], sbar: bool = False) -> list[int | None]:
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
     note is an SBAR handover, whose "Background:" and "Recommendation:" are sections."""
     ends = [section_label(line, sbar) for line in lines]
+    first = list(ends)  # (a topic heading narrative prose is no field of advice: "Feeds: She is ..." + "Swallow: ...")
     for i, end in enumerate(ends):
         # (advice's own sections and topics only: "Activity:", "Work:"; "Exam:" beside "Diagnosis: Gout." is a section)
-        if end and (_ADVICE_SECTION.match(lines[i]) or not _SECTION_NAME.match(lines[i][:end - 1].strip())) \
-                and any(0 <= j < len(lines) and _advice_field(lines[j]) for j in (i - 1, i + 1)):
+        if end and not _PROBLEM_LABEL.match(lines[i]) \
+                and (_ADVICE_SECTION.match(lines[i]) or not _SECTION_NAME.match(lines[i][:end - 1].strip())) \
+                and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)):
             ends[i] = None
     return ends
 
