@@ -107,3 +107,13 @@ def test_appointments_after_one_another_in_a_field_are_a_unit_each():
     # a part that says no time is no appointment
     line = "Follow-up: Physiotherapy referral sent; the team will call within 2 weeks."
     assert appointment_cuts(0, len(line), line) == [(0, len(line))]
+
+
+def test_a_label_one_space_before_its_checkboxes_is_a_unit_and_each_box_one():
+    assert texts("Review\nMedication review: [x] Done   [ ] Not done\n")[1:] == [
+        "Medication review:", "[x] Done", "[ ] Not done"]
+
+
+def test_a_hospital_number_after_a_comma_is_a_field_in_any_case():
+    assert texts("Patient: Colin Bright, DOB 17/07/1971, Hospital No. W4419920\n") == [
+        "Patient: Colin Bright,", "DOB 17/07/1971,", "Hospital No. W4419920"]

@@ -41,8 +41,8 @@ _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
-_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS no\.?|NHS number|Hosp(?:ital)? no\.?|Unit no\.?"
-                          r"|CHI|NHI|Bed|Room|Ward|Age)\b"
+_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
+                          r"|Unit (?i:no\.?)|CHI|NHI|Bed|Room|Ward|Age)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
@@ -145,7 +145,8 @@ def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
 # a number, a time or a date
 _DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
-_LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+# (one space is a gap before a checkbox: "Medication review: [x] Done   [ ] Not done")
+_LABEL_GAP = re.compile(rf"^{_LABEL}:(?:[ \t]{{2,}}|[ \t](?=\[[ xX]?\]|[\u2610\u2611\u2612]))(?=\S)")
 _WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
 _VALUE_START = re.compile(r"^(?:[<>]?[-+]?\d|(?:H|L|HH|LL|High|Low|Normal|Abnormal|Neg|Pos)\b)")
 # a lower-case word that is no small joining word: "tablet", "metabolic", not "of", "and"
