@@ -238,6 +238,16 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     return continues(prev, line, width, lead, next_line)
 
 
+def _results_carry_on(unit: _Unit | None, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does a line that reads as results carry `unit` on rather than open a lab line of its own: in lower case
+    or after a phrase left open ("... contact the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol
+    was" + "3.9 mmol/L and ..."), or under a lab line that the lab rule carries on?"""
+    if unit is None or not (unit.kind == "lab" or (unit.kind in ("text", "list")
+                                                   and (CONTINUES_START.match(line) or OPEN_END.search(prev)))):
+        return False
+    return _carries_on(unit, prev, line, width, lead, next_line)
+
+
 def _in_table(raw: list[str]) -> list[bool]:
     """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
     fields) with a row of the same table directly above or below it."""
@@ -312,12 +322,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
                 units.append(open_unit)
                 open_unit = None
                 continue
-        elif is_lab_line(line) and not (open_unit is not None and (open_unit.kind == "lab" or (
-                open_unit.kind in ("text", "list") and (CONTINUES_START.match(line) or OPEN_END.search(laid_out))))
-                                        and _carries_on(open_unit, laid_out, line, width, lead,
-                                                        _next_line(text, paragraph, index + 1))):
-            # (a line of results in lower case or after a phrase left open carries a sentence on: "... contact
-            # the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol was" + "3.9 mmol/L and ...")
+        elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, width, lead,
+                                                         _next_line(text, paragraph, index + 1)):
             open_unit = _Unit(s, e, "lab", lead)
         elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
                                                    _next_line(text, paragraph, index + 1)):
