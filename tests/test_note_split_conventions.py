@@ -117,3 +117,11 @@ def test_a_label_one_space_before_its_checkboxes_is_a_unit_and_each_box_one():
 def test_a_hospital_number_after_a_comma_is_a_field_in_any_case():
     assert texts("Patient: Colin Bright, DOB 17/07/1971, Hospital No. W4419920\n") == [
         "Patient: Colin Bright,", "DOB 17/07/1971,", "Hospital No. W4419920"]
+
+
+def test_a_lone_word_that_ends_a_sentence_under_a_long_open_line_ends_that_sentence():
+    note = "Extubated this morning to 4L NC, tolerating well. Pt c/o sore throat, otherwise denies\nCP/SOB.\nPlan\n"
+    assert texts(note) == ["Extubated this morning to 4L NC, tolerating well.",
+                           "Pt c/o sore throat, otherwise denies CP/SOB.", "Plan"]
+    # (under a short line, or one closed by a capitalised word, the word is a line of its own)
+    assert texts("Seen today with her son\nStable.\n") == ["Seen today with her son", "Stable."]
