@@ -7,8 +7,8 @@ space folded, a leading bullet or checkbox dropped): it was merged with a neighb
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 
-Without FOLDER: every `data/everyday/raw-*` folder and every `data/everyday/heldout-*/raw` folder, then the
-total over them.
+Without FOLDER: every `data/everyday/raw-*` folder and every `data/everyday/*/raw` folder (held-out and
+development writers), then the total over them.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     everyday = REPO / "data" / "everyday"
     ap.add_argument("folders", nargs="*", type=Path,
-                    default=sorted(p for p in [*everyday.glob("raw-*"), *everyday.glob("heldout-*/raw")] if p.is_dir()))
+                    default=sorted(p for p in [*everyday.glob("raw-*"), *everyday.glob("*/raw")] if p.is_dir()))
     ap.add_argument("--splitter", default="rules", choices=["rules", "spacy"])
     ap.add_argument("--show", type=int, default=0, help="print the first N broken gold units of each folder")
     args = ap.parse_args()

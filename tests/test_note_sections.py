@@ -82,12 +82,12 @@ def test_a_title_bar_naming_the_document_is_one_unit():
         assert texts(f"{line}\nName: Ann Lee\n") == [line, "Name: Ann Lee"]
 
 
-def test_a_pipe_line_naming_no_document_keeps_its_cells():
-    line = "Harwick Laboratory Services | 200 Orchard Row, Millbrook | 555-0177"
-    assert cells(line, pipe_cells(line)) == ["Harwick Laboratory Services", "200 Orchard Row, Millbrook", "555-0177"]
-    # five cells are a table's row, not a title bar
-    row = "Discharge Summary | Ward 9 | Bed 4 | Dr. Lee | Page"
-    assert len(pipe_cells(row)) == 5
+def test_a_pipe_line_holding_no_field_is_one_unit_and_one_holding_fields_keeps_its_cells():
+    for line in ("Harwick Laboratory Services | 200 Orchard Row, Millbrook | 555-0177",
+                 "Discharge Summary | Ward 9 | Bed 4 | Dr. Lee | Page", "Print | Download | Share"):
+        assert pipe_cells(line) == []
+    line = "Ann Lee | DOB: 03/04/1950 | Ward 9"
+    assert cells(line, pipe_cells(line)) == ["Ann Lee", "DOB: 03/04/1950", "Ward 9"]
 
 
 def test_results_set_apart_on_one_line_are_a_unit_each():

@@ -104,7 +104,7 @@ def test_the_same_line_in_a_table_is_a_row():
 def test_a_stack_of_unaligned_laid_out_lines_is_no_table():
     note = ("Lakemoor Clinic | Suite 200 | Tel 555-0101\nMy Visit Summary                   Printed 03/02/2031\n"
             "Patient: Ann Okoro      MRN 55-01      DOB 1950-02-03\n")
-    assert texts(note) == ["Lakemoor Clinic", "Suite 200", "Tel 555-0101", "My Visit Summary", "Printed 03/02/2031",
+    assert texts(note) == ["Lakemoor Clinic | Suite 200 | Tel 555-0101", "My Visit Summary", "Printed 03/02/2031",
                            "Patient: Ann Okoro", "MRN 55-01", "DOB 1950-02-03"]
     assert not note_layout.same_table("A   B", "C        D")
     assert note_layout.same_table("Test     Result", "WBC      6.1")

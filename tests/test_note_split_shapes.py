@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.data.note_split import _should_join, split_note
+from archehr.data.note_sentence_edits import should_join as _should_join
+from archehr.data.note_split import split_note
 
 
 def texts(note: str) -> list[str]:
@@ -54,9 +55,18 @@ def test_lettered_and_roman_items_each_start_a_sentence(items):
     assert texts("2) Heart failure plan\n" + "\n".join(items) + "\n") == ["2) Heart failure plan", *items]
 
 
-def test_fields_set_apart_by_pipes_each_stand_alone_but_a_pipe_table_keeps_its_rows():
+def test_a_title_line_set_apart_by_pipes_is_one_unit_its_header_fields_one_each_a_pipe_table_its_rows():
     assert texts("Harbor Lab Services | 12 Quay Rd, Eastham | Pg 1 of 1\n") == [
-        "Harbor Lab Services", "12 Quay Rd, Eastham", "Pg 1 of 1"]
+        "Harbor Lab Services | 12 Quay Rd, Eastham | Pg 1 of 1"]
+    assert texts("Riverside Surgery | Consultation | Dr A. Okonkwo\n") == [
+        "Riverside Surgery | Consultation | Dr A. Okonkwo"]
+    # header fields, named with or without a colon
+    assert texts("Name: Ann Lee | DOB: 03/04/1950 | MRN: 5521\n") == ["Name: Ann Lee", "DOB: 03/04/1950", "MRN: 5521"]
+    assert texts("Okoro, Ann | DOB 1950-02-03 | MRN 55-01\n") == ["Okoro, Ann", "DOB 1950-02-03", "MRN 55-01"]
+    # readings set apart by pipes are one line of results, after a label too
+    assert texts("BP 148/80 | HR 76 | SpO2 97%\n") == ["BP 148/80 | HR 76 | SpO2 97%"]
+    assert texts("Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F\n") == [
+        "Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F"]
     assert texts("Test | Result | Flag\nWBC | 6.1 | normal\n") == ["Test | Result | Flag", "WBC | 6.1 | normal"]
 
 

@@ -39,6 +39,11 @@ _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\
 _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})) "
                           r"(?=[A-Z][a-z]+(?: [a-z]+){0,2}:[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
+_PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
+_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
+                          r"|Unit (?i:no\.?)|CHI|NHI|Bed|Room|Ward|Age)\b"
+                          r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
@@ -80,6 +85,12 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         cuts += [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
     if _FIELD_START.match(line):
         first_colon = line.index(":")
+        # (after a comma, a header field named with or without its colon: "Patient: Tomasz Wielgosz, DOB 22/01/1994,
+        # NHS no. 943 118 2056"; the comma stays with the field before it; a letter's "Re:" names the patient with
+        # the birth date, "Re: Mr A. Lee, DOB 02.02.1957", and a field with its colon only ends it)
+        if _PERSON_LABEL.match(line):
+            cuts += [(m.start(), m.end()) for m in _COMMA_FIELD.finditer(line) if m.start() > first_colon
+                     and (not line.startswith(("Re:", "RE:")) or re.match(r"[^,:]{1,30}:", line[m.end():]))]
         # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD, _TITLE_FIELD)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
@@ -134,7 +145,8 @@ def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
 # a number, a time or a date
 _DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
-_LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+# (one space is a gap before a checkbox: "Medication review: [x] Done   [ ] Not done")
+_LABEL_GAP = re.compile(rf"^{_LABEL}:(?:[ \t]{{2,}}|[ \t](?=\[[ xX]?\]|[\u2610\u2611\u2612]))(?=\S)")
 _WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
 _VALUE_START = re.compile(r"^(?:[<>]?[-+]?\d|(?:H|L|HH|LL|High|Low|Normal|Abnormal|Neg|Pos)\b)")
 # a lower-case word that is no small joining word: "tablet", "metabolic", not "of", "and"
@@ -252,6 +264,8 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 # a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
 _READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+# (with no label before them, two words may follow: "SpO2 95% 4L NC")
+_BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
 
 # a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"
@@ -268,14 +282,31 @@ def _title_bar(body: str) -> bool:
         and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
 
 
+# a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056" (a clinic's
+# phone, room or bed belongs to its title line: "Lakemoor Clinic | Suite 200 | Tel 555-0101")
+_ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hosp(?:ital)? no\.?|Unit no\.?|CSN|FIN"
+                      r"|Acct|Age|Sex|DOS)\b:? ?\S", re.IGNORECASE)
+
+
+def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Do a pipe line's cells after its first hold a header field ("Name: Ann Lee | DOB: 3/4/1950", "Kessler,
+    Orlando J | DOB 1966-04-19 | MRN 003318842"), rather than a title's parts ("Riverside Surgery | Consultation |
+    Dr A. Okonkwo") or readings ("BP 148/80 | HR 76 | SpO2 97%")?"""
+    later = [line[b:a].strip() for (_, b), (a, _) in zip(gaps, [*gaps[1:], (len(line), 0)], strict=False)]
+    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c)) for c in later)
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
-    """The cells of a line whose fields are set apart by " | " ("Clinic | 3rd floor | 555-0100"), a middle
+    """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
-    nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else."""
+    nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else. A pipe
+    line holding no field is a title line or a strip of readings, one unit ("Clinic | 3rd floor | 555-0100")."""
     body = line.strip()
     if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
+    if gaps and all("|" in line[a:b] for a, b in gaps) and not _holds_field(line, gaps):
+        return []  # a title line or a strip of readings set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
             and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
@@ -288,6 +319,9 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
         value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
         if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+            return []
+        # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
+        if not label and not value and all(_BARE_READING.match(c.strip()) for c in _TWO_SPACES.split(line)):
             return []
         # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
         # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")

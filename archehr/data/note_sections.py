@@ -25,7 +25,27 @@ HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 _SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
                            r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
-                           r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging)$", re.IGNORECASE)
+                           r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
+                           # a GP's or a letter's shorthand ("Hx:", "O/E:", "Imp:"), an SBAR handover's sections,
+                           # the examination under its names ("Exam:", "Video exam:", "MSE:")
+                           r"|Hx|Imp|O/E|On examination|Situation|(?:Management )?plan|Management"
+                           r"|(?:(?:Physical|Video|Clinical|Focused|Neuro(?:logical)?) )?exam(?:ination)?|PE|MSE"
+                           r"|Mental (?:status|state) exam(?:ination)?)$", re.IGNORECASE)
+_ADVICE_SECTION = re.compile(r"^(?:Activity|(?:Discharge |Patient |Home )?instructions)\s*:", re.IGNORECASE)
+# the shorthand and the narrative sections that head a sentence however short ("Imp: Viral URTI.")
+_LOOSE_NAME = re.compile(r"^(?:Hx|Imp|Impression|Assessment|Subjective|Objective|History|Situation)$", re.IGNORECASE)
+# an examination's findings are often a list in lower case ("Video exam: alert, speech fluent, ...")
+_EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$", re.IGNORECASE)
+# the name of a field that holds a value however it is written ("Diagnosis: ... was ..."): never a section
+_FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
+                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*)$", re.IGNORECASE)
+# a narrative clause: a subject, then a verb in a tense a report uses, within its first words ("Bilirubin peaked
+# at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
+# ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none
+_NARRATIVE = re.compile(r"^(?!(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b)"
+                        r"[A-Z][\w/()-]*(?:, [A-Z][\w/()-]*| (?:and )?[\w/()-]+){0,4}? (?:is|was|were|are|has|had|have|showed|shows"
+                        r"|peaked|failed|passed|recommends?|recommended|remains|remained|reports|reported|denies|denied"
+                        r"|presented|underwent|received|tolerated|developed|improved|worsened|began|became|revealed)\b")
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
@@ -33,23 +53,36 @@ _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 
 
-def section_label(line: str) -> int | None:
+def section_label(line: str, sbar: bool = False) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
     prose the next. None for a field, whose value is short or data ("Pt: Gerald Pomfrey", "BP: 120/80",
     "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
-    number and has four words or more, two of them words of prose."""
+    number and has four words or more, two of them words of prose. The shorthand and the findings' sections
+    ("Hx:", "Imp:", "O/E:", "Exam:", "Subjective:") head any sentence ("O/E: BP 112/70, BMI 22.", "Exam: alert,
+    no distress."); a label of no known section heads a narrative clause only ("Feeds: He is breastfeeding ...")."""
+    name = None
     label = _PROBLEM_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
-        if not label or not _SECTION_NAME.match(label.group(1).strip()):
+        if not label or _FIELD_NAME.match(label.group(1).strip()):
             return None
+        name = label.group(1).strip()
     rest = line[label.end():].strip()
     # (a title's full stop ends no sentence: "Hospital course: Mrs. Vasquez presented with ...")
     first = re.split(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    if has_column_gap(rest):
+        return None
+    if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
+        name = "History"
+    if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
+        return label.end() if " " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4 else None
+    # (a whole sentence, however short, after the shorthand or an examination's name)
+    if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
+            and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
+        return label.end()
     # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
-    if not re.match(r"[A-Z0-9~<>]", rest) or has_column_gap(rest) or len(first.split()) < 4 \
-            or len(_PROSE_WORD.findall(first)) < 2:
+    if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
 
@@ -58,18 +91,23 @@ def _advice_field(line: str) -> bool:
     """A field whose value is advice written in sentences, under a name no section has ("Driving: No driving
     for 6 weeks. You may be a passenger.", "Return to work: usually 1 to 2 weeks.")."""
     label = _NAMED_LABEL.match(line)
+    # (a label in capitals is a section's header: "CHIEF COMPLAINT: Chest pain." is no advice)
     return bool(label) and bool(FIELD.match(line)) and not _SECTION_NAME.match(label.group(1).strip()) \
-        and line.rstrip().endswith((".", "!", "?"))
+        and line.rstrip().endswith((".", "!", "?")) and not label.group(1).isupper()
 
 
-def paragraph_labels(lines: list[str]) -> list[int | None]:
+def paragraph_labels(lines: list[str], sbar: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
-    "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do."""
-    ends = [section_label(line) for line in lines]
+    "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
+    note is an SBAR handover, whose "Background:" and "Recommendation:" are sections."""
+    ends = [section_label(line, sbar) for line in lines]
+    first = list(ends)  # (a topic heading narrative prose is no field of advice: "Feeds: She is ..." + "Swallow: ...")
     for i, end in enumerate(ends):
+        # (advice's own sections and topics only: "Activity:", "Work:"; "Exam:" beside "Diagnosis: Gout." is a section)
         if end and not _PROBLEM_LABEL.match(lines[i]) \
-                and any(0 <= j < len(lines) and _advice_field(lines[j]) for j in (i - 1, i + 1)):
+                and (_ADVICE_SECTION.match(lines[i]) or not _SECTION_NAME.match(lines[i][:end - 1].strip())) \
+                and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)):
             ends[i] = None
     return ends
 

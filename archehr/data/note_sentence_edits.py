@@ -1,0 +1,101 @@
+"""After a sentence splitter has cut a unit of a pasted note: the cuts clinical text does not mean, undone
+(`should_join`: after a title, an initial, a dosing abbreviation, a label's colon, inside brackets), and the cuts
+it misses, added (`order_cuts`: an order in capitals run into a list item, "2. Lisinopril 10 mg daily STOP
+aspirin"; `appointment_cuts`: appointments one after another in a field, "Next appointment: nurse review in 6
+weeks; clinic in 4 months")."""
+
+from __future__ import annotations
+
+import re
+
+from archehr.data.note_wrap import ABBREV
+
+_MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
+                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
+# Titles are never sentence-final in notes; the others end a sentence only before a capital.
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
+# a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
+# "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
+# (British style writes titles without a full stop: "Dr A. Mensah")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
+                      r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+_PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
+
+
+def should_join(prev: str, nxt: str, kind: str) -> bool:
+    p, n = prev.rstrip(), nxt.lstrip()
+    if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
+        return True
+    if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+        return True
+    # one field of a line of fields ends a sentence only at a full stop ("Date of visit: 03 Sep 2034" is whole)
+    if kind == "field" and not p.endswith((".", "!", "?")):
+        return True
+    # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
+    if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
+        return True
+    if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
+        return True
+    if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
+    # CENTER", "MT. HOPE CLINIC"): a title ends in no full stop
+    if re.fullmatch(r"[A-Z]{2,3}\.", p) and not re.search(r"[a-z]|[.!?:]$", n):
+        return True
+    # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
+    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
+    if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
+            and not re.search(r"(?:^|\s)[a-z]", n):
+        return True
+    # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
+    if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
+            and re.search(r"[A-Z]{2}", p):
+        return True
+    first = n[:1]
+    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_" or re.match(r"[A-Z]{1,3}\d{3,}\b", n)):
+        return True
+    # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
+    if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
+        return True
+    # a split in the middle of a sentence: the next piece starts in lower case
+    return bool(first.islower()) and not p.endswith((".", "!", "?"))
+
+
+# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
+_INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+"
+                           r"(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
+                           r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
+
+
+def order_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for m in _INLINE_ORDER.finditer(text, s, e):
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out
+
+
+# a field of appointments ("Next appointment:", "Follow-up:", "F/u:", "Review:") and, in each of its parts, when:
+# "in 6 weeks", "within 2 days", a date ("12/07", "3 Nov"), a weekday
+_APPOINTMENT_FIELD = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)\s*:",
+                                re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:in|within|after) (?:\d+|one|two|three|four|six|a few) (?:days?|weeks?|months?|years?)\b"
+                   r"|\b\d{1,2}/\d{1,2}\b|\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                   r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b", re.IGNORECASE)
+
+
+def appointment_cuts(s: int, e: int, text: str) -> list[tuple[int, int]]:
+    """A field of appointments cut after each semicolon, when every part says when ("Next appointment: nurse
+    review in 6 weeks;" + "clinic in 4 months."): each appointment is a unit. A part without a time is no
+    appointment ("Follow-up: referral sent; the team will call within 2 weeks" stays one)."""
+    piece = text[s:e]
+    if not _APPOINTMENT_FIELD.match(piece) or ";" not in piece:
+        return [(s, e)]
+    parts = [m.end() for m in re.finditer(r";[ \t]+", piece)]
+    bounds = [0, *parts, len(piece)]
+    if not all(_WHEN.search(piece[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)):
+        return [(s, e)]
+    return [(s + a, s + len(piece[a:b].rstrip()) + a) for a, b in zip(bounds, bounds[1:], strict=False)]

@@ -1,0 +1,127 @@
+"""The written split convention on invented notes of the shapes people paste: SOAP notes, SBAR handovers,
+"Impression:" / "Management plan:" letters, ALL-CAPS section headers, `|` title lines and tables, header fields
+after commas, wrapped result lines. Each expected split is written out by hand."""
+
+from __future__ import annotations
+
+from archehr.data.note_sections import section_label
+from archehr.data.note_sentence_edits import appointment_cuts
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+# --- a section label before prose on its line is a unit of its own ---------------------------------------------
+
+def test_a_gp_notes_shorthand_labels_head_their_sentences():
+    note = ("Hx: 4/7 dry cough, no fever. Non-smoker.\nO/E: T 37.2, HR 80, SpO2 98% RA.\nChest clear.\n"
+            "Imp: Viral URTI.\nPlan: fluids and rest\n")
+    assert texts(note) == ["Hx:", "4/7 dry cough, no fever.", "Non-smoker.", "O/E:", "T 37.2, HR 80, SpO2 98% RA.",
+                           "Chest clear.", "Imp:", "Viral URTI.", "Plan: fluids and rest"]
+
+
+def test_an_examinations_findings_head_under_its_label_in_lower_case_too():
+    note = "Seen by video today.\nVideo exam: alert, speech fluent, no drift.\nExam: Alert, no distress.\n"
+    assert texts(note) == ["Seen by video today.", "Video exam:", "alert, speech fluent, no drift.", "Exam:",
+                           "Alert, no distress."]
+
+
+def test_a_label_alone_in_its_paragraph_heads_its_prose_in_a_pasted_note():
+    # (a paragraph of one line is a release excerpt's way only when every paragraph is one line)
+    note = "Reason: cough for a week, worse at\nnight.\n\nImpression: Viral bronchitis, improving.\n"
+    assert texts(note) == ["Reason: cough for a week, worse at night.", "Impression:", "Viral bronchitis, improving."]
+    excerpt = "Reason: cough for a week.\n\nImpression: Viral bronchitis, improving.\n"
+    assert texts(excerpt)[1] == "Impression: Viral bronchitis, improving."
+
+
+def test_a_topic_label_heads_a_narrative_clause_but_a_field_of_advice_keeps_its_sentence():
+    note = "Feeds: She is bottle feeding every 3 hours.\nSwallow: He failed the first screen.\n"
+    assert texts(note) == ["Feeds:", "She is bottle feeding every 3 hours.", "Swallow:", "He failed the first screen."]
+    assert section_label("Driving: No driving for 6 weeks. You may be a passenger.") is None
+    assert section_label("Work: You can go back after 2 weeks.") is None
+    # (a list after a comma is no subject: "Screening colonoscopy, age 59, mother had ...")
+    assert section_label("Indication: Screening colonoscopy, age 59, mother had colon cancer.") is None
+    # (a field's name never heads a section, whatever its value says)
+    assert section_label("Diagnosis: Pneumonia, which was treated with antibiotics.") is None
+
+
+def test_an_sbar_handovers_sections_head_their_prose():
+    note = ("Situation: 80 yo man with new fast AF overnight.\nBackground: Known CKD 3, on bisoprolol 2.5 mg.\n"
+            "Assessment: Fast AF, likely from a chest infection.\nRecommendation: Please review at 08:00.\n")
+    assert texts(note) == ["Situation:", "80 yo man with new fast AF overnight.", "Background:",
+                           "Known CKD 3, on bisoprolol 2.5 mg.", "Assessment:",
+                           "Fast AF, likely from a chest infection.", "Recommendation:", "Please review at 08:00."]
+    # outside a handover, a recommendation of one noun phrase is a field
+    report = "Findings: Severe aortic stenosis.\nRecommendation: Referral to the valve team.\n"
+    assert texts(report)[-1] == "Recommendation: Referral to the valve team."
+
+
+def test_an_upper_case_section_header_heads_its_prose_beside_a_short_field():
+    note = ("CHIEF COMPLAINT: Chest pain.\nHISTORY OF PRESENT ILLNESS: Mr. Lowe is a 64-year-old man who presented "
+            "with chest pain.\nCONDITION AT DISCHARGE: Stable.\n")
+    assert texts(note) == ["CHIEF COMPLAINT: Chest pain.", "HISTORY OF PRESENT ILLNESS:",
+                           "Mr. Lowe is a 64-year-old man who presented with chest pain.",
+                           "CONDITION AT DISCHARGE: Stable."]
+
+
+# --- header fields, title lines, readings -----------------------------------------------------------------------
+
+def test_header_fields_after_commas_are_a_unit_each_but_a_letters_re_line_keeps_the_birth_date():
+    assert texts("Patient: Ann Lee, DOB 03/04/1950, NHS no. 943 118 2056\nSeen today.\n") == [
+        "Patient: Ann Lee,", "DOB 03/04/1950,", "NHS no. 943 118 2056", "Seen today."]
+    assert texts("Re: Mr Sam Ode, DOB 11/12/1962, Transplant No: KT-22\nDear Dr Lee,\n") == [
+        "Re: Mr Sam Ode, DOB 11/12/1962,", "Transplant No: KT-22", "Dear Dr Lee,"]
+    # (a comma in prose after a section's label cuts nothing: "# Pneumonia, RLL: ...")
+    assert texts("Course: # Pneumonia, RLL: treated with antibiotics.\nHome today.\n")[-1] == "Home today."
+
+
+def test_readings_two_spaces_apart_with_no_label_are_one_line_of_results():
+    assert texts("O:\nTmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC\nGCS 15.\n")[1:] == [
+        "Tmax 37.9 HR 92 BP 118/64 SpO2 95% 4L NC", "GCS 15."]
+
+
+# --- wrapped lines that read as results -------------------------------------------------------------------------
+
+def test_a_wrapped_sentence_carries_on_into_a_line_that_reads_as_results():
+    note = ("Seen in clinic today with her daughter. His LDL cholesterol was\n3.9 mmol/L and his HbA1c was 5.6%.\n"
+            "Call the helpline if he gets a fever, a cough or any other sign of infection\n"
+            "on 01632 960 412 or 01632 960 413.\n")
+    assert texts(note) == ["Seen in clinic today with her daughter.", "His LDL cholesterol was 3.9 mmol/L and his "
+                           "HbA1c was 5.6%.", "Call the helpline if he gets a fever, a cough or any other sign of "
+                           "infection on 01632 960 412 or 01632 960 413."]
+
+
+def test_a_lab_line_carries_on_into_the_value_of_the_test_named_at_its_end():
+    note = "Bloods 09/10: sodium 139 (133-146), potassium 4.6 (3.5-5.3), creatinine\n88 (59-104), eGFR >90.\nImp:\n"
+    assert texts(note)[0] == ("Bloods 09/10: sodium 139 (133-146), potassium 4.6 (3.5-5.3), creatinine 88 (59-104), "
+                              "eGFR >90.")
+
+
+# --- appointments after one another in a field ------------------------------------------------------------------
+
+def test_appointments_after_one_another_in_a_field_are_a_unit_each():
+    assert texts("Plan as above.\nNext appointment: nurse review in 6 weeks; clinic in 4 months.\n")[1:] == [
+        "Next appointment: nurse review in 6 weeks;", "clinic in 4 months."]
+    # a part that says no time is no appointment
+    line = "Follow-up: Physiotherapy referral sent; the team will call within 2 weeks."
+    assert appointment_cuts(0, len(line), line) == [(0, len(line))]
+
+
+def test_a_label_one_space_before_its_checkboxes_is_a_unit_and_each_box_one():
+    assert texts("Review\nMedication review: [x] Done   [ ] Not done\n")[1:] == [
+        "Medication review:", "[x] Done", "[ ] Not done"]
+
+
+def test_a_hospital_number_after_a_comma_is_a_field_in_any_case():
+    assert texts("Patient: Colin Bright, DOB 17/07/1971, Hospital No. W4419920\n") == [
+        "Patient: Colin Bright,", "DOB 17/07/1971,", "Hospital No. W4419920"]
+
+
+def test_a_lone_word_that_ends_a_sentence_under_a_long_open_line_ends_that_sentence():
+    note = "Extubated this morning to 4L NC, tolerating well. Pt c/o sore throat, otherwise denies\nCP/SOB.\nPlan\n"
+    assert texts(note) == ["Extubated this morning to 4L NC, tolerating well.",
+                           "Pt c/o sore throat, otherwise denies CP/SOB.", "Plan"]
+    # (under a short line, or one closed by a capitalised word, the word is a line of its own)
+    assert texts("Seen today with her son\nStable.\n") == ["Seen today with her son", "Stable."]
