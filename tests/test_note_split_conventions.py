@@ -125,3 +125,26 @@ def test_a_lone_word_that_ends_a_sentence_under_a_long_open_line_ends_that_sente
                            "Pt c/o sore throat, otherwise denies CP/SOB.", "Plan"]
     # (under a short line, or one closed by a capitalised word, the word is a line of its own)
     assert texts("Seen today with her son\nStable.\n") == ["Seen today with her son", "Stable."]
+
+
+# --- a message thread: each entry's bracketed stamp stays with its first sentence -----------------------------
+
+def test_a_thread_messages_stamp_line_joins_the_first_sentence_of_its_message():
+    note = ("Northgate Surgery | Patient Portal\n\n[Patient message - 02/03/2026 08:15]\nMy ankle is still swollen. "
+            "Should I rest it?\n\n[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse]\nYes, rest it for two days.\n")
+    assert texts(note) == ["Northgate Surgery | Patient Portal",
+                           "[Patient message - 02/03/2026 08:15] My ankle is still swollen.", "Should I rest it?",
+                           "[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse] Yes, rest it for two days."]
+
+
+def test_a_bracketed_line_without_a_date_or_time_is_no_stamp():
+    assert texts("[Attachment removed]\nThe photo shows a red rash.\n") == ["[Attachment removed]",
+                                                                           "The photo shows a red rash."]
+
+
+def test_a_patients_message_in_lower_case_splits_where_a_word_opens_a_new_sentence():
+    note = "[Patient message - 02/03/2026 08:15]\nits still sore. do i need to come in?? thanks. my mum says hi\n"
+    assert texts(note) == ["[Patient message - 02/03/2026 08:15] its still sore.", "do i need to come in??",
+                           "thanks.", "my mum says hi"]
+    # (an abbreviation of two letters before a lower-case word ends no sentence: "2 mg. he" is not written)
+    assert texts("Given paracetamol 1 g po. she settled overnight.\n") == ["Given paracetamol 1 g po. she settled overnight."]

@@ -60,7 +60,12 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
 # (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence)
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])")
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
+                            # a patient's message starts sentences in lower case ("blisters on it. it's been
+                            # burning", "thanks. do I need ..."): after a word, before a word that opens one
+                            r"|(?:(?<=[a-z]{3}[.!?])|(?<=[a-z][!?]{2}))\s+(?=(?:i|i'm|im|it's|its|it|do|does|did|can|"
+                            r"could|should|will|would|thanks|thank|we|she|he|they|my|our|please|pls|how|what|when|"
+                            r"why|where|is|are|was|has|have|had)\b)")
 
 
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
@@ -68,6 +73,9 @@ _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
+# a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
+# reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
+_STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
 
 
 @dataclass(frozen=True)
@@ -309,12 +317,17 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
+        if open_unit is not None and open_unit.kind == "stamp":  # an entry's first line, under its stamp
+            open_unit.end, open_unit.kind = e, "text"
+            continue
         if open_unit is not None and _wrapped_number(line, open_unit, laid_out, last_number):
             open_unit.end = e
             continue
         number = _LEADING_NUMBER.match(line)
         last_number = int(number.group(1)) if number else last_number
-        if ITEM.match(line):
+        if _STAMP_LINE.match(line) and index + 1 < len(paragraph):
+            open_unit = _Unit(s, e, "stamp", lead)
+        elif ITEM.match(line):
             open_unit = _Unit(s, e, "list", lead)
         elif is_table_row(line):
             open_unit = _Unit(s, e, "row", lead)
