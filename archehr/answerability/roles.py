@@ -69,7 +69,8 @@ _IDENTITY = re.compile(
     r"dictated|typed|signed|signed by|electronically signed|page|date|time|date of service|date of visit|"
     r"clinic date|date seen|seen by|interpreter|language)$", re.I)
 # a thread's message header: "[Patient message - 03/11/2026 21:14]", "[Nurse reply - 04/11/2026 09:02, ...]"
-_MESSAGE_HEAD = re.compile(r"^\s*\[[^\]]*\b(?:message|reply|response|wrote|note)\b[^\]]*\]\s*$|"
+# (the header may share a sentence with the message's first line: "[Nurse reply - ...] Yes, swimming is fine.")
+_MESSAGE_HEAD = re.compile(r"^\s*\[[^\]]*\b(?:message|reply|response|wrote|note)\b[^\]]*\]\s*|"
                            r"^\s*(?:message|reply) from\b.{0,60}:?\s*$|^\s*.{0,40}\bwrote:\s*$", re.I)
 _CLINICIAN_SIDE = re.compile(r"\b(?:nurse|doctor|dr|gp|clinician|provider|pharmacist|consultant|team|practice|"
                              r"physician|therapist|md|rn)\b", re.I)
@@ -130,7 +131,7 @@ def _question(text: str) -> bool:
 def _title(text: str, caps_note: bool) -> bool:
     """A line that names the note, a place, a person or a date rather than telling anything."""
     t = text.strip()
-    if _HEADER.match(t) or _MESSAGE_HEAD.match(t):
+    if _HEADER.match(t) or _MESSAGE_HEAD.fullmatch(t):
         return True
     field = _FIELD.match(t)
     if field:
@@ -178,8 +179,11 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
     for t in texts:
         heading = _heading(t)
         own = ""  # the role a field's own label gives it, for this sentence only
-        if _MESSAGE_HEAD.match(t):
-            section = "patient" if _PATIENT_SIDE.search(t) and not _CLINICIAN_SIDE.search(t) else ""
+        head = _MESSAGE_HEAD.match(t)
+        if head:
+            section = "patient" if _PATIENT_SIDE.search(head.group(0)) and not _CLINICIAN_SIDE.search(head.group(0)) \
+                else ""
+            t = t[head.end():].strip() or head.group(0).strip()  # the message's first line, if it shares the sentence
         elif heading is not None:
             section = _label_role(heading)
         else:
