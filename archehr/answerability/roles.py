@@ -44,7 +44,6 @@ ROLE_FACTOR: dict[str, dict[str, float]] = {
 
 class _Sentence(Protocol):
     text: str
-    paragraph_id: int
 
 
 # --- shapes -------------------------------------------------------------------------------------------------
@@ -58,15 +57,16 @@ _REQUEST_TO_COLLEAGUE = re.compile(r"^\W*(?:could|would|can|will) you\b", re.I)
 _HEADER = re.compile(r"^[^.!?]{1,60}:$")
 # a label and its value ("Clinic: Harbourview Community Physio")
 _FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z .'/()&-]{0,40}?)\s*:\s*(\S.*)$")
-# labels whose value names who or where or which document, never what was found or planned
+# labels whose value names who or where or which document, never what was found or planned (not "Date:" or
+# "Time:", which may be an appointment's, nor "PT:" or "OT:", which may be a therapy planned)
 _IDENTITY = re.compile(
-    r"^(?:clinic|hospital|practice|surgery|service|department|dept|unit|ward|bed|location|site|team|trust|"
+    r"^(?:clinic|hospital|practice|service|department|dept|unit|ward|bed|location|team|trust|"
     r"patient|client|name|patient name|dob|d\.o\.b|date of birth|age|sex|gender|mrn|nhs (?:no|number)|"
     r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address|address visited|tel|phone|"
     r"telephone|fax|email|e-mail|to|from|cc|re|subject|consultant|surgeon|physician|doctor|provider|attending|"
-    r"clinician|author|physiotherapist|therapist|ot|pt|nurse|gp|pcp|referred by|referrer|referring clinician|"
+    r"clinician|author|physiotherapist|therapist|nurse|gp|pcp|referred by|referrer|referring clinician|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
-    r"dictated|typed|signed|signed by|electronically signed|page|date|time|date of service|date of visit|"
+    r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
     r"clinic date|date seen|seen by|interpreter|language)$", re.I)
 # a thread's message header: "[Patient message - 03/11/2026 21:14]", "[Nurse reply - 04/11/2026 09:02, ...]"
 # (the header may share a sentence with the message's first line: "[Nurse reply - ...] Yes, swimming is fine.")
@@ -104,8 +104,8 @@ _CLINICIAN_LABEL = re.compile(
 _BEFORE = re.compile(r"\b(?:on admission|referral|previous|prior|past)\b", re.I)
 # the patient's story told in a sentence of its own, wherever it stands (a letter has no sections): its subject
 # (a pronoun, a name or "his mother"), if any, then a verb of what the patient reports, takes or has had
-# ("She has been taking pregabalin
-# 75 mg twice daily", "His mother reports loud snoring", "Takes hydrochlorothiazide 25 mg daily")
+# ("She has been taking pregabalin 75 mg twice daily", "His mother reports loud snoring", "Takes
+# hydrochlorothiazide 25 mg daily")
 _STORY = re.compile(r"^\W*(?:(?:he|she|they|the patient|patient|pt|(?:his|her|their) \w+|(?:mr|mrs|ms|miss)\.? \w+|"
                     r"(?-i:[A-Z][a-z]+))\s+)?(?:has been taking|has been on|has had|takes|reports|reported|describes|"
                     r"described|complains of|complained of|presents with|presented with|noticed|denies|c/o)\b", re.I)
