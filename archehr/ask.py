@@ -198,7 +198,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     types = answer_types(case, lexicon)
     # direct=False: the selector's order alone (to measure what the answer types add)
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
-                 types.score if direct else np.zeros(len(ids)), split)
+                 types.score if direct else np.zeros(len(ids)), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
@@ -392,14 +392,18 @@ def _typed_model(typed: Any) -> Any:
     return load_typed(None if typed == "shipped" else typed)
 
 
-def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote) -> np.ndarray:
+def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote, kind: str = "") -> np.ndarray:
     """Each sentence's score as the answer: answer type and topic, the direct-answer cue, and the
-    selector's relevance (max-normalised); headers never lead."""
+    selector's relevance (max-normalised); headers never lead; with the question's `kind`, each sentence's
+    role weighs it (a question asked in the note or a title never answers; history less than the plan)."""
+    from archehr.answerability.roles import role_weights, sentence_roles
     from archehr.relevance.text import is_header
 
     rel = np.asarray(scores.relevant(), dtype=float) if scores is not None else np.zeros(len(typed))
     rel = rel / rel.max() if rel.size and rel.max() > 0 else rel
     out = typed + W_SELECTOR * rel + W_DIRECT * direct
+    if kind:
+        out = out * role_weights(sentence_roles(split.sentences), kind)
     return np.where([is_header(s.text) for s in split.sentences], 0.0, out)
 
 

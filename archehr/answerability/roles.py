@@ -1,0 +1,211 @@
+"""What part a note sentence plays: a question asked, a title, the patient's own words, history, a test asked
+for, a result awaited, or what the clinician found, thinks or plans.
+
+A note holds more than its answers. A patient portal thread quotes the patient's own question ("Is it ok for
+her to go swimming with school?") above the nurse's reply ("Yes, swimming is fine."); a letter opens with its
+letterhead ("Harbourview Community Physio") and identity fields; a clinic note gives the presenting complaint
+("Right shoulder pain for 8 weeks") before the assessment that explains it, the medicines the patient takes
+("Takes hydrochlorothiazide 25 mg daily") before the plan that changes them ("Stop hydrochlorothiazide."), and a
+test asked for ("I have also requested an HIV test") before its result ("the HIV test is negative"). Such a
+sentence may share every word with the question and still not answer it. `sentence_roles` tells each
+sentence's role from its shape (a question mark, a line of capitals, a label naming a person or a place) and
+from the section it sits in (the headers "S:", "Presenting complaint:", "Reason for visit:", a thread's
+"[Patient message - ...]"); `role_weights` turns the roles into factors on a sentence's answer score for the
+question's kind (`archehr.ask` multiplies its rank by them): a question asked in the note or a bare title never
+answers; the patient's words, history, a test asked for and a result awaited answer less than the clinician's
+finding, assessment, plan or result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
+
+# the factor on a sentence's answer score, by role and by the kind of answer asked (archehr.answerability.kinds);
+# a role or kind not listed keeps its score
+ROLE_FACTOR: dict[str, dict[str, float]] = {
+    "question": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.0),
+    "title": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.0),
+    "patient": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.5),
+    "complaint": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.6),
+    # (a result told in the history, "CXR showed ...", still answers a result question; the story before the
+    # visit, "Indication: ...", a why question)
+    "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5},
+    "request": {"test_result": 0.5},
+    # (a result awaited is still worth citing after a result said: "Final blood culture report pending")
+    "awaited": {"test_result": 0.75},
+}
+
+
+class _Sentence(Protocol):
+    text: str
+
+
+# --- shapes -------------------------------------------------------------------------------------------------
+
+# a question asked: ends in a question mark set against its word ("is this shingles??"); a shorthand query set
+# apart ("Right shoulder pain ?") is a clinician's doubt, not a question, and a polite request to a colleague
+# ("Could you please continue the pregabalin?") is a plan
+_QUESTION_END = re.compile(r"[^\s?]\?+[\s\"')\]]*$")
+_REQUEST_TO_COLLEAGUE = re.compile(r"^\W*(?:could|would|can|will) you\b", re.I)
+# a header line ("Plan:", "Brief Hospital Course:")
+_HEADER = re.compile(r"^[^.!?]{1,60}:$")
+# a label and its value ("Clinic: Harbourview Community Physio")
+_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z .'/()&-]{0,40}?)\s*:\s*(\S.*)$")
+# labels whose value names who or where or which document, never what was found or planned (not "Date:" or
+# "Time:", which may be an appointment's, nor "PT:" or "OT:", which may be a therapy planned)
+_IDENTITY = re.compile(
+    r"^(?:clinic|hospital|practice|service|department|dept|unit|ward|bed|location|team|trust|"
+    r"patient|client|name|patient name|dob|d\.o\.b|date of birth|age|sex|gender|mrn|nhs (?:no|number)|"
+    r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address|address visited|tel|phone|"
+    r"telephone|fax|email|e-mail|to|from|cc|re|subject|consultant|surgeon|physician|doctor|provider|attending|"
+    r"clinician|author|physiotherapist|therapist|nurse|gp|pcp|referred by|referrer|referring clinician|"
+    r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
+    r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
+    r"clinic date|date seen|seen by|interpreter|language)$", re.I)
+# a thread's message header: "[Patient message - 03/11/2026 21:14]", "[Nurse reply - 04/11/2026 09:02, ...]"
+# (the header may share a sentence with the message's first line: "[Nurse reply - ...] Yes, swimming is fine.")
+_MESSAGE_HEAD = re.compile(r"^\s*\[[^\]]*\b(?:message|reply|response|wrote|note)\b[^\]]*\]\s*|"
+                           r"^\s*(?:message|reply) from\b.{0,60}:?\s*$|^\s*.{0,40}\bwrote:\s*$", re.I)
+_CLINICIAN_SIDE = re.compile(r"\b(?:nurse|doctor|dr|gp|clinician|provider|pharmacist|consultant|team|practice|"
+                             r"physician|therapist|md|rn)\b", re.I)
+_PATIENT_SIDE = re.compile(r"\b(?:patient|parent|mum|mom|mother|dad|father|carer|caregiver|guardian|"
+                           r"son|daughter|wife|husband|partner|family)\b", re.I)
+# a title line: a few capitalised words, no sentence end, no digit ("PHYSIOTHERAPY INITIAL ASSESSMENT",
+# "Riverside Dermatology Patient Portal"); only where it cannot be a finding: in capitals, or naming a place
+_TITLE_WORDS = re.compile(r"^(?:[A-Z][\w&'/-]*|and|of|the|for|at|on|in|&|-|\|)(?:\s+(?:[A-Z][\w&'/(),-]*|and|of|the|"
+                          r"for|at|on|in|to|&|-|\|))*$")
+_PLACE = re.compile(r"\b(?:hospital|clinic|practice|centre|center|department|infirmary|unit|portal|service|"
+                    r"trust|medicine|health|healthcare|physio|physiotherapy|pharmacy|team)\b", re.I)
+_TELLS = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|:")
+_ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|TAKE|AVOID|NO|DO)\b")
+
+# --- sections -----------------------------------------------------------------------------------------------
+
+# the labels of what the patient brought. The complaint, as the patient or the referrer put it ("Presenting
+# complaint:", "Diagnosis on referral:"): a symptom named, not explained. The story before the visit ("S:" of a
+# SOAP note, "HPI:", "Reason for visit:", "Indication:", "Medications on admission:"): what happened and why the
+# patient came, not what was found or planned
+_COMPLAINT_LABEL = re.compile(r"\b(?:complaint|c/o|presenting|diagnosis on referral|referral diagnosis|"
+                              r"provisional diagnosis|symptoms?|concerns?)\b", re.I)
+_HISTORY_LABEL = re.compile(r"^s$|\b(?:subjective|hpi|history|hx|background|reason|indication|referral|pmh|"
+                            r"on admission|home med\w*|review of systems|ros|previous|prior|past)\b", re.I)
+# words of a label heading what the clinician found, thought, did or planned: a label holding one of these is
+# no history ("HPI/Course:", "Assessment:"), unless it names the time before ("Medications on admission")
+_CLINICIAN_LABEL = re.compile(
+    r"^[oap]$|\b(?:objective|exam\w*|findings?|results?|investigations?|labs?|imaging|assessment|impression|"
+    r"diagnos[ie]s|plan|management|recommend\w*|advice|instructions?|outcome|summary|course|treatment|procedure|"
+    r"operation|follow[\s-]?up|discharge|goals?|changes?|a/p)\b", re.I)
+_BEFORE = re.compile(r"\b(?:on admission|referral|previous|prior|past)\b", re.I)
+# the patient's story told in a sentence of its own, wherever it stands (a letter has no sections): its subject
+# (a pronoun, a name or "his mother"), if any, then a verb of what the patient reports, takes or has had
+# ("She has been taking pregabalin 75 mg twice daily", "His mother reports loud snoring", "Takes
+# hydrochlorothiazide 25 mg daily")
+_STORY = re.compile(r"^\W*(?:(?:he|she|they|the patient|patient|pt|(?:his|her|their) \w+|(?:mr|mrs|ms|miss)\.? \w+|"
+                    r"(?-i:[A-Z][a-z]+))\s+)?(?:has been taking|has been on|has had|takes|reports|reported|describes|"
+                    r"described|complains of|complained of|presents with|presented with|noticed|denies|c/o)\b", re.I)
+# a request for a test, not its result: "I have also requested an HIV test", "bloods sent", "please book"
+_REQUEST = re.compile(r"\b(?:requested|ordered|have arranged|has arranged|been arranged|will arrange|"
+                      r"(?:have|has) (?:also )?(?:sent|taken)|please book|to be (?:done|taken|arranged)|"
+                      r"will (?:check|request|order|send))\b", re.I)
+_TEST = re.compile(r"\b(?:tests?|bloods?|scan|x-?ray|cxr|ultrasound|mri|ct|swab|cultures?|samples?|biopsy|ecg|ekg|"
+                   r"echo\w*|levels?|panel|counts?|screen\w*|smear|urine|function)\b", re.I)
+_RESULT_WORDS = re.compile(r"\b(?:normal|abnormal|negative|positive|showed|shows|revealed|confirm\w*|"
+                           r"no (?:sign|evidence)|unremarkable|came back|are back|is back|"
+                           r"results? (?:was|were|is|are))\b|"
+                           r"\d\s*(?:%|mmol|mg/dl|g/l|kpa)", re.I)
+_AWAITED = re.compile(r"\b(?:pending|awaited|awaiting|to follow|not yet (?:available|resulted|reported)|"
+                      r"results? (?:are |is )?not (?:yet )?back)\b", re.I)
+
+
+def _question(text: str) -> bool:
+    return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
+        and not _FIELD.match(text)
+
+
+def _title(text: str, caps_note: bool) -> bool:
+    """A line that names the note, a place, a person or a date rather than telling anything."""
+    t = text.strip()
+    if _HEADER.match(t) or _MESSAGE_HEAD.fullmatch(t):
+        return True
+    field = _FIELD.match(t)
+    if field:
+        # (a value going on into a sentence or another field tells something: "Department: SURGERY When: ...")
+        return bool(_IDENTITY.match(field.group(1).strip())) and not _TELLS.search(field.group(2))
+    if t.endswith((".", "!", "?", ";", ",")) or re.search(r"\d", t) or _ORDER.match(t) or len(t.split()) > 9:
+        return False
+    if not _TITLE_WORDS.match(t):
+        return False
+    return (t.isupper() and not caps_note) or bool(_PLACE.search(t))
+
+
+def _section_label(text: str) -> str | None:
+    """The label a sentence opens with ("S:", "Presenting complaint: ...", "Plan:"), lower-cased, or None."""
+    m = re.match(r"^\s*([A-Za-z][A-Za-z /'&-]{0,40}?)\s*:", text)
+    return m.group(1).strip().lower() if m else None
+
+
+def _label_role(label: str) -> str:
+    """What a section label or a field's label says its text is: "complaint", "history" or "" (anything else)."""
+    if _COMPLAINT_LABEL.search(label):
+        return "complaint"
+    if _HISTORY_LABEL.search(label) and (_BEFORE.search(label) or not _CLINICIAN_LABEL.search(label)):
+        return "history"
+    return ""
+
+
+def _heading(text: str) -> str | None:
+    """The label of a line heading a section ("Plan:", "S:", "INTERVAL HISTORY", "Results (03/11/2026)"), or None."""
+    if _HEADER.match(text):
+        return text[:-1].strip()
+    if text.endswith((".", "!", "?", ";", ",")) or len(text.split()) > 6 or _FIELD.match(text):
+        return None
+    return text if text.isupper() or _TITLE_WORDS.match(re.sub(r"\([^)]*\)", "", text).strip()) else None
+
+
+def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
+    """The role of each sentence of a note (one of `ROLES`), in note order: its shape first (a question, a
+    title), then its own label ("Indication: ..."), then the section it sits in."""
+    texts = [" ".join(s.text.split()) for s in sentences]
+    letters = "".join(texts)
+    caps_note = sum(c.isupper() for c in letters) > 0.6 * max(1, sum(c.isalpha() for c in letters))
+    out: list[str] = []
+    section = ""  # "complaint" | "history" | "patient" (a patient's message in a thread) | "" (the clinician's)
+    for t in texts:
+        heading = _heading(t)
+        own = ""  # the role a field's own label gives it, for this sentence only
+        head = _MESSAGE_HEAD.match(t)
+        if head:
+            section = "patient" if _PATIENT_SIDE.search(head.group(0)) and not _CLINICIAN_SIDE.search(head.group(0)) \
+                else ""
+            t = t[head.end():].strip() or head.group(0).strip()  # the message's first line, if it shares the sentence
+        elif heading is not None:
+            section = _label_role(heading)
+        else:
+            field = _FIELD.match(t)
+            own = _label_role(field.group(1)) if field else ""
+        if _question(t):
+            out.append("question")
+        elif _title(t, caps_note):
+            out.append("title")
+        elif own or section:
+            out.append(own or section)
+        elif _STORY.search(t):
+            out.append("history")
+        elif _AWAITED.search(t) and not _RESULT_WORDS.search(t):
+            out.append("awaited")
+        elif _REQUEST.search(t) and _TEST.search(t) and not _RESULT_WORDS.search(t):
+            out.append("request")
+        else:
+            out.append("clinician")
+    return tuple(out)
+
+
+def role_weights(roles: Sequence[str], kind: str) -> np.ndarray:
+    """Each sentence's factor on its answer score for a question of this kind (1 where its role says nothing)."""
+    return np.array([ROLE_FACTOR.get(r, {}).get(kind, 1.0) for r in roles], dtype=float)
