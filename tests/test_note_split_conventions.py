@@ -130,8 +130,9 @@ def test_a_lone_word_that_ends_a_sentence_under_a_long_open_line_ends_that_sente
 # --- a message thread: each entry's bracketed stamp stays with its first sentence -----------------------------
 
 def test_a_thread_messages_stamp_line_joins_the_first_sentence_of_its_message():
-    note = ("Northgate Surgery | Patient Portal\n\n[Patient message - 02/03/2026 08:15]\nMy ankle is still swollen. "
-            "Should I rest it?\n\n[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse]\nYes, rest it for two days.\n")
+    note = ("Northgate Surgery | Patient Portal\n\n[Patient message - 02/03/2026 08:15]\n"
+            "My ankle is still swollen. Should I rest it?\n\n"
+            "[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse]\nYes, rest it for two days.\n")
     assert texts(note) == ["Northgate Surgery | Patient Portal",
                            "[Patient message - 02/03/2026 08:15] My ankle is still swollen.", "Should I rest it?",
                            "[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse] Yes, rest it for two days."]
@@ -146,5 +147,6 @@ def test_a_patients_message_in_lower_case_splits_where_a_word_opens_a_new_senten
     note = "[Patient message - 02/03/2026 08:15]\nits still sore. do i need to come in?? thanks. my mum says hi\n"
     assert texts(note) == ["[Patient message - 02/03/2026 08:15] its still sore.", "do i need to come in??",
                            "thanks.", "my mum says hi"]
-    # (an abbreviation of two letters before a lower-case word ends no sentence: "2 mg. he" is not written)
-    assert texts("Given paracetamol 1 g po. she settled overnight.\n") == ["Given paracetamol 1 g po. she settled overnight."]
+    # (an abbreviation of two letters before a lower-case word ends no sentence)
+    given = "Given paracetamol 1 g po. she settled overnight."
+    assert texts(given + "\n") == [given]
