@@ -56,11 +56,11 @@ def test_a_question_asked_in_the_note_and_its_thread_roles() -> None:
     split = split_note(THREAD, splitter="rules")
     got = dict(zip((" ".join(s.text.split()) for s in split.sentences), sentence_roles(split.sentences), strict=True))
     assert got["Is it ok for her to go swimming with school?"] == "question"
-    assert got["Thank you."] == "patient"  # the patient's own message
+    # the patient's own message, its stamp line kept with its first sentence (the split convention)
+    assert got["[Patient message - 04/11/2026 18:05] Thank you."] == "patient"
     assert got["Riverside Dermatology Patient Portal"] == "title"  # a letterhead naming a place
     assert got["Patient: Ann Example"] == "title"  # an identity field
-    assert got["[Patient message - 04/11/2026 18:05]"] == "title"
-    # the nurse's reply, its header sharing a sentence with its first line (the rules splitter joins them here)
+    # the nurse's reply, its header sharing a sentence with its first line
     reply = "[Nurse reply - 05/11/2026 08:47, Jo Smith, Dermatology Nurse] Yes, swimming is fine."
     assert got[reply] == "clinician"
     assert _roles("[Nurse reply - 05/11/2026 08:47, Jo Smith, Dermatology Nurse]", "Yes.") == ("title", "clinician")
