@@ -79,7 +79,8 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b|"
         # "now your stomach has settled"; a medication instruction and its reason after a dash ("CHANGE omeprazole
         # 40mg daily to 20mg daily - lower dose is enough now")
-        r"\bnow (?:that|your|you|his|her|the|it'?s)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
+        r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "
+        r"(?:is|was|were|are|has|had)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
         r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w"),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
@@ -129,6 +130,13 @@ RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", r
     ("begun", r"start\w*|initiat\w+|commenc\w+|switch\w*|transition\w*|changed to|new(?:ly)?|add(?:ed)?|prescrib\w*|"
               r"begun|began|placed on|put on"),
     ("continued", r"continu\w*|unchanged|same dose|carry on|keep taking|as before|remain\w* on"),
+    # "why didn't they just fix my rhythm": answered by the sentence telling it was not done, deferred or weighed
+    ("asks_not", r"why (?:didn'?t|don'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|weren'?t|"
+                 r"did(?:n'?t)? they not|cant|dont|didnt|wont|wouldnt|couldnt)"),
+    ("not_done", r"deferred|defer|not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
+                 r"a candidate|given|started|safe|possible|appropriate)|elected not|decided against|"
+                 r"declined|held off|postpon\w+|considered but|rather than|instead of|"
+                 r"contraindicat\w*|too (?:high|risky|early|soon)"),
     ("asks_start", r"start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
                    r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on"),
     # a result question about how things ended ("was her sodium ok by the time she left", "did my white count

@@ -221,6 +221,14 @@ class AnswerTypes:
     # the sentence holds the asked kind in its firm form (a when answer: a date, an interval to come, a booked
     # slot); None: as `holds`
     firm: np.ndarray | None = None
+    # the rank's answer score: `score` with the cues the typed confidence does not read (a drug continued when the
+    # new one is asked, a value's flag, a deferral, another drug than the one asked); None: as `score`
+    rank: np.ndarray | None = None
+
+    @property
+    def ranking(self) -> np.ndarray:
+        """The score `archehr answer` orders the note's sentences by."""
+        return self.score if self.rank is None else self.rank
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -261,8 +269,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     df = named.sum(axis=1)
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
     total = float(weight.sum())
+    topic = (weight @ named) / total if total > 0 else np.zeros(n)
     tw = weight * _topic_shares(concepts, kind, question)
-    topic = (tw @ named) / float(tw.sum()) if float(tw.sum()) > 0 else np.zeros(n)
+    # the rank's topic: a generic test word or a drug already taken counts less (the confidence keeps `topic`)
+    rank_topic = (tw @ named) / float(tw.sum()) if float(tw.sum()) > 0 else np.zeros(n)
     pattern = HOLDS.get(kind)
     holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
     if kind == "how_long":
@@ -275,18 +285,49 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             holds &= np.array([bool(OUTCOME.search(t)) for t in texts], dtype=bool)
     if not concepts:
         # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
-        topic = 0.5 * holds.astype(float)
-    topic = np.where(headers, 0.0, topic)
+        topic = rank_topic = 0.5 * holds.astype(float)
+    topic, rank_topic = np.where(headers, 0.0, topic), np.where(headers, 0.0, rank_topic)
     coverage = float(weight[df > 0].sum()) / total if total > 0 else 0.0
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
-    ctx = contexts(case)
+    held = _held(kind, holds, texts)
+    score = _score(kind, topic, holds, held, case, question, texts, ranking=False)
+    rank_holds = holds.copy()
+    if kind == "why" and RANK_CUES["asks_not"].search(question):
+        # "why didn't they just operate": a sentence telling it was deferred holds the reason
+        rank_holds |= np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
+    rank = _score(kind, rank_topic, rank_holds, _held(kind, rank_holds, texts), case, question, texts, ranking=True)
+    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
+    drugs = medicines_asked(question, lex)
+    if kind in ("med_change", "why", "how_long"):
+        rank *= _other_drug_share(concepts, named, drugs, rank_topic)
+    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
+    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
+            if e.kind == "activity"}
+    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
+                       absent_acts, holds & (held >= 1.0), rank)
+
+
+def _held(kind: str, holds: np.ndarray, texts: list[str]) -> np.ndarray:
+    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form."""
     held = holds.astype(float)
     if kind == "when":
         held *= np.array([W_WEAK if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
                           _WHEN_STRONG.search(t) else W_WEAK for t in texts])
     elif kind == "why":
         held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK for t in texts])
+    return held
+
+
+def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, case: Case, question: str,
+           texts: list[str], ranking: bool) -> np.ndarray:
+    """Each sentence's answer score: its topic, kept whole when it holds the asked kind, with the section, time and
+    change cues; `ranking` adds the rank's own cues (a drug continued, a value's verdict, a deferral), which the
+    typed confidence does not read."""
+    n = len(texts)
+    ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
@@ -302,7 +343,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     # "which one did they stop" asks for the stopped drug, not the current one
     current = kind == "med_change" and not asks_stop and bool(RANK_CUES["current_q"].search(question))
     asks_start = kind in ("med_change", "why") and not asks_stop and bool(RANK_CUES["asks_start"].search(question))
-    verdict = kind == "test_result" and bool(ASKS_VERDICT.search(question))
+    verdict = ranking and kind == "test_result" and bool(ASKS_VERDICT.search(question))
+    asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
+    begun = RANK_CUES["begun" if ranking else "started"]
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -312,10 +355,12 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= 0.75
         if current and RANK_CUES["stopped"].search(t) and not RANK_CUES["started"].search(t):
             score[i] *= 0.8
-        if (asks_stop and RANK_CUES["stopped"].search(t)) or (asks_start and RANK_CUES["begun"].search(t)):
+        if (asks_stop and RANK_CUES["stopped"].search(t)) or (asks_start and begun.search(t)):
             score[i] += W_CHANGE * topic[i]
-        elif asks_start and RANK_CUES["continued"].search(t):
+        elif ranking and asks_start and RANK_CUES["continued"].search(t):
             score[i] *= W_CONTINUED  # "what is the new pill": a drug continued as before is not the new one
+        if asks_not and RANK_CUES["not_done"].search(t):
+            score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
         if verdict and VERDICT.search(t):
             score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
         if kind == "med_change" and TEST_AGAIN.search(t):
@@ -324,17 +369,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
-    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
-    drugs = medicines_asked(question, lex)
-    if kind in ("med_change", "why", "how_long"):
-        score *= _other_drug_share(concepts, named, drugs, topic)
-    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
-    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
-    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
-            if e.kind == "activity"}
-    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts, holds & (held >= 1.0))
+    return score
 
 
 def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarray:
