@@ -121,6 +121,13 @@ W_GENERIC_TEST = 0.3  # the topic share of a generic test word ("blood test") be
 # "the new sugar pill im starting on top of the metformin": the drug already taken is background to the question
 _ALSO_ON = re.compile(r"\b(?:on top of|in addition to|as well as|alongside|along with|besides|with)\s+"
                       r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
+# a duration with its length ("for 6 months", "x5d", "14-day", "lifelong"): the firm form of a how-long answer
+_DURATION_FIRM = re.compile(rf"\b{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
+                            r"\bx\s*\d|\b\d+\s*d\b|\bindefinitely\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|"
+                            r"\blong-term\b|\brest of (?:your|his|her|their) li", re.I)
+# a plan line that goes on from the one before without naming what it speaks of ("Continue for at least 6 months")
+_GOES_ON_FROM = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:continue|keep (?:taking|using|going|on)|take|stay on|"
+                           r"use)\s+(?:it\s+|them\s+|this\s+|these\s+)?(?:for|until|x|through|at least)\b", re.I)
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
@@ -296,7 +303,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     if kind == "why" and RANK_CUES["asks_not"].search(question):
         # "why didn't they just operate": a sentence telling it was deferred holds the reason
         rank_holds |= np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
-    rank = _score(kind, rank_topic, rank_holds, _held(kind, rank_holds, texts), case, question, texts, ranking=True)
+    rank = _score(kind, rank_topic, rank_holds, _held(kind, rank_holds, texts, ranking=True), case, question, texts,
+                  ranking=True)
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     if kind in ("med_change", "why", "how_long"):
@@ -310,9 +318,12 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
                        absent_acts, holds & (held >= 1.0), rank)
 
 
-def _held(kind: str, holds: np.ndarray, texts: list[str]) -> np.ndarray:
-    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form."""
+def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False) -> np.ndarray:
+    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form (and, for
+    the rank, a how-long answer's: "until", "through" without a length of its own)."""
     held = holds.astype(float)
+    if ranking and kind == "how_long":
+        held *= np.array([1.0 if _DURATION_FIRM.search(t) else W_WEAK for t in texts])
     if kind == "when":
         held *= np.array([W_WEAK if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
                           _WHEN_STRONG.search(t) else W_WEAK for t in texts])
@@ -335,7 +346,10 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
         # the asked kind takes a share of its paragraph neighbours' topic score
         score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
     if kind in FOLLOWING_KINDS:
-        score = np.maximum(score, W_NEIGHBOUR * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
+        # a plan line going on from the one before without naming it ("2. Continue for at least 6 months ..."): the
+        # rank gives it the whole of that line's topic
+        share = np.array([1.0 if ranking and _GOES_ON_FROM.search(t) else W_NEIGHBOUR for t in texts])
+        score = np.maximum(score, share * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
     later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question))
     # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
