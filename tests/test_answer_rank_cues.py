@@ -89,3 +89,9 @@ def test_the_rank_cues_leave_the_typed_confidence_inputs_alone() -> None:
 def test_everyday_words_of_carers_and_devices_are_in_the_lexicon(term: str, expansion: str) -> None:
     e = load_lexicon().get(term)
     assert e is not None and expansion in e.expansions
+
+
+def test_how_long_is_answered_by_the_plan_line_giving_the_length_not_an_until_about_the_supply() -> None:
+    note = ("Plan:\n1. Increase sertraline to 100 mg daily (two 50 mg tabs until new supply).\n"
+            "2. Continue for at least 6 months after feeling well, then review before stopping.\n")
+    assert "6 months" in _first(note, "How long do I have to stay on sertraline for?")
