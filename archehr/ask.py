@@ -198,7 +198,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     types = answer_types(case, lexicon)
     # direct=False: the selector's order alone (to measure what the answer types add)
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
-                 types.score if direct else np.zeros(len(ids)), split, types.kind if direct else "")
+                 types.ranking if direct else np.zeros(len(ids)), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,

@@ -17,7 +17,8 @@ import re
 
 # a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
-        r"steroids?|shots?|tablets?|prescriptions?|patch|vitamins?|supplements?|drips?|infusions?|doses?|"
+        r"steroids?|shots?|tablets?|prescriptions?|patch(?:es)?|vitamins?|supplements?|drips?|infusions?|doses?|"
+        r"painkillers?|insulins|puffers?|drops|jabs?|injections?|creams?|hrt|"
         r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
@@ -51,7 +52,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
         r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
         r"\bcome back\b(?!\s+(?:ok|okay|normal|clean|negative|positive|fine|good|alright|"
-        r"all right|abnormal|bad))|"
+        r"all right|abnormal|bad|low|high|clear|down|up|to normal|from|yet|in range|with|showing|saying))|"
+        # "is that ok with the new pill", "is this still allowed": a permission, not a result
+        r"\bis (?:that|this) (?:still )?(?:ok|okay|alright|all right|safe|fine|permitted|allowed)\b|"
         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
         r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b|"
         # warning signs: "how will I know if she is not eating enough"
@@ -63,7 +66,25 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
         r"normal|alright|fine|good|better|up|down|off|cancer|cancerous|benign|malignant|serious|positive|"
-        r"negative|clear|clean))\b"),
+        r"negative|clear|clean)|"
+        # "is it too high", "was it cancer or some infection", "his blood count was low", "is that bad"
+        r"(?:is|was|are|were) (?:it|that|this|they|these|those) (?:\w+ )?(?:too |very |really |so |a bit )?"
+        r"(?:low|high|normal|elevated|abnormal|bad|good|serious|dangerous|cancer\w*|infect\w*|broken|benign|"
+        r"malignant|positive|negative|clear|torn)|"
+        r"(?:was|were|is|are|been) (?:\w+ )?(?:too |very |really |so |a bit |quite |dangerous(?:ly)? )?"
+        r"(?:low|high|elevated|abnormal)|"
+        # a value's trend: "did my white count come down", "has it gone up", "is the ulcer getting any better"
+        r"(?:come|came|coming|go|gone|going|went)\s+(?:back\s+)?down|(?:it|level|count|number|inr|a1c|sugar|"
+        r"pressure)s? (?:has |have )?(?:gone|go|went|shot|come|came) up|getting (?:any )?(?:better|worse)|"
+        # "what was her potassium number", "whats my a1c", "what were her sugars like"
+        r"what(?:'s| is| was| were| are|s)\s+(?:my|his|her|the|their)\s+[\w' -]{0,30}?(?:numbers?|levels?|"
+        r"counts?|scores?|readings?|results?|values?|a1c|cholesterol|potassium|sodium|inr)|"
+        r"what (?:was|were) (?:my|his|her|their|the) [\w' -]{0,30}? like|"
+        # a flag on the result sheet, a range: "my white cells say L", "in range", "under control", "working"
+        r"says? (?:l|h|low|high|abnormal)|flagged|in range|out of range|under control|enough weight|"
+        r"(?:is|are) (?:the|my|his|her) [\w' -]{0,25}?working|actually working|"
+        r"did (?:the|my|his|her) [\w' -]{0,20}?(?:test|scan|results?|culture|biopsy|x-?ray|xray|mri|ct|report|bloods?)"
+        r"\s+(?:say|tell|show))\b"),
     ("kind", "med_change", r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
         r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
         r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
@@ -75,14 +96,24 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\b(?:take|took|taken|taking|come|came|coming|get|got|getting|go|going|went|put)\s+(?:\w+\s+)?"
         r"(?:off|back on)\b|\bsame dose\b|"
         # "is she still meant to be taking it": the drug named earlier, a pronoun here
-        r"\b(?:still|keep)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:taking|using|on)\s+(?:it|them|this|that)\b"),
+        r"\b(?:still|keep)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:taking|using|on)\s+(?:it|them|this|that)\b|"
+        # "did they up my moms lipitor dose", "did they lower his metformin", "do i keep taking biktarvy",
+        # "is she still suppose to take her prilosec", "what hrt has the dr put me on", "stop the albuterol"
+        r"\b(?:up|upped|raise|raised|lower|lowered|double|doubled|halve|halved|cut down|reduce|reduced|increase|"
+        r"increased|decrease|decreased|changing)\s+(?:my|his|her|their|the|mum'?s|mom'?s|moms|dad'?s|dads)\b|"
+        r"\b(?:do|does|did|should|shall|will|am|is|are)\s+(?:i|he|she|we|they|you|mum|mom|dad|my \w+)\s+(?:still\s+)?"
+        r"(?:keep|carry on|continue|stop|quit)\s+(?:taking|using|with|on)\b|"
+        r"\b(?:suppos\w*|meant|ment) to (?:be )?(?:take|taking|use|using|stay on|be on)\b|"
+        r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
+        r"\b(?:stop|stops|stopped|stopping|start|started|starting|restart\w*|quit)\s+(?:the|my|his|her|their)\s+"
+        r"(?!(?:bleeding|pain|cough|vomiting|fever|seizures?)\b)\w+"),
     # "when she came in" is a clause, not a question about a date
     # a pronoun then a verb other than a modal is a clause ("hurts when i walk", "when hes wheezing"); "when do i",
     # "when can he", "when i can go home" (a learner's order) ask for a time
     ("kind", "when", r"\bwhen\b(?!\s+(?:i|he|she|they|we|you|it|hes|shes|im|(?:he|she|i|it)'[sm])\s+"
         r"(?!(?:can|could|should|will|would|do|does|did|need|needs|have to|has to|must|may|might|gonna|get to|"
         r"going to|am|is|are)\b)\w+)|"
-        r"\bwhat (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
+        r"\b(?:what|which) (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
         r"\bnext (?:appointment|visit)\b"),
 )
 QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")

@@ -76,7 +76,12 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # tolerate", "considered less likely", "may slow weight regain", "not needed"
         r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
         r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
-        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b"),
+        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b|"
+        # "now your stomach has settled"; a medication instruction and its reason after a dash ("CHANGE omeprazole
+        # 40mg daily to 20mg daily - lower dose is enough now")
+        r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "
+        r"(?:is|was|were|are|has|had)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
+        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w"),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
@@ -112,6 +117,60 @@ def outcome_question(question: str) -> bool:
 
 
 GOES_ON = re.compile(r"\b(?:then|continue\w*|until|more|another|additional|remaining|through|thru)\b", re.I)
+
+# The rank's cues, each a word list (case-insensitive, whole words), by what it tells:
+RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in (
+    # a question about what is current: a sentence telling only of a drug stopped answers it less
+    ("current_q", r"now|currently|current|new|on now|switched to|moved to|instead|which|what"),
+    ("stopped", r"stop(?:ped)?|discontinu\w+|d/c|held|no longer"),
+    ("started", r"start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|restart\w*"),
+    # a medication question asking what was stopped, or what was started: sentences telling that change gain
+    ("asks_stop", r"stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away"),
+    # what a question asking for the new medicine is answered by: a drug begun, not one continued
+    ("begun", r"start\w*|initiat\w+|commenc\w+|switch\w*|transition\w*|changed to|new(?:ly)?|add(?:ed)?|prescrib\w*|"
+              r"begun|began|placed on|put on"),
+    ("continued", r"continu\w*|unchanged|same dose|carry on|keep taking|as before|remain\w* on"),
+    # "why didn't they just fix my rhythm": answered by the sentence telling it was not done, deferred or weighed
+    ("asks_not", r"why (?:didn'?t|don'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|weren'?t|"
+                 r"did(?:n'?t)? they not|cant|dont|didnt|wont|wouldnt|couldnt)"),
+    ("not_done", r"deferred|defer|not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
+                 r"a candidate|given|started|safe|possible|appropriate)|elected not|decided against|"
+                 r"declined|held off|postpon\w+|considered but|rather than|instead of|"
+                 r"contraindicat\w*|too (?:high|risky|early|soon)"),
+    ("asks_start", r"start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
+                   r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on"),
+    # a result question about how things ended ("was her sodium ok by the time she left", "did my white count
+    # come down"): sentences telling the later value gain, and a later lab line beats the admission one
+    ("asks_later", r"by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
+                   r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
+                   r"now|anymore|still|in the end"),
+    ("later", r"improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
+              r"decreas\w+|trended down|back to|at baseline|recover\w*"),
+    # a result question is answered by what was found, not by a plan to test again ("Repeat BMP in 1 week",
+    # "Return to clinic in 3 months", "We will call you if the culture shows ...")
+    ("plan", r"repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
+             r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
+             r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?)"),
+)}
+# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
+# answers a medication question less than the change itself does
+TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
+                         r"\b(?:tests?|bloods?|levels?|labs?|"
+                         r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
+# a result line's verdict: a flag after a value ("K 5.7 H", "Hgb 10.4 L", "ALT-64*"), a reference range
+# ("(3.5-5.1)"), or a verdict word ("normal", "within range", "high")
+VERDICT = re.compile(r"\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|\b(?:H|L)\s*(?:\(|\d)|"
+                     r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
+                     r"(?i:\b(?:normal|abnormal|high|low|elevated|raised|within|in range|out of range|above|below|"
+                     r"target|goal|unremarkable|negative|positive|stable|improv\w+|satisfactory|reassuring|"
+                     r"severe|mild|moderate)\b)")
+# what a result question asks of the value: its verdict ("was it too high", "is my a1c in range", "is that bad")
+ASKS_VERDICT = re.compile(r"\b(?:high|low|normal|ok|okay|alright|all right|fine|good|bad|in range|elevated|abnormal|"
+                          r"too|worse|better|dangerous|serious|enough|worry)\b", re.I)
+# a question's words for tests in general ("the blood test", "my bloods", "labs"): beside an analyte or a test
+# named ("my potassium on the blood test") they say where it was measured, not what is asked about
+GENERIC_TESTS = ("blood test", "blood tests", "bloods", "blood work", "bloodwork", "labs", "lab", "lab results",
+                 "test", "tests", "results", "blood")
 
 NUMBER = _N  # a count in digits or words
 UNIT = _UNIT  # a unit of time (or of doses)

@@ -30,11 +30,31 @@ import numpy as np
 
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
-from archehr.answerability.holds import DONE, GOES_ON, HOLDS, NUMBER, OUTCOME, UNIT, outcome_question
+from archehr.answerability.holds import (
+    ASKS_VERDICT,
+    DONE,
+    GENERIC_TESTS,
+    GOES_ON,
+    HOLDS,
+    NUMBER,
+    OUTCOME,
+    RANK_CUES,
+    TEST_AGAIN,
+    UNIT,
+    VERDICT,
+    outcome_question,
+)
+from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spelt_alike: the tests' way in)
+    _misspelt,
+    _spelt_alike,
+    _with_drug,
+    misspelt_drug,
+    note_drug_names,
+)
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
-from archehr.relevance.text import contexts, is_header, sentence_texts, stem_word, tokens
+from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
 
 _N, _UNIT = NUMBER, UNIT
 KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
@@ -84,10 +104,6 @@ _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|pr
 _AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?)\b(?!/)", re.I)
 _SAID_BY = {tuple(tokens(w)): pattern for w, pattern in (
     ("dose", _AMOUNT), ("dosage", _AMOUNT))}
-# a drug and its single-isomer form are named alike ("thyroxine": levothyroxine, "omeprazole": esomeprazole)
-CHIRAL_PREFIXES = ("levo", "dex", "es", "ar")
-DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ letters) stands for it
-MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # kinds whose fact may follow, in a sentence naming nothing asked, the sentence naming the topic ("Start
@@ -98,37 +114,23 @@ FOLLOWING_KINDS = ("how_long", "when")
 SECTION_FOR_KIND = {"how_long": ("medications", "instructions", "course"), "when": ("instructions",),
                     "med_change": ("medications", "course", "instructions"), "test_result": ("results", "course"),
                     "why": ("course", "diagnosis"), "may_i": ("instructions",)}
-# The rank's cues, each a word list (case-insensitive, whole words), by what it tells:
-_RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in (
-    # a question about what is current: a sentence telling only of a drug stopped answers it less
-    ("current_q", r"now|currently|current|new|on now|switched to|moved to|instead|which|what"),
-    ("stopped", r"stop(?:ped)?|discontinu\w+|d/c|held|no longer"),
-    ("started", r"start\w*|initiat\w+|continu\w+|switch\w*|transition\w*|changed to|new|resum\w+|restart\w*"),
-    # a medication question asking what was stopped, or what was started: sentences telling that change gain
-    ("asks_stop", r"stop\w*|off|quit|discontinu\w*|anymore|not allowed|no longer|cut out|take away"),
-    ("asks_start", r"start\w*|new|put (?:me|him|her|them|us) on|go(?:ing)? on|instead|switch\w*|added|"
-                   r"gave|give|given|prescrib\w*|sent (?:me|him|her) home on"),
-    # a result question about how things ended ("was her sodium ok by the time she left", "did my white count
-    # come down"): sentences telling the later value gain, and a later lab line beats the admission one
-    ("asks_later", r"by the time|when (?:she|he|i|they|we) (?:left|went home)|at discharge|back to normal|"
-                   r"come down|came down|go down|went down|get better|got better|improv\w*|normali[sz]\w*|"
-                   r"now|anymore|still|in the end"),
-    ("later", r"improv\w+|resolv\w+|normali[sz]\w+|on discharge|at discharge|day of discharge|down to|"
-              r"decreas\w+|trended down|back to|at baseline|recover\w*"),
-    # a result question is answered by what was found, not by a plan to test again ("Repeat BMP in 1 week",
-    # "Return to clinic in 3 months", "We will call you if the culture shows ...")
-    ("plan", r"repeat|recheck|re-check|will (?:have|be|need|call|check|repeat|see|follow)|"
-             r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
-             r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?)"),
-)}
+W_CONTINUED = 0.85  # the share of its score a drug continued keeps for a question asking for the new one
+W_VERDICT = 0.1  # what a value's flag, range or verdict word adds to a result question asking for the verdict
+W_OTHER_DRUG = 0.6  # the share a sentence naming another drug, not the one asked about, keeps (when one names it)
+W_GENERIC_TEST = 0.3  # the topic share of a generic test word ("blood test") beside a named analyte
+# "the new sugar pill im starting on top of the metformin": the drug already taken is background to the question
+_ALSO_ON = re.compile(r"\b(?:on top of|in addition to|as well as|alongside|along with|besides|with)\s+"
+                      r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
+# a duration with its length ("for 6 months", "x5d", "14-day", "lifelong"): the firm form of a how-long answer
+_DURATION_FIRM = re.compile(rf"\b{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
+                            r"\bx\s*\d|\b\d+\s*d\b|\bindefinitely\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|"
+                            r"\blong-term\b|\brest of (?:your|his|her|their) li", re.I)
+# a plan line that goes on from the one before without naming what it speaks of ("Continue for at least 6 months")
+_GOES_ON_FROM = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:continue|keep (?:taking|using|going|on)|take|stay on|"
+                           r"use)\s+(?:it\s+|them\s+|this\s+|these\s+)?(?:for|until|x|through|at least)\b", re.I)
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
-# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
-# answers a medication question less than the change itself does
-_TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
-                         r"\b(?:tests?|bloods?|levels?|labs?|"
-                         r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -209,65 +211,6 @@ def _filler_terms(question: str, lexicon: Glossary) -> list[Concept]:
     return out
 
 
-def note_drug_names(texts: list[str]) -> dict[str, str]:
-    """Every name (brand or generic, lower case) of the drugs a note names, with its generic name."""
-    from archehr.glossary.drugs import drug_names
-
-    names = drug_names()
-    generics = set(names.values())
-    found = set()
-    for t in texts:
-        for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", t):
-            lw = w.lower()
-            if lw in generics:
-                found.add(lw)
-            elif lw in names:
-                found.add(names[lw])
-    brands = _brands()
-    return {n: g for g in found for n in (g, *brands.get(g, ()))}
-
-
-@functools.lru_cache(maxsize=1)
-def _brands() -> dict[str, tuple[str, ...]]:
-    """Generic name -> its brand and variant names (from `archehr.glossary.drugs`)."""
-    from archehr.glossary.drugs import drug_names
-
-    out: dict[str, list[str]] = {}
-    for name, generic in drug_names().items():
-        out.setdefault(generic, []).append(name)
-    return {g: tuple(v) for g, v in out.items()}
-
-
-def _spelt_alike(word: str, other: str, similarity: float) -> bool:
-    """`word` (a question's) within about one letter of `other`: the same first letter, lengths within 2 and
-    difflib's similarity at least `similarity`; or the same letters in another order past the first
-    ("dialisys" for dialysis: difflib counts a swapped pair of letters as two misses)."""
-    from difflib import SequenceMatcher
-
-    if word[:1] != other[:1] or abs(len(word) - len(other)) > 2:
-        return False
-    return sorted(word) == sorted(other) or SequenceMatcher(None, word, other).ratio() >= similarity
-
-
-def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
-    """The generic names of the note's drugs that a question's word stands for in short or misspelt
-    ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
-    4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
-    (similarity >= 0.85, lengths within 2, the same first letter), or is its name without a single-isomer
-    prefix ("thyroxine" for levothyroxine, `CHIRAL_PREFIXES`)."""
-    found = []
-    for w in re.findall(r"[A-Za-z]{4,}", question):
-        lw = w.lower()
-        if stem_word(lw) != word:
-            continue
-        for name, generic in note_drugs.items():
-            if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
-                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
-                    len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
-                found.append(generic)
-    return list(dict.fromkeys(found))
-
-
 @dataclass(frozen=True)
 class AnswerTypes:
     """Per-sentence topic and answer scores of one question on one note, and what they say about it."""
@@ -285,6 +228,14 @@ class AnswerTypes:
     # the sentence holds the asked kind in its firm form (a when answer: a date, an interval to come, a booked
     # slot); None: as `holds`
     firm: np.ndarray | None = None
+    # the rank's answer score: `score` with the cues the typed confidence does not read (a drug continued when the
+    # new one is asked, a value's flag, a deferral, another drug than the one asked); None: as `score`
+    rank: np.ndarray | None = None
+
+    @property
+    def ranking(self) -> np.ndarray:
+        """The score `archehr answer` orders the note's sentences by."""
+        return self.score if self.rank is None else self.rank
 
     def order(self) -> list[int]:
         """Sentence indices by answer score, best first (ties in note order)."""
@@ -326,6 +277,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
     total = float(weight.sum())
     topic = (weight @ named) / total if total > 0 else np.zeros(n)
+    tw = weight * _topic_shares(concepts, kind, question)
+    # the rank's topic: a generic test word or a drug already taken counts less (the confidence keeps `topic`)
+    rank_topic = (tw @ named) / float(tw.sum()) if float(tw.sum()) > 0 else np.zeros(n)
     pattern = HOLDS.get(kind)
     holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
     if kind == "how_long":
@@ -338,18 +292,53 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             holds &= np.array([bool(OUTCOME.search(t)) for t in texts], dtype=bool)
     if not concepts:
         # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
-        topic = 0.5 * holds.astype(float)
-    topic = np.where(headers, 0.0, topic)
+        topic = rank_topic = 0.5 * holds.astype(float)
+    topic, rank_topic = np.where(headers, 0.0, topic), np.where(headers, 0.0, rank_topic)
     coverage = float(weight[df > 0].sum()) / total if total > 0 else 0.0
     missing = weight[df == 0]
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
-    ctx = contexts(case)
+    held = _held(kind, holds, texts)
+    score = _score(kind, topic, holds, held, case, question, texts, ranking=False)
+    rank_holds = holds.copy()
+    if kind == "why" and RANK_CUES["asks_not"].search(question):
+        # "why didn't they just operate": a sentence telling it was deferred holds the reason
+        rank_holds |= np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
+    rank = _score(kind, rank_topic, rank_holds, _held(kind, rank_holds, texts, ranking=True), case, question, texts,
+                  ranking=True)
+    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
+    drugs = medicines_asked(question, lex)
+    if kind in ("med_change", "why", "how_long"):
+        rank *= _other_drug_share(concepts, named, drugs, rank_topic)
+    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
+    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
+            if e.kind == "activity"}
+    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
+    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
+                       absent_acts, holds & (held >= 1.0), rank)
+
+
+def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False) -> np.ndarray:
+    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form (and, for
+    the rank, a how-long answer's: "until", "through" without a length of its own)."""
     held = holds.astype(float)
+    if ranking and kind == "how_long":
+        held *= np.array([1.0 if _DURATION_FIRM.search(t) else W_WEAK for t in texts])
     if kind == "when":
         held *= np.array([W_WEAK if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
                           _WHEN_STRONG.search(t) else W_WEAK for t in texts])
     elif kind == "why":
         held *= np.array([1.0 if _WHY_STRONG.search(t) else W_WEAK for t in texts])
+    return held
+
+
+def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, case: Case, question: str,
+           texts: list[str], ranking: bool) -> np.ndarray:
+    """Each sentence's answer score: its topic, kept whole when it holds the asked kind, with the section, time and
+    change cues; `ranking` adds the rank's own cues (a drug continued, a value's verdict, a deferral), which the
+    typed confidence does not read."""
+    n = len(texts)
+    ctx = contexts(case)
     score = topic * (HOLDS_FLOOR + (1 - HOLDS_FLOOR) * held)
     if kind in NEIGHBOUR_KINDS:
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
@@ -357,14 +346,20 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         # the asked kind takes a share of its paragraph neighbours' topic score
         score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
     if kind in FOLLOWING_KINDS:
-        score = np.maximum(score, W_NEIGHBOUR * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
+        # a plan line going on from the one before without naming it ("2. Continue for at least 6 months ..."): the
+        # rank gives it the whole of that line's topic
+        share = np.array([1.0 if ranking and _GOES_ON_FROM.search(t) else W_NEIGHBOUR for t in texts])
+        score = np.maximum(score, share * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
-    later = kind == "test_result" and bool(_RANK_CUES["asks_later"].search(question))
+    later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question))
     # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
-    asks_stop = kind in ("med_change", "why") and bool(_RANK_CUES["asks_stop"].search(question))
+    asks_stop = kind in ("med_change", "why") and bool(RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
-    current = kind == "med_change" and not asks_stop and bool(_RANK_CUES["current_q"].search(question))
-    asks_start = kind in ("med_change", "why") and not asks_stop and bool(_RANK_CUES["asks_start"].search(question))
+    current = kind == "med_change" and not asks_stop and bool(RANK_CUES["current_q"].search(question))
+    asks_start = kind in ("med_change", "why") and not asks_stop and bool(RANK_CUES["asks_start"].search(question))
+    verdict = ranking and kind == "test_result" and bool(ASKS_VERDICT.search(question))
+    asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
+    begun = RANK_CUES["begun" if ranking else "started"]
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -372,25 +367,51 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
             score[i] += 0.08 * topic[i]
         if ctx[i].section == "history" and kind != "why":
             score[i] *= 0.75
-        if current and _RANK_CUES["stopped"].search(t) and not _RANK_CUES["started"].search(t):
+        if current and RANK_CUES["stopped"].search(t) and not RANK_CUES["started"].search(t):
             score[i] *= 0.8
-        if (asks_stop and _RANK_CUES["stopped"].search(t)) or (asks_start and _RANK_CUES["started"].search(t)):
+        if (asks_stop and RANK_CUES["stopped"].search(t)) or (asks_start and begun.search(t)):
             score[i] += W_CHANGE * topic[i]
-        if kind == "med_change" and _TEST_AGAIN.search(t):
+        elif ranking and asks_start and RANK_CUES["continued"].search(t):
+            score[i] *= W_CONTINUED  # "what is the new pill": a drug continued as before is not the new one
+        if asks_not and RANK_CUES["not_done"].search(t):
+            score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
+        if verdict and VERDICT.search(t):
+            score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
+        if kind == "med_change" and TEST_AGAIN.search(t):
             score[i] *= W_PLAN  # "repeat thyroid tests after the dose change" tells a test to come, not the change
-        if kind == "test_result" and _RANK_CUES["plan"].search(t):
+        if kind == "test_result" and RANK_CUES["plan"].search(t):
             score[i] *= W_PLAN
         if later:
-            score[i] += W_LATER * topic[i] * (float(bool(_RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
-    known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
-    drugs = medicines_asked(question, lex)
-    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
-    absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
-    acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
-            if e.kind == "activity"}
-    absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
-    return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts, holds & (held >= 1.0))
+            score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
+    return score
+
+
+def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarray:
+    """Each concept's share in the topic score: 1, but `W_GENERIC_TEST` for a generic test word beside another
+    concept in a result question, and 0 for the drug a question asking for a new one says is already taken."""
+    out = np.ones(len(concepts))
+    if len(concepts) < 2:
+        return out
+    generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
+    also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
+            if kind == "med_change" and RANK_CUES["begun"].search(question) else set())
+    for k, c in enumerate(concepts):
+        if kind == "test_result" and c.surface in generic:
+            out[k] = W_GENERIC_TEST
+        elif c.surface in also:
+            out[k] = 0.0
+    return out if out.sum() > 0 else np.ones(len(concepts))
+
+
+def _other_drug_share(concepts: list[Concept], named: np.ndarray, drugs: set[tuple[str, ...]],
+                      topic: np.ndarray) -> np.ndarray:
+    """`W_OTHER_DRUG` for a sentence naming some of the question's topic but not the medicine it asks about,
+    when a sentence names that medicine ("why has my omeprazole been cut down": not the doxazosin line); 1 else."""
+    asked = [k for k, c in enumerate(concepts) if c.surface in drugs and named[k].any()]
+    if not asked:
+        return np.ones(len(topic))
+    names_it = named[asked].any(axis=0)
+    return np.where((topic > 0) & ~names_it, W_OTHER_DRUG, 1.0)
 
 
 def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
@@ -419,44 +440,6 @@ def _generic_tokens() -> frozenset[tuple[str, ...]]:
     from archehr.glossary.drugs import drug_names
 
     return frozenset(tuple(tokens(g)) for g in set(drug_names().values())) - {()}
-
-
-def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str]) -> Concept:
-    """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt."""
-    if len(c.surface) != 1 or not note_drugs or any(c.covered_by(w) for w in words):
-        return c
-    extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs)} - {()}
-    return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
-
-
-def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossary) -> Concept:
-    """A one-word concept the lexicon does not know and no sentence names, read as the lexicon term or the
-    note word it misspells ("stiches": stitches, hence sutures; "defibrilator": the note's defibrillator): a
-    question word of at least 6 letters within about one letter of a word of at least 6 letters (the same
-    first letter, lengths within 2, similarity >= 0.93)."""
-    if len(c.surface) != 1 or len(c.phrases) > 1 or any(c.covered_by(w) for w in words):
-        return c
-    spelt = [w.lower() for w in re.findall(r"[A-Za-z]{6,}", question) if stem_word(w.lower()) == c.surface[0]]
-    if not spelt:
-        return c
-    w = spelt[0]
-
-    def near(x: str) -> bool:
-        return x != w and len(x) >= 6 and _spelt_alike(w, x, MISSPELT_SIMILARITY)
-
-    for term in _single_word_terms(lexicon):
-        if near(term):
-            e = lexicon.get(term)
-            phrases = {tuple(tokens(x)) for x in (e.term, *e.expansions)} if e is not None else set()
-            return Concept(c.surface, frozenset((set(c.phrases) | phrases) - {()}))
-    note_words = {x for ws in words for x in ws if len(x) >= 5}
-    close = {(x,) for x in note_words if near(x) or near(stem_word(x))}
-    return Concept(c.surface, frozenset(set(c.phrases) | close)) if close else c
-
-
-@functools.lru_cache(maxsize=4)
-def _single_word_terms(lexicon: Glossary) -> tuple[str, ...]:
-    return tuple(e.term for e in lexicon.entries if re.fullmatch(r"[a-z]{6,}", e.term))
 
 
 def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False) -> np.ndarray:
