@@ -150,3 +150,9 @@ def test_a_patients_message_in_lower_case_splits_where_a_word_opens_a_new_senten
     # (an abbreviation of two letters before a lower-case word ends no sentence)
     given = "Given paracetamol 1 g po. she settled overnight."
     assert texts(given + "\n") == [given]
+
+
+def test_identity_fields_one_space_apart_on_a_header_line_are_a_unit_each():
+    note = "Patient: Ms Ann Example DOB: 01/02/1990 Hospital No: ZZ1234567\nGestation: 30+1 weeks EDD: 02/03/2026\n"
+    assert texts(note) == ["Patient: Ms Ann Example", "DOB: 01/02/1990", "Hospital No: ZZ1234567",
+                           "Gestation: 30+1 weeks", "EDD: 02/03/2026"]

@@ -31,7 +31,8 @@ _GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^
 # other labels need a gap, since a value may hold capitalised words and abbreviations with a colon
 # ("Discharge Date: ___ Service: MEDICINE" is how the releases join their header, "# Paroxysmal AF: ...")
 _ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
-                       r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL):(?:\s|$))")
+                       r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL|EDD|NHI|Ward|WARD|NHS [Nn]o\.?|NHS number"
+                       r"|Hosp(?:ital)? [Nn]o\.?|Hospital number|Unit [Nn]o\.?):(?:\s|$))")
 _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\s|$))")
 # or, after a value ending in a digit or a short code in capitals (a whole value), one space before a
 # sentence-case label of one to three words ("MRN: 7730-4415 Date of service: 08/27/2024", "Arrived by: EMS Triage
