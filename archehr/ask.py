@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from archehr.answerability.holds import PENDING
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -57,12 +58,6 @@ _DURATION_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 # a result still awaited: "pending", "await biopsy results", "results will take 48-72 hours", "was sent"
-_PENDING = re.compile(r"\b(?:pending|awaiting|await|to follow|not yet (?:back|available|resulted))\b|"
-                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
-                      r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
-                      r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
-                      r"\bsent (?:off |away )?(?:to|for) (?:the )?"
-                      r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
 # a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
 # 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
 _TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
@@ -309,7 +304,7 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     if best_text is None:
         return False
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
-    if types.kind == "test_result" and _PENDING.search(best_text):
+    if types.kind == "test_result" and PENDING.search(best_text):
         return True
     # ... or only planned: the best sentence books the test or plans it and says no result
     if types.kind == "test_result" and _TEST_PLANNED.search(best_text) and not _RESULT_SAID.search(best_text):
@@ -325,7 +320,7 @@ def _result_awaited(types: Any, split: SplitNote) -> bool:
     if types.kind != "test_result" or not types.topic.size or types.topic.max() <= 0:
         return False
     top = np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
-    return any(_PENDING.search(split.sentences[i].text) for i in top)
+    return any(PENDING.search(split.sentences[i].text) for i in top)
 
 
 def _fact_given(types: Any, best: tuple[str, float] | None) -> bool:

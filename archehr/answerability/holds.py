@@ -91,6 +91,16 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
         r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
 }.items()}
+# a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
+# "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
+# answer a result question first)
+PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back|available|resulted|reported)|"
+                     r"results? (?:are |is )?not (?:yet )?back)\b|"
+                     r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
+                     r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
+                     r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
+                     r"\bsent (?:off |away )?(?:to|for) (?:the )?"
+                     r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
 DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
 # "how long till the stone comes out", "how long before the tablet starts working": the time an outcome takes
 # (a stone passing, a drug working, a symptom settling), not how long a course runs; a permission ("how long

@@ -24,6 +24,8 @@ from typing import Protocol
 
 import numpy as np
 
+from archehr.answerability.holds import PENDING
+
 ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
 
 # the factor on a sentence's answer score, by role and by the kind of answer asked (archehr.answerability.kinds);
@@ -119,9 +121,6 @@ _RESULT_WORDS = re.compile(r"\b(?:normal|abnormal|negative|positive|showed|shows
                            r"no (?:sign|evidence)|unremarkable|came back|are back|is back|"
                            r"results? (?:was|were|is|are))\b|"
                            r"\d\s*(?:%|mmol|mg/dl|g/l|kpa)", re.I)
-_AWAITED = re.compile(r"\b(?:pending|awaited|awaiting|to follow|not yet (?:available|resulted|reported)|"
-                      r"results? (?:are |is )?not (?:yet )?back)\b", re.I)
-
 
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
@@ -197,7 +196,7 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append(own or section)
         elif _STORY.search(t):
             out.append("history")
-        elif _AWAITED.search(t) and not _RESULT_WORDS.search(t):
+        elif PENDING.search(t) and not _RESULT_WORDS.search(t):
             out.append("awaited")
         elif _REQUEST.search(t) and _TEST.search(t) and not _RESULT_WORDS.search(t):
             out.append("request")
