@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 import archehr
+from archehr.answerability.holds import PENDING
 from archehr.answerability.kinds import _spelt_alike, answer_types, ask_kind, misspelt_drug
-from archehr.ask import _PENDING, _RESULT_SAID, _TEST_PLANNED
+from archehr.ask import _RESULT_SAID, _TEST_PLANNED
 from archehr.data.note_split import note_case
 from archehr.relevance.text import stem_word
 
@@ -72,7 +73,7 @@ def test_a_planned_test_is_told_from_a_result(text: str, planned: bool) -> None:
     ("Sent home with his daughter.", False),
 ])
 def test_a_sample_sent_off_is_a_result_awaited(text: str, pending: bool) -> None:
-    assert bool(_PENDING.search(text)) is pending
+    assert bool(PENDING.search(text)) is pending
 
 
 def test_a_drug_named_only_through_its_class_siblings_is_missing() -> None:

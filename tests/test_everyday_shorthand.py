@@ -171,9 +171,9 @@ def test_sports_school_diet_iron_liver_and_stool_in_patients_words() -> None:
     ("He was sent home with a walker.", False),
 ])
 def test_a_result_still_awaited_is_recognised(text: str, pending: bool) -> None:
-    from archehr.ask import _PENDING
+    from archehr.answerability.holds import PENDING
 
-    assert bool(_PENDING.search(text)) is pending
+    assert bool(PENDING.search(text)) is pending
 
 
 def test_a_course_already_completed_does_not_answer_how_long() -> None:
