@@ -191,7 +191,6 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     ids = list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
-    # direct=False: the selector's order alone (to measure what the answer types add)
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
                  types.ranking if direct else np.zeros(len(ids)), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
@@ -230,11 +229,11 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                        ans.fallback or ev.fallback)
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
-    confidence = float(p) if p is not None else float(ev.selection.confidence)
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
     flagged, ruled = _review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
                                    split)
-    confidence = _shown_confidence(model, p, flagged, confidence, ruled)
+    confidence = _shown_confidence(model, p, flagged, float(p) if p is not None else float(ev.selection.confidence),
+                                   ruled)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)

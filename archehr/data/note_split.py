@@ -317,9 +317,6 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
-        if open_unit is not None and open_unit.kind == "stamp":  # an entry's first line, under its stamp
-            open_unit.end, open_unit.kind = e, "text"
-            continue
         if open_unit is not None and _wrapped_number(line, open_unit, laid_out, last_number):
             open_unit.end = e
             continue
@@ -338,10 +335,10 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, width, lead,
                                                          _next_line(text, paragraph, index + 1)):
             open_unit = _Unit(s, e, "lab", lead)
-        elif open_unit is not None and _carries_on(open_unit, laid_out, line, width, lead,
-                                                   _next_line(text, paragraph, index + 1)):
-            open_unit.end = e
-            if open_unit.kind == "row":  # a row with its instructions under it: their sentences split as prose
+        elif open_unit is not None and (open_unit.kind == "stamp" or _carries_on(
+                open_unit, laid_out, line, width, lead, _next_line(text, paragraph, index + 1))):
+            open_unit.end = e  # (a stamp line takes its entry's first line whatever it holds)
+            if open_unit.kind in ("row", "stamp"):  # a row with its instructions under it: prose sentences
                 open_unit.kind = "text"
             continue
         else:
