@@ -57,7 +57,6 @@ _WHEN_GIVEN = re.compile(
 _DURATION_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
-# a result still awaited: "pending", "await biopsy results", "results will take 48-72 hours", "was sent"
 # a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
 # 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
 _TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
