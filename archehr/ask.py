@@ -241,11 +241,11 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
                   question: str, split: SplitNote) -> tuple[bool, bool]:
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
-    asked fact missing (a medicine never named, a result awaited, no date given ...: `_needs_review` without
-    the model's P, and `_result_awaited`). `types` is None when ranking by the selector alone."""
-    ruled = _needs_review(model, None, False, types, best, question)
-    ruled = ruled or (types is not None and model is not None and _result_awaited(types, split))
-    return ruled or _needs_review(model, p, selector_flag, types, best, question), ruled
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing` and
+    `_result_awaited`). `types` is None when ranking by the selector alone."""
+    ruled = model is not None and types is not None and (_fact_missing(types, best, question)
+                                                          or _result_awaited(types, split))
+    return ruled or _model_flags(model, p, selector_flag, types, best), ruled
 
 
 def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
@@ -273,17 +273,25 @@ def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
     because a sentence holds the asked kind, so flagged; between threshold and review level unless the
     first line gives the date asked for), or the selector's without one; and, with the answer types
     (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score. With `p` None and no selector flag: the fact rules alone."""
-    best_text = best[0] if best is not None else None
+    cited sentence's text and topic score."""
+    return _model_flags(model, p, selector_flag, types, best) or (
+        model is not None and types is not None and _fact_missing(types, best, question))
+
+
+def _model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
+                 best: tuple[str, float] | None) -> bool:
+    """The confidence model's review flag (`_needs_review`), or the selector's without one."""
+    if model is not None and p is not None:
+        return model.abstains(p) or (model.flags(p) and not _fact_given(types, best))
+    return selector_flag
+
+
+def _fact_missing(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
+    """The fact rules of `_needs_review`: the asked fact is not given (no duration or date, a booked event
+    without one, a medicine or activity the note never names, a result awaited or only planned, a blank date)."""
     from archehr.answerability.cues import asks_booked_event
 
-    if model is not None and p is not None:
-        if model.abstains(p) or (model.flags(p) and not _fact_given(types, best)):
-            return True
-    elif selector_flag:
-        return True
-    if model is None or types is None:
-        return False
+    best_text = best[0] if best is not None else None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check
     if types.kind in FACT_KINDS and types.best_typed < FACT_MIN:
         return True
