@@ -148,6 +148,51 @@ def ablate(cache: FeatureCache, feature_set: str, name: str) -> None:
     cache.matrix = without  # type: ignore[method-assign]
 
 
+def print_groups(items: list, y: np.ndarray, p: np.ndarray, abstain: np.ndarray,
+                 flag: np.ndarray) -> dict[str, dict[str, list[int]]]:
+    """The held-out figures by source, written set, voice and question type; then own items against each
+    added source, and question length alone as a score."""
+    groups: dict[str, dict[str, list[int]]] = {"source": defaultdict(list), "written set": defaultdict(list),
+                                               "voice": defaultdict(list), "question type": defaultdict(list)}
+    for k, i in enumerate(items):
+        groups["source"][i.source].append(k)
+        if i.source == "written":
+            groups["written set"][written_set(i)].append(k)
+        groups["voice"][i.voice].append(k)
+        groups["question type"][i.qtype].append(k)
+    for name, by in groups.items():
+        print(f"\nby {name}:")
+        keys = QUESTION_TYPES if name == "question type" else sorted(by)
+        for key in keys:
+            idx = np.array(by.get(key, []), dtype=int)
+            if idx.size:
+                print(f"  {key:32s} " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
+    own = np.array(groups["source"].get("own", []), dtype=int)
+    sets = {"moved": groups["source"].get("moved", []), "written": groups["source"].get("written", []),
+            **{k.replace("written, ", "written "): v for k, v in sorted(groups["written set"].items())}}
+    for src, ks in sets.items():
+        idx = np.concatenate([own, np.array(ks, dtype=int)])
+        if len(ks):
+            print(f"own vs {src} only: " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
+    words = np.array([len(i.question.split()) for i in items], dtype=float)
+    print("\nquestion length alone (words), AUROC own vs: " + ", ".join(
+        f"{src} {auroc(y[idx], words[idx]):.3f} (mean {words[ks].mean():.1f} words)"
+        for src, ks in sets.items() if len(ks)
+        for idx in [np.concatenate([own, np.array(ks, dtype=int)])]) + f"; own mean {words[own].mean():.1f} words")
+    return groups
+
+
+def print_misses(items: list, y: np.ndarray, p: np.ndarray, n: int) -> None:
+    """The n lowest-P answerable items and the n highest-P unanswerable ones."""
+    order = np.argsort(p)
+    print("\nlowest P among answerable:")
+    for k in [k for k in order if y[k]][:n]:
+        print(f"  {p[k]:.2f} {items[k].voice} {items[k].note_case}: {items[k].question}")
+    print("highest P among unanswerable:")
+    for k in [k for k in order[::-1] if not y[k]][:n]:
+        print(f"  {p[k]:.2f} {items[k].source} {items[k].voice} {items[k].note_case}: {items[k].question}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--features", default="lexical", choices=FEATURE_SETS)
@@ -179,33 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     s = summary(y, p, abstain, flag)
     print(f"review flag on answered answerable questions: {s['flag_answered_answerable']:.3f}; "
           f"on answered unanswerable ones: {float((flag & ~abstain)[~y].mean()):.3f}")
-    groups: dict[str, dict[str, list[int]]] = {"source": defaultdict(list), "written set": defaultdict(list),
-                                               "voice": defaultdict(list), "question type": defaultdict(list)}
-    for k, i in enumerate(items):
-        groups["source"][i.source].append(k)
-        if i.source == "written":
-            groups["written set"][written_set(i)].append(k)
-        groups["voice"][i.voice].append(k)
-        groups["question type"][i.qtype].append(k)
-    for name, by in groups.items():
-        print(f"\nby {name}:")
-        keys = QUESTION_TYPES if name == "question type" else sorted(by)
-        for key in keys:
-            idx = np.array(by.get(key, []), dtype=int)
-            if idx.size:
-                print(f"  {key:32s} " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
-    own = np.array(groups["source"].get("own", []), dtype=int)
-    sets = {"moved": groups["source"].get("moved", []), "written": groups["source"].get("written", []),
-            **{k.replace("written, ", "written "): v for k, v in sorted(groups["written set"].items())}}
-    for src, ks in sets.items():
-        idx = np.concatenate([own, np.array(ks, dtype=int)])
-        if len(ks):
-            print(f"own vs {src} only: " + fmt(summary(y[idx], p[idx], abstain[idx], flag[idx])))
-    words = np.array([len(i.question.split()) for i in items], dtype=float)
-    print("\nquestion length alone (words), AUROC own vs: " + ", ".join(
-        f"{src} {auroc(y[idx], words[idx]):.3f} (mean {words[ks].mean():.1f} words)"
-        for src, ks in sets.items() if len(ks)
-        for idx in [np.concatenate([own, np.array(ks, dtype=int)])]) + f"; own mean {words[own].mean():.1f} words")
+    groups = print_groups(items, y, p, abstain, flag)
     if args.shipped:
         shipped = load_model(SHIPPED_NAME[args.features])
         ps = np.array([shipped.probability(i.case) for i in items])
@@ -217,13 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in reliability_table(y, p):
         print(row)
     if args.misses:
-        order = np.argsort(p)
-        print("\nlowest P among answerable:")
-        for k in [k for k in order if y[k]][: args.misses]:
-            print(f"  {p[k]:.2f} {items[k].voice} {items[k].note_case}: {items[k].question}")
-        print("highest P among unanswerable:")
-        for k in [k for k in order[::-1] if not y[k]][: args.misses]:
-            print(f"  {p[k]:.2f} {items[k].source} {items[k].voice} {items[k].note_case}: {items[k].question}")
+        print_misses(items, y, p, args.misses)
     if args.save:
         tr = [i for i in items if i.split in TRAIN_SPLITS]
         model = train(tr, args.features, cache)

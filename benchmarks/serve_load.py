@@ -81,6 +81,78 @@ def make_runs(data: Path, split: str, out: Path) -> list[Path]:
     return runs
 
 
+def start_server(cmd: list[str], cwd: str, log: Path) -> tuple[subprocess.Popen, float, float]:
+    """Start `archehr serve`; return the process and the seconds to its first /api/health answer and to ready."""
+    with log.open("wb") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+    base = cmd_base(cmd)
+    up = None
+    while True:
+        if proc.poll() is not None:
+            sys.exit(f"server exited: {log.read_text()}")
+        try:
+            _, body = get(base + "/api/health", timeout=2)
+        except OSError:
+            time.sleep(0.05)
+            continue
+        if up is None:
+            up = time.perf_counter() - t0
+        if json.loads(body)["ready"]:
+            return proc, up, time.perf_counter() - t0
+        time.sleep(0.05)
+
+
+def cmd_base(cmd: list[str]) -> str:
+    return f"http://127.0.0.1:{cmd[cmd.index('--port') + 1]}"
+
+
+def one_at_a_time(base: str, cases: list, questions: list[str]) -> None:
+    """Ten fresh notes answered one after another: the ask page's wait."""
+    walls, server = [], []
+    body: dict = {}
+    for i in range(10):
+        c = cases[-1 - i]
+        t = time.perf_counter()
+        status, body = post(base + "/api/answer", {"note": c.note_excerpt, "question": questions[-1 - i]})
+        walls.append(time.perf_counter() - t)
+        if status != 200:
+            sys.exit(f"/api/answer answered {status}: {body}")
+        server.append(body["seconds"])
+    print(f"one at a time (10 fresh notes): wall median {statistics.median(walls):.3f} s, max "
+          f"{max(walls):.3f} s; server time median {statistics.median(server):.3f} s "
+          f"(splitter {body['splitter']})")
+
+
+def under_load(base: str, cases: list, questions: list[str], requests: int, concurrency: int) -> None:
+    """`requests` answers with `concurrency` in flight: latency percentiles and throughput."""
+    def one(i: int) -> tuple[float, int]:
+        c = cases[i % len(cases)]
+        t = time.perf_counter()
+        status, _ = post(base + "/api/answer", {"note": c.note_excerpt, "question": questions[i % len(cases)]})
+        return time.perf_counter() - t, status
+
+    t = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as ex:
+        got = list(ex.map(one, range(requests)))
+    total = time.perf_counter() - t
+    lat = [x for x, _ in got]
+    bad = sum(s != 200 for _, s in got)
+    print(f"load: {requests} answers, {concurrency} at a time, {total:.1f} s ({requests / total:.1f}/s); "
+          f"latency p50 {pct(lat, 50):.3f} s, p90 {pct(lat, 90):.3f} s, p99 {pct(lat, 99):.3f} s, "
+          f"max {max(lat):.3f} s; non-200: {bad}")
+
+
+def runs_page(base: str, split: str) -> None:
+    """The runs page on two runs: its first load (scoring both) and a second one."""
+    for label in ("first load (scores both runs)", "second load"):
+        t = time.perf_counter()
+        status, body = get(f"{base}/runs?split={split}&run=0&run=1")
+        dt = time.perf_counter() - t
+        n = len(re.findall(rb'<section class="case"', body))
+        print(f"runs page, {label}: {dt:.2f} s, status {status}, 2 runs x {n} cases")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--system", default="trained-extractive")
@@ -102,68 +174,17 @@ def main() -> None:
         t = time.perf_counter()
         runs = make_runs(Path(a.runs_data), a.runs_split, Path(tmp) / "runs")
         print(f"made 2 runs on {a.runs_data} {a.runs_split} in {time.perf_counter() - t:.1f} s")
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        log = Path(tmp) / "server.log"
-        cmd = [sys.executable, "-m", "archehr", "serve", "--system", a.system, "--port", str(port),
+        cmd = [sys.executable, "-m", "archehr", "serve", "--system", a.system, "--port", str(free_port()),
                "--data-dir", a.runs_data] + [x for r in runs for x in ("--runs", str(r))]
-        with log.open("wb") as out:
-            t0 = time.perf_counter()
-            proc = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
+        proc, up, ready = start_server(cmd, tmp, Path(tmp) / "server.log")
+        base = cmd_base(cmd)
         try:
-            up = ready = None
-            while ready is None:
-                if proc.poll() is not None:
-                    sys.exit(f"server exited: {log.read_text()}")
-                try:
-                    status, body = get(base + "/api/health", timeout=2)
-                except OSError:
-                    time.sleep(0.05)
-                    continue
-                if up is None:
-                    up = time.perf_counter() - t0
-                if json.loads(body)["ready"]:
-                    ready = time.perf_counter() - t0
-                else:
-                    time.sleep(0.05)
             print(f"start-up: /api/health answered {up:.2f} s after start; ready (splitter warmed) {ready:.2f} s")
-
-            walls, server = [], []
-            for i in range(10):
-                c = cases[-1 - i]
-                t = time.perf_counter()
-                status, body = post(base + "/api/answer", {"note": c.note_excerpt, "question": questions[-1 - i]})
-                walls.append(time.perf_counter() - t)
-                assert status == 200, body
-                server.append(body["seconds"])
-            print(f"one at a time (10 fresh notes): wall median {statistics.median(walls):.3f} s, max "
-                  f"{max(walls):.3f} s; server time median {statistics.median(server):.3f} s "
-                  f"(splitter {body['splitter']})")
-
-            def one(i: int) -> tuple[float, int]:
-                c = cases[i % len(cases)]
-                t = time.perf_counter()
-                status, _ = post(base + "/api/answer", {"note": c.note_excerpt, "question": questions[i % len(cases)]})
-                return time.perf_counter() - t, status
-
-            t = time.perf_counter()
-            with ThreadPoolExecutor(a.concurrency) as ex:
-                got = list(ex.map(one, range(a.requests)))
-            total = time.perf_counter() - t
-            lat = [x for x, _ in got]
-            bad = sum(s != 200 for _, s in got)
-            print(f"load: {a.requests} answers, {a.concurrency} at a time, {total:.1f} s ({a.requests / total:.1f}/s); "
-                  f"latency p50 {pct(lat, 50):.3f} s, p90 {pct(lat, 90):.3f} s, p99 {pct(lat, 99):.3f} s, "
-                  f"max {max(lat):.3f} s; non-200: {bad}")
+            one_at_a_time(base, cases, questions)
+            under_load(base, cases, questions, a.requests, a.concurrency)
             print(f"memory: server RSS {proc_kb(proc.pid, 'VmRSS') / 1024:.0f} MB after the load, peak "
                   f"{proc_kb(proc.pid, 'VmHWM') / 1024:.0f} MB")
-
-            for label in ("first load (scores both runs)", "second load"):
-                t = time.perf_counter()
-                status, body = get(f"{base}/runs?split={a.runs_split}&run=0&run=1")
-                dt = time.perf_counter() - t
-                n = len(re.findall(rb'<section class="case"', body))
-                print(f"runs page, {label}: {dt:.2f} s, status {status}, 2 runs x {n} cases")
+            runs_page(base, a.runs_split)
         finally:
             proc.terminate()
             proc.wait(timeout=30)
