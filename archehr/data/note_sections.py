@@ -150,6 +150,17 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False)
     return ends
 
 
+def order_over_instruction(head: str, line: str) -> bool:
+    """Is `head` an order named with its colon and no instruction ("CONTINUE: aspirin 81 mg", "STOP: caffeine
+    citrate") and `line`, at the same depth under it, that order's instruction, one sentence or more ("Take 1
+    tablet by mouth at bedtime.")? Such a pair is one entry, as a drug's line with its instruction set in under it
+    is; a heading ("LABS"), another order or a field after it is none."""
+    head, line = head.strip(), line.strip()
+    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None \
+        and not head.endswith((".", "!", "?", ":", ";")) and bool(re.match(r"[A-Z]", line)) \
+        and line.endswith((".", "!", "?")) and not ORDER.match(line) and not FIELD.match(line)
+
+
 def entry_heads(raw: list[str]) -> set[int]:
     """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
     them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
@@ -160,7 +171,8 @@ def entry_heads(raw: list[str]) -> set[int]:
     # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
     # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg")
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
-                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")}
+                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
+        | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])}
 
 
 def group_heads(raw: list[str], heads: set[int]) -> set[int]:

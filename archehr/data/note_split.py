@@ -49,6 +49,7 @@ from archehr.data.note_sections import (
     ORDER_HEADING,
     entry_heads,
     group_heads,
+    order_over_instruction,
     paragraph_labels,
     writes_labelled_paragraphs,
 )
@@ -232,6 +233,9 @@ def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) 
 def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
+        return True
+    # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
+    if unit.entry and lead == unit.lead and order_over_instruction(prev, line):
         return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
