@@ -32,13 +32,15 @@ _GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^
 # ("Discharge Date: ___ Service: MEDICINE" is how the releases join their header, "# Paroxysmal AF: ...")
 _ID_FIELD = re.compile(r"(?<=\S) (?=(?:DOB|D\.O\.B\.|MRN|Sex|SEX|Age|AGE|Gender|GENDER|CSN|FIN|Acct|ACCT|"
                        r"Room|ROOM|Bed|BED|Phone|PHONE|Tel|TEL|EDD|NHI|Ward|WARD|NHS [Nn]o\.?|NHS number"
-                       r"|Hosp(?:ital)? [Nn]o\.?|Hospital number|Unit [Nn]o\.?):(?:\s|$))")
+                       r"|Hosp(?:ital)? [Nn]o\.?|Hospital number|Unit [Nn]o\.?|Admitted|Discharged):(?:\s|$))")
 _CAPS_FIELD = re.compile(r"(?:(?<=\d)|(?<=\d[%)A-Za-z])) (?=[A-Z][A-Z/-]+#?:(?:\s|$))")
-# or, after a value ending in a digit or a short code in capitals (a whole value), one space before a
-# sentence-case label of one to three words ("MRN: 7730-4415 Date of service: 08/27/2024", "Arrived by: EMS Triage
-# level: 2")
-_TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})) "
-                          r"(?=[A-Z][a-z]+(?: [a-z]+){0,2}:[ \t]+\S)")
+# or, after a value ending in a digit, a short code in capitals (a whole value) or a clinician's credential, one
+# space before a label of one to three words ("MRN: 7730-4415 Date of service: 08/27/2024", "Arrived by: EMS Triage
+# level: 2", "MRN: 80-441 Date of Birth: 07/21/1998", "Attending: M. Feld, MD Department: Labor and Delivery")
+_TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-Z]{4})|(?<=, MD)|(?<=, DO)|(?<=, RN)"
+                          r"|(?<=, NP)|(?<=, PA)) (?=[A-Z][a-z]+(?: [a-z]+| [A-Z][a-z]+){0,2}:[ \t]+\S)")
+# a name before the birth date or record number on a header line: "Maria Delgado-Ruiz DOB: 04/11/1992"
+_NAME_THEN_ID = re.compile(r"^[A-Z][a-z'-]+(?: [A-Z][A-Za-z'-]+){1,3}(?= (?:DOB|MRN):[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
@@ -96,6 +98,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD, _TITLE_FIELD)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
+        cuts += [(m.end(), m.end() + 1) for m in [_NAME_THEN_ID.match(line)] if m]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line)
     if not cuts:

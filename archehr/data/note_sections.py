@@ -43,8 +43,8 @@ _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief
 # at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
 # ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none
 _NARRATIVE = re.compile(r"^(?!(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b)"
-                        r"[A-Z][\w/()-]*(?:, [A-Z][\w/()-]*| (?:and )?[\w/()-]+){0,4}? (?:is|was|were|are|has|had|have|showed|shows"
-                        r"|peaked|failed|passed|recommends?|recommended|remains|remained|reports|reported|denies|denied"
+                        r"[A-Z][\w/()-]*(?:, [A-Z][\w/()-]*| (?:and )?[\w/()-]+){0,4}? "
+                        r"(?:is|was|were|are|has|had|have|showed|shows|peaked|failed|passed|recommends?|recommended|remains|remained|reports|reported|denies|denied"
                         r"|presented|underwent|received|tolerated|developed|improved|worsened|began|became|revealed)\b")
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
@@ -96,11 +96,49 @@ def _advice_field(line: str) -> bool:
         and line.rstrip().endswith((".", "!", "?")) and not label.group(1).isupper()
 
 
-def paragraph_labels(lines: list[str], sbar: bool = False) -> list[int | None]:
+# a label heading a paragraph in a letter ("Anti-D:", "Post-operative course:", "X-ray:"): two characters or more,
+# so no SOAP letter; a field that names who or when ("Patient:", "Date of clinic:", "Signed:") heads no paragraph
+_PARAGRAPH_LABEL = re.compile(r"^([A-Za-z][A-Za-z0-9 /'()-]{0,38}[A-Za-z)]):(?=[ \t]+[A-Z0-9])")
+_WHO_WHEN = re.compile(r"^(?:Name|Patient|Pt|Re|cc|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*)$", re.IGNORECASE)
+# the words a letter's labelled paragraphs average: a field's value, even with a sentence of advice after it,
+# is shorter ("Wound: 18 clips. Clips out at GP practice nurse on day 10-12." is 12)
+_PARAGRAPH_WORDS = 15
+
+
+def paragraph_label(line: str) -> int | None:
+    """The end of a label that opens a paragraph of sentences on its line ("Background: Second pregnancy. Her
+    first baby was born ..."), or None: the label is followed by a capital or a number and its text ends a
+    sentence; a row of fields ("Ward: Robin Ward   Bed: 4"), a value with no full stop ("Consultant: Mr O.
+    Lachlan") and a field naming who or when are no paragraph."""
+    label = _PARAGRAPH_LABEL.match(line)
+    if not label or _WHO_WHEN.match(label.group(1).strip()):
+        return None
+    rest = line[label.end():].strip()
+    if has_column_gap(rest) or not rest.endswith((".", "!", "?")) or len(rest.split()) < 3:
+        return None
+    return label.end()
+
+
+def writes_labelled_paragraphs(lines: list[str]) -> bool:
+    """Does a note (its lines, stripped) write its sections as labelled paragraphs, as a clinic letter does
+    ("Background: Second pregnancy. Her first baby ...", "Plan: Repeat full blood count in 4 weeks. ...")? No
+    label stands alone on its line (a note that sets its headings over their text makes a label on a line of
+    text a field), and three or more lines open with a label followed by sentences, _PARAGRAPH_WORDS words or more
+    on average. Each such label then heads its paragraph: a unit of its own."""
+    if any(HEADER_ONLY.match(line) for line in lines):
+        return False
+    texts = [line[end:].split() for line in lines if (end := paragraph_label(line))]
+    return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts)
+
+
+def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
-    note is an SBAR handover, whose "Background:" and "Recommendation:" are sections."""
+    note is an SBAR handover, whose "Background:" and "Recommendation:" are sections; `letter`: the note writes
+    labelled paragraphs (`writes_labelled_paragraphs`), whose labels are sections, its fields of advice too."""
+    if letter:
+        return [paragraph_label(line) or section_label(line, sbar) for line in lines]
     ends = [section_label(line, sbar) for line in lines]
     first = list(ends)  # (a topic heading narrative prose is no field of advice: "Feeds: She is ..." + "Swallow: ...")
     for i, end in enumerate(ends):
@@ -110,6 +148,17 @@ def paragraph_labels(lines: list[str], sbar: bool = False) -> list[int | None]:
                 and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)):
             ends[i] = None
     return ends
+
+
+def order_over_instruction(head: str, line: str) -> bool:
+    """Is `head` an order named with its colon and no instruction ("CONTINUE: aspirin 81 mg", "STOP: caffeine
+    citrate") and `line`, at the same depth under it, that order's instruction, one sentence or more ("Take 1
+    tablet by mouth at bedtime.")? Such a pair is one entry, as a drug's line with its instruction set in under it
+    is; a heading ("LABS"), another order or a field after it is none."""
+    head, line = head.strip(), line.strip()
+    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None \
+        and not head.endswith((".", "!", "?", ":", ";")) and bool(re.match(r"[A-Z]", line)) \
+        and line.endswith((".", "!", "?")) and not ORDER.match(line) and not FIELD.match(line)
 
 
 def entry_heads(raw: list[str]) -> set[int]:
@@ -122,7 +171,8 @@ def entry_heads(raw: list[str]) -> set[int]:
     # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
     # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg")
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
-                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")}
+                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
+        | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])}
 
 
 def group_heads(raw: list[str], heads: set[int]) -> set[int]:

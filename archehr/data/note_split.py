@@ -44,7 +44,15 @@ from archehr.data.note_layout import (
     pipe_cells,
     same_table,
 )
-from archehr.data.note_sections import HEADER_ONLY, ORDER_HEADING, entry_heads, group_heads, paragraph_labels
+from archehr.data.note_sections import (
+    HEADER_ONLY,
+    ORDER_HEADING,
+    entry_heads,
+    group_heads,
+    order_over_instruction,
+    paragraph_labels,
+    writes_labelled_paragraphs,
+)
 from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
@@ -226,6 +234,9 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
+    # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
+    if unit.entry and lead == unit.lead and order_over_instruction(prev, line):
+        return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
         # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
@@ -267,11 +278,11 @@ def _in_table(raw: list[str]) -> list[bool]:
 
 
 def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
-           labels: bool = True, excerpt: bool = False, sbar: bool = False) -> list[_Unit]:
-    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines;
-    `labels`: a section label before prose on its line is a unit of its own; `excerpt`: the note writes each
-    paragraph on one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose
-    ("A/P: 54F with DKA ...", "# AKI: Prerenal ..."); `sbar`: the note is an SBAR handover."""
+           labels: bool = True, excerpt: bool = False, sbar: bool = False, letter: bool = False) -> list[_Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines; `labels`:
+    a section label before prose on its line is a unit of its own; `excerpt`: the note writes each paragraph on
+    one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose ("A/P: 54F with
+    DKA ..."); `sbar`: an SBAR handover; `letter`: labelled paragraphs, whose labels are units of their own."""
     units: list[_Unit] = []
     open_unit: _Unit | None = None  # a prose or list unit that wrapped lines may continue
     prev_line = ""
@@ -282,7 +293,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
-    named = paragraph_labels(lines, sbar) if labels and (len(paragraph) > 1 or not excerpt) else [None] * len(lines)
+    named = paragraph_labels(lines, sbar, letter) if labels and (paragraph[1:] or not excerpt) else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -419,9 +430,10 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     labels = "___" not in note
     excerpt = all(len(para) == 1 for para in paragraphs)
     sbar = bool(re.search(r"^[ \t]*Situation[ \t]*:", note, re.MULTILINE | re.IGNORECASE))
+    letter = writes_labelled_paragraphs([note[a:b].strip() for para in paragraphs for a, b in para])
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in _units(para, note, width, soap, labels, excerpt, sbar):
+        for unit in _units(para, note, width, soap, labels, excerpt, sbar, letter):
             for s, e in _split_unit(unit, note, segment, excerpt):
                 sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
                                                unit.kind))
