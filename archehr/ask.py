@@ -243,9 +243,26 @@ def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, 
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
     asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing` and
     `_result_awaited`). `types` is None when ranking by the selector alone."""
-    ruled = model is not None and types is not None and (_fact_missing(types, best, question)
-                                                          or _result_awaited(types, split))
+    ruled = model is not None and types is not None and (_fact_missing(_asked_apart(types, question, split), best,
+                                                                        question) or _result_awaited(types, split))
     return ruled or _model_flags(model, p, selector_flag, types, best), ruled
+
+
+def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:
+    """The answer types whose medicines and activities the fact rules read: those the asking clauses name when
+    the question tells a story apart from its ask ("Can he drive himself in? He won't take a lift off anyone":
+    the lift is no activity asked about), else the whole question's."""
+    from dataclasses import replace
+
+    from archehr.answerability.asking import asking_part
+    from archehr.answerability.kinds import answer_types
+    from archehr.glossary import load_lexicon
+
+    ask = asking_part(question).apart
+    if ask is None or not (types.missing_drugs or types.missing_activities):
+        return types
+    asked = answer_types(note_case(split, ask)[0], load_lexicon())
+    return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
 
 
 def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:

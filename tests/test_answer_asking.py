@@ -104,3 +104,36 @@ def test_a_story_the_note_has_no_words_for_weighs_half(monkeypatch: pytest.Monke
     # a question with no story is scored as before, whatever the weight
     plain = "Can he drive himself to radiotherapy?"
     assert _confidence(plain, 0.0, monkeypatch) == _confidence(plain, 0.5, monkeypatch)
+
+
+def test_the_ask_stands_apart_unless_it_points_back_into_the_story() -> None:
+    assert asking_part("Can he drive to radiotherapy? He won't take a lift off anyone.").apart == (
+        "Can he drive to radiotherapy?")
+    assert asking_part("He won't take a lift off anyone, is that ok?").apart is None
+    assert asking_part("Her friend is on Plaquenil, has she been put on that one too?").apart is None
+    assert asking_part("Can he drive to radiotherapy?").apart is None  # no story
+
+
+def _types(question: str) -> tuple[object, object]:
+    from archehr.answerability.kinds import answer_types
+    from archehr.ask import _asked_apart
+    from archehr.data.note_split import note_case
+
+    case, split = note_case(NOTE, question, splitter="rules")
+    types = answer_types(case, load_lexicon())
+    return types, _asked_apart(types, question, split)
+
+
+def test_the_fact_rules_read_the_medicines_and_activities_the_ask_names() -> None:
+    # the lift of the story is no activity asked about: the rule that flags an activity the note never names is
+    # left to the asking clause, which names none
+    whole, asked = _types("Can he drive himself to radiotherapy? He won't take a lift off anyone.")
+    assert whole.missing_activities and not asked.missing_activities
+    # swimming asked about, in the ask or in a story the ask points back to: still an activity the note never names
+    for q in ("Can he drive himself to radiotherapy and go swimming after?",
+              "He loves swimming at the lido, is that ok with the radiotherapy?"):
+        whole, asked = _types(q)
+        assert whole.missing_activities and asked.missing_activities
+    # a medicine the story names that the note never does, with an ask of its own: not asked about
+    whole, asked = _types("Why is he still taking amlodipine? His brother is on bisoprolol.")
+    assert whole.missing_drugs and not asked.missing_drugs

@@ -39,6 +39,10 @@ _ASKS_INSIDE = re.compile(r"\b(?:wonder(?:ing|ed)?|wants? to know|wanted to know
                           r"asking (?:if|whether|about|when|why|how)|"
                           r"tell (?:me|us) (?:if|whether|when|why|how|what))\b", re.I)
 
+# the asking clause points back into the story ("is that ok to do now?", "has she been put on that one too?"): what
+# it asks about is the story's, so the story counts whole
+_REFERS = re.compile(r"\b(?:that|this|it|them|those|these|one|ones)\b", re.I)
+
 
 @dataclass(frozen=True)
 class AskingPart:
@@ -50,6 +54,12 @@ class AskingPart:
     @property
     def has_story(self) -> bool:
         return bool(self.story)
+
+    @property
+    def apart(self) -> str | None:
+        """The asking clauses when they stand apart from the story: a story told, and an ask that does not point
+        back into it ("that", "it", "this one"); else None."""
+        return self.asking if self.story and not _REFERS.search(self.asking) else None
 
 
 def clauses(question: str) -> list[str]:
