@@ -63,7 +63,8 @@ class AskingPart:
 
 
 def clauses(question: str) -> list[str]:
-    """The question's clauses: its sentences cut at commas, semicolons, dashes and a joining "but/so/and"."""
+    """The question's clauses: its sentences cut at commas, semicolons, dashes and a "but", "so", "and" or "or"
+    before a question word or an auxiliary and its subject."""
     out = []
     for sentence in _SENTENCES.split(question.strip()):
         for part in _CLAUSES.split(sentence):
@@ -74,7 +75,8 @@ def clauses(question: str) -> list[str]:
 
 
 def asks(clause: str) -> bool:
-    """The clause asks: it ends in a question mark, or opens (after a joining word) with a question word."""
+    """The clause asks: it ends in a question mark, opens (after a joining word) with a question word, a modal or an
+    auxiliary, or says it asks ("I was wondering if", "asking if")."""
     if clause.rstrip().endswith("?"):
         return True
     core = _LEAD.sub("", clause.strip())
