@@ -206,7 +206,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + notes, abstained=True, related=related, **common)
 
-    model, p, absent = _judge(model, typed, p, types)
+    model, p, absent = _judge(model, typed, p, types, (case.question_text, split, lexicon))
     if absent:
         return abstain((absent,))
     # a sentence names the question's topic and holds the asked kind of answer (a duration, a date, a
@@ -243,9 +243,26 @@ def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, 
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
     asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing` and
     `_result_awaited`). `types` is None when ranking by the selector alone."""
-    ruled = model is not None and types is not None and (_fact_missing(types, best, question)
-                                                          or _result_awaited(types, split))
+    ruled = model is not None and types is not None and (_fact_missing(_asked_apart(types, question, split), best,
+                                                                        question) or _result_awaited(types, split))
     return ruled or _model_flags(model, p, selector_flag, types, best), ruled
+
+
+def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:
+    """The answer types whose medicines and activities the fact rules read: those the asking clauses name when
+    the question tells a story apart from its ask ("Can he drive himself in? He won't take a lift off anyone":
+    the lift is no activity asked about), else the whole question's."""
+    from dataclasses import replace
+
+    from archehr.answerability.asking import asking_part
+    from archehr.answerability.kinds import answer_types
+    from archehr.glossary import load_lexicon
+
+    ask = asking_part(question).apart
+    if ask is None or not (types.missing_drugs or types.missing_activities):
+        return types
+    asked = answer_types(note_case(split, ask)[0], load_lexicon())
+    return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
 
 
 def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
@@ -360,9 +377,12 @@ def _system(system: Any, cache_dir: str | Path | None) -> Any:
     return sys_obj
 
 
-def _judge(model: Any, typed: Any, p: float | None, types: Any) -> tuple[Any, float | None, str]:
+def _judge(model: Any, typed: Any, p: float | None, types: Any,
+           story: tuple[str, SplitNote, Any] | None = None) -> tuple[Any, float | None, str]:
     """The model that decides (the typed confidence over the lexical model, else the model given), its
-    P, and a reason to decline outright ("" if none)."""
+    P, and a reason to decline outright ("" if none). With `story` (the question, the split note, the lexicon),
+    a question telling a story around its ask has its P weighed with that of the question without the story's
+    words the note never names (`_story_row`)."""
     from archehr.answerability.typed import typed_row
 
     # the typed model was fitted over the lexical P: other answerability models keep their own decision
@@ -375,7 +395,29 @@ def _judge(model: Any, typed: Any, p: float | None, types: Any) -> tuple[Any, fl
         # the note never names the thing asked about (or the test asked about; the lexicon and brand
         # names counting), and the lexical model declines too
         return model, p, f"the note does not name what the question asks about (P(answerable) {p:.2f})"
-    return judge, judge.probability(typed_row(p, types)), ""
+    pruned = _story_row(model, types, *story) if story is not None else None
+    return judge, judge.probability(typed_row(p, types), pruned), ""
+
+
+def _story_row(model: Any, types: Any, question: str, split: SplitNote, lexicon: Any) -> np.ndarray | None:
+    """The typed feature row of the question with its story's words that name nothing in the note left out
+    (`asking.story_pruned`; the kind stays the whole question's), or None when it tells no such story or what is
+    left names nothing."""
+    from dataclasses import replace
+
+    from archehr.answerability.asking import story_pruned
+    from archehr.answerability.kinds import answer_types, sentence_words
+    from archehr.answerability.typed import typed_row
+
+    words: set[str] = set().union(*(sentence_words(s.text, lexicon) for s in split.sentences))
+    text = story_pruned(question, words, lexicon)
+    if text is None:
+        return None
+    case, _ = note_case(split, text)
+    pruned = answer_types(case, lexicon)
+    if not pruned.concepts:
+        return None
+    return typed_row(model.probability(case), replace(pruned, kind=types.kind))
 
 
 def _by_rank(lines: tuple[AnswerLine, ...], rank: np.ndarray, ids: list[str]) -> tuple[AnswerLine, ...]:

@@ -1,0 +1,123 @@
+"""The asking part of a patient's question, apart from the story told around it.
+
+Carers and patients wrap a question in what the note has no words for: "Is Dad allowed drive himself in to
+the radiotherapy? He's very independent and won't take a lift off anyone." The note answers the first sentence;
+the second tells why it matters. `asking_part` finds the clauses that ask (a clause ending in a question mark,
+or opening with a question word, also after "but", "so" or "and") and the story around them, so the confidence
+can read how well the note covers what is asked apart from how well it covers the story.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from archehr.glossary import Glossary
+from archehr.relevance.text import tokens
+
+# a sentence ends at "?", "!" or "." before a space, but for the full stop of a title or an abbreviation ("Dr. Lee",
+# "vs. the old one"); patients' texting starts a sentence in lower case as often as not
+_SENTENCES = re.compile(r"(?<=[?!])\s+|(?<!\b(?:dr|mr|ms|st|vs|no))(?<!\b(?:mrs|etc))(?<=\.)\s+", re.I)
+_WH = r"(?:how|when|why|what|whats|what's|which|who|where|wen|wat|y)"
+_AUX = (r"(?:can|could|may|might|should|will|would|is|are|am|was|were|do|does|did|has|have|had|r)\s+"
+        r"(?:i|he|she|it|that|this|they|we|you|there|my|his|her|our|their|mum|mom|mam|dad|the)")
+# clause breaks inside a sentence: a comma, a semicolon, a dash, and "but" / "so" / "and" / "or" before a question
+# word or an auxiliary and its subject ("... so when can she", "... and is that ok"; not "so sore", "and stop")
+_CLAUSES = re.compile(rf"\s*[,;:]\s+|\s+[-–—]+\s+|\s+(?=(?:but|so|and|or)\s+(?:{_WH}|{_AUX})\b)", re.I)
+_LEAD = re.compile(r"^(?:but|so|and|because|cause|cos|coz|or|also|plus|then|just|ok|okay|well|anyway|"
+                   r"hi|hello|sorry|please|thanks|thank you)\b[\s,]*", re.I)
+# a clause that asks: it opens with a question word, a modal or an auxiliary before its subject ("can she",
+# "is it ok", "r they", "wen do i"), or says it asks ("I want to know", "wondering", "any idea")
+_ASKS = re.compile(
+    r"^(?:how|when|why|what|whats|what's|which|who|whom|whose|where|wen|wat|wot|wich|hw|y|"
+    r"can|could|may|might|must|shall|should|will|would|is|isnt|isn't|are|arent|aren't|am|was|were|do|does|doesnt|"
+    r"doesn't|did|didnt|didn't|dont|don't|has|have|had|hasnt|hasn't|havent|haven't|r|any|anything|ok to|okay to|"
+    r"is it|i want to know|i need to know|i'd like to know|i was wondering|wondering|want to know|"
+    r"need to know|do you know|any idea|tell me|please tell|what about|how about|whether|if)\b", re.I)
+_ASKS_INSIDE = re.compile(r"\b(?:wonder(?:ing|ed)?|wants? to know|wanted to know|need to know|like to know|"
+                          r"not sure (?:if|whether|when|why|how|what)|any idea|"
+                          r"asking (?:if|whether|about|when|why|how)|"
+                          r"tell (?:me|us) (?:if|whether|when|why|how|what))\b", re.I)
+
+# the asking clause points back into the story ("is that ok to do now?", "has she been put on that one too?"): what
+# it asks about is the story's, so the story counts whole
+_REFERS = re.compile(r"\b(?:that|this|it|them|those|these|one|ones)\b", re.I)
+
+
+@dataclass(frozen=True)
+class AskingPart:
+    """The question's asking clauses and the story clauses around them, in the question's order."""
+
+    asking: str  # the clauses that ask (the whole question when none is told apart)
+    story: str  # the rest ("" when the whole question asks)
+
+    @property
+    def has_story(self) -> bool:
+        return bool(self.story)
+
+    @property
+    def apart(self) -> str | None:
+        """The asking clauses when they stand apart from the story: a story told, and an ask that does not point
+        back into it ("that", "it", "this one"); else None."""
+        return self.asking if self.story and not _REFERS.search(self.asking) else None
+
+
+def clauses(question: str) -> list[str]:
+    """The question's clauses: its sentences cut at commas, semicolons, dashes and a "but", "so", "and" or "or"
+    before a question word or an auxiliary and its subject."""
+    out = []
+    for sentence in _SENTENCES.split(question.strip()):
+        for part in _CLAUSES.split(sentence):
+            part = part.strip()
+            if part:
+                out.append(part)
+    return out
+
+
+def asks(clause: str) -> bool:
+    """The clause asks: it ends in a question mark, opens (after a joining word) with a question word, a modal or an
+    auxiliary, or says it asks ("I was wondering if", "asking if")."""
+    if clause.rstrip().endswith("?"):
+        return True
+    core = _LEAD.sub("", clause.strip())
+    return bool(_ASKS.search(core) or _ASKS_INSIDE.search(core))
+
+
+def _marked(question: str) -> list[tuple[str, bool]] | None:
+    """The question's clauses, each with whether it asks; None when no clause tells itself apart as asking (no
+    question word nor mark) or every clause asks: then the whole question asks."""
+    parts = [(c, asks(c)) for c in clauses(question)]
+    if all(a for _, a in parts) or not any(a for _, a in parts):
+        return None
+    return parts
+
+
+def asking_part(question: str) -> AskingPart:
+    """The asking clauses of `question` and the story around them (`AskingPart`)."""
+    parts = _marked(question)
+    if parts is None:
+        return AskingPart(question.strip(), "")
+    return AskingPart(" ".join(c for c, a in parts if a), " ".join(c for c, a in parts if not a))
+
+
+def story_pruned(question: str, note_words: set[str], lexicon: Glossary) -> str | None:
+    """The question with the story's words that name nothing the note names left out: every asking clause whole,
+    and of the story only the words of its concepts the note names (`note_words`: the note's words as
+    `kinds.sentence_words` gives them). None when the question tells no story apart or its story loses no word."""
+    from archehr.answerability.kinds import asked_concepts
+
+    parts = _marked(question)
+    if parts is None:
+        return None
+    out, dropped = [], False
+    for clause, asking in parts:
+        if asking:
+            out.append(clause)
+            continue
+        named = {t for c in asked_concepts(clause, lexicon) if c.covered_by(note_words) for t in c.surface}
+        # words with no content of their own ("the", "and") stay; a content word stays when the note names it
+        kept = [w for w in clause.split() if set(tokens(w)) <= named]
+        dropped = dropped or len(kept) < len(clause.split())
+        if any(tokens(w) for w in kept):
+            out.append(" ".join(kept))
+    return " ".join(out) if dropped else None
