@@ -30,7 +30,7 @@ import numpy as np
 
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
-from archehr.answerability.firm_answers import cause_strength
+from archehr.answerability.firm_answers import cause_strength, order_share, result_strength
 from archehr.answerability.holds import (
     ASKS_VERDICT,
     DONE,
@@ -306,6 +306,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     drugs = medicines_asked(question, lex)
     if kind in ("med_change", "why", "how_long"):
         rank *= _other_drug_share(concepts, named, drugs, rank_topic)
+    if kind == "test_result":
+        rank *= order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
     absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
@@ -332,6 +334,9 @@ def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False)
 def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) -> tuple[np.ndarray, np.ndarray]:
     """The rank's (holds, held): for a why question, how firmly each sentence says a cause (`firm_answers`); a
     sentence telling it was deferred holds the reason to "why didn't they just operate"."""
+    if kind == "test_result":
+        held = result_strength(texts, holds)
+        return held > 0, held
     if kind != "why":
         return holds, _held(kind, holds, texts, ranking=True)
     held = cause_strength(texts, HOLDS["why"])
