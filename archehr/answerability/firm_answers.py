@@ -91,9 +91,14 @@ _SOFT = re.compile(
 W_SOFT = 0.85
 
 
+# a dose or a value changed "from" one number to another ("reduce from 4 mg twice daily"): no cause
+_FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)
+
+
 def cause_text(text: str) -> str:
-    """The sentence with what only looks like a cause taken out: a "since" of time and a visit's reason label."""
-    return _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text))
+    """The sentence with what only looks like a cause taken out: a "since" of time, a visit's reason label, a
+    change "from" a number."""
+    return _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text)))
 
 
 def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:

@@ -37,7 +37,7 @@ ROLE_FACTOR: dict[str, dict[str, float]] = {
     "complaint": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.6),
     # (a result told in the history, "CXR showed ...", still answers a result question; the story before the
     # visit, "Indication: ...", a why question)
-    "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5},
+    "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5, "why": 0.7},
     "request": {"test_result": 0.5},
     # (a result awaited is still worth citing after a result said: "Final blood culture report pending")
     "awaited": {"test_result": 0.75},
