@@ -36,7 +36,7 @@ ROLE_FACTOR: dict[str, dict[str, float]] = {
     "patient": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.5),
     "complaint": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.6),
     # (a result told in the history, "CXR showed ...", still answers a result question; the story before the
-    # visit, "Indication: ...", a why question)
+    # visit loses less for a why question: its "Indication: ..." says a cause, which the rank counts whole)
     "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5, "why": 0.7},
     "request": {"test_result": 0.5},
     # (a result awaited is still worth citing after a result said: "Final blood culture report pending")
