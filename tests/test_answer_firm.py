@@ -22,6 +22,7 @@ from archehr.answerability.holds import HOLDS
 from archehr.answerability.kinds import answer_types
 from archehr.answerability.roles import sentence_roles
 from archehr.data.note_split import note_case
+from archehr.glossary import load_lexicon
 
 
 def _cause(text: str) -> float:
@@ -62,6 +63,8 @@ def test_how_firmly_a_sentence_says_a_cause(text: str, strength: float) -> None:
     ("EXAM: MRI LEFT KNEE WITHOUT CONTRAST", W_WEAK),
     ("No driving for 1 to 2 weeks after the operation.", W_WEAK),
     ("Heart rates settled in the 70s to 80s by the second day.", W_WEAK),
+    # a test not done gives no result, whatever else the line says
+    ("Chest x-ray: not obtained (no focal findings, no fever)", W_WEAK),
 ])
 def test_how_firmly_a_sentence_gives_a_result(text: str, strength: float) -> None:
     assert float(result_strength([text], np.array([True]))[0]) == pytest.approx(strength)
@@ -115,3 +118,11 @@ def test_a_line_of_identity_fields_and_a_pharmacists_name_are_titles() -> None:
     case, _ = note_case("MRN: 80-441-2297 Date of Birth: 07/21/1998\nPharmacist: Dorothea Nwachukwu, PharmD\n"
                         "Department: SURGERY When: Monday 9am\n", "was my blood count ok", splitter="rules")
     assert sentence_roles(case.sentences) == ("title", "title", "clinician")
+
+
+@pytest.mark.parametrize(("term", "expansion"), [
+    ("torn", "tear"), ("scarred", "fibrosis"), ("nose swab", "viral panel"),
+])
+def test_a_finding_and_a_swab_in_patients_words_are_in_the_lexicon(term: str, expansion: str) -> None:
+    e = load_lexicon().get(term)
+    assert e is not None and expansion in e.expansions

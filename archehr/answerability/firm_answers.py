@@ -159,11 +159,20 @@ _ORDER = re.compile(
 W_ORDER = 0.6  # the share of its rank an order or a dose line keeps for a result question
 
 
+# a test not done ("Chest x-ray: not obtained (no focal findings)"): it gives no result, whatever else it says
+_NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
+                       r"carried out|ordered)\b", re.I)
+
+
 def result_strength(texts: list[str], holds: np.ndarray) -> np.ndarray:
     """Each sentence's result answer: 1 when it says a result (`_RESULT`: a value with its unit, flag or range, a
-    finding word), `W_WEAK` when it only holds the result kind (`holds`: a test named, "was", a level), 0 else."""
-    return np.array([1.0 if _RESULT.search(" ".join(t.split())) else W_WEAK if h else 0.0
-                     for t, h in zip(texts, holds, strict=True)])
+    finding word) of a test done, `W_WEAK` when it only holds the result kind (`holds`: a test named, "was", a
+    level), 0 else."""
+    out = np.zeros(len(texts))
+    for i, (t, h) in enumerate(zip(texts, holds, strict=True)):
+        plain = " ".join(t.split())
+        out[i] = 1.0 if _RESULT.search(plain) and not _NOT_DONE.search(plain) else W_WEAK if h else 0.0
+    return out
 
 
 def order_share(texts: list[str]) -> np.ndarray:
