@@ -126,3 +126,10 @@ def test_a_line_of_identity_fields_and_a_pharmacists_name_are_titles() -> None:
 def test_a_finding_and_a_swab_in_patients_words_are_in_the_lexicon(term: str, expansion: str) -> None:
     e = load_lexicon().get(term)
     assert e is not None and expansion in e.expansions
+
+
+def test_a_result_comes_before_the_next_test_planned_years_ahead() -> None:
+    note = ("Pathology:\nPolyp: tubular adenoma, benign.\n\n"
+            "Because a polyp was removed and your mother had colon cancer, your next colonoscopy should be in "
+            "5 years.\n")
+    assert _first(note, "was the polyp they removed cancer?").startswith("Polyp:")

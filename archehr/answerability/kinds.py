@@ -132,6 +132,8 @@ _GOES_ON_FROM = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:continue|keep (
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
+# (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
+_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -393,7 +395,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
         if kind == "med_change" and TEST_AGAIN.search(t):
             score[i] *= W_PLAN  # "repeat thyroid tests after the dose change" tells a test to come, not the change
-        if kind == "test_result" and RANK_CUES["plan"].search(t):
+        if kind == "test_result" and (RANK_CUES["plan"].search(t) or (ranking and _PLAN_LATER.search(t))):
             score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
