@@ -58,6 +58,7 @@ def test_how_firmly_a_sentence_says_a_cause(text: str, strength: float) -> None:
     ("Hemoglobin (10/03) | 10.1 g/dL | 11.5 - 15.5", 1.0),
     ("LDL cholesterol: 171 (goal under 100)", 1.0),
     ("Respiratory viral panel: Rhinovirus DETECTED", 1.0),
+    ("Repeat BCx 03/08: NGTD x 72h.", 1.0),
     ("The perineum has healed well with no tenderness.", 1.0),
     # a test named, a length of time, a range of weeks: the weak form only
     ("EXAM: MRI LEFT KNEE WITHOUT CONTRAST", W_WEAK),

@@ -138,7 +138,7 @@ _RESULT = re.compile(
     rf"[<>]?\d+(?:[.,]\d+)?{_NOT_A_DOSE}|"
     r"(?i:\b(?:goal|target)\s*(?:under|below|over|above|<|>|of|is)\s*\d)|"
     r"(?i:\b(?:show(?:ed|s|n)?|reveal\w*|demonstrat\w*|negative|positive|detected|not detected|normal|abnormal|"
-    r"unremarkable|no growth|grew|growing|no (?:sign|signs|evidence|bacteria|organisms)|consistent with|"
+    r"unremarkable|no growth|ngtd|grew|growing|no (?:sign|signs|evidence|bacteria|organisms)|consistent with|"
     r"suggestive of|intact|healed|healing well|benign|malignant|cancerous|precancerous|satisfactory|reassuring|"
     r"within (?:the )?(?:normal |reference |target )?(?:range|limits)|in range|out of range|(?:above|below) "
     r"(?:the )?(?:goal|target|range|normal|threshold)|adequate|unchanged|improved|stable|resolved|normali[sz]ed|"
