@@ -30,6 +30,7 @@ import numpy as np
 
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
+from archehr.answerability.firm_answers import cause_strength, order_share, result_strength
 from archehr.answerability.holds import (
     ASKS_VERDICT,
     DONE,
@@ -131,6 +132,8 @@ _GOES_ON_FROM = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:continue|keep (
 W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the topic score)
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
+# (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
+_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -299,16 +302,14 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     held = _held(kind, holds, texts)
     score = _score(kind, topic, holds, held, case, question, texts, ranking=False)
-    rank_holds = holds.copy()
-    if kind == "why" and RANK_CUES["asks_not"].search(question):
-        # "why didn't they just operate": a sentence telling it was deferred holds the reason
-        rank_holds |= np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
-    rank = _score(kind, rank_topic, rank_holds, _held(kind, rank_holds, texts, ranking=True), case, question, texts,
-                  ranking=True)
+    rank_holds, rank_held = _rank_held(kind, holds, texts, question)
+    rank = _score(kind, rank_topic, rank_holds, rank_held, case, question, texts, ranking=True)
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
     if kind in ("med_change", "why", "how_long"):
         rank *= _other_drug_share(concepts, named, drugs, rank_topic)
+    if kind == "test_result":
+        rank *= order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
     absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
@@ -332,6 +333,21 @@ def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False)
     return held
 
 
+def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rank's (holds, held): for a why question, how firmly each sentence says a cause (`firm_answers`); a
+    sentence telling it was deferred holds the reason to "why didn't they just operate"."""
+    if kind == "test_result":
+        held = result_strength(texts, holds)
+        return held > 0, held
+    if kind != "why":
+        return holds, _held(kind, holds, texts, ranking=True)
+    held = cause_strength(texts, HOLDS["why"])
+    if RANK_CUES["asks_not"].search(question):
+        not_done = np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
+        held = np.where(not_done & (held == 0), W_WEAK, held)
+    return held > 0, held
+
+
 def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, case: Case, question: str,
            texts: list[str], ranking: bool) -> np.ndarray:
     """Each sentence's answer score: its topic, kept whole when it holds the asked kind, with the section, time and
@@ -344,7 +360,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
         # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
         # the asked kind takes a share of its paragraph neighbours' topic score
-        score = np.maximum(score, W_NEIGHBOUR * holds * _neighbour_topic(topic, case))
+        score = np.maximum(score, W_NEIGHBOUR * (held if ranking else holds) * _neighbour_topic(topic, case))
     if kind in FOLLOWING_KINDS:
         # a plan line going on from the one before without naming it ("2. Continue for at least 6 months ..."): the
         # rank gives it the whole of that line's topic
@@ -379,7 +395,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
         if kind == "med_change" and TEST_AGAIN.search(t):
             score[i] *= W_PLAN  # "repeat thyroid tests after the dose change" tells a test to come, not the change
-        if kind == "test_result" and RANK_CUES["plan"].search(t):
+        if kind == "test_result" and (RANK_CUES["plan"].search(t) or (ranking and _PLAN_LATER.search(t))):
             score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))

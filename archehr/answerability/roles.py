@@ -36,8 +36,8 @@ ROLE_FACTOR: dict[str, dict[str, float]] = {
     "patient": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.5),
     "complaint": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.6),
     # (a result told in the history, "CXR showed ...", still answers a result question; the story before the
-    # visit, "Indication: ...", a why question)
-    "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5},
+    # visit loses less for a why question: its "Indication: ..." says a cause, which the rank counts whole)
+    "history": {"how_long": 0.5, "when": 0.5, "med_change": 0.5, "may_i": 0.5, "other": 0.5, "why": 0.7},
     "request": {"test_result": 0.5},
     # (a result awaited is still worth citing after a result said: "Final blood culture report pending")
     "awaited": {"test_result": 0.75},
@@ -67,6 +67,7 @@ _IDENTITY = re.compile(
     r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address|address visited|tel|phone|"
     r"telephone|fax|email|e-mail|to|from|cc|re|subject|consultant|surgeon|physician|doctor|provider|attending|"
     r"clinician|author|physiotherapist|therapist|nurse|gp|pcp|referred by|referrer|referring clinician|"
+    r"pharmacist|midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
     r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
     r"clinic date|date seen|seen by|interpreter|language)$", re.I)
@@ -127,6 +128,14 @@ def _question(text: str) -> bool:
         and not _FIELD.match(text)
 
 
+def _identity_fields(value: str) -> bool:
+    """A field's value going on only into further fields of identity, with no sentence ("80-441-2297 Date of
+    Birth: 07/21/1998")."""
+    labels = re.findall(r"(?:^|\s)([A-Za-z][A-Za-z .'/()&-]{0,30}?)\s*:", value)
+    return bool(labels) and not re.search(r"[a-z]{2}[.!?]\s+[A-Z]", value) \
+        and all(any(_IDENTITY.match(" ".join(lb.split()[-k:])) for k in range(1, 5)) for lb in labels)
+
+
 def _title(text: str, caps_note: bool) -> bool:
     """A line that names the note, a place, a person or a date rather than telling anything."""
     t = text.strip()
@@ -134,8 +143,10 @@ def _title(text: str, caps_note: bool) -> bool:
         return True
     field = _FIELD.match(t)
     if field:
-        # (a value going on into a sentence or another field tells something: "Department: SURGERY When: ...")
-        return bool(_IDENTITY.match(field.group(1).strip())) and not _TELLS.search(field.group(2))
+        # (a value going on into a sentence or another field tells something: "Department: SURGERY When: ...",
+        # unless every field is one of identity: "MRN: 80-441-2297 Date of Birth: 07/21/1998")
+        return bool(_IDENTITY.match(field.group(1).strip())) and (not _TELLS.search(field.group(2))
+                                                                  or _identity_fields(field.group(2)))
     if t.endswith((".", "!", "?", ";", ",")) or re.search(r"\d", t) or _ORDER.match(t) or len(t.split()) > 9:
         return False
     if not _TITLE_WORDS.match(t):

@@ -1,0 +1,180 @@
+"""How firmly a note sentence gives a why answer or a result, for the rank of `archehr answer` only.
+
+`archehr.answerability.kinds` tells a sentence holding the asked kind of answer (`holds.HOLDS`); for two kinds
+the rank also weighs how firmly it holds it, since many sentences hold the kind in a weak form:
+
+- why: the sentence that says the reason ("... as pain was well controlled", "... to protect against RSV",
+  "Indication: recurrent tonsillitis") comes before the one that only names the diagnosis, the history or the
+  change. A "since" of time ("since the summer", "since 05/04") and a label naming a visit's reason ("Reason for
+  visit: two falls ...", which restates the complaint) give no cause;
+- test_result: the sentence giving what was found, a value with its unit, flag or range, or a finding word
+  ("positive", "no growth", "healed well"), comes before one that only names the test ("EXAM: MRI LEFT KNEE"),
+  an order or a medicine given for it ("START atorvastatin 80 mg nightly -- to lower cholesterol").
+
+These cues weigh the rank only: the typed confidence reads `holds` and `score`, which they leave as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+W_WEAK = 0.6  # the share of a firm answer a sentence holding only a weak form of the asked kind counts
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_EVENTS = (r"birth|admission|discharge|surgery|operation|diagnosis|transplant|visit|appointment|review|stroke|"
+           r"delivery|stay|start|beginning|childhood|injury|accident|fall|procedure|treatment|infection|illness|"
+           r"retirement|pregnancy")
+# "since" of time: "since the summer", "since 05/04", "since his last visit", "ever since": no cause
+_SINCE_TIME = re.compile(
+    rf"\bever since\b|\bsince\s+(?:\d|(?:{_MONTHS})\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|then\b|"
+    rf"yesterday|last\b|this\b|then\b|age\b|(?:{_EVENTS})\b|"
+    rf"(?:the|his|her|their|my|your|our)\s+(?:last\s+|recent\s+|previous\s+|first\s+)?"
+    rf"(?:summer|winter|spring|autumn|fall|weekend|holidays?|new year|christmas|hospital|{_EVENTS})\b)", re.I)
+# a label naming why the patient came ("Reason for visit:", "Reason for referral:"): the complaint restated,
+# not its cause
+_VISIT_REASON = re.compile(r"^\W*reason for (?:visit|attendance|consultation|call|contact|review|appointment|"
+                           r"admission|presentation|encounter|referral)\s*:", re.I)
+# a cause said outright: a cause word, a purpose ("to protect against RSV", "to allow full recovery"), a drug or
+# a step taken for a condition ("nebulized for stridor", "transferred for maternal-fetal medicine input", "for
+# stroke prevention"), a risk weighed, what a procedure was done for ("Indication: ...", "Reason: ...")
+_CAUSE = re.compile(
+    r"\b(?:because|due to|secondary to|attributed|caus(?:ed|ing|es)|provoked|triggered|in the setting of|"
+    r"as a result|so that|in order to|so as to|since|therefore|hence|related to|contribut\w+|"
+    # "given heavy ibuprofen intake", not "cycle 3 given 11/10", "was given the vaccine"
+    r"(?<!was )(?<!were )(?<!been )(?<!be )(?<!is )(?<!are )given (?!\d|(?:on|at|in|to|today|yesterday|tonight|iv|"
+    r"po|im|sc|by|x|as|with|for|over|once|twice|daily|every|after|before|during|until|via|and|or)\b)|"
+    r"(?:felt|thought|believed|likely|probably) (?:to be|due|related|from|because|caused)|"
+    r"from (?:the|his|her|a|an|long-term|recent|daily|regular|heavy|ongoing)|"
+    r"the reason|the cause|cause (?:is|was|of)|which (?:is|was|are|were) (?:\w+ )?(?:caus|why|respons)\w*|"
+    r"so (?:that )?(?:the|your|his|her|their|it|she|he|they|you|we|this|that)\b[^.;]{0,30}?\b(?:can|could|will|"
+    r"would|may|is|are|does|do|requires?|needs?)|risk of|at (?:higher |high |increased )?risk|"
+    r"not (?:needed|indicated|safe|recommended|required) (?:as|because|since|given|now)|"
+    r"not (?:safe|recommended|advised) (?:when|with|if|in|for|while|during)|unsafe|contraindicated|"
+    # a purpose, unless it is an instruction's object ("tells you to stop")
+    r"(?<!you )(?<!him )(?<!her )(?<!them )(?<!me )to (?:prevent|reduce|treat|lower|protect|avoid|cover|control|"
+    r"allow|bring|settle|help|keep|block|improve|ease|relieve|clear|heal|manage|support|make sure|ensure|"
+    r"minimi[sz]e|limit|slow|boost|replace|correct|raise|thin|break|dissolve|drain|remove|check|confirm|"
+    r"rule out|look for|see (?:if|whether|how)|find|detect|assess|evaluate|monitor|test for|screen for|reverse|"
+    r"restore|calm|soothe|fight|kill|strengthen|shrink)|"
+    r"for (?:\w+ )?(?:prevention|prophylaxis|protection|treatment|relief|control)|"
+    # a step taken for a condition, not for a length of time ("for 5 days", "for the past two years", "for now")
+    # or for someone ("given to him for ...")
+    r"(?:given|start|started|starting|take|taking|use|using|prescribed|admitted|transferred|moved|kept|"
+    r"treated|used|received|nebuli[sz]ed|recommended|offered|added|referred|performed|done|booked|arranged|"
+    r"turn\w*|increas\w+|decreas\w+|reduc\w+|rais\w+|lower\w*|chang\w+|switch\w*)\b"
+    r"[^.;]{0,40}?\bfor (?!(?:a |an |the next |another |up to |about |at least |now|life|\d|one|two|three|four|"
+    r"five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
+    r"(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?)|him|her|you|them|me|us|patients?|children|"
+    r"adults)\b))\b|"
+    r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:",
+    re.I | re.M)
+# a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
+# ("is common in the first week"), a germ's resistance, a clause of reason after "as" or ", so" ("..., as
+# reinfection is common", "As most disc protrusions settle ...", "stopped as pain was well controlled", "..., so
+# she is under-replaced")
+_SOFT = re.compile(
+    r"\b(?:(?:may|can|could|will|would|might|often|commonly|usually) (?:cause|slow|worsen|delay|harm|injure|damage|"
+    r"push|raise|increase|lead to|make \w+ worse|interact|affect)|resistant to|not covered by|"
+    r"(?:is|are|was|were) (?:very |quite |fairly )?(?:common|normal|expected|usual)|"
+    r"expected (?:at|after|with|in|for|from))\b|"
+    r"(?:^|[,;(]|\s[-–—])\s*as\s+(?!(?:needed|well|tolerated|directed|above|below|before|such|per|instructed|"
+    r"prescribed|discussed|planned|advised|follows?|of|part|soon|long|much|many|far|usual|required|necessary|"
+    r"appropriate|possible|a|an|in|on|at|to|for|with|outpatient|scheduled|noted|expected|previously|agreed|"
+    r"indicated|recommended|shown|described)\b)\w+\s+\w+|"
+    r"[,;]\s*so\s+(?:she|he|they|it|we|you|i|the|his|her|their)\b|"
+    r"(?<!such )(?<!well )(?<!same )(?<!soon )(?<!long )\bas (?:the |his |her |their |your |its |it |this |these |"
+    r"they |she |he |there |most |many |some )?\w+ (?:is|was|were|are|has|had|have|can|could|may|might|will|would|"
+    r"does|did|remains?)\b", re.I)
+W_SOFT = 0.85
+
+
+# a dose or a value changed "from" one number to another ("reduce from 4 mg twice daily"): no cause
+_FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)
+
+
+def cause_text(text: str) -> str:
+    """The sentence with what only looks like a cause taken out: a "since" of time, a visit's reason label, a
+    change "from" a number."""
+    return _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text)))
+
+
+def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:
+    """Each sentence's why answer: 1 when it says a cause outright (`_CAUSE`), `W_SOFT` in a softer form
+    (`_SOFT`), `W_WEAK` when it holds only a weak
+    why cue (`weak`, the why row of `holds.HOLDS`), 0 else; read without a "since" of time or a visit's reason
+    label."""
+    out = np.zeros(len(texts))
+    for i, t in enumerate(texts):
+        plain = cause_text(" ".join(t.split()))
+        out[i] = 1.0 if _CAUSE.search(plain) else W_SOFT if _SOFT.search(plain) else W_WEAK if weak.search(plain) \
+            else 0.0
+    return out
+
+
+# a lab unit after a value ("8.9 mg/dL", "212 K/uL", "2.01 mmol/L", "6.1 kPa", "45%")
+_LAB_UNIT = (r"(?:%|mg/d[l]|g/d[l]|g/l|mmol|umol|µmol|nmol|pmol|meq|mu/l|miu|iu/l|u/l|k/ul|x ?10|ng|pg|mcg/l|ug/l|"
+             r"ug/ml|mcg/ml|ml/min|mmhg|kpa|cells|cfu|copies|mm/h|sec|seconds|bpm|/min|cm|mm|kg|lb|g\b|%ile|"
+             r"centile|percentile)")
+# after a number: no more digits (a date, a time, "31,000" read whole), no range of time ("4-6 wks", "1 to 2
+# weeks"), no dose, time or count unit
+_NOT_A_DOSE = (r"(?![A-Za-z\d])(?![\d/:.,]\d)(?!\s*(?:-|–|to|or|and)\s*\d)(?!(?i:\s*(?:mg|mcg|micrograms?|g|"
+               r"units?|ml|tablets?|capsules?|puffs?|sachets?|doses?|cycles?|days?|d|weeks?|wks?|months?|years?|hours?|hrs?|"
+               r"min(?:utes)?|am|pm|x|times|yo|y/o|year-old)\b))")
+# a result said: a value with a lab unit, a flag after a value or a reference range (`holds.VERDICT`'s forms),
+# a test's value in a table or a dot leader ("Uric acid ........ 8.9", "Hemoglobin (10/03) | 10.1"), or a
+# finding word ("positive", "no growth", "healed well", "showed", "within the normal range")
+_RESULT = re.compile(
+    rf"\d(?:\.\d+)?\s*{_LAB_UNIT}|\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|"
+    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\b\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?\s*(?:$|[|\s]*$)|"
+    # a test's name (a word with a capital, "Na", "TSH", or a word for a measure, "trough") and its value, not a
+    # dose, a time or a count of days ("Na 134 on day of discharge", "Tac trough 9.4")
+    r"(?:(?:\b(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9-]{0,14}|(?i:\b(?:level|trough|count|score|reading|ratio|"
+    r"index|sugar|glucose|pressure|sats?|saturation|value)))\s*(?::|=|-|\bof\b|\bwas\b|\bis\b|\bat\b)?|"
+    # a labelled value ("LDL cholesterol: 171"), a value after a verb ("was 4,000", "rose to 88,000")
+    r"^\W*[A-Za-z][\w ()/-]{0,30}:|(?i:\b(?:was|were|is|are|of|at|to|from|reached|peaked at)))\s*"
+    rf"[<>]?\d+(?:[.,]\d+)?{_NOT_A_DOSE}|"
+    r"(?i:\b(?:goal|target)\s*(?:under|below|over|above|<|>|of|is)\s*\d)|"
+    r"(?i:\b(?:show(?:ed|s|n)?|reveal\w*|demonstrat\w*|negative|positive|detected|not detected|normal|abnormal|"
+    r"unremarkable|no growth|ngtd|grew|growing|no (?:sign|signs|evidence|bacteria|organisms)|consistent with|"
+    r"suggestive of|intact|healed|healing well|benign|malignant|cancerous|precancerous|satisfactory|reassuring|"
+    r"within (?:the )?(?:normal |reference |target )?(?:range|limits)|in range|out of range|(?:above|below) "
+    r"(?:the )?(?:goal|target|range|normal|threshold)|adequate|unchanged|improved|stable|resolved|normali[sz]ed|"
+    r"elevated|raised|confirm\w*|diagnos\w+|tear|torn|fracture|no (?:acute|significant|focal)|"
+    r"(?:is|was|were|are) (?:too |very |mildly |slightly |a little |still )?(?:high|low)|high at|low at)\b)")
+# an order or a medicine's dose line, which a result question is not asked about: an imperative, a plan or a
+# condition at the start ("START atorvastatin ...", "Avoid salt substitutes", "Referral to ...", "If temperature
+# 38.0 or above, come straight to ..."), a treatment allowed or asked ("Amara can restart the ointment"), a dose
+# with how often ("enoxaparin 40 mg injection ... once daily")
+_ORDER = re.compile(
+    r"^\W*(?:\d+[.)]\s*)?(?:[A-Za-z][\w /-]{0,25}:\s*)?(?:start|stop|continue|take|avoid|do not|don't|cut down|"
+    r"keep|use|give|increase|decrease|reduce|hold|restart|resume|switch|change|call|get|eat|drink|limit|"
+    r"referral|refer|please|if|you (?:should|can|may|must)|no (?:lifting|driving|heavy)|low[- ]\w+ diet)\b|"
+    r"\b(?:can|should|may|must|will|to) (?:restart|start|stop|continue|take|use|apply|resume)\b|"
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|units?|tablets?|capsules?|puffs?|sachets?|% (?:ointment|cream|gel|"
+    r"lotion|drops|solution))\b(?!\s*/)(?:[^.;]|\.\d){0,60}?\b(?:daily|bid|tds|tid|qds|qid|twice|once|nightly|every|"
+    r"at night|each (?:morning|night)|q\d+h?|qhs|prn|as needed)\b", re.I)
+W_ORDER = 0.6  # the share of its rank an order or a dose line keeps for a result question
+
+
+# a test not done ("Chest x-ray: not obtained (no focal findings)"): it gives no result, whatever else it says
+_NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
+                       r"carried out|ordered)\b", re.I)
+
+
+def result_strength(texts: list[str], holds: np.ndarray) -> np.ndarray:
+    """Each sentence's result answer: 1 when it says a result (`_RESULT`: a value with its unit, flag or range, a
+    finding word) of a test done, `W_WEAK` when it only holds the result kind (`holds`: a test named, "was", a
+    level), 0 else."""
+    out = np.zeros(len(texts))
+    for i, (t, h) in enumerate(zip(texts, holds, strict=True)):
+        plain = " ".join(t.split())
+        out[i] = 1.0 if _RESULT.search(plain) and not _NOT_DONE.search(plain) else W_WEAK if h else 0.0
+    return out
+
+
+def order_share(texts: list[str]) -> np.ndarray:
+    """`W_ORDER` for an order or a dose line (`_ORDER`), 1 else: its share of the rank for a result question."""
+    return np.array([W_ORDER if _ORDER.search(" ".join(t.split())) else 1.0 for t in texts])
