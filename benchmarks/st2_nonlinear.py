@@ -15,13 +15,13 @@ Recipes:
   boosted+ranked  boosted with each lexical feature's percentile rank within its case added (a long and a short
              note put their sentences on the same scale)
   blend+ranked  the mean P of the shipped and the boosted+ranked models
+  ranked     the shipped recipe with the within-case ranks added (they share the interactions' extra penalty)
 
 Run: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/voices_cv.py --tasks st2 --st2-nonlinear
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -212,8 +212,12 @@ RANKED_COLUMNS = (*LEXICAL_COLUMNS, *range(N_LEXICAL + 21, 2 * N_LEXICAL + 21))
 # each recipe's parts: one part is a fitted recipe, two are blended (the mean of their P)
 RECIPES: dict[str, tuple[str, ...]] = {
     "shipped": ("shipped",), "boosted": ("boosted",), "blend": ("shipped", "boosted"),
-    "boosted+ranked": ("boosted+ranked",), "blend+ranked": ("shipped", "boosted+ranked"),
+    "boosted+ranked": ("boosted+ranked",), "blend+ranked": ("shipped", "boosted+ranked"), "ranked": ("ranked",),
 }
+
+
+def is_ranked(part: str) -> bool:
+    return part.split("+")[-1] == "ranked"
 
 
 @dataclass(frozen=True)
@@ -237,9 +241,9 @@ def blend(tr: Sequence[CaseRows], a: FoldResult, b: FoldResult) -> FoldResult:
 
 
 def part_grid(part: str) -> dict[str, Learner]:
-    if part == "shipped":
+    if part in ("shipped", "ranked"):
         return shipped_grid()
-    return boosted_grid(RANKED_COLUMNS if part.endswith("+ranked") else LEXICAL_COLUMNS)
+    return boosted_grid(RANKED_COLUMNS if is_ranked(part) else LEXICAL_COLUMNS)
 
 
 def run_lovo(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, Sequence[str]]],
@@ -249,7 +253,7 @@ def run_lovo(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, S
     if unknown:
         raise ValueError(f"unknown recipes {unknown} (known: {', '.join(RECIPES)})")
     rows = {False: case_rows(pool, voice)}
-    if any(p.endswith("+ranked") for r in recipes for p in RECIPES[r]):
+    if any(is_ranked(p) for r in recipes for p in RECIPES[r]):
         rows[True] = case_rows(pool, voice, ranked=True)
     res: dict[str, list[float]] = {r: [] for r in recipes}
     for fname, held in folds:
@@ -259,7 +263,7 @@ def run_lovo(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, S
         for r in recipes:
             for p in RECIPES[r]:
                 if p not in parts:
-                    parts[p] = fit_recipe(*split[p.endswith("+ranked")], part_grid(p))
+                    parts[p] = fit_recipe(*split[is_ranked(p)], part_grid(p))
             tr, te = split[False]
             out = parts[RECIPES[r][0]] if len(RECIPES[r]) == 1 else blend(tr, *(parts[p] for p in RECIPES[r]))
             res[r].append(100 * f1(*counts(te, out.held, out.choice.power)))
@@ -269,5 +273,10 @@ def run_lovo(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, S
     return res
 
 
-def summary(res: Mapping[str, Sequence[float]]) -> str:
-    return "; ".join(f"{r} {statistics.fmean(v):.1f}" for r, v in res.items())
+def report(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, Sequence[str]]],
+           recipes: Sequence[str], table: Callable[..., None], per_voice: Callable[..., None]) -> None:
+    """`run_lovo` printed with voices_cv.py's table (paired differences against the first recipe) and per voice."""
+    res = run_lovo(pool, voice, folds, recipes or tuple(RECIPES))
+    table("st2 evidence, nested leave-one-voice-out, expected-F1 rule", {r: {"LOVO": v} for r, v in res.items()},
+          next(iter(res)), "strict micro F1")
+    per_voice("st2", folds, res)

@@ -131,3 +131,11 @@ def test_boosted_learner_ranks_the_signal_and_handles_supplementary_weights() ->
 def test_run_lovo_refuses_an_unknown_recipe() -> None:
     with pytest.raises(ValueError, match="unknown recipes"):
         nl.run_lovo(None, {}, [], ("shipped", "forest"))  # type: ignore[arg-type]
+
+
+def test_parts_read_the_ranked_rows_only_when_named_so() -> None:
+    assert [nl.is_ranked(p) for p in ("shipped", "boosted", "ranked", "boosted+ranked")] == [False, False, True, True]
+    assert len(nl.part_grid("ranked")) == len(nl.part_grid("shipped")) == 60  # 5 L2 x 4 extra penalties x 3 targets
+    assert len(nl.part_grid("boosted+ranked")) == len(nl.BOOSTED_GRID)
+    for name, parts in nl.RECIPES.items():
+        assert 1 <= len(parts) <= 2, name
