@@ -16,6 +16,7 @@ Recipes:
              note put their sentences on the same scale)
   blend+ranked  the mean P of the shipped and the boosted+ranked models
   ranked     the shipped recipe with the within-case ranks added (they share the interactions' extra penalty)
+  boosted-wide+ranked  boosted+ranked with its grid one step deeper and longer (WIDE_GRID)
 
 Run: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/voices_cv.py --tasks st2 --st2-nonlinear
 """
@@ -40,6 +41,8 @@ from archehr.training.selector_calibration import POWERS
 N_LEXICAL = len(LEXICAL_FEATURES)
 # (max_depth, max_iter) at learning rate 0.05, 40 sentences per leaf at least, L2 1 on the leaf values
 BOOSTED_GRID: tuple[tuple[int, int], ...] = ((2, 100), (2, 300), (3, 100), (3, 300))
+# every fold chose 300 trees, the edge of BOOSTED_GRID: the same recipe one step further ("boosted-wide")
+WIDE_GRID: tuple[tuple[int, int], ...] = ((3, 300), (3, 600), (4, 300), (4, 600))
 BOOSTED_SUPPLEMENTARY = 0.2
 
 Scorer = Callable[[np.ndarray], np.ndarray]  # a case's feature matrix -> P(essential) per sentence
@@ -191,8 +194,8 @@ def shipped_grid(n_base: int = N_LEXICAL) -> dict[str, Learner]:
             for a in L2_GRID for e in EXTRA_PENALTY_GRID for s in SUPPLEMENTARY_GRID}
 
 
-def boosted_grid(columns: Sequence[int]) -> dict[str, Learner]:
-    return {f"depth={d},iter={n}": boosted_learner(d, n, columns=columns) for d, n in BOOSTED_GRID}
+def boosted_grid(columns: Sequence[int], grid: Sequence[tuple[int, int]] = BOOSTED_GRID) -> dict[str, Learner]:
+    return {f"depth={d},iter={n}": boosted_learner(d, n, columns=columns) for d, n in grid}
 
 
 def case_rows(pool: Split, voice: Mapping[str, str], ranked: bool = False) -> list[CaseRows]:
@@ -213,6 +216,7 @@ RANKED_COLUMNS = (*LEXICAL_COLUMNS, *range(N_LEXICAL + 21, 2 * N_LEXICAL + 21))
 RECIPES: dict[str, tuple[str, ...]] = {
     "shipped": ("shipped",), "boosted": ("boosted",), "blend": ("shipped", "boosted"),
     "boosted+ranked": ("boosted+ranked",), "blend+ranked": ("shipped", "boosted+ranked"), "ranked": ("ranked",),
+    "boosted-wide+ranked": ("boosted-wide+ranked",),
 }
 
 
@@ -243,7 +247,8 @@ def blend(tr: Sequence[CaseRows], a: FoldResult, b: FoldResult) -> FoldResult:
 def part_grid(part: str) -> dict[str, Learner]:
     if part in ("shipped", "ranked"):
         return shipped_grid()
-    return boosted_grid(RANKED_COLUMNS if is_ranked(part) else LEXICAL_COLUMNS)
+    return boosted_grid(RANKED_COLUMNS if is_ranked(part) else LEXICAL_COLUMNS,
+                        WIDE_GRID if part.startswith("boosted-wide") else BOOSTED_GRID)
 
 
 def run_lovo(pool: Split, voice: Mapping[str, str], folds: Sequence[tuple[str, Sequence[str]]],

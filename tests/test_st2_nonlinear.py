@@ -137,5 +137,8 @@ def test_parts_read_the_ranked_rows_only_when_named_so() -> None:
     assert [nl.is_ranked(p) for p in ("shipped", "boosted", "ranked", "boosted+ranked")] == [False, False, True, True]
     assert len(nl.part_grid("ranked")) == len(nl.part_grid("shipped")) == 60  # 5 L2 x 4 extra penalties x 3 targets
     assert len(nl.part_grid("boosted+ranked")) == len(nl.BOOSTED_GRID)
+    assert sorted(nl.part_grid("boosted-wide+ranked")) == ["depth=3,iter=300", "depth=3,iter=600", "depth=4,iter=300",
+                                                          "depth=4,iter=600"]
+    assert nl.is_ranked("boosted-wide+ranked")
     for name, parts in nl.RECIPES.items():
         assert 1 <= len(parts) <= 2, name
