@@ -504,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also st4 with the everyday-lexicon pair features (lexical+selector+everyday)")
     ap.add_argument("--st2-interactions", action="store_true",
                     help="also st2 with the interaction features (lexical+interactions) and the expected-F1 rule")
+    ap.add_argument("--st2-nonlinear", nargs="*", metavar="RECIPE", help="st2_nonlinear.py's recipes (all: none)")
     ap.add_argument("--st2-only", nargs="*", help="st2 recipes whose names start with these (default: all)")
     ap.add_argument("--lovo-only", action="store_true", help="no random folds (faster)")
     ap.add_argument("--st3-variants", nargs="*", help="st3 variant names to try (default: all of st3_quality's)")
@@ -519,9 +520,11 @@ def main(argv: list[str] | None = None) -> int:
         fold_sets["random"] = random_folds(pool, a.seeds)
     cache_features()
     models = None
-    if "st2" in a.tasks or "st3" in a.tasks:
+    if ("st2" in a.tasks and a.st2_nonlinear is None) or "st3" in a.tasks:
         models = run_st2(pool, voice, fold_sets, a.st2_embedding, a.st2_only, a.st2_everyday,
                          a.st2_interactions)
+    if a.st2_nonlinear is not None:  # benchmarks/st2_nonlinear.py
+        __import__("st2_nonlinear").report(pool, voice, fold_sets["LOVO"], a.st2_nonlinear, table, per_voice)
     if "2025" in a.tasks:
         run_2025(pool, voice, fold_sets["LOVO"])
     if "st4" in a.tasks:
