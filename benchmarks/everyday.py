@@ -170,7 +170,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "N": ("heldout-n/raw/questions.yaml",), "O": ("heldout-o/raw/questions.yaml",),
            "R": ("heldout-r/raw/questions.yaml",), "S": ("heldout-s/raw/questions.yaml",),
            "V": ("dev-v/raw/questions.yaml",), "W": ("dev-w/raw/questions.yaml",),
-           "T": ("heldout-t/raw/questions.yaml",), "U": ("heldout-u/raw/questions.yaml",)}
+           "T": ("heldout-t/raw/questions.yaml",), "U": ("heldout-u/raw/questions.yaml",),
+           "X": ("heldout-x/raw/questions.yaml",), "Y": ("heldout-y/raw/questions.yaml",),
+           "Z": ("heldout-z/raw/questions.yaml",), "AA": ("heldout-aa/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path) -> None:
