@@ -49,6 +49,7 @@ from archehr.data.note_sections import (
     ORDER_HEADING,
     entry_heads,
     group_heads,
+    medicine_over_instruction,
     order_over_instruction,
     paragraph_labels,
     writes_labelled_paragraphs,
@@ -235,7 +236,8 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
     # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
-    if unit.entry and lead == unit.lead and order_over_instruction(prev, line):
+    if unit.entry and lead == unit.lead and (order_over_instruction(prev, line)
+                                             or medicine_over_instruction(prev, line)):
         return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
