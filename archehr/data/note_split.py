@@ -425,8 +425,10 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     # it opens heads each section so, "A: Strep throat." too; in a note that never does, "S: Pt feels
     # better." keeps its letter as that line's label, as the releases keep it
     paragraphs = _paragraphs(note)
+    # (or sets two SOAP letters or more alone on their lines over their blocks: "O:" + "Vitals: ...", "A:" + "...")
     soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
-               for para in paragraphs for k, (a, b) in enumerate(para))
+               for para in paragraphs for k, (a, b) in enumerate(para)) \
+        or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
     labels = "___" not in note
