@@ -46,12 +46,17 @@ def test_an_assessment_alone_in_its_paragraph_stating_a_diagnosis_is_a_field():
     assert texts(seen + "Impression: Viral bronchitis, improving. Chest clear.\n")[2:] == [
         "Impression: Viral bronchitis, improving.", "Chest clear."]
     # over more lines of prose it heads a section; a narrative clause or a long first sentence is prose too
-    assert texts(seen + "Assessment: HFrEF, improving.\nMild rise in K after spironolactone.\n")[2:4] == [
+    assert texts(seen + "Assessment: HFrEF, improving.\nK rose after spironolactone was started.\n")[2:4] == [
         "Assessment:", "HFrEF, improving."]
     assert texts(seen + "Assessment: Reuben was seen with his grandmother today.\n")[2] == "Assessment:"
     long = ("Assessment: Confirmed low testosterone with low-normal LH, likely secondary hypogonadism related to "
             "obesity and poor sleep. Prolactin normal.\n")
     assert texts(seen + long)[2] == "Assessment:"
+    # an assessment over more diagnoses, one a line, is a list of them; over a sentence of prose it heads a section
+    assert texts(seen + "Assessment: Acute urticaria, likely from amoxicillin.\nAcute sinusitis, improving.\n")[2:] == [
+        "Assessment: Acute urticaria, likely from amoxicillin.", "Acute sinusitis, improving."]
+    assert texts(seen + "Assessment: Bipolar I, depressed.\nLithium toxicity, resolved. Low acute risk.\n")[2] == \
+        "Assessment:"
     # (a GP's shorthand heads its sentence however short: "Imp: Viral URTI.")
     assert texts(seen + "Imp: Hypertension, not at target.\n")[2] == "Imp:"
 

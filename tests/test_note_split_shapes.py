@@ -223,3 +223,10 @@ def test_an_appointments_line_ends_its_unit_before_a_sentence_or_another_clinici
              "Surgery Clinic, 2nd floor.\n")
     assert texts(place)[-1] == ("FOLLOW-UP: Post-op visit with Dr. Oduya-Kell on 12/15/2026 at 10:00 AM, "
                                 "Pine Ridge Surgery Clinic, 2nd floor.")
+
+
+def test_a_dash_set_apart_by_two_spaces_joins_one_title_line():
+    note = "Discharge Medication List\nTallis, Beatrix M  (MRN 55310927)  -  Discharged 02/20/2036 from Norwood\n"
+    assert texts(note)[-1] == "Tallis, Beatrix M (MRN 55310927) - Discharged 02/20/2036 from Norwood"
+    # (without the dash, items two spaces apart twice are a line's parts: "Pt: Ann Lee  32F  DOB 05/05/2003")
+    assert texts("Pt: Ann Lee  32F  DOB 05/05/2003\n") == ["Pt: Ann Lee", "32F", "DOB 05/05/2003"]

@@ -158,6 +158,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False)
         if end and label and _EXAM_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
                 and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]):
             ends[i] = None
+        # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
+        # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
+        if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
+                and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
+            ends[i] = None
     return ends
 
 
@@ -166,6 +171,19 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False)
 _DIAGNOSIS_NAME = re.compile(r"^(?:Assessment|Impression|Clinical impression)$", re.IGNORECASE)
 _DIAGNOSIS_WORDS = 12
 _CLAUSE = re.compile(r"\b[a-z]+ (?:is|are|was|were|has|have|had|must|may|might|should|can|could|will|would)\b")
+
+
+def _stated_diagnosis(line: str, named: bool = True) -> bool:
+    """Does the line state a diagnosis in a few words, one sentence, no narrative clause ("Right ureteral stone, 4
+    mm, uncomplicated."), after an assessment's name ("Assessment:", "Impression:") when `named`?"""
+    label = _NAMED_LABEL.match(line)
+    if named and not (label and _DIAGNOSIS_NAME.match(label.group(1).strip())):
+        return False
+    rest = line[label.end():].strip() if named and label else line.strip()
+    first = _SENTENCE_END.split(rest)[0]
+    return len(first.split()) <= _DIAGNOSIS_WORDS and first.endswith(".") and not _NARRATIVE.match(rest) \
+        and (named or (first == rest and re.match(r"[A-Z]", rest) is not None and not FIELD.match(rest)
+                       and not has_column_gap(rest)))
 
 
 def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
@@ -181,8 +199,7 @@ def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
         return end
     name, rest = label.group(1).strip(), line[label.end():].strip()
     sentences = _SENTENCE_END.split(rest)
-    if end and _DIAGNOSIS_NAME.match(name) and len(sentences[0].split()) <= _DIAGNOSIS_WORDS \
-            and sentences[0].endswith(".") and not _NARRATIVE.match(rest):
+    if end and _stated_diagnosis(line):
         return None
     if end is None and re.match(r"[a-z]", rest) and len(sentences) >= 2 and _CLAUSE.search(sentences[0]) \
             and not _FIELD_NAME.match(name):
