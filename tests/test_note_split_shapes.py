@@ -230,3 +230,14 @@ def test_a_dash_set_apart_by_two_spaces_joins_one_title_line():
     assert texts(note)[-1] == "Tallis, Beatrix M (MRN 55310927) - Discharged 02/20/2036 from Norwood"
     # (without the dash, items two spaces apart twice are a line's parts: "Pt: Ann Lee  32F  DOB 05/05/2003")
     assert texts("Pt: Ann Lee  32F  DOB 05/05/2003\n") == ["Pt: Ann Lee", "32F", "DOB 05/05/2003"]
+
+
+def test_in_a_soap_note_a_label_in_a_letters_block_is_that_sections_field():
+    note = ("S: Rolled his ankle 3 days ago. Walks with a limp.\n"
+            "O: Moderate swelling over the lateral ankle. Squeeze test negative.\n"
+            "Imaging: Not indicated per Ottawa ankle rules; no X-ray taken today.\n"
+            "A/P: Lateral ankle sprain, grade II. Brace for 4 weeks.\n")
+    assert texts(note) == ["S:", "Rolled his ankle 3 days ago.", "Walks with a limp.", "O:",
+                           "Moderate swelling over the lateral ankle.", "Squeeze test negative.",
+                           "Imaging: Not indicated per Ottawa ankle rules; no X-ray taken today.",
+                           "A/P:", "Lateral ankle sprain, grade II.", "Brace for 4 weeks."]

@@ -134,14 +134,20 @@ def writes_labelled_paragraphs(lines: list[str]) -> bool:
     return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts)
 
 
-def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False) -> list[int | None]:
+def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
+                     soap: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
     note is an SBAR handover, whose "Background:" and "Recommendation:" are sections; `letter`: the note writes
-    labelled paragraphs (`writes_labelled_paragraphs`), whose labels are sections, its fields of advice too."""
+    labelled paragraphs (`writes_labelled_paragraphs`), whose labels are sections, its fields of advice too;
+    `soap`: the note's sections are SOAP letters, and a label in a letter's block other than an assessment's or a
+    plan's is a field of that section ("O: Moderate swelling." + "Imaging: Not indicated per Ottawa rules.")."""
     if letter:
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
+    if soap:
+        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
+                for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
     if len(lines) == 1:
         return [_paragraph_of_its_line(lines[0], sbar)]
     ends = [section_label(line, sbar) for line in lines]
@@ -166,6 +172,8 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False)
     return ends
 
 
+# the sections a SOAP note names in words beside its letters ("A/P: 61M w/ septic shock ...")
+_SOAP_NAME = re.compile(r"^(?:A/P|Assessment(?: and plan)?|Plan|Subjective|Objective|Impression|HPI)$", re.IGNORECASE)
 # the names of an assessment, whose few words after them state the diagnosis; a finite clause: a word before an
 # auxiliary or a modal verb ("he must not drive", "symptoms are now controlled", "anyone you have had sex with")
 _DIAGNOSIS_NAME = re.compile(r"^(?:Assessment|Impression|Clinical impression)$", re.IGNORECASE)

@@ -295,7 +295,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
-    named = paragraph_labels(lines, sbar, letter) if labels and (paragraph[1:] or not excerpt) else [None] * len(lines)
+    named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
+        else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
