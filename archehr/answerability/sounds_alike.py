@@ -190,7 +190,7 @@ def heard_names(question: str, note: NoteNames, lexicon: Glossary) -> list[Heard
             if size == 1 and (len(joined) < MIN_WORD or joined in known or not words):  # "through": a stopword
                 continue
             if size > 1 and (len(joined) < MIN_NAME or " ".join(low[i:i + size]) in known
-                             or any(w in known for w in low[i:i + size])):
+                             or any(len(w) >= 4 and w in known for w in low[i:i + size])):
                 continue
             forms = (joined, *(tokens(joined)[:1] if size == 1 else ()))  # a plural heard as the note's singular
             for form in dict.fromkeys(forms):
