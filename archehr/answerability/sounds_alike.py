@@ -43,6 +43,7 @@ _REWRITES = (("sch", "sk"), ("ph", "f"), ("ck", "k"), ("qu", "kw"), ("q", "k"), 
 _SOFT_C = re.compile(r"c(?=[eiy])")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def sound_key(word: str) -> str:
     """`word` as it sounds, roughly: lower-case letters only; a silent final "e" dropped; one spelling per sound
     (ph: f, ck and hard c: k, soft c and z: s, x: ks, th: t ...); an "h" after the first letter dropped; every
@@ -117,45 +118,90 @@ class NoteNames:
     names: tuple[Name, ...]
     words: frozenset[str]
 
+    @functools.cached_property
+    def drugs_by_first(self) -> dict[str, tuple[Name, ...]]:
+        """The drug names by their key's first sound (a heard name keeps its first sound)."""
+        out: dict[str, list[Name]] = {}
+        for n in self.names:
+            if n.drug:
+                out.setdefault(n.key[:1], []).append(n)
+        return {k: tuple(v) for k, v in out.items()}
 
-@functools.lru_cache(maxsize=64)
-def note_names(texts: tuple[str, ...], lexicon: Glossary) -> NoteNames:
-    """The names a note stands behind (see the module doc), computed once per note."""
+    @functools.cached_property
+    def others_by_key(self) -> dict[str, tuple[Name, ...]]:
+        """The names not a drug's by their whole key (heard only by the same key)."""
+        out: dict[str, list[Name]] = {}
+        for n in self.names:
+            if not n.drug:
+                out.setdefault(n.key, []).append(n)
+        return {k: tuple(v) for k, v in out.items()}
+
+
+_NOTES: dict[tuple[tuple[str, ...], int], NoteNames] = {}
+NOTES_CACHED = 64  # notes whose names are kept (a benchmark asks many questions of each note in turn)
+
+
+def note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str] | None = None) -> NoteNames:
+    """The names a note stands behind (see the module doc), computed once per note (the last `NOTES_CACHED`
+    notes kept). `words`: the note's words as `kinds.sentence_words` gives them, if the caller has them."""
+    key = (texts, id(lexicon))
+    got = _NOTES.get(key)
+    if got is None:
+        got = _note_names(texts, lexicon, words)
+        if len(_NOTES) >= NOTES_CACHED:
+            _NOTES.pop(next(iter(_NOTES)))
+        _NOTES[key] = got
+    return got
+
+
+def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str] | None) -> NoteNames:
     from archehr.answerability.kinds import sentence_words
     from archehr.answerability.misspelt import note_drug_names
 
-    words: set[str] = set().union(*(sentence_words(t, lexicon) for t in texts)) if texts else set()
+    if words is None:
+        words = frozenset(set().union(*(sentence_words(t, lexicon) for t in texts)) if texts else set())
     out: dict[tuple[str, bool], Name] = {}
     for name, generic in note_drug_names(list(texts)).items():
         ph = tuple(tokens(generic))
         if ph and len(name) >= MIN_WORD and name.isalpha():
             out[(name, False)] = Name(name, sound_key(name), frozenset({ph}), drug=True)
-    for term, phrases, drug in _lexicon_terms(lexicon):
-        named = frozenset(ph for ph in phrases if all(t in words for t in ph))
-        if named and (term, False) not in out:
-            out[(term, False)] = Name(term, sound_key(term), named, drug=drug)
+    terms, by_token = _lexicon_terms(lexicon)
+    named: dict[int, set[tuple[str, ...]]] = {}
+    for w in words:
+        for k, ph in by_token.get(w, ()):
+            if words.issuperset(ph):
+                named.setdefault(k, set()).add(ph)
+    for k in sorted(named):
+        term, drug = terms[k]
+        if (term, False) not in out:
+            out[(term, False)] = Name(term, sound_key(term), frozenset(named[k]), drug=drug)
     for w in words:
         if len(w) >= MIN_NOTE_WORD and w.isalpha() and (w, False) not in out:
             out[(w, True)] = Name(w, sound_key(w), frozenset({(w,)}), exact=True)
-    return NoteNames(tuple(out.values()), frozenset(words))
+    return NoteNames(tuple(out.values()), words)
 
 
 @functools.lru_cache(maxsize=4)
-def _lexicon_terms(lexicon: Glossary) -> tuple[tuple[str, frozenset[tuple[str, ...]], bool], ...]:
-    """The lexicon's one-word terms (letters only, at least `MIN_WORD`) but abbreviations, with their expansions
-    as word tuples and whether the term names a drug (a lay entry, not a class, one of whose expansions is a
-    generic drug name: "augmentin" -> amoxicillin)."""
+def _lexicon_terms(lexicon: Glossary) -> tuple[tuple[tuple[str, bool], ...],
+                                               dict[str, tuple[tuple[int, tuple[str, ...]], ...]]]:
+    """The lexicon's one-word terms (letters only, at least `MIN_WORD`) but abbreviations, each with whether it
+    names a drug (a lay entry, not a class, one of whose expansions is a generic drug name: "augmentin" ->
+    amoxicillin); and their expansions as word tuples by the first word (term index, expansion)."""
     from archehr.answerability.kinds import _generic_tokens
 
     generics = _generic_tokens()
-    out = []
+    terms: list[tuple[str, bool]] = []
+    by_token: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for e in lexicon.entries:
         if e.kind == "abbr" or not re.fullmatch(rf"[a-z]{{{MIN_WORD},}}", e.term):
             continue
         phrases = frozenset(tuple(tokens(x)) for x in e.expansions) - {()}
-        if phrases:
-            out.append((e.term, phrases, e.kind == "lay" and bool(phrases & generics)))
-    return tuple(out)
+        if not phrases:
+            continue
+        for ph in phrases:
+            by_token.setdefault(ph[0], []).append((len(terms), ph))
+        terms.append((e.term, e.kind == "lay" and bool(phrases & generics)))
+    return tuple(terms), {k: tuple(v) for k, v in by_token.items()}
 
 
 @functools.lru_cache(maxsize=4)
@@ -176,9 +222,6 @@ def heard_names(question: str, note: NoteNames, lexicon: Glossary) -> list[Heard
     low = [w.lower() for w in qwords]
     stems = [tokens(w) for w in low]
     known = _known_words(lexicon)
-    by_first: dict[str, list[Name]] = {}
-    for n in note.names:
-        by_first.setdefault(n.key[:1], []).append(n)
     found: list[tuple[int, float, int, Name]] = []  # (key edits, -likeness, start, name) per span
     sizes: dict[int, int] = {}
     for size in range(1, MAX_SPAN + 1):
@@ -194,7 +237,11 @@ def heard_names(question: str, note: NoteNames, lexicon: Glossary) -> list[Heard
                 continue
             forms = (joined, *(tokens(joined)[:1] if size == 1 else ()))  # a plural heard as the note's singular
             for form in dict.fromkeys(forms):
-                got = _best_name(form, size, by_first.get(sound_key(form)[:1], []))
+                key = sound_key(form)
+                near = note.drugs_by_first.get(key[:1], ())
+                if size == 1 and len(form) >= MIN_SPELT:
+                    near += note.others_by_key.get(key, ())
+                got = _best_name(form, size, near)
                 if got is not None:
                     found.append((got[0], -got[1], i, got[2]))
                     sizes[len(found) - 1] = size
@@ -210,7 +257,7 @@ def heard_names(question: str, note: NoteNames, lexicon: Glossary) -> list[Heard
     return sorted(out, key=lambda h: h.start)
 
 
-def _best_name(joined: str, size: int, names: list[Name]) -> tuple[int, float, Name] | None:
+def _best_name(joined: str, size: int, names: tuple[Name, ...]) -> tuple[int, float, Name] | None:
     """(key edits, letter likeness, name) of the name `joined` (a question word, or `size` words joined) sounds
     most like, within the allowed distance and likeness; None when none does or one question word spells the
     name exactly (nothing to hear). Several words are heard as a drug's name only, not as a note's word."""
@@ -222,6 +269,8 @@ def _best_name(joined: str, size: int, names: list[Name]) -> tuple[int, float, N
         if not n.drug and len(joined) < MIN_SPELT:
             continue
         limit = allowed_distance(n.key, size) if n.drug else 0
+        if abs(len(key) - len(n.key)) > limit:
+            continue
         d = edit_distance(key, n.key, limit)
         if d > limit:
             continue
@@ -237,7 +286,7 @@ def with_heard(concepts: list[Concept], question: str, texts: list[str], words: 
                lexicon: Glossary) -> list[Concept]:
     """`concepts` with each heard name (`heard_names`) one concept standing for the name's phrases, in place of
     the concepts of its words; a single question word the note already names is left as it is."""
-    heard = heard_names(question, note_names(tuple(texts), lexicon), lexicon)
+    heard = heard_names(question, note_names(tuple(texts), lexicon, frozenset().union(*words)), lexicon)
     if not heard:
         return concepts
     out = list(concepts)
