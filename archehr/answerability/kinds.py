@@ -52,6 +52,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     misspelt_drug,
     note_drug_names,
 )
+from archehr.answerability.sounds_alike import with_heard
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
@@ -266,6 +267,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     words = [sentence_words(t, lex) for t in texts]
     headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
     concepts = asked_concepts(question, lex)
+    concepts = with_heard(concepts, question, texts, words, lex)  # "by so pro lol": bisoprolol
     drugs_in_note = note_drug_names(texts)
     concepts = [_with_drug(c, question, words, drugs_in_note) for c in concepts]
     concepts = [_misspelt(c, question, words, lex) for c in concepts]

@@ -17,7 +17,13 @@ DRUG_SIMILARITY = 0.85  # a question word this close to a note drug's name (5+ l
 MISSPELT_SIMILARITY = 0.93  # a question word this close to a lexicon term or a note word misspells it
 
 def note_drug_names(texts: list[str]) -> dict[str, str]:
-    """Every name (brand or generic, lower case) of the drugs a note names, with its generic name."""
+    """Every name (brand or generic, lower case) of the drugs a note names, with its generic name; a hyphenated
+    combination ("carbidopa-levodopa") names each of its parts. Computed once per note (cached)."""
+    return dict(_note_drug_names(tuple(texts)))
+
+
+@functools.lru_cache(maxsize=64)
+def _note_drug_names(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     from archehr.glossary.drugs import drug_names
 
     names = drug_names()
@@ -26,12 +32,13 @@ def note_drug_names(texts: list[str]) -> dict[str, str]:
     for t in texts:
         for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", t):
             lw = w.lower()
-            if lw in generics:
-                found.add(lw)
-            elif lw in names:
-                found.add(names[lw])
+            for part in (lw, *(lw.split("-") if "-" in lw else ())):
+                if part in generics:
+                    found.add(part)
+                elif part in names:
+                    found.add(names[part])
     brands = _brands()
-    return {n: g for g in found for n in (g, *brands.get(g, ()))}
+    return tuple({n: g for g in sorted(found) for n in (g, *brands.get(g, ()))}.items())
 
 
 @functools.lru_cache(maxsize=1)
