@@ -28,7 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.holds import PENDING
+from archehr.answerability.test_words import PENDING
+from archehr.answerability.test_words import PLANNED as _TEST_PLANNED
+from archehr.answerability.test_words import RESULT_GIVEN as _RESULT_GIVEN
+from archehr.answerability.test_words import RESULT_SAID as _RESULT_SAID
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -57,18 +60,6 @@ _WHEN_GIVEN = re.compile(
 _DURATION_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
-# a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
-# 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
-_TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
-                           r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
-_RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
-                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
-                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
-# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
-_RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
-                           r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
-                           r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
-                           r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
