@@ -232,11 +232,23 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
                   question: str, split: SplitNote) -> tuple[bool, bool]:
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
-    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing` and
-    `_result_awaited`). `types` is None when ranking by the selector alone."""
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing`,
+    `_result_awaited` and `_fact_unsaid`). `types` is None when ranking by the selector alone."""
     ruled = model is not None and types is not None and (_fact_missing(_asked_apart(types, question, split), best,
-                                                                        question) or _result_awaited(types, split))
+                                                                        question) or _result_awaited(types, split)
+                                                          or _fact_unsaid(types.kind, question, split))
     return ruled or _model_flags(model, p, selector_flag, types, best), ruled
+
+
+def _fact_unsaid(kind: str, question: str, split: SplitNote) -> bool:
+    """The note names the test, medicine or event asked about, but none of its sentences about it gives the result,
+    the course's length or the date asked for (`archehr.answerability.asked_fact`)."""
+    from archehr.answerability.asked_fact import concept_rows, fact_unsaid
+    from archehr.glossary import load_lexicon
+
+    texts = [s.text for s in split.sentences]
+    named = concept_rows(question, texts, load_lexicon())
+    return fact_unsaid(kind, question, texts, [s.paragraph_id for s in split.sentences], named)
 
 
 def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:
