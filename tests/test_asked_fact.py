@@ -125,3 +125,11 @@ def test_archehr_answer_flags_the_answer_as_ruled() -> None:
     flagged, ruled = _review_flags(Model(), 0.9, False, Types(), (split.sentences[1].text, 1.0),
                                    "what did the mri of my brain show", split)
     assert flagged and ruled
+
+
+def test_another_tests_result_is_not_the_asked_ones() -> None:
+    # the lexicon expands "CT" to its class, imaging, and to "MRI": a CT result does not answer the MRI question
+    note = ["CT head without contrast: no acute intracranial abnormality.",
+            "Outpatient MRI brain ordered; scheduling will call."]
+    assert _unsaid("test_result", "what did the mri of my brain show", note)
+    assert not _unsaid("test_result", "what did the mri of my brain show", note + ["MRI brain: normal."])

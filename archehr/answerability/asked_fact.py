@@ -116,12 +116,25 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
     concepts = kept if kept else concepts
     words = [sentence_words(t, lexicon) for t in texts]
     raw = [tokens(t) for t in texts]
+    # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
+    # ("CT" -> "imaging", "mri"): a CT's result is not the MRI's
+    abbrs = {tuple(tokens(e.term)) for e in lexicon.matches(question) if e.kind == "abbr"}
     out = np.zeros((len(concepts), len(texts)), dtype=bool)
     for k, c in enumerate(concepts):
+        own = c.surface in abbrs
         for i, w in enumerate(words):
-            out[k, i] = c.covered_by(w) or (len(c.surface) == 1 and len(c.surface[0]) >= 5
-                                            and any(t.startswith(c.surface[0]) for t in raw[i]))
+            named = c.covered_by(set(raw[i]) | _own_expansions(texts[i], c.surface, lexicon) if own else w)
+            out[k, i] = named or (len(c.surface) == 1 and len(c.surface[0]) >= 5
+                                  and any(t.startswith(c.surface[0]) for t in raw[i]))
     return out
+
+
+def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:
+    """The words of the sentence's abbreviations that are the asked one (`surface`), expanded."""
+    from archehr.relevance.text import tokens
+
+    return {x for e in lexicon.matches(text) if e.kind == "abbr" and tuple(tokens(e.term)) == surface
+            for x in tokens(" ".join(e.expansions))}
 
 
 def asked_rows(named: np.ndarray, share: float = 1.0) -> np.ndarray:
