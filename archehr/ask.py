@@ -28,7 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.holds import PENDING
+from archehr.answerability.test_words import PENDING
+from archehr.answerability.test_words import PLANNED as _TEST_PLANNED
+from archehr.answerability.test_words import RESULT_GIVEN as _RESULT_GIVEN
+from archehr.answerability.test_words import RESULT_SAID as _RESULT_SAID
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -58,18 +61,6 @@ _WHEN_GIVEN = re.compile(
 _DURATION_GIVEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
-# a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
-# 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
-_TEST_PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
-                           r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
-_RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
-                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
-                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
-# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
-_RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
-                           r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
-                           r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
-                           r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -245,11 +236,23 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
                   question: str, split: SplitNote) -> tuple[bool, bool]:
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
-    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing` and
-    `_result_awaited`). `types` is None when ranking by the selector alone."""
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing`,
+    `_result_awaited` and `_fact_unsaid`). `types` is None when ranking by the selector alone."""
     ruled = model is not None and types is not None and (_fact_missing(_asked_apart(types, question, split), best,
-                                                                        question) or _result_awaited(types, split))
+                                                                        question) or _result_awaited(types, split)
+                                                          or _fact_unsaid(types.kind, question, split))
     return ruled or _model_flags(model, p, selector_flag, types, best), ruled
+
+
+def _fact_unsaid(kind: str, question: str, split: SplitNote) -> bool:
+    """The note names the test, medicine or event asked about, but none of its sentences about it gives the result,
+    the course's length or the date asked for (`archehr.answerability.asked_fact`)."""
+    from archehr.answerability.asked_fact import concept_rows, fact_unsaid
+    from archehr.glossary import load_lexicon
+
+    texts = [s.text for s in split.sentences]
+    named = concept_rows(question, texts, load_lexicon())
+    return fact_unsaid(kind, question, texts, [s.paragraph_id for s in split.sentences], named)
 
 
 def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:

@@ -20,6 +20,9 @@ import re
 
 import numpy as np
 
+from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
+from archehr.answerability.test_words import RESULT as _RESULT
+
 W_WEAK = 0.6  # the share of a firm answer a sentence holding only a weak form of the asked kind counts
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -114,36 +117,6 @@ def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:
     return out
 
 
-# a lab unit after a value ("8.9 mg/dL", "212 K/uL", "2.01 mmol/L", "6.1 kPa", "45%")
-_LAB_UNIT = (r"(?:%|mg/d[l]|g/d[l]|g/l|mmol|umol|µmol|nmol|pmol|meq|mu/l|miu|iu/l|u/l|k/ul|x ?10|ng|pg|mcg/l|ug/l|"
-             r"ug/ml|mcg/ml|ml/min|mmhg|kpa|cells|cfu|copies|mm/h|sec|seconds|bpm|/min|cm|mm|kg|lb|g\b|%ile|"
-             r"centile|percentile)")
-# after a number: no more digits (a date, a time, "31,000" read whole), no range of time ("4-6 wks", "1 to 2
-# weeks"), no dose, time or count unit
-_NOT_A_DOSE = (r"(?![A-Za-z\d])(?![\d/:.,]\d)(?!\s*(?:-|–|to|or|and)\s*\d)(?!(?i:\s*(?:mg|mcg|micrograms?|g|"
-               r"units?|ml|tablets?|capsules?|puffs?|sachets?|doses?|cycles?|days?|d|weeks?|wks?|months?|years?|hours?|hrs?|"
-               r"min(?:utes)?|am|pm|x|times|yo|y/o|year-old)\b))")
-# a result said: a value with a lab unit, a flag after a value or a reference range (`holds.VERDICT`'s forms),
-# a test's value in a table or a dot leader ("Uric acid ........ 8.9", "Hemoglobin (10/03) | 10.1"), or a
-# finding word ("positive", "no growth", "healed well", "showed", "within the normal range")
-_RESULT = re.compile(
-    rf"\d(?:\.\d+)?\s*{_LAB_UNIT}|\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|"
-    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\b\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?\s*(?:$|[|\s]*$)|"
-    # a test's name (a word with a capital, "Na", "TSH", or a word for a measure, "trough") and its value, not a
-    # dose, a time or a count of days ("Na 134 on day of discharge", "Tac trough 9.4")
-    r"(?:(?:\b(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9-]{0,14}|(?i:\b(?:level|trough|count|score|reading|ratio|"
-    r"index|sugar|glucose|pressure|sats?|saturation|value)))\s*(?::|=|-|\bof\b|\bwas\b|\bis\b|\bat\b)?|"
-    # a labelled value ("LDL cholesterol: 171"), a value after a verb ("was 4,000", "rose to 88,000")
-    r"^\W*[A-Za-z][\w ()/-]{0,30}:|(?i:\b(?:was|were|is|are|of|at|to|from|reached|peaked at)))\s*"
-    rf"[<>]?\d+(?:[.,]\d+)?{_NOT_A_DOSE}|"
-    r"(?i:\b(?:goal|target)\s*(?:under|below|over|above|<|>|of|is)\s*\d)|"
-    r"(?i:\b(?:show(?:ed|s|n)?|reveal\w*|demonstrat\w*|negative|positive|detected|not detected|normal|abnormal|"
-    r"unremarkable|no growth|ngtd|grew|growing|no (?:sign|signs|evidence|bacteria|organisms)|consistent with|"
-    r"suggestive of|intact|healed|healing well|benign|malignant|cancerous|precancerous|satisfactory|reassuring|"
-    r"within (?:the )?(?:normal |reference |target )?(?:range|limits)|in range|out of range|(?:above|below) "
-    r"(?:the )?(?:goal|target|range|normal|threshold)|adequate|unchanged|improved|stable|resolved|normali[sz]ed|"
-    r"elevated|raised|confirm\w*|diagnos\w+|tear|torn|fracture|no (?:acute|significant|focal)|"
-    r"(?:is|was|were|are) (?:too |very |mildly |slightly |a little |still )?(?:high|low)|high at|low at)\b)")
 # an order or a medicine's dose line, which a result question is not asked about: an imperative, a plan or a
 # condition at the start ("START atorvastatin ...", "Avoid salt substitutes", "Referral to ...", "If temperature
 # 38.0 or above, come straight to ..."), a treatment allowed or asked ("Amara can restart the ointment"), a dose
@@ -157,11 +130,6 @@ _ORDER = re.compile(
     r"lotion|drops|solution))\b(?!\s*/)(?:[^.;]|\.\d){0,60}?\b(?:daily|bid|tds|tid|qds|qid|twice|once|nightly|every|"
     r"at night|each (?:morning|night)|q\d+h?|qhs|prn|as needed)\b", re.I)
 W_ORDER = 0.6  # the share of its rank an order or a dose line keeps for a result question
-
-
-# a test not done ("Chest x-ray: not obtained (no focal findings)"): it gives no result, whatever else it says
-_NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
-                       r"carried out|ordered)\b", re.I)
 
 
 def result_strength(texts: list[str], holds: np.ndarray) -> np.ndarray:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.test_words import PENDING as PENDING  # re-exported: kinds, ask and roles read it here
+from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
+from archehr.answerability.test_words import VERDICT as VERDICT
+
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
 _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h)"
 # a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
@@ -91,16 +95,6 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
         r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
 }.items()}
-# a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
-# "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
-# answer a result question first)
-PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back|available|resulted|reported)|"
-                     r"results? (?:are |is )?not (?:yet )?back)\b|"
-                     r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
-                     r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
-                     r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
-                     r"\bsent (?:off |away )?(?:to|for) (?:the )?"
-                     r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
 DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
 # "how long till the stone comes out", "how long before the tablet starts working": the time an outcome takes
 # (a stone passing, a drug working, a symptom settling), not how long a course runs; a permission ("how long
@@ -162,18 +156,6 @@ RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", r
              r"follow[\s-]*up (?:with|in|appointment)|return to|schedul\w+|"
              r"in \d+\s*(?:-\s*\d+\s*)?(?:days?|weeks?|wks?|months?)"),
 )}
-# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
-# answers a medication question less than the change itself does
-TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
-                         r"\b(?:tests?|bloods?|levels?|labs?|"
-                         r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
-# a result line's verdict: a flag after a value ("K 5.7 H", "Hgb 10.4 L", "ALT-64*"), a reference range
-# ("(3.5-5.1)"), or a verdict word ("normal", "within range", "high")
-VERDICT = re.compile(r"\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|\b(?:H|L)\s*(?:\(|\d)|"
-                     r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
-                     r"(?i:\b(?:normal|abnormal|high|low|elevated|raised|within|in range|out of range|above|below|"
-                     r"target|goal|unremarkable|negative|positive|stable|improv\w+|satisfactory|reassuring|"
-                     r"severe|mild|moderate)\b)")
 # what a result question asks of the value: its verdict ("was it too high", "is my a1c in range", "is that bad")
 ASKS_VERDICT = re.compile(r"\b(?:high|low|normal|ok|okay|alright|all right|fine|good|bad|in range|elevated|abnormal|"
                           r"too|worse|better|dangerous|serious|enough|worry)\b", re.I)

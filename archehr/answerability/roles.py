@@ -24,7 +24,10 @@ from typing import Protocol
 
 import numpy as np
 
-from archehr.answerability.holds import PENDING
+from archehr.answerability.test_words import PENDING
+from archehr.answerability.test_words import REQUESTED as _REQUEST
+from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
+from archehr.answerability.test_words import TEST_NAMED as _TEST
 
 ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
 
@@ -112,16 +115,6 @@ _BEFORE = re.compile(r"\b(?:on admission|referral|previous|prior|past)\b", re.I)
 _STORY = re.compile(r"^\W*(?:(?:he|she|they|the patient|patient|pt|(?:his|her|their) \w+|(?:mr|mrs|ms|miss)\.? \w+|"
                     r"(?-i:[A-Z][a-z]+))\s+)?(?:has been taking|has been on|has had|takes|reports|reported|describes|"
                     r"described|complains of|complained of|presents with|presented with|noticed|denies|c/o)\b", re.I)
-# a request for a test, not its result: "I have also requested an HIV test", "bloods sent", "please book"
-_REQUEST = re.compile(r"\b(?:requested|ordered|have arranged|has arranged|been arranged|will arrange|"
-                      r"(?:have|has) (?:also )?(?:sent|taken)|please book|to be (?:done|taken|arranged)|"
-                      r"will (?:check|request|order|send))\b", re.I)
-_TEST = re.compile(r"\b(?:tests?|bloods?|scan|x-?ray|cxr|ultrasound|mri|ct|swab|cultures?|samples?|biopsy|ecg|ekg|"
-                   r"echo\w*|levels?|panel|counts?|screen\w*|smear|urine|function)\b", re.I)
-_RESULT_WORDS = re.compile(r"\b(?:normal|abnormal|negative|positive|showed|shows|revealed|confirm\w*|"
-                           r"no (?:sign|evidence)|unremarkable|came back|are back|is back|"
-                           r"results? (?:was|were|is|are))\b|"
-                           r"\d\s*(?:%|mmol|mg/dl|g/l|kpa)", re.I)
 
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \

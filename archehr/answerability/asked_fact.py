@@ -1,0 +1,200 @@
+"""The note names what is asked about but not the asked fact: a test with no result, a medicine with no duration, an
+event with no date.
+
+A question naming a test ("what did the MRI of my brain show"), a medicine ("how long will I stay on the
+mirabegron") or an event ("when does the physio start") often meets a note that names the same thing and says
+no more of it than that it was ordered, planned, started or referred for ("Outpatient MRI brain ... ordered",
+"START mirabegron 50 mg once daily", "Referred to ... physiotherapy"). Those sentences share the question's
+words, so the answer looks confident; the fact asked is not there. `fact_unsaid` reads the sentences naming
+the asked thing (the question's most specific concept the note names: the one the fewest sentences name) and
+tells whether any of them gives the asked fact:
+
+- test_result: a result (`test_words.RESULT` or `RESULT_GIVEN`: a value with its unit, flag or range, a finding,
+  normal or abnormal words) in a sentence that does not say the test was not done; when the question quotes the
+  value itself ("his CRP was 46, is that bad"), what is asked is its verdict (`test_words.VERDICT`);
+- how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term") in such a
+  sentence or the one after it;
+- when: a date, a weekday, a clock time or an interval (`WHEN`) in such a sentence or the one after it.
+
+`archehr answer` flags an answer for review when none does (`archehr.ask`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from archehr.answerability.test_words import (
+    NOT_DONE,
+    PENDING,
+    PLANNED,
+    REQUESTED,
+    RESULT,
+    RESULT_GIVEN,
+    TEST_NAMED,
+    VERDICT,
+)
+
+if TYPE_CHECKING:
+    from archehr.glossary import Glossary
+
+_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
+_U = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|sessions?)"
+# a course's length: "for 6 weeks", "x5d", "14-day course", "3 more doses", "until review", "lifelong"
+COURSE = re.compile(
+    rf"\b(?:for|over|x|total of|another|next)\s*(?:a |an |the |at least |up to |about |around )?(?:first |next )?{_N}"
+    rf"(?:\s*(?:-|to|–)\s*{_N})?[\s-]*(?:more\s+|further\s+)?{_U}\b|\bx\s*\d+\s*{_U}?\b|"
+    rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
+    r"\b\d+[\s-](?:day|week|month)\b|"
+    rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"
+    r"\blast(?:s|ing)?\b|"
+    r"\b\d+\s*d\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|"
+    r"\bpermanent(?:ly)?\b|\blong[- ]term\b|\bongoing\b|\bfor now\b|\bstop date\b|\bend date\b|\blast dose\b|"
+    r"\bthen stop\b|\btaper\w*\b|\bwean\w*\b|\breassess\w*\b|\bduration\b|\bcomplet\w*|"
+    r"\bmaintenance\b|\bcontinu\w+ (?:at least|for|until|long)\b|\bas long as\b|\bwhile (?:on|taking|in)\b", re.I)
+_MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+# a date, a weekday, a clock time or an interval: "in 2 weeks", "D10-14", "on 12/08", "Monday", "at 2:30 PM",
+# "after 6 weeks", "POD 3", "tomorrow"
+WHEN = re.compile(
+    rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
+    rf"\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}/\d{{4}}\b|\b\d{{1,2}}:\d{{2}}\b|"
+    rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:tomorrow|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
+    rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,4}}\b|"
+    r"\bweek\s*\d+\b|\b(?:annual(?:ly)?|yearly|weekly|monthly|daily)\b|"
+    # a condition is a when answer too: "may return to work after the third infusion", "once fever-free",
+    # "until cleared in clinic", "at your post-op visit" (not "once a week", a frequency)
+    r"\b(?:after|until|till|before|when|as soon as)\b|\bonce\b(?!\s+(?:a|an|per|every|daily|weekly))|"
+    r"\bat (?:your|the|his|her|their) (?:next |first |post-?op |follow-?up |review )?"
+    r"(?:visit|appointment|review|clinic)\b",
+    re.I)
+# a how-long question about an outcome or a wait ("how long until she feels normal", "how long will the pain
+# last", "how long does it take to work"): told by the time an outcome takes, which this module does not read
+# how long a medicine takes to work, said beside its course ("it may take up to 8 weeks to work fully"): no course
+_TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*{_U}"
+                    r"(?:\s+(?:to|before)\s+\w+(?:\s+\w+)?)?", re.I)
+_OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
+                        r"kick in|start working|to work)\b", re.I)
+# a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
+# drug name, which the lexicon does not always tie to the class, so any medicine line with a dose may tell its course
+_MEDICINE_Q = re.compile(r"\b(?:antibiotics?|steroids?|pills?|tablets?|capsules?|medicines?|medications?|meds|drops|"
+                         r"creams?|ointments?|inhalers?|injections?|shots?|patch(?:es)?|liquid|syrup)\b", re.I)
+TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
+_DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)
+_ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
+                 "better", "worse", "mean", "anything")
+# a sentence about a test: the test named by a test word, or asked for, planned or awaited
+_ABOUT_TEST = (TEST_NAMED, REQUESTED, PLANNED, PENDING,
+               re.compile(r"\b(?:check(?:ed)?|ordered|arranged|booked)\b", re.I))
+# a result in plain words, or an analyte's value in a list ("Blood results acceptable: sodium 133, potassium 3.6")
+_RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|clear|as expected|no concerns?|"
+                           r"nothing (?:abnormal|worrying))\b|"
+                           # a finding ruled out after a result's label: "Bedside kidney ultrasound: no blockage"
+                           r"^[^:]{2,60}:[^.;]*\bno\s+[a-z]{3,}|\bno\s+[a-z]{4,}\s+or\s+[a-z]{4,}|"
+                           r"\b[a-z]{3,}\s+[<>]?\d+(?:\.\d+)?\s*(?:,|;|$)", re.I)
+# a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
+_DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
+_VALUE = re.compile(r"(?<![\d.:/])\d+(?:\.\d+)?(?![\d:/]|\.\d)")
+
+
+def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
+    """Which sentences name each of the question's concepts (`kinds.asked_concepts`; one row a concept, one column
+    a sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
+    generic test word ("the blood test") or a verb asking for a result ("find", "show") beside other concepts
+    says where or how the result was asked, not what: left out."""
+    from archehr.answerability.holds import GENERIC_TESTS
+    from archehr.answerability.kinds import asked_concepts, sentence_words
+    from archehr.relevance.text import tokens
+
+    concepts = asked_concepts(question, lexicon)
+    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
+    kept = [c for c in concepts if c.surface not in aside]
+    concepts = kept if kept else concepts
+    words = [sentence_words(t, lexicon) for t in texts]
+    raw = [tokens(t) for t in texts]
+    # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
+    # ("CT" -> "imaging", "mri"): a CT's result is not the MRI's
+    abbrs = {tuple(tokens(e.term)) for e in lexicon.matches(question) if e.kind == "abbr"}
+    out = np.zeros((len(concepts), len(texts)), dtype=bool)
+    for k, c in enumerate(concepts):
+        own = c.surface in abbrs
+        for i, w in enumerate(words):
+            named = c.covered_by(set(raw[i]) | _own_expansions(texts[i], c.surface, lexicon) if own else w)
+            out[k, i] = named or (len(c.surface) == 1 and len(c.surface[0]) >= 5
+                                  and any(t.startswith(c.surface[0]) for t in raw[i]))
+    return out
+
+
+def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:
+    """The words of the sentence's abbreviations that are the asked one (`surface`), expanded."""
+    from archehr.relevance.text import tokens
+
+    return {x for e in lexicon.matches(text) if e.kind == "abbr" and tuple(tokens(e.term)) == surface
+            for x in tokens(" ".join(e.expansions))}
+
+
+def asked_rows(named: np.ndarray, share: float = 1.0) -> np.ndarray:
+    """The sentences naming the asked thing: those naming the most of the question's concepts (rows of `named`, one
+    column a sentence; at least `share` of the best sentence's score), each concept weighed by how rare it is in
+    the note (as `kinds.answer_types` weighs its topic). Empty when the note names none."""
+    if named.ndim != 2 or not named.size:
+        return np.zeros(named.shape[-1] if named.ndim else 0, dtype=bool)
+    n = named.shape[1]
+    df = named.sum(axis=1)
+    weight = np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
+    score = weight @ named
+    if score.max() <= 0:
+        return np.zeros(n, dtype=bool)
+    return score >= share * score.max() - 1e-9
+
+
+def _with_next(rows: np.ndarray, paragraphs: Sequence[str]) -> np.ndarray:
+    """The rows and each one's next sentence in the same paragraph ("2. Continue for at least 6 months")."""
+    out = rows.copy()
+    for i in np.flatnonzero(rows):
+        if i + 1 < len(rows) and paragraphs[i + 1] == paragraphs[i]:
+            out[i + 1] = True
+    return out
+
+
+def _quoted_value(question: str, texts: Sequence[str], rows: np.ndarray) -> bool:
+    """The question quotes a value ("his CRP was 46") that a sentence naming the asked thing gives too."""
+    values = set(_VALUE.findall(question))
+    return bool(values) and any(values & set(_VALUE.findall(texts[i])) for i in np.flatnonzero(rows))
+
+
+def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
+                named: np.ndarray) -> bool:
+    """True when the note names the asked thing (`asked_rows`) but no sentence naming it gives the fact a
+    test_result, how_long or when question asks for (the module's docstring); False for other kinds and when the
+    note names none of the question's concepts (the decline rules cover that)."""
+    rows = asked_rows(named, TEST_SHARE)
+    if kind not in ("test_result", "how_long", "when") or not rows.any():
+        return False
+    plain = [" ".join(t.split()) for t in texts]
+    undated = [_DATE.sub(" ", t) for t in plain]
+    if kind == "test_result":
+        if not any(p.search(plain[i]) for i in np.flatnonzero(rows) for p in _ABOUT_TEST):
+            return False  # the sentences naming it name no test: not a test asked about
+        if _quoted_value(question, plain, rows):
+            return not any(VERDICT.search(re.sub(r"\d\s*\*", "", plain[i])) for i in np.flatnonzero(rows))
+        # a finding asked about ("is something torn") may be told beside the test's name, not with it ("Complex tear
+        # of the ... meniscus"): the sentences naming a concept the test's sentences do not name are read too
+        other = named[~named[:, rows].any(axis=1)].any(axis=0)
+        return not any(any(p.search(undated[i]) for p in (RESULT, RESULT_GIVEN, _RESULT_PLAIN))
+                       and not NOT_DONE.search(plain[i])
+                       for i in np.flatnonzero(rows | other))
+    if kind == "how_long" and _OUTCOME_Q.search(question):
+        return False
+    # a duration or a date is often told in other words than the question's ("the antibiotic pills": "cefdinir ...
+    # for 7 more days"): any sentence naming any of its concepts, or the one after it, may give it
+    near = named.any(axis=0)
+    if kind == "how_long" and _MEDICINE_Q.search(question):
+        near = near | np.array([bool(_DOSE.search(t)) for t in plain], dtype=bool)
+    near = _with_next(near, paragraphs)
+    pattern = COURSE if kind == "how_long" else WHEN
+    return not any(pattern.search(_TAKES.sub(" ", plain[i])) for i in np.flatnonzero(near))

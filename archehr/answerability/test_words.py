@@ -1,0 +1,93 @@
+"""The words of tests and their results, shared by the rules that read them (one table, not one per module).
+
+A result question is answered by a sentence that says what a test found, not by one that orders it, plans it,
+books it or awaits it. These patterns tell the two apart, in several strengths:
+
+- what a test found: `RESULT` (firm: a value with its lab unit, flag or range, a finding word; the rank of
+  `firm_answers`), `RESULT_SAID` and `RESULT_GIVEN` (`archehr.ask`'s review rules), `RESULT_WORDS` (a
+  sentence's role, `roles`), `VERDICT` (a value's flag, range or verdict word);
+- a test not (yet) done: `PENDING` (a result awaited), `PLANNED` (repeated, scheduled, booked), `REQUESTED` (asked
+  for, with `TEST_NAMED` naming a test), `TEST_AGAIN` (an instruction to test again), `NOT_DONE`.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
+# "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
+# answer a result question first)
+PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back|available|resulted|reported)|"
+                     r"results? (?:are |is )?not (?:yet )?back)\b|"
+                     r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
+                     r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
+                     r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
+                     r"\bsent (?:off |away )?(?:to|for) (?:the )?"
+                     r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
+# a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
+# answers a medication question less than the change itself does
+TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
+                         r"\b(?:tests?|bloods?|levels?|labs?|"
+                         r"function|counts?|panel|scan|x-?ray|ecg|ekg)\b", re.I)
+# a result line's verdict: a flag after a value ("K 5.7 H", "Hgb 10.4 L", "ALT-64*"), a reference range
+# ("(3.5-5.1)"), or a verdict word ("normal", "within range", "high")
+VERDICT = re.compile(r"\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|\b(?:H|L)\s*(?:\(|\d)|"
+                     r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
+                     r"(?i:\b(?:normal|abnormal|high|low|elevated|raised|within|in range|out of range|above|below|"
+                     r"target|goal|unremarkable|negative|positive|stable|improv\w+|satisfactory|reassuring|"
+                     r"severe|mild|moderate)\b)")
+# a request for a test, not its result: "I have also requested an HIV test", "bloods sent", "please book"
+REQUESTED = re.compile(r"\b(?:requested|ordered|have arranged|has arranged|been arranged|will arrange|"
+                       r"(?:have|has) (?:also )?(?:sent|taken)|please book|to be (?:done|taken|arranged)|"
+                       r"will (?:check|request|order|send))\b", re.I)
+TEST_NAMED = re.compile(r"\b(?:tests?|bloods?|scan|x-?ray|cxr|ultrasound|mri|ct|swab|cultures?|samples?|biopsy|ecg|ekg|"
+                        r"echo\w*|levels?|panel|counts?|screen\w*|smear|urine|function)\b", re.I)
+RESULT_WORDS = re.compile(r"\b(?:normal|abnormal|negative|positive|showed|shows|revealed|confirm\w*|"
+                          r"no (?:sign|evidence)|unremarkable|came back|are back|is back|"
+                          r"results? (?:was|were|is|are))\b|"
+                          r"\d\s*(?:%|mmol|mg/dl|g/l|kpa)", re.I)
+# a lab unit after a value ("8.9 mg/dL", "212 K/uL", "2.01 mmol/L", "6.1 kPa", "45%")
+LAB_UNIT = (r"(?:%|mg/d[l]|g/d[l]|g/l|mmol|umol|µmol|nmol|pmol|meq|mu/l|miu|iu/l|u/l|k/ul|x ?10|ng|pg|mcg/l|ug/l|"
+            r"ug/ml|mcg/ml|ml/min|mmhg|kpa|cells|cfu|copies|mm/h|sec|seconds|bpm|/min|cm|mm|kg|lb|g\b|%ile|"
+            r"centile|percentile)")
+# after a number: no more digits (a date, a time, "31,000" read whole), no range of time ("4-6 wks", "1 to 2
+# weeks"), no dose, time or count unit
+NOT_A_DOSE = (r"(?![A-Za-z\d])(?![\d/:.,]\d)(?!\s*(?:-|–|to|or|and)\s*\d)(?!(?i:\s*(?:mg|mcg|micrograms?|g|"
+              r"units?|ml|tablets?|capsules?|puffs?|sachets?|doses?|cycles?|days?|d|weeks?|wks?|months?|years?|hours?|hrs?|"
+              r"min(?:utes)?|am|pm|x|times|yo|y/o|year-old)\b))")
+# a result said: a value with a lab unit, a flag after a value or a reference range (`VERDICT`'s forms),
+# a test's value in a table or a dot leader ("Uric acid ........ 8.9", "Hemoglobin (10/03) | 10.1"), or a
+# finding word ("positive", "no growth", "healed well", "showed", "within the normal range")
+RESULT = re.compile(
+    rf"\d(?:\.\d+)?\s*{LAB_UNIT}|\d\s*\*|\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|"
+    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\b\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?\s*(?:$|[|\s]*$)|"
+    # a test's name (a word with a capital, "Na", "TSH", or a word for a measure, "trough") and its value, not a
+    # dose, a time or a count of days ("Na 134 on day of discharge", "Tac trough 9.4")
+    r"(?:(?:\b(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9-]{0,14}|(?i:\b(?:level|trough|count|score|reading|ratio|"
+    r"index|sugar|glucose|pressure|sats?|saturation|value)))\s*(?::|=|-|\bof\b|\bwas\b|\bis\b|\bat\b)?|"
+    # a labelled value ("LDL cholesterol: 171"), a value after a verb ("was 4,000", "rose to 88,000")
+    r"^\W*[A-Za-z][\w ()/-]{0,30}:|(?i:\b(?:was|were|is|are|of|at|to|from|reached|peaked at)))\s*"
+    rf"[<>]?\d+(?:[.,]\d+)?{NOT_A_DOSE}|"
+    r"(?i:\b(?:goal|target)\s*(?:under|below|over|above|<|>|of|is)\s*\d)|"
+    r"(?i:\b(?:show(?:ed|s|n)?|reveal\w*|demonstrat\w*|negative|positive|detected|not detected|normal|abnormal|"
+    r"unremarkable|no growth|ngtd|grew|growing|no (?:sign|signs|evidence|bacteria|organisms)|consistent with|"
+    r"suggestive of|intact|healed|healing well|benign|malignant|cancerous|precancerous|satisfactory|reassuring|"
+    r"within (?:the )?(?:normal |reference |target )?(?:range|limits)|in range|out of range|(?:above|below) "
+    r"(?:the )?(?:goal|target|range|normal|threshold)|adequate|unchanged|improved|stable|resolved|normali[sz]ed|"
+    r"elevated|raised|confirm\w*|diagnos\w+|tear|torn|fracture|no (?:acute|significant|focal)|"
+    r"(?:is|was|were|are) (?:too |very |mildly |slightly |a little |still )?(?:high|low)|high at|low at)\b)")
+# a test not done ("Chest x-ray: not obtained (no focal findings)"): it gives no result, whatever else it says
+NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
+                      r"carried out|ordered)\b", re.I)
+# a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
+# 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
+PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
+                     r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
+RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
+                         r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
+                         r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
+# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
+RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
+                          r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
+                          r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
+                          r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
