@@ -52,6 +52,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     misspelt_drug,
     note_drug_names,
 )
+from archehr.answerability.when_answers import story_shares, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
@@ -339,6 +340,8 @@ def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) ->
     if kind == "test_result":
         held = result_strength(texts, holds)
         return held > 0, held
+    if kind == "when":
+        return when_strength(texts, holds, _held(kind, holds, texts, ranking=True), question)
     if kind != "why":
         return holds, _held(kind, holds, texts, ranking=True)
     held = cause_strength(texts, HOLDS["why"])
@@ -408,6 +411,8 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     out = np.ones(len(concepts))
     if len(concepts) < 2:
         return out
+    if kind == "when":
+        out *= story_shares([c.surface for c in concepts], question)  # the story before the asked clause
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())

@@ -25,6 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from archehr.answerability.holds import PENDING
+from archehr.answerability.when_answers import BOOKED_SLOT
 
 ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
 
@@ -203,6 +204,8 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("question")
         elif _title(t, caps_note):
             out.append("title")
+        elif section == "history" and not own and BOOKED_SLOT.search(t):
+            out.append("clinician")  # a booked slot ("Attend the clinic on 24/06/2026 at 14:20") is a plan
         elif own or section:
             out.append(own or section)
         elif _STORY.search(t):

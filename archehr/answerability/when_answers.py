@@ -1,0 +1,132 @@
+"""How firmly a note sentence gives the date or time of what a when question asks, for the rank of `archehr answer`.
+
+`archehr.answerability.kinds` tells a sentence holding a when answer (`holds.HOLDS["when"]`: a date, an interval,
+an appointment word); many hold one in a form that does not answer "when is ...":
+
+- a date of something already done ("The pacemaker was inserted ... on 10/06/2026", "Procedure: ..., 10/06/2026",
+  "Her pelvic MRI from 24/07/2026 shows ...") answers "when did", not "when is his first pacemaker check": it
+  counts `W_PAST` of a when answer for a question about what comes;
+- a booked slot, a date or a weekday with its clock time ("Pacemaker clinic ... on 20/07/2026 at 10:15am",
+  "Attend the hepatology clinic ... on 24/06/2026 at 14:20"), is the firmest answer to a question asking for an
+  appointment, a date or a time, and counts `1 + W_SLOT`;
+- an interval after an event or a step ("give the second adrenaline pen after 5 minutes", "within the next 4
+  weeks") holds a when answer although the kind's table may miss it;
+- "next" asked ("next lithium blood test when") and said ("Next lithium level ... in 3 months") counts `1 + W_NEXT`.
+
+A question may tell a story before it asks ("My husband had the snip on Friday. When does he have to do the sperm
+test?", "my chest still aches ..., but when can i go back to work"): the words of the story are background, so a
+concept named only there counts `W_STORY` of the rank's topic (`story_shares`).
+
+These cues weigh the rank only: the typed confidence reads `holds` and `score`, which they leave as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from archehr.answerability.cues import VISIT, asks_booked_event, cue_table, plain_question
+from archehr.answerability.holds import NUMBER as _N
+from archehr.relevance.text import tokens
+
+W_PAST = 0.5  # the share of a when answer a date of something already done keeps, for a question about what comes
+W_SLOT = 0.15  # what a booked slot adds for a question asking an appointment, a date or a time
+W_NEXT = 0.1  # what "next" said adds for a question asking the next one
+W_STORY = 0.4  # the topic share of a concept the question names only in its story before the asked clause
+
+_DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
+        r"nov|dec)\w*(?:\s+\d{4})?)"
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)"
+_CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
+# a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
+# 10:15am"); not a range of opening hours ("Monday to Friday, 8am to 6pm")
+BOOKED_SLOT = _SLOT = re.compile(rf"\b(?:{_DATE}|{_WEEKDAY})\b(?!\s+(?:to|-|–)\s+{_WEEKDAY}\b)[^.;]{{0,40}}?\b{_CLOCK}"
+                   rf"(?!\s*(?:to|-|–)\s*\d)", re.I)
+# a date of something done: a verb of a step taken before the date ("inserted ... on 10/06/2026", "started
+# 21/10/2026"), a result dated ("MRI from 24/07/2026 shows"), a label of what was done ("Procedure: ...",
+# "Reaction on 10/08/2026:", "Admitted 02/03")
+_DONE_VERB = (r"(?:inserted|implanted|fitted|performed|done|carried out|placed|started|began|begun|admitted|"
+              r"discharged|diagnosed|presented|seen|given|taken|sent|received|completed|finished|operated|"
+              r"removed|had|underwent|attended|collected|reported|happened|occurred|stung|injured|fell)")
+_PAST_EVENT = re.compile(
+    rf"\b{_DONE_VERB}\b[^.;]{{0,60}}?\b(?:on|at|from)?\s*{_DATE}\b|"
+    rf"\b(?:from|dated|of|on)\s+{_DATE}\b[^.;]{{0,20}}?\b(?:show\w*|reveal\w*|confirm\w*|demonstrat\w*|found)\b|"
+    r"^\W*(?:procedure|operation|surgery|admission|admitted|discharged?|reaction|event|incident|presentation|"
+    r"date of (?:admission|procedure|surgery|operation|discharge|injury|event))\b[^:]{0,30}:", re.I)
+# what comes, said beside a date: a plan, a booking, a visit to come ("will", "next", "booked", "review on ...")
+_TO_COME = re.compile(r"\b(?:will|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
+                      r"clinic|attend|please|to be|return|come back|check)\b", re.I)
+# an interval that tells when a step falls: after an event or within the coming weeks
+_INTERVAL = re.compile(
+    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?(?:minutes?|mins?|hours?|hrs?|"
+    rf"days?|weeks?|wks?|months?)\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
+    re.I)
+_ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:date|day|time) (?:was|did|were)\b|"
+                        r"\bhow long ago\b", re.I)
+_ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
+                        r"appts?)\b", re.I)
+_NEXT = re.compile(r"\bnext\b", re.I)
+_WHEN_CUE = dict(cue_table("kind"))["when"]
+# where a question's story ends and its asking begins: a sentence's end, or a clause's turn before the question
+# word ("..., but when can i", "... so when")
+_TURN = re.compile(r"[.!?;]\s+|,\s*(?:(?:but|so|and)\s+)?|\s(?:but|so)\s+", re.I)
+
+
+def asks_past(question: str) -> bool:
+    """The question asks when something was done ("when did he start", "when was the scan")."""
+    return bool(_ASKS_PAST.search(plain_question(question)))
+
+
+def asks_slot(question: str) -> bool:
+    """The question asks an appointment, a date or a time ("liver clinic date?", "what time do we need to be
+    there", "when is the appointment with the doctor of the eyes")."""
+    q = plain_question(question)
+    return asks_booked_event(q) or bool(VISIT.search(q) or _ASKS_SLOT.search(q))
+
+
+def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
+                  question: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rank's (holds, held) for a when question: `held` (how fully each sentence holds a when answer) with a
+    past event's date discounted, a booked slot and "next" raised, and an interval after an event held."""
+    holds, held = holds.copy(), held.astype(float).copy()
+    past_asked = asks_past(question)
+    slot_asked, next_asked = asks_slot(question), bool(_NEXT.search(question))
+    for i, t in enumerate(texts):
+        plain = " ".join(t.split())
+        if _INTERVAL.search(plain):
+            holds[i], held[i] = True, max(held[i], 1.0)
+        if not holds[i]:
+            continue
+        slot = bool(_SLOT.search(plain))
+        if not past_asked and not slot and _PAST_EVENT.search(plain) and not _TO_COME.search(plain):
+            held[i] *= W_PAST
+        if slot_asked and slot:
+            held[i] *= 1 + W_SLOT
+        if next_asked and _NEXT.search(plain):
+            held[i] *= 1 + W_NEXT
+    return holds, held
+
+
+def asked_clause(question: str) -> str:
+    """The part of the question that asks: from the last turn of a clause before its when cue ("but when can i go
+    back to work"), or the whole question when no story comes before the cue."""
+    m = _WHEN_CUE.search(question)
+    if m is None:
+        return question
+    turns = [t.end() for t in _TURN.finditer(question, 0, m.start())]
+    return question[turns[-1]:] if turns else question
+
+
+def story_shares(surfaces: list[tuple[str, ...]], question: str) -> np.ndarray:
+    """Each concept's share of the rank's topic: `W_STORY` for one the question names only in the story before
+    what it asks, 1 else (and 1 for all when none is named in the asked clause)."""
+    clause = asked_clause(question)
+    out = np.ones(len(surfaces))
+    if clause == question:
+        return out
+    asked = set(tokens(clause))
+    for k, s in enumerate(surfaces):
+        if not any(t in asked for t in s):
+            out[k] = W_STORY
+    return out if (out == 1).any() else np.ones(len(surfaces))
