@@ -15,7 +15,8 @@ an appointment word); many hold one in a form that does not answer "when is ..."
 
 A question may tell a story before it asks ("My husband had the snip on Friday. When does he have to do the sperm
 test?", "my chest still aches ..., but when can i go back to work"): the words of the story are background, so a
-concept named only there counts `W_STORY` of the rank's topic (`story_shares`).
+concept named only there counts `W_STORY` of the rank's topic (`story_shares`, reading the asking clauses as
+`archehr.answerability.asking` tells them apart).
 
 These cues weigh the rank only: the typed confidence reads `holds` and `score`, which they leave as they are.
 """
@@ -26,7 +27,8 @@ import re
 
 import numpy as np
 
-from archehr.answerability.cues import VISIT, asks_booked_event, cue_table, plain_question
+from archehr.answerability.asking import asking_part
+from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
 from archehr.answerability.holds import NUMBER as _N
 from archehr.relevance.text import tokens
 
@@ -41,8 +43,8 @@ _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|s
 _CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
 # a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
 # 10:15am"); not a range of opening hours ("Monday to Friday, 8am to 6pm")
-BOOKED_SLOT = _SLOT = re.compile(rf"\b(?:{_DATE}|{_WEEKDAY})\b(?!\s+(?:to|-|–)\s+{_WEEKDAY}\b)[^.;]{{0,40}}?\b{_CLOCK}"
-                   rf"(?!\s*(?:to|-|–)\s*\d)", re.I)
+BOOKED_SLOT = _SLOT = re.compile(rf"(?<!to )(?<![-–] )\b(?:{_DATE}|{_WEEKDAY})\b(?!\s*(?:to|-|–)\s*{_WEEKDAY}\b)"
+                                 rf"[^.;]{{0,40}}?(?<!to )(?<![-–] )(?<![-–])\b{_CLOCK}(?!\s*(?:to|-|–)\s*\d)", re.I)
 # a date of something done: a verb of a step taken before the date ("inserted ... on 10/06/2026", "started
 # 21/10/2026"), a result dated ("MRI from 24/07/2026 shows"), a label of what was done ("Procedure: ...",
 # "Reaction on 10/08/2026:", "Admitted 02/03")
@@ -67,10 +69,6 @@ _ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:dat
 _ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
                         r"appts?)\b", re.I)
 _NEXT = re.compile(r"\bnext\b", re.I)
-_WHEN_CUE = dict(cue_table("kind"))["when"]
-# where a question's story ends and its asking begins: a sentence's end, or a clause's turn before the question
-# word ("..., but when can i", "... so when")
-_TURN = re.compile(r"[.!?;]\s+|,\s*(?:(?:but|so|and)\s+)?|\s(?:but|so)\s+", re.I)
 
 
 def asks_past(question: str) -> bool:
@@ -108,24 +106,15 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     return holds, held
 
 
-def asked_clause(question: str) -> str:
-    """The part of the question that asks: from the last turn of a clause before its when cue ("but when can i go
-    back to work"), or the whole question when no story comes before the cue."""
-    m = _WHEN_CUE.search(question)
-    if m is None:
-        return question
-    turns = [t.end() for t in _TURN.finditer(question, 0, m.start())]
-    return question[turns[-1]:] if turns else question
-
-
 def story_shares(surfaces: list[tuple[str, ...]], question: str) -> np.ndarray:
-    """Each concept's share of the rank's topic: `W_STORY` for one the question names only in the story before
-    what it asks, 1 else (and 1 for all when none is named in the asked clause)."""
-    clause = asked_clause(question)
+    """Each concept's share of the rank's topic: `W_STORY` for one the question names only in the story told apart
+    from what it asks (`asking.asking_part`), 1 else (and 1 for all when none is named in the asking clauses or they
+    point back into the story: "is that ok")."""
+    asking = asking_part(question).apart
     out = np.ones(len(surfaces))
-    if clause == question:
+    if asking is None:
         return out
-    asked = set(tokens(clause))
+    asked = set(tokens(asking))
     for k, s in enumerate(surfaces):
         if not any(t in asked for t in s):
             out[k] = W_STORY
