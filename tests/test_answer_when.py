@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from archehr.answerability.features import Concept
 from archehr.answerability.kinds import answer_types, ask_kind
 from archehr.answerability.roles import sentence_roles
 from archehr.answerability.when_answers import (
@@ -24,6 +25,10 @@ from archehr.answerability.when_answers import (
 from archehr.data.note_split import note_case
 from archehr.glossary import load_lexicon
 from archehr.relevance.text import tokens
+
+
+def _concept(*words: str) -> Concept:
+    return Concept(tuple(tokens(words[0])), frozenset(tuple(tokens(w)) for w in words))
 
 
 def _held(text: str, question: str, holds: bool = True) -> tuple[bool, float]:
@@ -64,7 +69,13 @@ def test_next_asked_and_said_rises() -> None:
     assert _held("Lithium level 5-7 days after the dose change.", "next lithium blood test when") == (True, 1.0)
 
 
+def test_an_interval_told_of_what_was_holds_nothing() -> None:
+    text = "Blood pressure was 112/64 after 3 minutes standing."
+    assert _held(text, "When does she need her blood pressure checked again?", holds=False) == (False, 0.0)
+
+
 @pytest.mark.parametrize("text", [
+    "Please provide a semen sample 16 weeks after your vasectomy.",
     "4. If there is no improvement after 5 minutes, give the second adrenaline pen.",
     "A flexible sigmoidoscopy has been requested within the next 4 weeks.",
 ])
@@ -78,13 +89,18 @@ def test_a_sentence_with_no_when_answer_stays_without() -> None:
 
 def test_the_story_before_the_asked_clause_is_background() -> None:
     q = "My husband had the snip on Friday. When does he have to do the sperm test?"
-    shares = story_shares([tuple(tokens("snip")), tuple(tokens("sperm test"))], q)
-    assert shares.tolist() == [W_STORY, 1.0]
+    assert story_shares([_concept("snip"), _concept("sperm test")], q).tolist() == [W_STORY, 1.0]
     # no story, or no concept in the asked clause: every concept counts whole
-    assert story_shares([tuple(tokens("scan"))], "When is my next scan?").tolist() == [1.0]
-    assert story_shares([tuple(tokens("snip"))], "He had the snip. When?").tolist() == [1.0]
+    assert story_shares([_concept("scan")], "When is my next scan?").tolist() == [1.0]
+    assert story_shares([_concept("snip")], "He had the snip. When?").tolist() == [1.0]
     q2 = "my chest still aches when i press on it, but when can i go back to work"  # "when i press" tells, not asks
-    assert story_shares([tuple(tokens("chest")), tuple(tokens("work"))], q2).tolist() == [W_STORY, 1.0]
+    assert story_shares([_concept("chest"), _concept("work")], q2).tolist() == [W_STORY, 1.0]
+
+
+def test_a_story_word_naming_the_asked_thing_again_counts_whole() -> None:
+    q = "When will the catheter come out? I hate the leg bag and I want to go back to golf"
+    shares = story_shares([_concept("catheter", "foley"), _concept("leg bag", "foley"), _concept("golf")], q)
+    assert shares.tolist() == [1.0, 1.0, W_STORY]
 
 
 @pytest.mark.parametrize(("question", "kind"), [

@@ -412,7 +412,7 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     if len(concepts) < 2:
         return out
     if kind == "when":
-        out *= story_shares([c.surface for c in concepts], question)  # the story before the asked clause
+        out *= story_shares(concepts, question)  # the story before the asked clause
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())

@@ -24,11 +24,13 @@ These cues weigh the rank only: the typed confidence reads `holds` and `score`, 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
+from archehr.answerability.features import Concept
 from archehr.answerability.holds import NUMBER as _N
 from archehr.relevance.text import tokens
 
@@ -60,10 +62,13 @@ _PAST_EVENT = re.compile(
 _TO_COME = re.compile(r"\b(?:will|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
                       r"clinic|attend|please|to be|return|come back|check)\b", re.I)
 # an interval that tells when a step falls: after an event or within the coming weeks
+_SPAN = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?)"
 _INTERVAL = re.compile(
-    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?(?:minutes?|mins?|hours?|hrs?|"
-    rf"days?|weeks?|wks?|months?)\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
+    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?{_SPAN}\b|"
+    rf"\b{_N}\s*{_SPAN}\s+after\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
     re.I)
+# a sentence telling what was ("Blood pressure was 112/64 after 3 minutes standing"): its interval is no step to come
+_WAS = re.compile(r"\b(?:was|were|had|did)\b", re.I)
 _ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:date|day|time) (?:was|did|were)\b|"
                         r"\bhow long ago\b", re.I)
 _ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
@@ -92,7 +97,7 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     slot_asked, next_asked = asks_slot(question), bool(_NEXT.search(question))
     for i, t in enumerate(texts):
         plain = " ".join(t.split())
-        if _INTERVAL.search(plain):
+        if _INTERVAL.search(plain) and not _WAS.search(plain):
             holds[i], held[i] = True, max(held[i], 1.0)
         if not holds[i]:
             continue
@@ -106,16 +111,19 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     return holds, held
 
 
-def story_shares(surfaces: list[tuple[str, ...]], question: str) -> np.ndarray:
+def story_shares(concepts: Sequence[Concept], question: str) -> np.ndarray:
     """Each concept's share of the rank's topic: `W_STORY` for one the question names only in the story told apart
-    from what it asks (`asking.asking_part`), 1 else (and 1 for all when none is named in the asking clauses or they
-    point back into the story: "is that ok")."""
+    from what it asks (`asking.asking_part`), 1 else. A story concept naming the asked thing again in other words
+    ("the catheter ... I hate the leg bag": both are the catheter, one of their phrases shared) counts whole, and
+    so do all when none is named in the asking clauses or they point back into the story ("is that ok")."""
     asking = asking_part(question).apart
-    out = np.ones(len(surfaces))
+    out = np.ones(len(concepts))
     if asking is None:
         return out
     asked = set(tokens(asking))
-    for k, s in enumerate(surfaces):
-        if not any(t in asked for t in s):
+    inside = [any(t in asked for t in c.surface) for c in concepts]
+    asked_phrases = {ph for c, a in zip(concepts, inside, strict=True) if a for ph in c.phrases}
+    for k, c in enumerate(concepts):
+        if not inside[k] and not (c.phrases & asked_phrases):
             out[k] = W_STORY
-    return out if (out == 1).any() else np.ones(len(surfaces))
+    return out if any(inside) else np.ones(len(concepts))
