@@ -14,12 +14,16 @@ from archehr.answerability.kinds import answer_types, ask_kind
 from archehr.answerability.roles import sentence_roles
 from archehr.answerability.when_answers import (
     W_NEXT,
+    W_NOT_VISIT,
     W_PAST,
     W_SLOT,
     W_STORY,
+    W_VISIT,
     asks_past,
     asks_slot,
+    asks_visit,
     story_shares,
+    visit_lift,
     when_strength,
 )
 from archehr.data.note_split import note_case
@@ -60,7 +64,7 @@ def test_a_booked_slot_rises_for_a_question_asking_a_date_or_time() -> None:
     assert _held(slot, "liver clinic date?") == (True, pytest.approx(1 + W_SLOT))
     # a question not asking a booked event, and opening hours, are no slot
     assert _held(slot, "when can he drive") == (True, 1.0)
-    assert _held("Call the nurse line (Monday to Friday, 8am to 6pm).", "when is the appointment") == (True, 1.0)
+    assert _held("Call the nurse line (Monday to Friday, 8am to 6pm).", "what time should I ring") == (True, 1.0)
     assert asks_slot("When is the appointment with the doctor of the eyes?") and not asks_slot("when can he swim")
 
 
@@ -169,3 +173,18 @@ def test_a_lay_test_name_finds_its_date() -> None:
              "Please provide a semen sample 16 weeks after your vasectomy.\n")
     assert _first(note2, "My husband had the snip on Friday. When does he have to do the sperm test?").startswith(
         "Please provide")
+
+
+def test_a_question_asking_a_visit_lifts_the_follow_up_line_whatever_it_names() -> None:
+    texts = ["5. School allergy forms completed today.", "6. Return in 12 months, sooner if another reaction.",
+             "08/12/2026 | 9:30 AM | Pediatric Ophthalmology | Eye exam"]
+    assert asks_visit("when do we go back to the allergy dr") and not asks_visit("when can I take the plasters off")
+    assert visit_lift(texts, "when do we go back to the allergy dr").tolist() == [0.0, W_VISIT, W_VISIT]
+    assert visit_lift(texts, "when can I take the plasters off").tolist() == [0.0, 0.0, 0.0]
+    # a when answer that is no visit keeps a share of it
+    assert _held(texts[0], "when do we go back to the allergy dr") == (True, pytest.approx(W_NOT_VISIT))
+
+
+def test_a_booked_slot_holds_a_when_answer() -> None:
+    text = "Wound check with practice nurse, Harrowgate Health Centre, 9 June 2026, 10:15"
+    assert _held(text, "when is the nurse checking my incisions", holds=False) == (True, 1.0)

@@ -37,6 +37,8 @@ from archehr.relevance.text import tokens
 W_PAST = 0.5  # the share of a when answer a date of something already done keeps, for a question about what comes
 W_SLOT = 0.15  # what a booked slot adds for a question asking an appointment, a date or a time
 W_NEXT = 0.1  # what "next" said adds for a question asking the next one
+W_NOT_VISIT = 0.6  # the share a when answer that is no visit keeps for a question asking a visit
+W_VISIT = 0.3  # what a visit line with its date or interval adds to the rank for a question asking a visit
 W_STORY = 0.4  # the topic share of a concept the question names only in its story before the asked clause
 
 _DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
@@ -74,6 +76,15 @@ _ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:dat
 _ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
                         r"appts?)\b", re.I)
 _NEXT = re.compile(r"\bnext\b", re.I)
+# a visit asked: an appointment, a check-up, a doctor or a clinic ("when do we go back to the allergy dr", "when is
+# my next physio appointmant"); and a visit said: a follow-up, a review, a return to clinic, an appointment
+_VISIT_ASKED = re.compile(r"\b(?:appointments?|appointmants?|appts?|visits?|follow[\s-]*ups?|check[\s-]*ups?|"
+                          r"review|see (?:the|my|his|her|a|dr)|come back to see|go back to (?:the|see)|doctors?|dr|"
+                          r"docs?|clinic|specialist|physio\w*|consultant|nurse|surgeon|gp)\b", re.I)
+_VISIT_SAID = re.compile(r"\b(?:follow[\s-]*up|f/u|review|return (?:to|in)|rtc|appointments?|appts?|clinic|"
+                         r"see (?:you|him|her|them) again|will see|be seen|visit|recheck|check[\s-]*up)\b", re.I)
+_DATED = re.compile(rf"\b{_DATE}\b|\b(?:in|within)\s+{_N}|\b{_N}\s*(?:-|to)\s*{_N}\s*{_SPAN}|\b{_N}\s*{_SPAN}\b",
+                    re.I)
 
 
 def asks_past(question: str) -> bool:
@@ -88,6 +99,22 @@ def asks_slot(question: str) -> bool:
     return asks_booked_event(q) or bool(VISIT.search(q) or _ASKS_SLOT.search(q))
 
 
+def asks_visit(question: str) -> bool:
+    """The question asks a visit: an appointment, a check-up, a doctor or a clinic ("when do we go back to the
+    allergy dr"), not a step ("when can I take the plasters off")."""
+    return bool(_VISIT_ASKED.search(plain_question(question)))
+
+
+def visit_lift(texts: list[str], question: str) -> np.ndarray:
+    """What each sentence's rank gains as the visit a question asks: `W_VISIT` for a visit line with its date or
+    interval ("Follow-up: 2 weeks (11/10/2026) in clinic", "Return in 12 months"), whatever it names, since the
+    note's own clinic is seldom named in its follow-up line; 0 else, and 0 for a question asking no visit."""
+    if not asks_visit(question):
+        return np.zeros(len(texts))
+    return np.array([W_VISIT if (_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t) else 0.0
+                     for t in (" ".join(x.split()) for x in texts)])
+
+
 def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
                   question: str) -> tuple[np.ndarray, np.ndarray]:
     """The rank's (holds, held) for a when question: `held` (how fully each sentence holds a when answer) with a
@@ -95,19 +122,24 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     holds, held = holds.copy(), held.astype(float).copy()
     past_asked = asks_past(question)
     slot_asked, next_asked = asks_slot(question), bool(_NEXT.search(question))
+    visit_asked = asks_visit(question)
     for i, t in enumerate(texts):
         plain = " ".join(t.split())
         if _INTERVAL.search(plain) and not _WAS.search(plain):
             holds[i], held[i] = True, max(held[i], 1.0)
+        slot = bool(_SLOT.search(plain))
+        if slot:
+            holds[i], held[i] = True, max(held[i], 1.0)  # "Wound check ..., 9 June 2026, 10:15"
         if not holds[i]:
             continue
-        slot = bool(_SLOT.search(plain))
         if not past_asked and not slot and _PAST_EVENT.search(plain) and not _TO_COME.search(plain):
             held[i] *= W_PAST
         if slot_asked and slot:
             held[i] *= 1 + W_SLOT
         if next_asked and _NEXT.search(plain):
             held[i] *= 1 + W_NEXT
+        if visit_asked and not slot and not _VISIT_SAID.search(plain):
+            held[i] *= W_NOT_VISIT
     return holds, held
 
 
