@@ -36,8 +36,9 @@ from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
-CITE_MAX = 5  # sentences cited at most in a patient's answer
-CITE_SHARE = 0.5  # ... each scoring at least this share of the best one
+CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
+CITE_SHARE = 0.25  # ... each scoring at least this share of the best one
+CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
@@ -173,6 +174,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
+    from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import AnswerabilityModel, load_model
     from archehr.answerability.typed import TypedConfidence
@@ -215,7 +217,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
-    chosen = [i for i in order[:CITE_MAX] if rank[i] >= CITE_SHARE * rank[order[0]]] if order else []
+    chosen = cited_after_first(order, rank, types.ranking if direct else None, most=CITE_MAX, share=CITE_SHARE,
+                               typed_share=CITE_TYPED)
+    chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
     cited = tuple(ids[i] for i in chosen) or tuple(ev.selection.cited)
     selection = Selection(ev.selection.case_id, cited, ev.selection.confidence, ev.selection.flagged)
     top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0

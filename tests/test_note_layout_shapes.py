@@ -190,6 +190,21 @@ def test_a_note_whose_lines_run_past_its_narrow_lower_case_starts_is_not_hard_wr
                            "Call the clinic if the pain is no better after a full week of the new tablets."]
 
 
+def test_medicines_set_in_under_a_heading_over_their_instructions_are_an_entry_each():
+    note = ("START taking these medications\n  ibuprofen 600 mg tablet\n"
+            "  Take 1 tablet every 6 hours. Take with food.\n"
+            "  docusate sodium 100 mg capsule\n  Take 1 capsule twice a day.\n"
+            "STOP taking these medications\n  acetaminophen-codeine 300-30 mg tablet\n"
+            "  You no longer need this medicine.\n")
+    assert texts(note) == ["START taking these medications", "ibuprofen 600 mg tablet Take 1 tablet every 6 hours.",
+                           "Take with food.", "docusate sodium 100 mg capsule Take 1 capsule twice a day.",
+                           "STOP taking these medications",
+                           "acetaminophen-codeine 300-30 mg tablet You no longer need this medicine."]
+    # (one such pair alone in its paragraph is two lines of an export, each a unit)
+    one = "START taking these medications\n  ibuprofen 600 mg tablet\n  Take 1 tablet every 6 hours.\n"
+    assert texts(one)[1:] == ["ibuprofen 600 mg tablet", "Take 1 tablet every 6 hours."]
+
+
 def test_labels_over_aligned_checkboxes_are_no_table():
     note = "Mood:      [x] Low   [ ] Anxious\nSleep:     [ ] Poor   [x] Fair\n"
     assert texts(note) == ["Mood:", "[x] Low", "[ ] Anxious", "Sleep:", "[ ] Poor", "[x] Fair"]

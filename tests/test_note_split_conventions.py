@@ -30,10 +30,35 @@ def test_an_examinations_findings_head_under_its_label_in_lower_case_too():
 
 def test_a_label_alone_in_its_paragraph_heads_its_prose_in_a_pasted_note():
     # (a paragraph of one line is a release excerpt's way only when every paragraph is one line)
-    note = "Reason: cough for a week, worse at\nnight.\n\nImpression: Viral bronchitis, improving.\n"
-    assert texts(note) == ["Reason: cough for a week, worse at night.", "Impression:", "Viral bronchitis, improving."]
-    excerpt = "Reason: cough for a week.\n\nImpression: Viral bronchitis, improving.\n"
-    assert texts(excerpt)[1] == "Impression: Viral bronchitis, improving."
+    note = "Reason: cough for a week, worse at\nnight.\n\nHistory: Dry cough for a week, worse at night.\n"
+    assert texts(note) == ["Reason: cough for a week, worse at night.", "History:",
+                           "Dry cough for a week, worse at night."]
+    excerpt = "Reason: cough for a week.\n\nHistory: Dry cough for a week, worse at night.\n"
+    assert texts(excerpt)[1] == "History: Dry cough for a week, worse at night."
+
+
+def test_an_assessment_alone_in_its_paragraph_stating_a_diagnosis_is_a_field():
+    note = "Exam: Left calf swollen.\n\nAssessment: Right ureteral stone, 4 mm, uncomplicated.\n\nPlan:\n1. Rest.\n"
+    assert texts(note) == ["Exam:", "Left calf swollen.", "Assessment: Right ureteral stone, 4 mm, uncomplicated.",
+                           "Plan:", "1. Rest."]
+    seen = "Seen today.\nFeels well.\n\n"  # (a paragraph of two lines: the note is no release excerpt)
+    # (with a second sentence too: the field, then the sentence)
+    assert texts(seen + "Impression: Viral bronchitis, improving. Chest clear.\n")[2:] == [
+        "Impression: Viral bronchitis, improving.", "Chest clear."]
+    # over more lines of prose it heads a section; a narrative clause or a long first sentence is prose too
+    assert texts(seen + "Assessment: HFrEF, improving.\nK rose after spironolactone was started.\n")[2:4] == [
+        "Assessment:", "HFrEF, improving."]
+    assert texts(seen + "Assessment: Reuben was seen with his grandmother today.\n")[2] == "Assessment:"
+    long = ("Assessment: Confirmed low testosterone with low-normal LH, likely secondary hypogonadism related to "
+            "obesity and poor sleep. Prolactin normal.\n")
+    assert texts(seen + long)[2] == "Assessment:"
+    # an assessment over more diagnoses, one a line, is a list of them; over a sentence of prose it heads a section
+    assert texts(seen + "Assessment: Acute urticaria, likely from amoxicillin.\nAcute sinusitis, improving.\n")[2:] == [
+        "Assessment: Acute urticaria, likely from amoxicillin.", "Acute sinusitis, improving."]
+    assert texts(seen + "Assessment: Bipolar I, depressed.\nLithium toxicity, resolved. Low acute risk.\n")[2] == \
+        "Assessment:"
+    # (a GP's shorthand heads its sentence however short: "Imp: Viral URTI.")
+    assert texts(seen + "Imp: Hypertension, not at target.\n")[2] == "Imp:"
 
 
 def test_a_topic_label_heads_a_narrative_clause_but_a_field_of_advice_keeps_its_sentence():
@@ -46,6 +71,33 @@ def test_a_topic_label_heads_a_narrative_clause_but_a_field_of_advice_keeps_its_
     # (a field's name never heads a section, whatever its value says)
     assert section_label("Diagnosis: Pneumonia, which was treated with antibiotics.") is None
 
+
+
+def test_a_topic_alone_in_its_paragraph_heads_sentences_in_lower_case_that_open_with_a_clause():
+    seen = "Seen today.\nFeels well.\n\n"
+    note = seen + "Driving: because of the severe hypo, he must not drive. Check glucose before driving.\n"
+    assert texts(note)[2:] == ["Driving:", "because of the severe hypo, he must not drive.",
+                               "Check glucose before driving."]
+    # a phrase is a field's value, and so is one sentence alone
+    assert texts(seen + "Work note: light duty for 2 weeks. Note sent to his portal.\n")[2] == \
+        "Work note: light duty for 2 weeks."
+    assert texts(seen + "Rehab: the team will phone you within 2 weeks.\n")[2] == \
+        "Rehab: the team will phone you within 2 weeks."
+    # (in a paragraph of more lines the label keeps its sentence, as a field of advice does)
+    assert texts(seen + "Driving: he must not drive. Check glucose first.\nDiet: as usual.\n")[2] == \
+        "Driving: he must not drive."
+
+
+def test_the_findings_under_a_field_of_vital_signs_are_a_field_too():
+    note = "Seen today.\n\nVitals: BP 108/66, HR 64, SpO2 97% RA\nExam: JVP 8 cm, trace ankle edema.\n"
+    assert texts(note)[1:] == ["Vitals: BP 108/66, HR 64, SpO2 97% RA", "Exam: JVP 8 cm, trace ankle edema."]
+    # (under prose the examination is a section)
+    assert texts("Seen today.\nNo fever.\nExam: JVP 8 cm, trace ankle edema.\n")[2] == "Exam:"
+
+
+def test_a_remarks_marker_heads_no_section():
+    note = "Seen today.\nFeels well.\n\nNote: Apixaban was withheld for 48 hours around the procedure.\n"
+    assert texts(note)[2] == "Note: Apixaban was withheld for 48 hours around the procedure."
 
 def test_an_sbar_handovers_sections_head_their_prose():
     note = ("Situation: 80 yo man with new fast AF overnight.\nBackground: Known CKD 3, on bisoprolol 2.5 mg.\n"

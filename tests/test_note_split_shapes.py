@@ -186,3 +186,58 @@ def test_two_spaces_before_a_capital_twice_in_a_line_set_items_apart():
 def test_a_breadcrumb_trail_is_one_sentence(line):
     assert texts(f"{line}\nLipid Panel\n") == [line, "Lipid Panel"]
     assert [s.kind for s in split_note(f"{line}\n", "rules").sentences] == ["row"]
+
+
+def test_an_initial_after_a_grades_code_and_a_countys_abbreviation_end_no_sentence():
+    assert texts("From: FY2 R. Bhatt\nTo: Night SHO\n") == ["From: FY2 R. Bhatt", "To: Night SHO"]
+    assert texts("Dr Fergal Hanrahan\nBallinacree Medical Centre\nCo. Westmeath\n") == [
+        "Dr Fergal Hanrahan", "Ballinacree Medical Centre", "Co. Westmeath"]
+
+
+def test_soap_letters_alone_on_their_lines_make_the_note_head_its_subjective_line_too():
+    note = ("S: 37 yo F with 5 days of numbness from the waist down. She denies fever.\n\n"
+            "O:\nVitals: BP 122/76, HR 78\n\nA:\nAcute MS relapse.\n")
+    assert texts(note) == ["S:", "37 yo F with 5 days of numbness from the waist down.", "She denies fever.",
+                           "O:", "Vitals: BP 122/76, HR 78", "A:", "Acute MS relapse."]
+    # (one letter alone shows no SOAP note: "A:" over an answer)
+    assert texts("S: Pt feels better.\n\nA:\nYes.\n")[0] == "S: Pt feels better."
+
+
+def test_a_test_named_at_a_lines_end_runs_on_into_the_field_below():
+    note = ("HPI: 1 day periumbilical pain migrating to RLQ, anorexia, nausea. WBC 14.2. CT\n"
+            "A/P: dilated appendix 11 mm, no perforation or abscess.\n")
+    assert texts(note)[-1] == "CT A/P: dilated appendix 11 mm, no perforation or abscess."
+
+
+def test_an_appointments_line_ends_its_unit_before_a_sentence_or_another_clinician():
+    # (the lines are as long as the note's wrapped ones: the first would otherwise read as full)
+    note = ("Call your doctor if diarrhea returns (3 or more loose stools in 24 hours) after\n"
+            "finishing treatment.\n\nFollowup Instructions:\n"
+            "Dr. Leopold Haverkamp (PCP), 04/22/2026 at 9:40 AM, Eastbrook Internal Medicine\n"
+            "Do not repeat a stool test if you feel well.\n")
+    assert texts(note)[-2:] == ["Dr. Leopold Haverkamp (PCP), 04/22/2026 at 9:40 AM, Eastbrook Internal Medicine",
+                                "Do not repeat a stool test if you feel well."]
+    # the rest of its place carries it on
+    place = ("Wound care: keep the dressing dry and change it once a day, or sooner when it gets wet\n"
+             "FOLLOW-UP: Post-op visit with Dr. Oduya-Kell on 12/15/2026 at 10:00 AM, Pine Ridge\n"
+             "Surgery Clinic, 2nd floor.\n")
+    assert texts(place)[-1] == ("FOLLOW-UP: Post-op visit with Dr. Oduya-Kell on 12/15/2026 at 10:00 AM, "
+                                "Pine Ridge Surgery Clinic, 2nd floor.")
+
+
+def test_a_dash_set_apart_by_two_spaces_joins_one_title_line():
+    note = "Discharge Medication List\nTallis, Beatrix M  (MRN 55310927)  -  Discharged 02/20/2036 from Norwood\n"
+    assert texts(note)[-1] == "Tallis, Beatrix M (MRN 55310927) - Discharged 02/20/2036 from Norwood"
+    # (without the dash, items two spaces apart twice are a line's parts: "Pt: Ann Lee  32F  DOB 05/05/2003")
+    assert texts("Pt: Ann Lee  32F  DOB 05/05/2003\n") == ["Pt: Ann Lee", "32F", "DOB 05/05/2003"]
+
+
+def test_in_a_soap_note_a_label_in_a_letters_block_is_that_sections_field():
+    note = ("S: Rolled his ankle 3 days ago. Walks with a limp.\n"
+            "O: Moderate swelling over the lateral ankle. Squeeze test negative.\n"
+            "Imaging: Not indicated per Ottawa ankle rules; no X-ray taken today.\n"
+            "A/P: Lateral ankle sprain, grade II. Brace for 4 weeks.\n")
+    assert texts(note) == ["S:", "Rolled his ankle 3 days ago.", "Walks with a limp.", "O:",
+                           "Moderate swelling over the lateral ankle.", "Squeeze test negative.",
+                           "Imaging: Not indicated per Ottawa ankle rules; no X-ray taken today.",
+                           "A/P:", "Lateral ankle sprain, grade II.", "Brace for 4 weeks."]

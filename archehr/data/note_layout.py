@@ -316,6 +316,10 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
             and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
         return []
     if not gaps:
+        # (a dash set apart by two spaces joins the parts of one title line, as a pipe does: "Tallis, Beatrix M
+        # (MRN 55310927)  -  Discharged 02/20/2036 from Norwood Regional")
+        if re.search(r"\S  +- +\S", line):
+            return []
         gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
         label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
         if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items

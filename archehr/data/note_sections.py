@@ -38,7 +38,9 @@ _LOOSE_NAME = re.compile(r"^(?:Hx|Imp|Impression|Assessment|Subjective|Objective
 _EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$", re.IGNORECASE)
 # the name of a field that holds a value however it is written ("Diagnosis: ... was ..."): never a section
 _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
-                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*)$", re.IGNORECASE)
+                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*"
+                         # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...")
+                         r"|Note|NB)$", re.IGNORECASE)
 # a narrative clause: a subject, then a verb in a tense a report uses, within its first words ("Bilirubin peaked
 # at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
 # ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none
@@ -51,6 +53,8 @@ _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
+# where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
 
 
 def section_label(line: str, sbar: bool = False) -> int | None:
@@ -69,8 +73,7 @@ def section_label(line: str, sbar: bool = False) -> int | None:
             return None
         name = label.group(1).strip()
     rest = line[label.end():].strip()
-    # (a title's full stop ends no sentence: "Hospital course: Mrs. Vasquez presented with ...")
-    first = re.split(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])", rest, maxsplit=1)[0]
+    first = _SENTENCE_END.split(rest, maxsplit=1)[0]
     if has_column_gap(rest):
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
@@ -131,14 +134,22 @@ def writes_labelled_paragraphs(lines: list[str]) -> bool:
     return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts)
 
 
-def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False) -> list[int | None]:
+def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
+                     soap: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
     note is an SBAR handover, whose "Background:" and "Recommendation:" are sections; `letter`: the note writes
-    labelled paragraphs (`writes_labelled_paragraphs`), whose labels are sections, its fields of advice too."""
+    labelled paragraphs (`writes_labelled_paragraphs`), whose labels are sections, its fields of advice too;
+    `soap`: the note's sections are SOAP letters, and a label in a letter's block other than an assessment's or a
+    plan's is a field of that section ("O: Moderate swelling." + "Imaging: Not indicated per Ottawa rules.")."""
     if letter:
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
+    if soap:
+        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
+                for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
+    if len(lines) == 1:
+        return [_paragraph_of_its_line(lines[0], sbar)]
     ends = [section_label(line, sbar) for line in lines]
     first = list(ends)  # (a topic heading narrative prose is no field of advice: "Feeds: She is ..." + "Swallow: ...")
     for i, end in enumerate(ends):
@@ -147,7 +158,61 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False)
                 and (_ADVICE_SECTION.match(lines[i]) or not _SECTION_NAME.match(lines[i][:end - 1].strip())) \
                 and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)):
             ends[i] = None
+        # (the findings under a field of vital signs are that record's next field: "Vitals: BP 108/66, HR 64" +
+        # "Exam: JVP 8 cm, no crackles, trace ankle edema.")
+        label = _NAMED_LABEL.match(lines[i])
+        if end and label and _EXAM_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
+                and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]):
+            ends[i] = None
+        # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
+        # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
+        if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
+                and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
+            ends[i] = None
     return ends
+
+
+# the sections a SOAP note names in words beside its letters ("A/P: 61M w/ septic shock ...")
+_SOAP_NAME = re.compile(r"^(?:A/P|Assessment(?: and plan)?|Plan|Subjective|Objective|Impression|HPI)$", re.IGNORECASE)
+# the names of an assessment, whose few words after them state the diagnosis; a finite clause: a word before an
+# auxiliary or a modal verb ("he must not drive", "symptoms are now controlled", "anyone you have had sex with")
+_DIAGNOSIS_NAME = re.compile(r"^(?:Assessment|Impression|Clinical impression)$", re.IGNORECASE)
+_DIAGNOSIS_WORDS = 12
+_CLAUSE = re.compile(r"\b[a-z]+ (?:is|are|was|were|has|have|had|must|may|might|should|can|could|will|would)\b")
+
+
+def _stated_diagnosis(line: str, named: bool = True) -> bool:
+    """Does the line state a diagnosis in a few words, one sentence, no narrative clause ("Right ureteral stone, 4
+    mm, uncomplicated."), after an assessment's name ("Assessment:", "Impression:") when `named`?"""
+    label = _NAMED_LABEL.match(line)
+    if named and not (label and _DIAGNOSIS_NAME.match(label.group(1).strip())):
+        return False
+    rest = line[label.end():].strip() if named and label else line.strip()
+    first = _SENTENCE_END.split(rest)[0]
+    return len(first.split()) <= _DIAGNOSIS_WORDS and first.endswith(".") and not _NARRATIVE.match(rest) \
+        and (named or (first == rest and re.match(r"[A-Z]", rest) is not None and not FIELD.match(rest)
+                       and not has_column_gap(rest)))
+
+
+def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
+    """The section label of a paragraph that is one line (a blank line above and below it). An assessment that
+    states a diagnosis in a few words ("Assessment: Right ureteral stone, 4 mm, uncomplicated.") is the note's
+    diagnosis, a field as "Diagnosis:" is, not a section; a label before sentences of prose in lower case, whose
+    first is a clause with its verb ("Driving: because of the severe hypo, he must not drive. Check ..."), heads
+    them as a section's label does (a field's value in lower case is a phrase: "Work note: light duty for 2
+    weeks. Note sent to ...")."""
+    end = section_label(line, sbar)
+    label = _NAMED_LABEL.match(line)
+    if label is None or has_column_gap(line[label.end():]):
+        return end
+    name, rest = label.group(1).strip(), line[label.end():].strip()
+    sentences = _SENTENCE_END.split(rest)
+    if end and _stated_diagnosis(line):
+        return None
+    if end is None and re.match(r"[a-z]", rest) and len(sentences) >= 2 and _CLAUSE.search(sentences[0]) \
+            and not _FIELD_NAME.match(name):
+        return label.end()
+    return end
 
 
 def order_over_instruction(head: str, line: str) -> bool:
@@ -156,9 +221,30 @@ def order_over_instruction(head: str, line: str) -> bool:
     tablet by mouth at bedtime.")? Such a pair is one entry, as a drug's line with its instruction set in under it
     is; a heading ("LABS"), another order or a field after it is none."""
     head, line = head.strip(), line.strip()
-    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None \
-        and not head.endswith((".", "!", "?", ":", ";")) and bool(re.match(r"[A-Z]", line)) \
+    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None and _instruction_under(head, line)
+
+
+def _instruction_under(head: str, line: str) -> bool:
+    return not head.endswith((".", "!", "?", ":", ";")) and bool(re.match(r"[A-Z]", line)) \
         and line.endswith((".", "!", "?")) and not ORDER.match(line) and not FIELD.match(line)
+
+
+def medicine_over_instruction(head: str, line: str) -> bool:
+    """Is `head` a medicine named with its strength or its form and no instruction ("ibuprofen 600 mg tablet",
+    "prenatal vitamin tablet") and `line`, at the same depth under it, an instruction to the patient ("Take 1
+    tablet by mouth every 6 hours.", "You no longer need this medicine.")? In a list of such pairs each pair is
+    one entry (`entry_heads`), as an order with its instruction is."""
+    head, line = head.strip(), line.strip()
+    return bool(_MEDICINE_LINE.match(head)) and bool(_INSTRUCTION.match(line)) and _instruction_under(head, line)
+
+
+# a medicine named with its strength or its form, no more: "acetaminophen-codeine 300-30 mg tablet", "prenatal
+# vitamin tablet"; an instruction that a patient is given about it: "Take 1 capsule ...", "You no longer need it."
+_MEDICINE_LINE = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,6}? (?:\d[\d.,/-]* ?(?:mg|mcg|g|mL|units?|mEq)"
+                            r"(?: [a-z]+)?|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
+                            r"|ointment|drops|spray|injection|pen))$")
+_INSTRUCTION = re.compile(r"^(?:Take|Give|Inject|Apply|Use|Inhale|Insert|Place|Put|Spray|Chew|Dissolve|Swallow"
+                          r"|You|Do not|Don't)\b")
 
 
 def entry_heads(raw: list[str]) -> set[int]:
@@ -172,7 +258,18 @@ def entry_heads(raw: list[str]) -> set[int]:
     # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg")
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
                     and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
-        | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])}
+        | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
+        | _medicine_heads(raw, leads)
+
+
+def _medicine_heads(raw: list[str], leads: list[int]) -> set[int]:
+    """The medicines over their instructions at one depth, set in under a heading, when a paragraph lists two or
+    more ("  ibuprofen 600 mg tablet" + "  Take 1 tablet ...", "  docusate 100 mg capsule" + "  Take 1 capsule ...").
+    One such pair alone, or pairs flush with their heading, may be an export's lines, each a unit ("aspirin 81 mg EC
+    tablet" + "You are now on apixaban, ...")."""
+    pairs = {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] > min(leads)
+             and medicine_over_instruction(raw[i], raw[i + 1])}
+    return pairs if len(pairs) >= 2 else set()
 
 
 def group_heads(raw: list[str], heads: set[int]) -> set[int]:

@@ -13,7 +13,8 @@ from archehr.data.note_wrap import ABBREV
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
                           r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF)\.$")
+# (a place's abbreviations too: "Co. Westmeath", "Mt. Hope", "Ft. Collins")
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft)\.$")
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
@@ -43,8 +44,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if re.fullmatch(r"[A-Z]{2,3}\.", p) and not re.search(r"[a-z]|[.!?:]$", n):
         return True
     # "Signed by N." + "Okoro RN 21-Jun 11:20": an initial before a name and no lower-case word after it
-    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word)
-    if re.search(r"[A-Za-z]\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
+    # (not a unit after a number, "6.1 L." + "ECHO SHOWED ...": the name is in title case, after a word or a
+    # grade's code, "From: FY2 R." + "Bhatt")
+    if re.search(r"(?:[A-Za-z]|[A-Z]\d)\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
             and not re.search(r"(?:^|\s)[a-z]", n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere

@@ -49,6 +49,7 @@ from archehr.data.note_sections import (
     ORDER_HEADING,
     entry_heads,
     group_heads,
+    medicine_over_instruction,
     order_over_instruction,
     paragraph_labels,
     writes_labelled_paragraphs,
@@ -235,7 +236,8 @@ def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_l
     if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
         return True
     # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
-    if unit.entry and lead == unit.lead and order_over_instruction(prev, line):
+    if unit.entry and lead == unit.lead and (order_over_instruction(prev, line)
+                                             or medicine_over_instruction(prev, line)):
         return True
     if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
@@ -293,7 +295,8 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     in_table = _in_table([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
-    named = paragraph_labels(lines, sbar, letter) if labels and (paragraph[1:] or not excerpt) else [None] * len(lines)
+    named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
+        else [None] * len(lines)
     skip_to = last_number = -1
     for index, (line_s, line_e) in enumerate(paragraph):
         if index <= skip_to:
@@ -423,8 +426,10 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     # it opens heads each section so, "A: Strep throat." too; in a note that never does, "S: Pt feels
     # better." keeps its letter as that line's label, as the releases keep it
     paragraphs = _paragraphs(note)
+    # (or sets two SOAP letters or more alone on their lines over their blocks: "O:" + "Vitals: ...", "A:" + "...")
     soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
-               for para in paragraphs for k, (a, b) in enumerate(para))
+               for para in paragraphs for k, (a, b) in enumerate(para)) \
+        or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
     labels = "___" not in note

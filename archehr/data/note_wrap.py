@@ -49,6 +49,10 @@ _COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)
 _DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2} \d[\d.,/-]* ?(?:mg|mcg|g|mL|ml|units?|mEq)\b")
 # a sentence opened after a full stop inside a line and left open at its end, in lower-case words
 _BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}$")
+# a date and the time of day after it: an appointment's ("04/22/2026 at 9:40 AM", "09/18/26 11:20 AM")
+_APPOINTMENT_TIME = re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b.{0,12}?\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b")
+_STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|the|by|from)\b)[a-z]{2,}\b"
+                          r"|(?:\S+ ){1,2}Dr\.? [A-Z])")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
@@ -93,6 +97,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
         return not (prev.endswith((".", "!", "?")) and re.search(r"[A-Za-z]{3}[.!?]$", prev)
                     and not ABBREV.search(prev) and not ADDRESS_END.search(prev))
+    # a sentence begun at the line's end with a test's name in capitals runs on into the line, whatever it looks
+    # like ("... WBC 14.2. CT" + "A/P: dilated appendix ...")
+    if re.search(r"[a-z0-9)][.!?] [A-Z]{2,5}$", prev) and not ORDER.match(line):
+        return True
     if FIELD.match(line):
         return False
     # a lone word that ends a sentence under a long line left open on a lower-case word ends that sentence
@@ -138,6 +146,12 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
             and not prev.endswith((".", "!", "?", ":", ";")):
         return True
+    # an appointment's line (a date and its time) ends its unit where it ends, full or not, before a sentence or
+    # another clinician's appointment ("Dr. L. Haverkamp (PCP), 04/22/2026 at 9:40 AM, Eastbrook Internal Medicine"
+    # + "Do not repeat a stool test ...", "... 11:20 AM - orthostatic vitals, BMP" + "Cardiology Dr. A. Varghese");
+    # the rest of its place carries it on ("... 10:00 AM, Pine Ridge" + "Surgery Clinic, 2nd floor.")
+    if _APPOINTMENT_TIME.search(prev) and _STARTS_ANEW.match(line):
+        return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
     # (a line longer than the wrap width was not wrapped: "Video visit · Neurology · Mon ... PA-C" over the next one)

@@ -1,0 +1,90 @@
+"""Which sentences `archehr answer` cites after the first (`archehr.answerability.follow_on`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import archehr
+from archehr.answerability.follow_on import cited_after_first, follow_on, goes_on_from
+
+# rank and answer-type scores of four sentences; by rank: 2 (1.0), 0 (0.6), 1 (0.3), 3 (0.2)
+RANK = np.array([0.6, 0.3, 1.0, 0.2])
+TYPED = np.array([0.5, 0.1, 0.8, 0.5])
+ORDER = [2, 0, 1, 3]
+
+
+def test_later_sentences_need_the_rank_share_and_the_answer_type_share():
+    # 0: rank 0.6 >= 0.25 x 1.0, type 0.5 >= 0.4 x 0.8 = 0.32 -> cited; 1: type 0.1 < 0.32 -> left out;
+    # 3: rank 0.2 < 0.25 -> the end (the order runs best first)
+    assert cited_after_first(ORDER, RANK, TYPED, most=8, share=0.25, typed_share=0.4) == [2, 0]
+
+
+def test_without_answer_types_the_rank_share_alone_decides():
+    assert cited_after_first(ORDER, RANK, None, most=8, share=0.25, typed_share=0.4) == [2, 0, 1]
+    # the first scoring 0 on the answer type: no share of it to reach, the type test is left out
+    assert cited_after_first(ORDER, RANK, np.array([0.5, 0.1, 0.0, 0.5]), most=8, share=0.25,
+                             typed_share=0.4) == [2, 0, 1]
+
+
+def test_at_most_most_and_nothing_from_an_empty_order():
+    assert cited_after_first(ORDER, RANK, None, most=2, share=0.0, typed_share=0.4) == [2, 0]
+    assert cited_after_first(ORDER, RANK, None, most=1, share=0.0, typed_share=0.4) == [2]
+    assert cited_after_first([], RANK, TYPED, most=8, share=0.25, typed_share=0.4) == []
+    # share 0: every sentence of the order reaches it; the type share still leaves sentence 1 out
+    assert cited_after_first(ORDER, RANK, TYPED, most=8, share=0.0, typed_share=0.4) == [2, 0, 3]
+
+
+def test_a_line_saying_what_becomes_of_a_medication_goes_on_from_its_entry():
+    assert goes_on_from("acetaminophen-codeine 300-30 mg tablet", "You no longer need this medicine.")
+    assert goes_on_from("cephalexin 500 mg capsule Take 1 capsule by mouth 4 times a day for 7 days.",
+                        "Finish all of it even if you feel better.")
+    assert goes_on_from("Aspirin 75 mg daily", "Status: STOPPED")
+
+
+def test_what_does_not_go_on_from_an_entry():
+    assert not goes_on_from("Your aspirin was stopped.", "You no longer need this medicine.")  # no dose: no entry
+    assert not goes_on_from("Aspirin 75 mg daily", "Then take 50 mg daily until stopped.")  # a dose of its own
+    assert not goes_on_from("Aspirin 75 mg daily", "Take with food.")  # says nothing of what becomes of it
+    long_entry = "Aspirin 75 mg daily " + "word " * 22  # 26 words: more than an entry
+    assert not goes_on_from(long_entry, "Status: STOPPED")
+    long_line = "Finish all of it " + "word " * 10  # 14 words: still a status line
+    assert goes_on_from("Aspirin 75 mg daily", long_line)
+    assert not goes_on_from("Aspirin 75 mg daily", long_line + "word")  # 15: too long
+
+
+@dataclass(frozen=True)
+class _S:
+    paragraph_id: int
+    text: str
+
+
+SENTENCES = [_S(0, "Medicines:"), _S(1, "cephalexin 500 mg capsule"), _S(1, "Finish all of it."),
+             _S(1, "codeine 30 mg tablet"), _S(2, "You no longer need this medicine."),
+             _S(3, "aspirin 81 mg"), _S(3, "Stopped medicines:")]
+
+
+def test_follow_on_adds_the_next_line_of_the_same_paragraph_only():
+    assert follow_on([1], SENTENCES) == [2]
+    assert follow_on([1, 2], SENTENCES) == []  # already cited
+    assert follow_on([3], SENTENCES) == []  # the status line is in the next paragraph
+    assert follow_on([6], SENTENCES) == []  # the last sentence: nothing follows
+    assert follow_on([5], SENTENCES) == []  # a header never follows
+    assert follow_on([3, 1], SENTENCES) == [2]
+
+
+NOTE = """Discharge medications:
+acetaminophen-codeine 300-30 mg tablet
+You no longer need this medicine.
+ibuprofen 400 mg tablet
+Take 1 tablet by mouth every 8 hours with food as needed for pain.
+"""
+
+
+def test_answer_cites_an_entry_and_the_line_saying_it_is_no_longer_needed():
+    r = archehr.answer(NOTE, "Do I keep taking the codeine pills?")
+    texts = [s.text for s in r.cited]
+    assert not r.abstained
+    assert "acetaminophen-codeine 300-30 mg tablet" in texts
+    assert "You no longer need this medicine." in texts
