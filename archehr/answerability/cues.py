@@ -114,7 +114,8 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"(?!(?:can|could|should|will|would|do|does|did|need|needs|have to|has to|must|may|might|gonna|get to|"
         r"going to|am|is|are)\b)\w+)|"
         r"\b(?:what|which) (?:day|date|time)\b|\bhow soon\b|\bhow often\b|"
-        r"\bnext (?:appointment|visit)\b"),
+        # "whens my treadmill test", "liver clinic date?" (not "up to date", a date of birth)
+        r"\bnext (?:appointment|visit)\b|\bwhens\b|\b(?<!up to )dates?\b(?! of birth)"),
 )
 QUESTION_TYPES = ("should", "why", "value", "when", "will", "what", "other")
 # a question's words for a visit or an appointment

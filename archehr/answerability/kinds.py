@@ -53,6 +53,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     note_drug_names,
 )
 from archehr.answerability.sounds_alike import with_heard
+from archehr.answerability.when_answers import story_shares, visit_lift, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
@@ -341,6 +342,8 @@ def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) ->
     if kind == "test_result":
         held = result_strength(texts, holds)
         return held > 0, held
+    if kind == "when":
+        return when_strength(texts, holds, _held(kind, holds, texts, ranking=True), question)
     if kind != "why":
         return holds, _held(kind, holds, texts, ranking=True)
     held = cause_strength(texts, HOLDS["why"])
@@ -378,6 +381,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
     verdict = ranking and kind == "test_result" and bool(ASKS_VERDICT.search(question))
     asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
     begun = RANK_CUES["begun" if ranking else "started"]
+    if ranking and kind == "when":
+        score = score + visit_lift(texts, question)  # the follow-up line, for a question asking a visit
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])
@@ -410,6 +415,8 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     out = np.ones(len(concepts))
     if len(concepts) < 2:
         return out
+    if kind == "when":
+        out *= story_shares(concepts, question)  # the story before the asked clause
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())

@@ -28,6 +28,7 @@ from archehr.answerability.test_words import PENDING
 from archehr.answerability.test_words import REQUESTED as _REQUEST
 from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
 from archehr.answerability.test_words import TEST_NAMED as _TEST
+from archehr.answerability.when_answers import BOOKED_SLOT
 
 ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
 
@@ -196,6 +197,8 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("question")
         elif _title(t, caps_note):
             out.append("title")
+        elif section == "history" and not own and BOOKED_SLOT.search(t):
+            out.append("clinician")  # a booked slot ("Attend the clinic on 24/06/2026 at 14:20") is a plan
         elif own or section:
             out.append(own or section)
         elif _STORY.search(t):

@@ -1,0 +1,161 @@
+"""How firmly a note sentence gives the date or time of what a when question asks, for the rank of `archehr answer`.
+
+`archehr.answerability.kinds` tells a sentence holding a when answer (`holds.HOLDS["when"]`: a date, an interval,
+an appointment word); many hold one in a form that does not answer "when is ...":
+
+- a date of something already done ("The pacemaker was inserted ... on 10/06/2026", "Procedure: ..., 10/06/2026",
+  "Her pelvic MRI from 24/07/2026 shows ...") answers "when did", not "when is his first pacemaker check": it
+  counts `W_PAST` of a when answer for a question about what comes;
+- a booked slot, a date or a weekday with its clock time ("Pacemaker clinic ... on 20/07/2026 at 10:15am",
+  "Attend the hepatology clinic ... on 24/06/2026 at 14:20"), is the firmest answer to a question asking for an
+  appointment, a date or a time, and counts `1 + W_SLOT`;
+- an interval after an event or a step ("give the second adrenaline pen after 5 minutes", "within the next 4
+  weeks") holds a when answer although the kind's table may miss it;
+- "next" asked ("next lithium blood test when") and said ("Next lithium level ... in 3 months") counts `1 + W_NEXT`.
+
+A question may tell a story before it asks ("My husband had the snip on Friday. When does he have to do the sperm
+test?", "my chest still aches ..., but when can i go back to work"): the words of the story are background, so a
+concept named only there counts `W_STORY` of the rank's topic (`story_shares`, reading the asking clauses as
+`archehr.answerability.asking` tells them apart).
+
+These cues weigh the rank only: the typed confidence reads `holds` and `score`, which they leave as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from archehr.answerability.asking import asking_part
+from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
+from archehr.answerability.features import Concept
+from archehr.answerability.holds import NUMBER as _N
+from archehr.relevance.text import tokens
+
+W_PAST = 0.5  # the share of a when answer a date of something already done keeps, for a question about what comes
+W_SLOT = 0.15  # what a booked slot adds for a question asking an appointment, a date or a time
+W_NEXT = 0.1  # what "next" said adds for a question asking the next one
+W_NOT_VISIT = 0.6  # the share a when answer that is no visit keeps for a question asking a visit
+W_VISIT = 0.3  # what a visit line with its date or interval adds to the rank for a question asking a visit
+W_STORY = 0.4  # the topic share of a concept the question names only in its story before the asked clause
+
+_DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
+        r"nov|dec)\w*(?:\s+\d{4})?)"
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)"
+_CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
+# a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
+# 10:15am"); not a range of opening hours ("Monday to Friday, 8am to 6pm")
+BOOKED_SLOT = _SLOT = re.compile(rf"(?<!to )(?<![-–] )\b(?:{_DATE}|{_WEEKDAY})\b(?!\s*(?:to|-|–)\s*{_WEEKDAY}\b)"
+                                 rf"[^.;]{{0,40}}?(?<!to )(?<![-–] )(?<![-–])\b{_CLOCK}(?!\s*(?:to|-|–)\s*\d)", re.I)
+# a date of something done: a verb of a step taken before the date ("inserted ... on 10/06/2026", "started
+# 21/10/2026"), a result dated ("MRI from 24/07/2026 shows"), a label of what was done ("Procedure: ...",
+# "Reaction on 10/08/2026:", "Admitted 02/03")
+_DONE_VERB = (r"(?:inserted|implanted|fitted|performed|done|carried out|placed|started|began|begun|admitted|"
+              r"discharged|diagnosed|presented|seen|given|taken|sent|received|completed|finished|operated|"
+              r"removed|had|underwent|attended|collected|reported|happened|occurred|stung|injured|fell)")
+_PAST_EVENT = re.compile(
+    rf"\b{_DONE_VERB}\b[^.;]{{0,60}}?\b(?:on|at|from)?\s*{_DATE}\b|"
+    rf"\b(?:from|dated|of|on)\s+{_DATE}\b[^.;]{{0,20}}?\b(?:show\w*|reveal\w*|confirm\w*|demonstrat\w*|found)\b|"
+    r"^\W*(?:procedure|operation|surgery|admission|admitted|discharged?|reaction|event|incident|presentation|"
+    r"date of (?:admission|procedure|surgery|operation|discharge|injury|event))\b[^:]{0,30}:", re.I)
+# what comes, said beside a date: a plan, a booking, a visit to come ("will", "next", "booked", "review on ...")
+_TO_COME = re.compile(r"\b(?:will|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
+                      r"clinic|attend|please|to be|return|come back|check)\b", re.I)
+# an interval that tells when a step falls: after an event or within the coming weeks
+_SPAN = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?)"
+_INTERVAL = re.compile(
+    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?{_SPAN}\b|"
+    rf"\b{_N}\s*{_SPAN}\s+after\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
+    re.I)
+# a sentence telling what was ("Blood pressure was 112/64 after 3 minutes standing"): its interval is no step to come
+_WAS = re.compile(r"\b(?:was|were|had|did)\b", re.I)
+_ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:date|day|time) (?:was|did|were)\b|"
+                        r"\bhow long ago\b", re.I)
+_ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
+                        r"appts?)\b", re.I)
+_NEXT = re.compile(r"\bnext\b", re.I)
+# a visit asked: an appointment, a check-up, a doctor or a clinic ("when do we go back to the allergy dr", "when is
+# my next physio appointmant"); and a visit said: a follow-up, a review, a return to clinic, an appointment
+_VISIT_ASKED = re.compile(r"\b(?:appointments?|appointmants?|appts?|visits?|follow[\s-]*ups?|check[\s-]*ups?|"
+                          r"review|see (?:the|my|his|her|a|dr)|come back to see|go back to (?:the|see)|doctors?|dr|"
+                          r"docs?|clinic|specialist|physio\w*|consultant|nurse|surgeon|gp)\b", re.I)
+_VISIT_SAID = re.compile(r"\b(?:follow[\s-]*up|f/u|review|return (?:to|in)|rtc|appointments?|appts?|clinic|"
+                         r"see (?:you|him|her|them) again|will see|be seen|visit|recheck|check[\s-]*up)\b", re.I)
+_DATED = re.compile(rf"\b{_DATE}\b|\b(?:in|within)\s+{_N}|\b{_N}\s*(?:-|to)\s*{_N}\s*{_SPAN}|\b{_N}\s*{_SPAN}\b",
+                    re.I)
+
+
+def asks_past(question: str) -> bool:
+    """The question asks when something was done ("when did he start", "when was the scan")."""
+    return bool(_ASKS_PAST.search(plain_question(question)))
+
+
+def asks_slot(question: str) -> bool:
+    """The question asks an appointment, a date or a time ("liver clinic date?", "what time do we need to be
+    there", "when is the appointment with the doctor of the eyes")."""
+    q = plain_question(question)
+    return asks_booked_event(q) or bool(VISIT.search(q) or _ASKS_SLOT.search(q))
+
+
+def asks_visit(question: str) -> bool:
+    """The question asks a visit: an appointment, a check-up, a doctor or a clinic ("when do we go back to the
+    allergy dr"), not a step ("when can I take the plasters off")."""
+    return bool(_VISIT_ASKED.search(plain_question(question)))
+
+
+def visit_lift(texts: list[str], question: str) -> np.ndarray:
+    """What each sentence's rank gains as the visit a question asks: `W_VISIT` for a visit line with its date or
+    interval ("Follow-up: 2 weeks (11/10/2026) in clinic", "Return in 12 months"), whatever it names, since the
+    note's own clinic is seldom named in its follow-up line; 0 else, and 0 for a question asking no visit."""
+    if not asks_visit(question):
+        return np.zeros(len(texts))
+    return np.array([W_VISIT if (_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t) else 0.0
+                     for t in (" ".join(x.split()) for x in texts)])
+
+
+def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
+                  question: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rank's (holds, held) for a when question: `held` (how fully each sentence holds a when answer) with a
+    past event's date discounted, a booked slot and "next" raised, and an interval after an event held."""
+    holds, held = holds.copy(), held.astype(float).copy()
+    past_asked = asks_past(question)
+    slot_asked, next_asked = asks_slot(question), bool(_NEXT.search(question))
+    visit_asked = asks_visit(question)
+    for i, t in enumerate(texts):
+        plain = " ".join(t.split())
+        if _INTERVAL.search(plain) and not _WAS.search(plain):
+            holds[i], held[i] = True, max(held[i], 1.0)
+        slot = bool(_SLOT.search(plain))
+        if slot:
+            holds[i], held[i] = True, max(held[i], 1.0)  # "Wound check ..., 9 June 2026, 10:15"
+        if not holds[i]:
+            continue
+        if not past_asked and not slot and _PAST_EVENT.search(plain) and not _TO_COME.search(plain):
+            held[i] *= W_PAST
+        if slot_asked and slot:
+            held[i] *= 1 + W_SLOT
+        if next_asked and _NEXT.search(plain):
+            held[i] *= 1 + W_NEXT
+        if visit_asked and not slot and not _VISIT_SAID.search(plain):
+            held[i] *= W_NOT_VISIT
+    return holds, held
+
+
+def story_shares(concepts: Sequence[Concept], question: str) -> np.ndarray:
+    """Each concept's share of the rank's topic: `W_STORY` for one the question names only in the story told apart
+    from what it asks (`asking.asking_part`), 1 else. A story concept naming the asked thing again in other words
+    ("the catheter ... I hate the leg bag": both are the catheter, one of their phrases shared) counts whole, and
+    so do all when none is named in the asking clauses or they point back into the story ("is that ok")."""
+    asking = asking_part(question).apart
+    out = np.ones(len(concepts))
+    if asking is None:
+        return out
+    asked = set(tokens(asking))
+    inside = [any(t in asked for t in c.surface) for c in concepts]
+    asked_phrases = {ph for c, a in zip(concepts, inside, strict=True) if a for ph in c.phrases}
+    for k, c in enumerate(concepts):
+        if not inside[k] and not (c.phrases & asked_phrases):
+            out[k] = W_STORY
+    return out if any(inside) else np.ones(len(concepts))
