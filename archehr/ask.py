@@ -21,6 +21,7 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +168,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
-    from archehr.answerability.model import AnswerabilityModel, load_model
+    from archehr.answerability.model import SHIPPED, AnswerabilityModel, load_model, shipped_model
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -176,7 +177,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     sys_obj = _system(system, cache_dir)
     model = None
     if answerability is not None:
-        model = answerability if isinstance(answerability, AnswerabilityModel) else load_model(answerability)
+        model = (answerability if isinstance(answerability, AnswerabilityModel) else
+                 shipped_model(answerability) if isinstance(answerability, str) and answerability in SHIPPED else
+                 load_model(answerability))
     p = model.probability(case) if model is not None else None
     ev = sys_obj.evidence_for(case)
     by_id = {s.id: s for s in split.sentences}
@@ -374,14 +377,30 @@ def _blank_date(text: str) -> bool:
 
 def _system(system: Any, cache_dir: str | Path | None) -> Any:
     from archehr.pipeline import System, load_system
+    from archehr.system_config import DEFAULT_SYSTEM, configs_dir, find_system_file
 
-    sys_obj = system if isinstance(system, System) else load_system(system, cache_dir=cache_dir)
+    if isinstance(system, System):
+        sys_obj = system
+    else:
+        path = find_system_file(system or DEFAULT_SYSTEM)
+        builtin = path.parent == configs_dir() / "systems"
+        sys_obj = System(_builtin_config(str(path)), cache_dir=cache_dir) if builtin else load_system(
+            system, cache_dir=cache_dir)
     if sys_obj.wants_training_split():
         # demonstrations come from the bundled demo release's labelled dev split, as `predict` does
         from archehr.data import load_split
 
         sys_obj.prepare(load_split(None, "dev"))
     return sys_obj
+
+
+@functools.lru_cache(maxsize=8)
+def _builtin_config(path: str) -> Any:
+    """A built-in system's config (frozen), parsed once per process: answering many questions (the benchmarks,
+    `serve`) would otherwise parse its YAML again for each, about 6 ms of a 15 ms answer."""
+    from archehr.system_config import load_config
+
+    return load_config(path)
 
 
 def _judge(model: Any, typed: Any, p: float | None, types: Any,
