@@ -172,7 +172,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "V": ("dev-v/raw/questions.yaml",), "W": ("dev-w/raw/questions.yaml",),
            "T": ("heldout-t/raw/questions.yaml",), "U": ("heldout-u/raw/questions.yaml",),
            "X": ("heldout-x/raw/questions.yaml",), "Y": ("heldout-y/raw/questions.yaml",),
-           "Z": ("heldout-z/raw/questions.yaml",), "AA": ("heldout-aa/raw/questions.yaml",)}
+           "Z": ("heldout-z/raw/questions.yaml",), "AA": ("heldout-aa/raw/questions.yaml",),
+           "AB": ("heldout-ab/raw/questions.yaml",), "AC": ("heldout-ac/raw/questions.yaml",),
+           "AD": ("heldout-ad/raw/questions.yaml",), "AE": ("heldout-ae/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path) -> None:
