@@ -65,6 +65,14 @@ def sound_key(word: str) -> str:
     return "".join(out)
 
 
+def drug_key(word: str) -> str:
+    """`sound_key` for a drug's name, with a first c, ch or k one sound ("k"): patients spell a drug as they hear
+    it or as a brand writes it, so "kefalexin", "cefalexin" and "cephalexin" share a key; a word's soft "c"
+    keeps its "s" elsewhere."""
+    key = sound_key(word)
+    return "k" + key[1:] if key[:1] == "s" and re.sub(r"[^a-z]", "", word.lower())[:1] == "c" else key
+
+
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Levenshtein distance of `a` and `b`, or `limit + 1` once it is sure to exceed `limit`."""
     if abs(len(a) - len(b)) > limit:
@@ -164,7 +172,7 @@ def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str]
     for name, generic in note_drug_names(list(texts)).items():
         ph = tuple(tokens(generic))
         if ph and len(name) >= MIN_WORD and name.isalpha():
-            out[(name, False)] = Name(name, sound_key(name), frozenset({ph}), drug=True)
+            out[(name, False)] = Name(name, drug_key(name), frozenset({ph}), drug=True)
     terms, by_token = _lexicon_terms(lexicon)
     named: dict[int, set[tuple[str, ...]]] = {}
     for w in words:
@@ -174,7 +182,7 @@ def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str]
     for k in sorted(named):
         term, drug = terms[k]
         if (term, False) not in out:
-            out[(term, False)] = Name(term, sound_key(term), frozenset(named[k]), drug=drug)
+            out[(term, False)] = Name(term, drug_key(term) if drug else sound_key(term), frozenset(named[k]), drug=drug)
     for w in words:
         if len(w) >= MIN_NOTE_WORD and w.isalpha() and (w, False) not in out:
             out[(w, True)] = Name(w, sound_key(w), frozenset({(w,)}), exact=True)
@@ -237,10 +245,9 @@ def heard_names(question: str, note: NoteNames, lexicon: Glossary) -> list[Heard
                 continue
             forms = (joined, *(tokens(joined)[:1] if size == 1 else ()))  # a plural heard as the note's singular
             for form in dict.fromkeys(forms):
-                key = sound_key(form)
-                near = note.drugs_by_first.get(key[:1], ())
+                near = note.drugs_by_first.get(drug_key(form)[:1], ())
                 if size == 1 and len(form) >= MIN_SPELT:
-                    near += note.others_by_key.get(key, ())
+                    near += note.others_by_key.get(sound_key(form), ())
                 got = _best_name(form, size, near)
                 if got is not None:
                     found.append((got[0], -got[1], i, got[2]))
@@ -261,9 +268,10 @@ def _best_name(joined: str, size: int, names: tuple[Name, ...]) -> tuple[int, fl
     """(key edits, letter likeness, name) of the name `joined` (a question word, or `size` words joined) sounds
     most like, within the allowed distance and likeness; None when none does or one question word spells the
     name exactly (nothing to hear). Several words are heard as a drug's name only, not as a note's word."""
-    key = sound_key(joined)
+    keys = {True: drug_key(joined), False: sound_key(joined)}  # a drug's name keyed as `drug_key` keys it
     best: tuple[int, float, Name] | None = None
     for n in names:
+        key = keys[n.drug]
         if (size == 1 and n.name == joined) or (size > 1 and (not n.drug or len(n.name) < MIN_NAME)):
             continue
         if not n.drug and len(joined) < MIN_SPELT:

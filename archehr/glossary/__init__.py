@@ -220,10 +220,11 @@ def with_british_spellings(g: Glossary) -> Glossary:
             if t not in have:
                 have.add(t)
                 out.append(GlossaryEntry(t, e.kind, e.expansions, e.line))
-    from archehr.glossary.drugs import FILTER_VERSION
+    from archehr.glossary.drugs import BRANDS_PATH, FILTER_VERSION
 
     # the drug-name filter's version too: brand names resolve to the generics the class layer lists
-    return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}"))
+    return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}",
+                                            BRANDS_PATH.read_text(encoding="utf-8")))
 
 
 @functools.lru_cache(maxsize=1)

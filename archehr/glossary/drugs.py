@@ -10,7 +10,9 @@ four-letter suffix that tells biologics apart ("risankizumab-rzaa" -> risankizum
 number ("polyethylene glycol 3350") or dosage form ("goserelin implant"), and "thyroxine" as levothyroxine.
 Loading the package takes seconds, so the filtered map is cached as JSON under the user cache directory
 (`$XDG_CACHE_HOME/archehr`, else `~/.cache/archehr`), keyed by the package version and `FILTER_VERSION`.
-Without the package `drug_names()` is empty and `available()` says why (the `umls` extra installs it).
+Without the package `drug_names()` holds only the team's brand layer (`brands.tsv`: combination and UK brands
+the package lacks, "Sinemet" -> levodopa, "co-amoxiclav" -> amoxicillin-clavulanate), and `available()` says why
+(the `umls` extra installs it). The layer is read on top of the package's names, never cached with them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ SAME_AS = {"thyroxine": "levothyroxine", "valsartan and sacubitril": "sacubitril
            "trimethoprim/sulfamethoxazole": "trimethoprim-sulfamethoxazole"}
 # bumped when the filter changes: the cache file is keyed by it and the package version
 FILTER_VERSION = 2
+BRANDS_PATH = Path(__file__).resolve().parent / "brands.tsv"
 # clinical words the package lists as brand or variant names
 NOT_BRANDS = frozenset({"luminal", "cortisol", "sulfate", "citrate", "bicarbonate", "ferritin", "guaiac",
                         "hydrogel", "sunscreen", "sedatives", "statin", "statins", "opioid", "opioids", "nsaid",
@@ -88,9 +91,24 @@ def _build() -> dict[str, str]:
     return out
 
 
+def brand_layer() -> dict[str, str]:
+    """The team's brand layer (`brands.tsv`): name -> generic name, lower-case; "#" lines and the header skipped."""
+    out: dict[str, str] = {}
+    for line in BRANDS_PATH.read_text(encoding="utf-8").splitlines():
+        parts = line.split("\t")
+        if len(parts) == 2 and not line.startswith("#") and parts[0] != "name":
+            out[parts[0].strip().lower()] = parts[1].strip().lower()
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def drug_names() -> dict[str, str]:
-    """Filtered name -> generic name ("eliquis" -> "apixaban"); empty when the package is missing."""
+    """Filtered name -> generic name ("eliquis" -> "apixaban"), the brand layer on top; the layer alone when the
+    package is missing."""
+    return {**_package_names(), **brand_layer()}
+
+
+def _package_names() -> dict[str, str]:
     v = package_version()
     if v is None:
         return {}
