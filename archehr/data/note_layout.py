@@ -267,7 +267,8 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
 # a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
-_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+# (and a bracketed breakdown after it: "GCS 14 (E4 V4 M6)")
+_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \([^()]*\))?$")
 # (with no label before them, two words may follow: "SpO2 95% 4L NC")
 _BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
@@ -298,6 +299,17 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     Dr A. Okonkwo") or readings ("BP 148/80 | HR 76 | SpO2 97%")?"""
     later = [line[b:a].strip() for (_, b), (a, _) in zip(gaps, [*gaps[1:], (len(line), 0)], strict=False)]
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c)) for c in later)
+
+
+def is_readings_line(line: str) -> bool:
+    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
+    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
+    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
+    value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
+    if not value:
+        return False
+    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip())
+    return len(cells) >= 2 and all(_READING.match(c) for c in cells)
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:

@@ -37,6 +37,7 @@ from archehr.data.note_layout import (
     field_cells,
     is_breadcrumb,
     is_page_line,
+    is_readings_line,
     is_result_block,
     is_rule_line,
     is_table_row,
@@ -202,7 +203,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
         return []
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
-    if is_breadcrumb(line):
+    if is_breadcrumb(line) or is_readings_line(line):
         return [_Unit(start, start + len(line), "row")]
     cells = [] if in_table else pipe_cells(line)
     if len(cells) < 2:
