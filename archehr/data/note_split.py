@@ -400,6 +400,10 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = Fals
             # "1. Apixaban 5 mg PO BID 2." + "Atorvastatin ...": an inline list's next number starts the next item
             prev = text[merged[-1][0]:merged[-1][1]]
             m, first = _TRAILING_MARKER.search(prev), _LEADING_NUMBER.match(prev)
+            # (a number that the next line opens with as its item ends a sentence here: "2. Stop bleomycin from
+            # cycle 3. Repeat lung function tests are not needed." over "3. End-of-treatment PET-CT ...")
+            if m and re.match(rf"{m.group(1)}[.)]\s", text[unit.end:].lstrip()):
+                m = None
             if m and ((first and int(m.group(1)) == int(first.group(1)) + 1)
                       or (m.group(1) == "1" and prev[:m.start()].endswith(":"))):
                 cut = merged[-1][0] + m.start()
