@@ -22,7 +22,7 @@ HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
 # presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol."), an ED
 # note's too ("ED course: Given ketorolac 15 mg IV ...", "Imaging: CT abdomen shows a 4 mm stone ...")
-_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
+_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|HPC|History of (?:the )?presenting complaint|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
                            r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
                            r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
@@ -161,8 +161,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         # (the findings under a field of vital signs are that record's next field: "Vitals: BP 108/66, HR 64" +
         # "Exam: JVP 8 cm, no crackles, trace ankle edema.")
         label = _NAMED_LABEL.match(lines[i])
+        # (findings in more sentences than one are the examination's section: "Obs: T 38.1  HR 104" + "O/E: Drowsy
+        # but rousable. Dry mucous membranes.")
         if end and label and _EXAM_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
-                and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]):
+                and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]) \
+                and len(_SENTENCE_END.split(lines[i][end:].strip())) == 1:
             ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
