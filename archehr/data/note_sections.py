@@ -38,6 +38,8 @@ _LOOSE_NAME = re.compile(r"^(?:Hx|Imp|Impression|Assessment|Subjective|Objective
 _EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$", re.IGNORECASE)
 # the name of a field that holds a value however it is written ("Diagnosis: ... was ..."): never a section
 _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
+                         # (the complaint a patient presents with, in a few words, as the chief complaint is)
+                         r"|Presenting (?:complaint|problem)"
                          r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*"
                          # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...")
                          r"|Note|NB)$", re.IGNORECASE)
@@ -144,6 +146,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     `soap`: the note's sections are SOAP letters, and a label in a letter's block other than an assessment's or a
     plan's is a field of that section ("O: Moderate swelling." + "Imaging: Not indicated per Ottawa rules.")."""
     if letter:
+        # (a field alone in its paragraph is a field still, in a letter too: "Diagnosis: Herpes zoster (shingles),
+        # left V1 distribution.", "Follow-up: Physiotherapy review in 2 weeks. ...", "Impression: Suspected ACL
+        # rupture, right knee."; in a run of labelled lines each label heads its paragraph)
+        if len(lines) == 1 and _field_of_its_own(lines[0]):
+            return [None]
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
     if soap:
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
@@ -195,6 +202,20 @@ def _stated_diagnosis(line: str, named: bool = True) -> bool:
     return len(first.split()) <= _DIAGNOSIS_WORDS and first.endswith(".") and not _NARRATIVE.match(rest) \
         and (named or (first == rest and re.match(r"[A-Z]", rest) is not None and not FIELD.match(rest)
                        and not has_column_gap(rest)))
+
+
+# the name of a field of appointments ("Follow-up:", "Next appointment:", "Review:")
+_APPOINTMENT_NAME = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)$", re.IGNORECASE)
+
+
+def _field_of_its_own(line: str) -> bool:
+    """Is a line that is a paragraph of its own a field: named as a field is ("Diagnosis:", "Presenting complaint:"),
+    as appointments are ("Follow-up:"), or an assessment that states a diagnosis in a few words?"""
+    label = _PARAGRAPH_LABEL.match(line)
+    if label is None:
+        return False
+    name = label.group(1).strip()
+    return bool(_FIELD_NAME.match(name) or _APPOINTMENT_NAME.match(name)) or _stated_diagnosis(line)
 
 
 def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
