@@ -268,7 +268,7 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 # a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
 # (and a bracketed breakdown after it: "GCS 14 (E4 V4 M6)")
-_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \([^()]*\))?$")
+READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \([^()]*\))?$")
 # (with no label before them, two words may follow: "SpO2 95% 4L NC")
 _BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
@@ -301,17 +301,6 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c)) for c in later)
 
 
-def is_readings_line(line: str) -> bool:
-    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
-    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
-    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
-    value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
-    if not value:
-        return False
-    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip())
-    return len(cells) >= 2 and all(_READING.match(c) for c in cells)
-
-
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
@@ -338,7 +327,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
             gaps.insert(0, label.span(1))
         # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
         value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
-        if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+        if value and all(READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
             return []
         # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
         if not label and not value and all(_BARE_READING.match(c.strip()) for c in _TWO_SPACES.split(line)):

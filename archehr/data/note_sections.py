@@ -22,7 +22,8 @@ HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
 # presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol."), an ED
 # note's too ("ED course: Given ketorolac 15 mg IV ...", "Imaging: CT abdomen shows a 4 mm stone ...")
-_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|HPC|History of (?:the )?presenting complaint|Interval history|(?:Brief )?hospital course"
+_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|HPC|History of (?:the )?presenting complaint"
+                           r"|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
                            r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
                            r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
@@ -205,7 +206,8 @@ def _stated_diagnosis(line: str, named: bool = True) -> bool:
 
 
 # the name of a field of appointments ("Follow-up:", "Next appointment:", "Review:")
-_APPOINTMENT_NAME = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)$", re.IGNORECASE)
+_APPOINTMENT_NAME = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)$",
+                               re.IGNORECASE)
 
 
 def _field_of_its_own(line: str) -> bool:

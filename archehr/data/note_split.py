@@ -33,11 +33,11 @@ from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
+    READING,
     appointment_blocks,
     field_cells,
     is_breadcrumb,
     is_page_line,
-    is_readings_line,
     is_result_block,
     is_rule_line,
     is_table_row,
@@ -86,6 +86,19 @@ _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
 # reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
 _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
+
+
+# a label one space before its value: "Obs: T 38.1", "Vitals: BP 132/78"
+_LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?=\S)")
+
+
+def is_readings_line(line: str) -> bool:
+    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
+    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
+    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
+    value = _LABEL_VALUE.match(line)
+    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip()) if value else []
+    return len(cells) >= 2 and all(READING.match(c) for c in cells)
 
 
 @dataclass(frozen=True)
