@@ -267,7 +267,8 @@ _TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
 
 
 # a reading: a short name, a number, a unit or a word at most ("HR 88", "BP 132/84", "SpO2 97% RA")
-_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?$")
+# (and a bracketed breakdown after it: "GCS 14 (E4 V4 M6)")
+READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \([^()]*\))?$")
 # (with no label before them, two words may follow: "SpO2 95% 4L NC")
 _BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
@@ -326,7 +327,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
             gaps.insert(0, label.span(1))
         # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
         value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
-        if value and all(_READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+        if value and all(READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
             return []
         # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
         if not label and not value and all(_BARE_READING.match(c.strip()) for c in _TWO_SPACES.split(line)):

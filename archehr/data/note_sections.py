@@ -22,7 +22,8 @@ HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
 # presented with ...", "Course: Pt taken to OR same day.", "Instructions: Do not drink alcohol."), an ED
 # note's too ("ED course: Given ketorolac 15 mg IV ...", "Imaging: CT abdomen shows a 4 mm stone ...")
-_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|Interval history|(?:Brief )?hospital course"
+_SECTION_NAME = re.compile(r"^(?:HPI|History of (?:the )?present illness|HPC|History of (?:the )?presenting complaint"
+                           r"|Interval history|(?:Brief )?hospital course"
                            r"|Course|(?:Discharge |Patient |Home )?instructions|Activity|Plan|Assessment(?: and plan)?"
                            r"|Subjective|Objective|Summary|History|Interval hx|Impression|A/P"
                            r"|(?:ED|Emergency department) course|Medical decision making|MDM|Imaging"
@@ -38,6 +39,8 @@ _LOOSE_NAME = re.compile(r"^(?:Hx|Imp|Impression|Assessment|Subjective|Objective
 _EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$", re.IGNORECASE)
 # the name of a field that holds a value however it is written ("Diagnosis: ... was ..."): never a section
 _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
+                         # (the complaint a patient presents with, in a few words, as the chief complaint is)
+                         r"|Presenting (?:complaint|problem)"
                          r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*"
                          # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...")
                          r"|Note|NB)$", re.IGNORECASE)
@@ -144,6 +147,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     `soap`: the note's sections are SOAP letters, and a label in a letter's block other than an assessment's or a
     plan's is a field of that section ("O: Moderate swelling." + "Imaging: Not indicated per Ottawa rules.")."""
     if letter:
+        # (a field alone in its paragraph is a field still, in a letter too: "Diagnosis: Herpes zoster (shingles),
+        # left V1 distribution.", "Follow-up: Physiotherapy review in 2 weeks. ...", "Impression: Suspected ACL
+        # rupture, right knee."; in a run of labelled lines each label heads its paragraph)
+        if len(lines) == 1 and _field_of_its_own(lines[0]):
+            return [None]
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
     if soap:
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
@@ -161,8 +169,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         # (the findings under a field of vital signs are that record's next field: "Vitals: BP 108/66, HR 64" +
         # "Exam: JVP 8 cm, no crackles, trace ankle edema.")
         label = _NAMED_LABEL.match(lines[i])
+        # (findings in more sentences than one are the examination's section: "Obs: T 38.1  HR 104" + "O/E: Drowsy
+        # but rousable. Dry mucous membranes.")
         if end and label and _EXAM_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
-                and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]):
+                and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]) \
+                and len(_SENTENCE_END.split(lines[i][end:].strip())) == 1:
             ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
@@ -192,6 +203,21 @@ def _stated_diagnosis(line: str, named: bool = True) -> bool:
     return len(first.split()) <= _DIAGNOSIS_WORDS and first.endswith(".") and not _NARRATIVE.match(rest) \
         and (named or (first == rest and re.match(r"[A-Z]", rest) is not None and not FIELD.match(rest)
                        and not has_column_gap(rest)))
+
+
+# the name of a field of appointments ("Follow-up:", "Next appointment:", "Review:")
+_APPOINTMENT_NAME = re.compile(r"^(?:Next )?(?:appointments?|follow[- ]?ups?|f/u|reviews?|next visits?)$",
+                               re.IGNORECASE)
+
+
+def _field_of_its_own(line: str) -> bool:
+    """Is a line that is a paragraph of its own a field: named as a field is ("Diagnosis:", "Presenting complaint:"),
+    as appointments are ("Follow-up:"), or an assessment that states a diagnosis in a few words?"""
+    label = _PARAGRAPH_LABEL.match(line)
+    if label is None:
+        return False
+    name = label.group(1).strip()
+    return bool(_FIELD_NAME.match(name) or _APPOINTMENT_NAME.match(name)) or _stated_diagnosis(line)
 
 
 def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:

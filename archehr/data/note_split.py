@@ -33,6 +33,7 @@ from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
+    READING,
     appointment_blocks,
     field_cells,
     is_breadcrumb,
@@ -85,6 +86,19 @@ _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
 # reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
 _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
+
+
+# a label one space before its value: "Obs: T 38.1", "Vitals: BP 132/78"
+_LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?=\S)")
+
+
+def is_readings_line(line: str) -> bool:
+    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
+    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
+    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
+    value = _LABEL_VALUE.match(line)
+    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip()) if value else []
+    return len(cells) >= 2 and all(READING.match(c) for c in cells)
 
 
 @dataclass(frozen=True)
@@ -202,7 +216,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[_Unit] | None:
         return []
     if is_page_line(line):
         return [_Unit(start, start + len(line), "page")]
-    if is_breadcrumb(line):
+    if is_breadcrumb(line) or is_readings_line(line):
         return [_Unit(start, start + len(line), "row")]
     cells = [] if in_table else pipe_cells(line)
     if len(cells) < 2:
@@ -399,6 +413,10 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = Fals
             # "1. Apixaban 5 mg PO BID 2." + "Atorvastatin ...": an inline list's next number starts the next item
             prev = text[merged[-1][0]:merged[-1][1]]
             m, first = _TRAILING_MARKER.search(prev), _LEADING_NUMBER.match(prev)
+            # (a number that the next line opens with as its item ends a sentence here: "2. Stop bleomycin from
+            # cycle 3. Repeat lung function tests are not needed." over "3. End-of-treatment PET-CT ...")
+            if m and re.match(rf"{m.group(1)}[.)]\s", text[unit.end:].lstrip()):
+                m = None
             if m and ((first and int(m.group(1)) == int(first.group(1)) + 1)
                       or (m.group(1) == "1" and prev[:m.start()].endswith(":"))):
                 cut = merged[-1][0] + m.start()

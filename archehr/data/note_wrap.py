@@ -139,6 +139,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     # (a date that ends a sentence carries on the line left open above it: "... every morning, starting" +
     # "06/04/2035. It may take 4-6 weeks.")
+    # a bracket left open at the line's end is closed on the next line, whatever that line opens with ("... for 7
+    # days (last dose" + "26 February 2025). The urine culture ...")
+    if prev.count("(") > prev.count(")") and re.match(r"^[^()]*\)", line):
+        return True
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
         return bool(re.match(r"^\S+\.(?:\s|$)", line)) and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
