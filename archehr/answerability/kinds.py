@@ -124,6 +124,21 @@ W_GENERIC_TEST = 0.3  # the topic share of a generic test word ("blood test") be
 # "the new sugar pill im starting on top of the metformin": the drug already taken is background to the question
 _ALSO_ON = re.compile(r"\b(?:on top of|in addition to|as well as|alongside|along with|besides|with)\s+"
                       r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
+# a question whether to go on with a medicine or stop it ("do i still do the shots", "does he keep taking his
+# metformin", "do i stop the levemir", "am i supposed to take ibuprofen too"): the line deciding it for the asked drug
+_ASKS_DECISION = re.compile(r"\b(?:still|keep|carry on|continue|stop\w*|quit|hold|too|as well|or just|"
+                            r"suppos\w* to|meant to|or not)\b", re.I)
+# what decides it: a medicine continued, stopped or held ("Continue donepezil", "Never stop the long-acting
+# insulin", "He should carry on with his metformin as normal", "Withhold ramipril"), not one started
+_DECIDES = re.compile(r"\b(?:continu\w*|carry on|keep (?:taking|using|on|giving)|stop\w*|withh[eo]ld\w*|hold\w*|"
+                      r"omit\w*|paus\w*|suspend\w*|discontinu\w*|as (?:normal|usual|before)|unchanged)\b", re.I)
+W_DECISION = 0.2  # what a deciding line adds (times the topic) for such a question
+# the other drug of such a question, its background ("while he is on the steroids", "once i start the tablets",
+# "as well as the accutane", "or just the antibiotic"): not what is asked about
+_BESIDE = re.compile(r"\b(?:while|once|when|after)\s+(?:i|he|she|we|they|you)(?:'s|'m|\s+(?:is|am|are|was|start\w*|"
+                     r"go\w* on|take\w*|begin\w*)|s)?\s+(?:on\s+|start\w*\s+|taking\s+)?"
+                     r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)([\w-]+)|"
+                     r"\bor (?:just|only) (?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
 # a duration with its length ("for 6 months", "x5d", "14-day", "lifelong"): the firm form of a how-long answer
 _DURATION_FIRM = re.compile(rf"\b{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
                             r"\bx\s*\d|\b\d+\s*d\b|\bindefinitely\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|"
@@ -135,7 +150,8 @@ W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
 # (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
-_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b", re.I)
+_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b|\bnext due\b|"
+                         r"\bevery \d+\s*(?:weeks?|months?|years?)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -381,6 +397,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
     verdict = ranking and kind == "test_result" and bool(ASKS_VERDICT.search(question))
     asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
     begun = RANK_CUES["begun" if ranking else "started"]
+    decide = ranking and kind == "med_change" and bool(_ASKS_DECISION.search(question))
     if ranking and kind == "when":
         score = score + visit_lift(texts, question)  # the follow-up line, for a question asking a visit
     for i, t in enumerate(texts):
@@ -396,6 +413,10 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] += W_CHANGE * topic[i]
         elif ranking and asks_start and RANK_CUES["continued"].search(t):
             score[i] *= W_CONTINUED  # "what is the new pill": a drug continued as before is not the new one
+        if decide and _DECIDES.search(t):
+            score[i] += W_DECISION * topic[i]  # "do i still do the shots": "STOP enoxaparin ...", not "START apixaban"
+        elif decide and RANK_CUES["begun"].search(t):
+            score[i] *= W_CONTINUED
         if asks_not and RANK_CUES["not_done"].search(t):
             score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
         if verdict and VERDICT.search(t):
@@ -420,6 +441,10 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())
+    if kind == "med_change" and _ASKS_DECISION.search(question):
+        # (not "with": "should he carry on with his metformin" names the asked drug)
+        also |= {tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question) if not m.group(0).lower().startswith("with")}
+        also |= {tuple(tokens(g)) for m in _BESIDE.finditer(question) for g in m.groups() if g}
     for k, c in enumerate(concepts):
         if kind == "test_result" and c.surface in generic:
             out[k] = W_GENERIC_TEST

@@ -74,7 +74,9 @@ _IDENTITY = re.compile(
     r"pharmacist|midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
     r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
-    r"clinic date|date seen|seen by|interpreter|language)$", re.I)
+    r"clinic date|date seen|seen by|interpreter|language|"
+    # who checked or signed off a report, not what it found ("Reviewed by: Sister H. Brennan, ...")
+    r"(?:reviewed|checked|reported|verified|authori[sz]ed|requested|ordered|approved) by)$", re.I)
 # a thread's message header: "[Patient message - 03/11/2026 21:14]", "[Nurse reply - 04/11/2026 09:02, ...]"
 # (the header may share a sentence with the message's first line: "[Nurse reply - ...] Yes, swimming is fine.")
 _MESSAGE_HEAD = re.compile(r"^\s*\[[^\]]*\b(?:message|reply|response|wrote|note)\b[^\]]*\]\s*|"
@@ -90,6 +92,8 @@ _TITLE_WORDS = re.compile(r"^(?:[A-Z][\w&'/-]*|and|of|the|for|at|on|in|&|-|\|)(?
 _PLACE = re.compile(r"\b(?:hospital|clinic|practice|centre|center|department|infirmary|unit|portal|service|"
                     r"trust|medicine|health|healthcare|physio|physiotherapy|pharmacy|team)\b", re.I)
 _TELLS = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|:")
+# a sample taken, not its result ("so a wound swab was taken", "bloods were taken this morning")
+_TAKEN = re.compile(r"\b(?:was|were|been|be|being) (?:taken|collected|obtained|done)\b(?!\s+(?:off|to))", re.I)
 _ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|TAKE|AVOID|NO|DO)\b")
 
 # --- sections -----------------------------------------------------------------------------------------------
@@ -205,7 +209,7 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("history")
         elif PENDING.search(t) and not _RESULT_WORDS.search(t):
             out.append("awaited")
-        elif _REQUEST.search(t) and _TEST.search(t) and not _RESULT_WORDS.search(t):
+        elif (_REQUEST.search(t) or _TAKEN.search(t)) and _TEST.search(t) and not _RESULT_WORDS.search(t):
             out.append("request")
         else:
             out.append("clinician")
