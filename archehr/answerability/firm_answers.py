@@ -72,6 +72,10 @@ _CAUSE = re.compile(
     r"five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
     r"(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?)|him|her|you|them|me|us|patients?|children|"
     r"adults)\b))\b|"
+    # a purpose leading the sentence: "For the hot flushes I have started megestrol", "For his pain we gave ..."
+    r"^\W*for (?:the |his |her |their |your |my )?[\w -]{2,30}?,? (?:i|we|he|she|they|the team|you) "
+    r"(?:have |has |had |will |would )?(?:started|prescribed|given|gave|added|recommend\w*|suggest\w*|arranged|"
+    r"referred|booked|advised|increased|switched)\b|"
     r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual

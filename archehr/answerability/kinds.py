@@ -53,6 +53,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     note_drug_names,
 )
 from archehr.answerability.sounds_alike import with_heard
+from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.when_answers import story_shares, visit_lift, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
@@ -152,6 +153,14 @@ W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result q
 # (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
 _PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b|\bnext due\b|"
                          r"\bevery \d+\s*(?:weeks?|months?|years?)\b", re.I)
+# a lab line or a table row: a test's name and its value, with a unit, a flag or a table's bars, and no sentence
+# around it ("Creatinine 1.4 mg/dL   eGFR 48", "Neutrophils | 0.8 | x10^9/L | 2.0-7.5 | L"): the result itself
+_VALUE_ROW = re.compile(rf"^\W*(?:\d{{1,2}}:\d{{2}}\s+)?[A-Za-z][\w()/^ -]{{0,30}}?\s*[:|=]?\s*[<>]?\d+(?:\.\d+)?\s*"
+                        rf"(?:\|\s*\S|(?i:{LAB_UNIT})|\s+(?:H|L|HH|LL|high|low)\b)", re.I)
+W_ROW = 0.1  # what a value row adds (times the topic) for a result question
+# a result question asking for the latest value ("whats her last jaundice level", "his most recent PSA")
+_LATEST = re.compile(r"\b(?:last|latest|most recent|newest)\s+(?:[\w-]+\s+){0,3}?(?:levels?|values?|results?|"
+                     r"readings?|counts?|numbers?|tests?|bloods?|scores?|checks?)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -388,7 +397,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
         share = np.array([1.0 if ranking and _GOES_ON_FROM.search(t) else W_NEIGHBOUR for t in texts])
         score = np.maximum(score, share * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
-    later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question))
+    later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question) or
+                                           (ranking and _LATEST.search(question)))
     # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
     asks_stop = kind in ("med_change", "why") and bool(RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
@@ -419,6 +429,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] *= W_CONTINUED
         if asks_not and RANK_CUES["not_done"].search(t):
             score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
+        if ranking and kind == "test_result" and len(t.split()) <= 14 and _VALUE_ROW.search(t):
+            score[i] += W_ROW * topic[i]  # "what were his kidney numbers": "Creatinine 1.4 mg/dL   eGFR 48"
         if verdict and VERDICT.search(t):
             score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
         if kind == "med_change" and TEST_AGAIN.search(t):
