@@ -105,7 +105,7 @@ _ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|
 _COMPLAINT_LABEL = re.compile(r"\b(?:complaint|c/o|presenting|diagnosis on referral|referral diagnosis|"
                               r"provisional diagnosis|symptoms?|concerns?)\b", re.I)
 _HISTORY_LABEL = re.compile(r"^s$|\b(?:subjective|hpi|history|hx|background|reason|indication|referral|pmh|"
-                            r"on admission|home med\w*|review of systems|ros|previous|prior|past)\b", re.I)
+                            r"on admission|home med\w*|(?:usual|regular|pre-?admission) (?:med\w*|drugs|tablets)|review of systems|ros|previous|prior|past)\b", re.I)
 # words of a label heading what the clinician found, thought, did or planned: a label holding one of these is
 # no history ("HPI/Course:", "Assessment:"), unless it names the time before ("Medications on admission")
 _CLINICIAN_LABEL = re.compile(
@@ -120,6 +120,10 @@ _BEFORE = re.compile(r"\b(?:on admission|referral|previous|prior|past)\b", re.I)
 _STORY = re.compile(r"^\W*(?:(?:he|she|they|the patient|patient|pt|(?:his|her|their) \w+|(?:mr|mrs|ms|miss)\.? \w+|"
                     r"(?-i:[A-Z][a-z]+))\s+)?(?:has been taking|has been on|has had|takes|reports|reported|describes|"
                     r"described|complains of|complained of|presents with|presented with|noticed|denies|c/o)\b", re.I)
+# others' report of the story: "Care home staff report ...", "Her family say ..."
+_OTHERS_SAY = re.compile(r"^\W*(?:the |his |her |their )?(?:care home |nursing home |school |home )?(?:staff|carers?|"
+                         r"family|relatives?|parents?|teachers?|neighbours?)\s+(?:report|reported|say|says|said|"
+                         r"describe|described|noticed)\b", re.I)
 
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
@@ -205,7 +209,7 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("clinician")  # a booked slot ("Attend the clinic on 24/06/2026 at 14:20") is a plan
         elif own or section:
             out.append(own or section)
-        elif _STORY.search(t):
+        elif _STORY.search(t) or _OTHERS_SAY.search(t):
             out.append("history")
         elif PENDING.search(t) and not _RESULT_WORDS.search(t):
             out.append("awaited")
