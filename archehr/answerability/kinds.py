@@ -408,6 +408,10 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
     asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
     begun = RANK_CUES["begun" if ranking else "started"]
     decide = ranking and kind == "med_change" and bool(_ASKS_DECISION.search(question))
+    # a question also asking which drug or the new one ("which blood thinner did they put him on, and is he still
+    # ..."): a start line answers it too ("once i start the tablets" tells only the background)
+    also_new = decide and bool(RANK_CUES["asks_start"].search(_BESIDE.sub(" ", question)) or
+                               re.search(r"\b(?:which|what)\b", question, re.I))
     if ranking and kind == "when":
         score = score + visit_lift(texts, question)  # the follow-up line, for a question asking a visit
     for i, t in enumerate(texts):
@@ -425,7 +429,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] *= W_CONTINUED  # "what is the new pill": a drug continued as before is not the new one
         if decide and _DECIDES.search(t):
             score[i] += W_DECISION * topic[i]  # "do i still do the shots": "STOP enoxaparin ...", not "START apixaban"
-        elif decide and RANK_CUES["begun"].search(t):
+        elif decide and not also_new and RANK_CUES["begun"].search(t):
             score[i] *= W_CONTINUED
         if asks_not and RANK_CUES["not_done"].search(t):
             score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
