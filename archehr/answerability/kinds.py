@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from archehr.answerability import firm_answers as firm
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
-from archehr.answerability.firm_answers import cause_strength, order_share, result_strength
 from archehr.answerability.holds import (
     ASKS_VERDICT,
     DONE,
@@ -53,7 +53,6 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     note_drug_names,
 )
 from archehr.answerability.sounds_alike import with_heard
-from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.when_answers import story_shares, visit_lift, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
@@ -125,21 +124,6 @@ W_GENERIC_TEST = 0.3  # the topic share of a generic test word ("blood test") be
 # "the new sugar pill im starting on top of the metformin": the drug already taken is background to the question
 _ALSO_ON = re.compile(r"\b(?:on top of|in addition to|as well as|alongside|along with|besides|with)\s+"
                       r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
-# a question whether to go on with a medicine or stop it ("do i still do the shots", "does he keep taking his
-# metformin", "do i stop the levemir", "am i supposed to take ibuprofen too"): the line deciding it for the asked drug
-_ASKS_DECISION = re.compile(r"\b(?:still|keep|carry on|continue|stop\w*|quit|hold|too|as well|or just|"
-                            r"suppos\w* to|meant to|or not)\b", re.I)
-# what decides it: a medicine continued, stopped or held ("Continue donepezil", "Never stop the long-acting
-# insulin", "He should carry on with his metformin as normal", "Withhold ramipril"), not one started
-_DECIDES = re.compile(r"\b(?:continu\w*|carry on|keep (?:taking|using|on|giving)|stop\w*|withh[eo]ld\w*|hold\w*|"
-                      r"omit\w*|paus\w*|suspend\w*|discontinu\w*|as (?:normal|usual|before)|unchanged)\b", re.I)
-W_DECISION = 0.2  # what a deciding line adds (times the topic) for such a question
-# the other drug of such a question, its background ("while he is on the steroids", "once i start the tablets",
-# "as well as the accutane", "or just the antibiotic"): not what is asked about
-_BESIDE = re.compile(r"\b(?:while|once|when|after)\s+(?:i|he|she|we|they|you)(?:'s|'m|\s+(?:is|am|are|was|start\w*|"
-                     r"go\w* on|take\w*|begin\w*)|s)?\s+(?:on\s+|start\w*\s+|taking\s+)?"
-                     r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)([\w-]+)|"
-                     r"\bor (?:just|only) (?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
 # a duration with its length ("for 6 months", "x5d", "14-day", "lifelong"): the firm form of a how-long answer
 _DURATION_FIRM = re.compile(rf"\b{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
                             r"\bx\s*\d|\b\d+\s*d\b|\bindefinitely\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|"
@@ -153,14 +137,6 @@ W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result q
 # (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
 _PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b|\bnext due\b|"
                          r"\bevery \d+\s*(?:weeks?|months?|years?)\b", re.I)
-# a lab line or a table row: a test's name and its value, with a unit, a flag or a table's bars, and no sentence
-# around it ("Creatinine 1.4 mg/dL   eGFR 48", "Neutrophils | 0.8 | x10^9/L | 2.0-7.5 | L"): the result itself
-_VALUE_ROW = re.compile(rf"^\W*(?:\d{{1,2}}:\d{{2}}\s+)?[A-Za-z][\w()/^ -]{{0,30}}?\s*[:|=]?\s*[<>]?\d+(?:\.\d+)?\s*"
-                        rf"(?:\|\s*\S|(?i:{LAB_UNIT})|\s+(?:H|L|HH|LL|high|low)\b)", re.I)
-W_ROW = 0.1  # what a value row adds (times the topic) for a result question
-# a result question asking for the latest value ("whats her last jaundice level", "his most recent PSA")
-_LATEST = re.compile(r"\b(?:last|latest|most recent|newest)\s+(?:[\w-]+\s+){0,3}?(?:levels?|values?|results?|"
-                     r"readings?|counts?|numbers?|tests?|bloods?|scores?|checks?)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -337,7 +313,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     if kind in ("med_change", "why", "how_long"):
         rank *= _other_drug_share(concepts, named, drugs, rank_topic)
     if kind == "test_result":
-        rank *= order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
+        rank *= firm.order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
     absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
@@ -365,13 +341,13 @@ def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) ->
     """The rank's (holds, held): for a why question, how firmly each sentence says a cause (`firm_answers`); a
     sentence telling it was deferred holds the reason to "why didn't they just operate"."""
     if kind == "test_result":
-        held = result_strength(texts, holds)
+        held = firm.result_strength(texts, holds)
         return held > 0, held
     if kind == "when":
         return when_strength(texts, holds, _held(kind, holds, texts, ranking=True), question)
     if kind != "why":
         return holds, _held(kind, holds, texts, ranking=True)
-    held = cause_strength(texts, HOLDS["why"])
+    held = firm.cause_strength(texts, HOLDS["why"])
     if RANK_CUES["asks_not"].search(question):
         not_done = np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
         held = np.where(not_done & (held == 0), W_WEAK, held)
@@ -397,8 +373,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
         share = np.array([1.0 if ranking and _GOES_ON_FROM.search(t) else W_NEIGHBOUR for t in texts])
         score = np.maximum(score, share * held * (topic == 0) * _neighbour_topic(topic, case, before_only=True))
     sections = SECTION_FOR_KIND.get(kind, ())
-    later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question) or
-                                           (ranking and _LATEST.search(question)))
+    later = kind == "test_result" and bool(RANK_CUES["asks_later"].search(question))
     # "why did they take her off the antidepressant": the sentence telling that stop holds its reason
     asks_stop = kind in ("med_change", "why") and bool(RANK_CUES["asks_stop"].search(question))
     # "which one did they stop" asks for the stopped drug, not the current one
@@ -407,11 +382,6 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
     verdict = ranking and kind == "test_result" and bool(ASKS_VERDICT.search(question))
     asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
     begun = RANK_CUES["begun" if ranking else "started"]
-    decide = ranking and kind == "med_change" and bool(_ASKS_DECISION.search(question))
-    # a question also asking which drug or the new one ("which blood thinner did they put him on, and is he still
-    # ..."): a start line answers it too ("once i start the tablets" tells only the background)
-    also_new = decide and bool(RANK_CUES["asks_start"].search(_BESIDE.sub(" ", question)) or
-                               re.search(r"\b(?:which|what)\b", question, re.I))
     if ranking and kind == "when":
         score = score + visit_lift(texts, question)  # the follow-up line, for a question asking a visit
     for i, t in enumerate(texts):
@@ -427,14 +397,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] += W_CHANGE * topic[i]
         elif ranking and asks_start and RANK_CUES["continued"].search(t):
             score[i] *= W_CONTINUED  # "what is the new pill": a drug continued as before is not the new one
-        if decide and _DECIDES.search(t):
-            score[i] += W_DECISION * topic[i]  # "do i still do the shots": "STOP enoxaparin ...", not "START apixaban"
-        elif decide and not also_new and RANK_CUES["begun"].search(t):
-            score[i] *= W_CONTINUED
         if asks_not and RANK_CUES["not_done"].search(t):
             score[i] += W_CHANGE * topic[i]  # "why didn't they just operate": the sentence telling it was deferred
-        if ranking and kind == "test_result" and len(t.split()) <= 14 and _VALUE_ROW.search(t):
-            score[i] += W_ROW * topic[i]  # "what were his kidney numbers": "Creatinine 1.4 mg/dL   eGFR 48"
         if verdict and VERDICT.search(t):
             score[i] += W_VERDICT * topic[i]  # "was it too high": the line giving the value's flag or range
         if kind == "med_change" and TEST_AGAIN.search(t):
@@ -443,6 +407,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
+    # "do i still do the shots": the STOP line; "what were his kidney numbers": the value row; "her last level"
+    score = firm.rank_lift(kind, question, texts, topic, score, later) if ranking else score
     return score
 
 
@@ -457,10 +423,8 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())
-    if kind == "med_change" and _ASKS_DECISION.search(question):
-        # (not "with": "should he carry on with his metformin" names the asked drug)
-        also |= {tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question) if not m.group(0).lower().startswith("with")}
-        also |= {tuple(tokens(g)) for m in _BESIDE.finditer(question) for g in m.groups() if g}
+    if kind == "med_change" and firm.asks_decision(question):
+        also |= {tuple(tokens(w)) for w in firm.beside_drugs(question)}  # "as well as the accutane", "while on ..."
     for k, c in enumerate(concepts):
         if kind == "test_result" and c.surface in generic:
             out[k] = W_GENERIC_TEST

@@ -105,7 +105,8 @@ _ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|
 _COMPLAINT_LABEL = re.compile(r"\b(?:complaint|c/o|presenting|diagnosis on referral|referral diagnosis|"
                               r"provisional diagnosis|symptoms?|concerns?)\b", re.I)
 _HISTORY_LABEL = re.compile(r"^s$|\b(?:subjective|hpi|history|hx|background|reason|indication|referral|pmh|"
-                            r"on admission|home med\w*|(?:usual|regular|pre-?admission) (?:med\w*|drugs|tablets)|review of systems|ros|previous|prior|past)\b", re.I)
+                            r"on admission|home med\w*|(?:usual|regular|pre-?admission) (?:med\w*|drugs|tablets)|"
+                            r"review of systems|ros|previous|prior|past)\b", re.I)
 # words of a label heading what the clinician found, thought, did or planned: a label holding one of these is
 # no history ("HPI/Course:", "Assessment:"), unless it names the time before ("Medications on admission")
 _CLINICIAN_LABEL = re.compile(
