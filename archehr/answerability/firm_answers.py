@@ -194,15 +194,16 @@ def beside_drugs(question: str) -> list[str]:
 
 def decision_rank(question: str, texts: list[str], topic: np.ndarray, score: np.ndarray) -> np.ndarray:
     """The rank's score for a keep-or-stop question: a line deciding (`_DECIDES`) gains `W_DECISION` times its topic;
-    a line starting a medicine keeps `W_STARTED`, unless the question also asks which drug or the new one ("which
-    blood thinner did they put him on, and is he still ..."; "once i start the tablets" is only background)."""
-    also_new = bool(RANK_CUES["asks_start"].search(_BESIDE.sub(" ", question)) or
-                    re.search(r"\b(?:which|what)\b", question, re.I))
+    a line starting a medicine gains as much when the question also asks for the new one ("which blood thinner did
+    they put him on, and is he still ..."; "once i start the tablets" is only background), keeps its score when it
+    asks which, else keeps `W_STARTED`."""
+    asks_new = bool(RANK_CUES["asks_start"].search(_BESIDE.sub(" ", question)))
+    which = bool(re.search(r"\b(?:which|what)\b", question, re.I))
     out = score.copy()
     for i, t in enumerate(texts):
-        if _DECIDES.search(t):
-            out[i] += W_DECISION * topic[i]
-        elif not also_new and RANK_CUES["begun"].search(t):
+        if _DECIDES.search(t) or (asks_new and RANK_CUES["begun"].search(t)):
+            out[i] += W_DECISION * topic[i]  # ("which one is she stopping and which new one is she starting")
+        elif not which and RANK_CUES["begun"].search(t):
             out[i] *= W_STARTED
     return out
 
