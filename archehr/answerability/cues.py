@@ -105,6 +105,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"(?:keep|carry on|continue|stop|quit)\s+(?:taking|using|with|on)\b|"
         r"\b(?:suppos\w*|meant|ment) to (?:be )?(?:take|taking|use|using|stay on|be on)\b|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
+        # "have they put the morphine up in his pump", "turned her insulin down": a dose changed
+        r"\b(?:put|putting|turn|turned|turning|bump|bumped|knock|knocked)\s+(?:the|my|his|her|their)\s+" + _MED +
+        r"\s+(?:up|down)\b|"
         r"\b(?:stop|stops|stopped|stopping|start|started|starting|restart\w*|quit)\s+(?:the|my|his|her|their)\s+"
         r"(?!(?:bleeding|pain|cough|vomiting|fever|seizures?)\b)\w+"),
     # "when she came in" is a clause, not a question about a date

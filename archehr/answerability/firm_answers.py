@@ -11,6 +11,13 @@ the rank also weighs how firmly it holds it, since many sentences hold the kind 
   ("positive", "no growth", "healed well"), comes before one that only names the test ("EXAM: MRI LEFT KNEE"),
   an order or a medicine given for it ("START atorvastatin 80 mg nightly -- to lower cholesterol").
 
+- med_change, a question whether to go on with a medicine or stop it ("do i still do the blood thinner shots once i
+  start the tablets"): the line deciding it for the asked drug ("STOP enoxaparin ...", "Continue donepezil") comes
+  before the one starting another ("START apixaban ..."), and the drug the question sets beside the asked one
+  ("while he is on the steroids", "as well as the accutane", "or just the antibiotic") is background;
+- test_result: a lab line or a table row giving the value ("Creatinine 1.4 mg/dL   eGFR 48") comes before a
+  sentence only speaking of it; "her last jaundice level" asks for the latest value.
+
 These cues weigh the rank only: the typed confidence reads `holds` and `score`, which they leave as they are.
 """
 
@@ -20,6 +27,8 @@ import re
 
 import numpy as np
 
+from archehr.answerability.holds import RANK_CUES
+from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
 from archehr.answerability.test_words import RESULT as _RESULT
 
@@ -72,6 +81,10 @@ _CAUSE = re.compile(
     r"five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
     r"(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?)|him|her|you|them|me|us|patients?|children|"
     r"adults)\b))\b|"
+    # a purpose leading the sentence: "For the hot flushes I have started megestrol", "For his pain we gave ..."
+    r"^\W*for (?:the |his |her |their |your |my )?[\w -]{2,30}?,? (?:i|we|he|she|they|the team|you) "
+    r"(?:have |has |had |will |would )?(?:started|prescribed|given|gave|added|recommend\w*|suggest\w*|arranged|"
+    r"referred|booked|advised|increased|switched)\b|"
     r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
@@ -146,3 +159,83 @@ def result_strength(texts: list[str], holds: np.ndarray) -> np.ndarray:
 def order_share(texts: list[str]) -> np.ndarray:
     """`W_ORDER` for an order or a dose line (`_ORDER`), 1 else: its share of the rank for a result question."""
     return np.array([W_ORDER if _ORDER.search(" ".join(t.split())) else 1.0 for t in texts])
+
+
+# a question whether to go on with a medicine or stop it ("do i still do the shots", "does he keep taking his
+# metformin", "do i stop the levemir", "am i supposed to take ibuprofen too"): the line deciding it for the asked drug
+_ASKS_DECISION = re.compile(r"\b(?:still|keep|carry on|continue|stop\w*|quit|hold|too|as well|or just|"
+                            r"suppos\w* to|meant to|or not)\b", re.I)
+# what decides it: a medicine continued, stopped or held ("Continue donepezil", "Never stop the long-acting
+# insulin", "He should carry on with his metformin as normal", "Withhold ramipril"), not one started
+_DECIDES = re.compile(r"\b(?:continu\w*|carry on|keep (?:taking|using|on|giving)|stop\w*|withh[eo]ld\w*|hold\w*|"
+                      r"omit\w*|paus\w*|suspend\w*|discontinu\w*|as (?:normal|usual|before)|unchanged)\b", re.I)
+W_DECISION = 0.2  # what a deciding line adds (times the topic) for such a question
+# the other drug of such a question, its background ("while he is on the steroids", "once i start the tablets",
+# "as well as the accutane", "or just the antibiotic"): not what is asked about
+_BESIDE = re.compile(r"\b(?:as well as|on top of|in addition to|alongside|along with|besides)\s+"
+                     r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)|"
+                     r"\b(?:while|once|when|after)\s+(?:i|he|she|we|they|you)(?:'s|'m|\s+(?:is|am|are|was|start\w*|"
+                     r"go\w* on|take\w*|begin\w*)|s)?\s+(?:on\s+|start\w*\s+|taking\s+)?"
+                     r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)([\w-]+)|"
+                     r"\bor (?:just|only) (?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
+W_STARTED = 0.85  # the share a line starting a medicine keeps for such a question (unless it also asks the new one)
+
+
+def asks_decision(question: str) -> bool:
+    """The question asks whether to go on with a medicine or stop it (`_ASKS_DECISION`)."""
+    return bool(_ASKS_DECISION.search(question))
+
+
+def beside_drugs(question: str) -> list[str]:
+    """The words naming the medicine a keep-or-stop question sets beside the asked one ("while he is on the
+    steroids": "steroids")."""
+    return [g for m in _BESIDE.finditer(question) for g in m.groups() if g]
+
+
+def decision_rank(question: str, texts: list[str], topic: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The rank's score for a keep-or-stop question: a line deciding (`_DECIDES`) gains `W_DECISION` times its topic;
+    a line starting a medicine gains as much when the question also asks for the new one ("which blood thinner did
+    they put him on, and is he still ..."; "once i start the tablets" is only background), keeps its score when it
+    asks which, else keeps `W_STARTED`."""
+    asks_new = bool(RANK_CUES["asks_start"].search(_BESIDE.sub(" ", question)))
+    which = bool(re.search(r"\b(?:which|what)\b", question, re.I))
+    out = score.copy()
+    for i, t in enumerate(texts):
+        if _DECIDES.search(t) or (asks_new and RANK_CUES["begun"].search(t)):
+            out[i] += W_DECISION * topic[i]  # ("which one is she stopping and which new one is she starting")
+        elif not which and RANK_CUES["begun"].search(t):
+            out[i] *= W_STARTED
+    return out
+
+
+# a lab line or a table row: a test's name and its value, with a unit, a flag or a table's bars, and no sentence
+# around it ("Creatinine 1.4 mg/dL   eGFR 48", "Neutrophils | 0.8 | x10^9/L | 2.0-7.5 | L"): the result itself
+_VALUE_ROW = re.compile(rf"^\W*(?:\d{{1,2}}:\d{{2}}\s+)?[A-Za-z][\w()/^ -]{{0,30}}?\s*[:|=]?\s*[<>]?\d+(?:\.\d+)?\s*"
+                        rf"(?:\|\s*\S|(?i:{LAB_UNIT})|\s+(?:H|L|HH|LL|high|low)\b)", re.I)
+W_LATER = 0.15  # (kinds.W_LATER) what the latest line adds, at most, to a "last level" result question
+W_ROW = 0.1  # what a value row adds (times the topic) for a result question
+# a result question asking for the latest value ("whats her last jaundice level", "his most recent PSA")
+_LATEST = re.compile(r"\b(?:last|latest|most recent|newest)\s+(?:[\w-]+\s+){0,3}?(?:levels?|values?|results?|"
+                     r"readings?|counts?|numbers?|tests?|bloods?|scores?|checks?)\b", re.I)
+
+
+def rank_lift(kind: str, question: str, texts: list[str], topic: np.ndarray, score: np.ndarray,
+              later: bool) -> np.ndarray:
+    """The rank's score with this module's lifts: a keep-or-stop question's deciding line (`decision_rank`); a result
+    question's value row (`value_row_lift`) and, asking the latest value (`_LATEST`) unless `later` already weighed
+    it, the later lines (`W_LATER` times the topic times the line's place in the note)."""
+    if kind == "med_change" and asks_decision(question):
+        return decision_rank(question, texts, topic, score)
+    if kind != "test_result":
+        return score
+    out = score + value_row_lift(texts, topic)
+    if not later and _LATEST.search(question):
+        out = out + W_LATER * topic * 0.5 * np.arange(len(texts)) / max(len(texts) - 1, 1)
+    return out
+
+
+def value_row_lift(texts: list[str], topic: np.ndarray) -> np.ndarray:
+    """What each sentence's rank gains for a result question: `W_ROW` times its topic for a value row of at most 14
+    words (`_VALUE_ROW`), 0 else."""
+    return np.array([W_ROW * topic[i] if len(t.split()) <= 14 and _VALUE_ROW.search(t) else 0.0
+                     for i, t in enumerate(texts)])

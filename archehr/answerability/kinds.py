@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from archehr.answerability import firm_answers as firm
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
-from archehr.answerability.firm_answers import cause_strength, order_share, result_strength
 from archehr.answerability.holds import (
     ASKS_VERDICT,
     DONE,
@@ -135,7 +135,8 @@ W_CHANGE = 0.15  # what a medication question's stop / start cue adds (times the
 W_LATER = 0.15  # what a later value adds to a "how did it end" result question
 W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result question
 # (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
-_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b", re.I)
+_PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b|\bnext due\b|"
+                         r"\bevery \d+\s*(?:weeks?|months?|years?)\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -312,7 +313,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     if kind in ("med_change", "why", "how_long"):
         rank *= _other_drug_share(concepts, named, drugs, rank_topic)
     if kind == "test_result":
-        rank *= order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
+        rank *= firm.order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
     absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
@@ -340,13 +341,13 @@ def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) ->
     """The rank's (holds, held): for a why question, how firmly each sentence says a cause (`firm_answers`); a
     sentence telling it was deferred holds the reason to "why didn't they just operate"."""
     if kind == "test_result":
-        held = result_strength(texts, holds)
+        held = firm.result_strength(texts, holds)
         return held > 0, held
     if kind == "when":
         return when_strength(texts, holds, _held(kind, holds, texts, ranking=True), question)
     if kind != "why":
         return holds, _held(kind, holds, texts, ranking=True)
-    held = cause_strength(texts, HOLDS["why"])
+    held = firm.cause_strength(texts, HOLDS["why"])
     if RANK_CUES["asks_not"].search(question):
         not_done = np.array([bool(RANK_CUES["not_done"].search(t)) for t in texts], dtype=bool)
         held = np.where(not_done & (held == 0), W_WEAK, held)
@@ -406,6 +407,8 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
             score[i] *= W_PLAN
         if later:
             score[i] += W_LATER * topic[i] * (float(bool(RANK_CUES["later"].search(t))) + 0.5 * i / max(n - 1, 1))
+    # "do i still do the shots": the STOP line; "what were his kidney numbers": the value row; "her last level"
+    score = firm.rank_lift(kind, question, texts, topic, score, later) if ranking else score
     return score
 
 
@@ -420,6 +423,8 @@ def _topic_shares(concepts: list[Concept], kind: str, question: str) -> np.ndarr
     generic = {tuple(tokens(w)) for w in GENERIC_TESTS}
     also = ({tuple(tokens(m.group(1))) for m in _ALSO_ON.finditer(question)}
             if kind == "med_change" and RANK_CUES["begun"].search(question) else set())
+    if kind == "med_change" and firm.asks_decision(question):
+        also |= {tuple(tokens(w)) for w in firm.beside_drugs(question)}  # "as well as the accutane", "while on ..."
     for k, c in enumerate(concepts):
         if kind == "test_result" and c.surface in generic:
             out[k] = W_GENERIC_TEST

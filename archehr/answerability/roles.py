@@ -74,7 +74,9 @@ _IDENTITY = re.compile(
     r"pharmacist|midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
     r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
-    r"clinic date|date seen|seen by|interpreter|language)$", re.I)
+    r"clinic date|date seen|seen by|interpreter|language|"
+    # who checked or signed off a report, not what it found ("Reviewed by: Sister H. Brennan, ...")
+    r"(?:reviewed|checked|reported|verified|authori[sz]ed|requested|ordered|approved) by)$", re.I)
 # a thread's message header: "[Patient message - 03/11/2026 21:14]", "[Nurse reply - 04/11/2026 09:02, ...]"
 # (the header may share a sentence with the message's first line: "[Nurse reply - ...] Yes, swimming is fine.")
 _MESSAGE_HEAD = re.compile(r"^\s*\[[^\]]*\b(?:message|reply|response|wrote|note)\b[^\]]*\]\s*|"
@@ -90,6 +92,8 @@ _TITLE_WORDS = re.compile(r"^(?:[A-Z][\w&'/-]*|and|of|the|for|at|on|in|&|-|\|)(?
 _PLACE = re.compile(r"\b(?:hospital|clinic|practice|centre|center|department|infirmary|unit|portal|service|"
                     r"trust|medicine|health|healthcare|physio|physiotherapy|pharmacy|team)\b", re.I)
 _TELLS = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|:")
+# a sample taken, not its result ("so a wound swab was taken", "bloods were taken this morning")
+_TAKEN = re.compile(r"\b(?:was|were|been|be|being) (?:taken|collected|obtained|done)\b(?!\s+(?:off|to))", re.I)
 _ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|TAKE|AVOID|NO|DO)\b")
 
 # --- sections -----------------------------------------------------------------------------------------------
@@ -101,7 +105,8 @@ _ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|
 _COMPLAINT_LABEL = re.compile(r"\b(?:complaint|c/o|presenting|diagnosis on referral|referral diagnosis|"
                               r"provisional diagnosis|symptoms?|concerns?)\b", re.I)
 _HISTORY_LABEL = re.compile(r"^s$|\b(?:subjective|hpi|history|hx|background|reason|indication|referral|pmh|"
-                            r"on admission|home med\w*|review of systems|ros|previous|prior|past)\b", re.I)
+                            r"on admission|home med\w*|(?:usual|regular|pre-?admission) (?:med\w*|drugs|tablets)|"
+                            r"review of systems|ros|previous|prior|past)\b", re.I)
 # words of a label heading what the clinician found, thought, did or planned: a label holding one of these is
 # no history ("HPI/Course:", "Assessment:"), unless it names the time before ("Medications on admission")
 _CLINICIAN_LABEL = re.compile(
@@ -116,6 +121,10 @@ _BEFORE = re.compile(r"\b(?:on admission|referral|previous|prior|past)\b", re.I)
 _STORY = re.compile(r"^\W*(?:(?:he|she|they|the patient|patient|pt|(?:his|her|their) \w+|(?:mr|mrs|ms|miss)\.? \w+|"
                     r"(?-i:[A-Z][a-z]+))\s+)?(?:has been taking|has been on|has had|takes|reports|reported|describes|"
                     r"described|complains of|complained of|presents with|presented with|noticed|denies|c/o)\b", re.I)
+# others' report of the story: "Care home staff report ...", "Her family say ..."
+_OTHERS_SAY = re.compile(r"^\W*(?:the |his |her |their )?(?:care home |nursing home |school |home )?(?:staff|carers?|"
+                         r"family|relatives?|parents?|teachers?|neighbours?)\s+(?:report|reported|say|says|said|"
+                         r"describe|described|noticed)\b", re.I)
 
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
@@ -201,11 +210,11 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("clinician")  # a booked slot ("Attend the clinic on 24/06/2026 at 14:20") is a plan
         elif own or section:
             out.append(own or section)
-        elif _STORY.search(t):
+        elif _STORY.search(t) or _OTHERS_SAY.search(t):
             out.append("history")
         elif PENDING.search(t) and not _RESULT_WORDS.search(t):
             out.append("awaited")
-        elif _REQUEST.search(t) and _TEST.search(t) and not _RESULT_WORDS.search(t):
+        elif (_REQUEST.search(t) or _TAKEN.search(t)) and _TEST.search(t) and not _RESULT_WORDS.search(t):
             out.append("request")
         else:
             out.append("clinician")
