@@ -249,13 +249,18 @@ def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, 
 
 def _fact_unsaid(kind: str, question: str, split: SplitNote) -> bool:
     """The note names the test, medicine or event asked about, but none of its sentences about it gives the result,
-    the course's length or the date asked for (`archehr.answerability.asked_fact`)."""
-    from archehr.answerability.asked_fact import concept_rows, fact_unsaid
+    the course's length or the date asked for, or they say the date is yet to be set, give the result only at an
+    earlier time than asked, or give no span in months or years when that is asked
+    (`archehr.answerability.asked_fact`)."""
+    from archehr.answerability.asked_fact import concept_rows, date_unset, fact_unsaid, result_earlier, years_unsaid
     from archehr.glossary import load_lexicon
 
     texts = [s.text for s in split.sentences]
+    paragraphs = [s.paragraph_id for s in split.sentences]
     named = concept_rows(question, texts, load_lexicon())
-    return fact_unsaid(kind, question, texts, [s.paragraph_id for s in split.sentences], named)
+    return (fact_unsaid(kind, question, texts, paragraphs, named)
+            or date_unset(kind, question, texts, paragraphs, named) or result_earlier(kind, question, texts, named)
+            or years_unsaid(kind, question, texts, paragraphs, named))
 
 
 def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:
