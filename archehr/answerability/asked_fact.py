@@ -279,7 +279,7 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
             unset = max(unset, score[i], before)
     firm = max((score[i] for i, t in enumerate(plain) if _FIRM.search(t) and not _DATE_FIELD.search(t)),
                default=0.0)
-    return unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9
+    return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
 
 
 # a result asked at a later time than the note reports: "when they let him home", "before she left", "now", "latest"
@@ -316,7 +316,7 @@ def result_earlier(kind: str, question: str, texts: Sequence[str], named: np.nda
             and not _DOSE.search(plain[i])]
     if not said or any(_LATER.search(plain[i]) for i in said):
         return False
-    return gone or all(_EARLIER.search(plain[i]) for i in said)
+    return gone or all(bool(_EARLIER.search(plain[i])) for i in said)
 
 
 # a duration asked in years or months ("how many years will he need it", "is it for life")
