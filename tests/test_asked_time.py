@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from archehr.answerability.asked_fact import concept_rows, date_unset, result_earlier, years_unsaid
+from archehr.answerability.asked_fact import concept_rows, date_unset, named_as_risk_only, result_earlier, years_unsaid
 from archehr.ask import _fact_unsaid
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon
@@ -98,6 +98,17 @@ def test_a_result_only_at_an_earlier_time(kind: str, question: str, sentences: l
 ])
 def test_a_span_in_years_asked_and_none_given(question: str, sentences: list[str], unsaid: bool) -> None:
     assert years_unsaid("how_long", question, sentences, _paras(sentences), _named(question, sentences)) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "risk_only"), [
+    (["Lansoprazole 30 mg stopped; long-term use linked to low magnesium.", "Bloods: sodium 129."], True),
+    (["Lansoprazole 30 mg stopped; long-term use linked to low magnesium.", "Magnesium 0.58 mmol/L (low)."], False),
+    (["Bloods: sodium 129."], False),
+])
+def test_a_thing_named_only_as_a_risk_has_no_result(sentences: list[str], risk_only: bool) -> None:
+    q = "was her magnesium low when they tested it"
+    assert named_as_risk_only("test_result", q, sentences, _named(q, sentences), load_lexicon()) is risk_only
+    assert not named_as_risk_only("why", q, sentences, _named(q, sentences), load_lexicon())
 
 
 def test_ask_reads_the_new_rules() -> None:

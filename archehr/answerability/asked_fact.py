@@ -338,3 +338,22 @@ def years_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seq
     rows = _with_next(asked_rows(named, TEST_SHARE), paragraphs)
     plain = [" ".join(t.split()) for t in texts]
     return not any(_LONG.search(_DATE.sub(" ", plain[i])) for i in np.flatnonzero(rows))
+
+
+# a thing named only as a risk ("long-term use linked to low magnesium", "can cause high potassium"): no result of it
+RISK = re.compile(r"\b(?:linked to|associated with|risks? of|can cause|may cause|could cause|causes?|"
+                  r"lead(?:s|ing)? to|side effects? (?:include|of|such as)|watch for)\b[^.;|]{0,40}", re.I)
+
+
+def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np.ndarray,
+                       lexicon: Glossary) -> bool:
+    """A result question ("was my mother's magnesium low when they tested it") whose most specific concept the note
+    names only inside a risk ("lansoprazole ... linked to low magnesium"): the test is not reported."""
+    if kind != "test_result" or named.ndim != 2 or not named.any():
+        return False
+    df = named.sum(axis=1)
+    rarest = int(np.argmin(np.where(df > 0, df, named.shape[1] + 1)))
+    if not any(RISK.search(texts[i]) for i in np.flatnonzero(named[rarest])):
+        return False
+    stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon)
+    return stripped.shape == named.shape and not stripped[rarest].any()
