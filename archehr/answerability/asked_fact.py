@@ -198,3 +198,162 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     near = _with_next(near, paragraphs)
     pattern = COURSE if kind == "how_long" else WHEN
     return not any(pattern.search(_TAKES.sub(" ", plain[i])) for i in np.flatnonzero(near))
+
+
+# ---- the asked fact told only as yet to come, or at another time ---------------------------------------------------
+# a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
+# not a condition ("when can he drive": answered by "once he can do an emergency stop")
+_DATE_Q = re.compile(r"\b(?:date|day|appointment|appt|booked|scheduled|operation|surgery|scan|mri|ct|x-?ray|"
+                     r"follow[- ]?up|review|visit|check[- ]?up|clinic|cycle|session|infusion|start|begin)\b", re.I)
+_CONDITION_Q = re.compile(r"\bwhen (?:can|could|may|might|should|must|would)\b|\bhow (?:soon|long)\b|"
+                          r"\bwhen will (?:i|we|you) (?:hear|know|get)\b", re.I)
+# the event's date yet to be set: "will be confirmed at the next visit", "the hospital will write to you with the
+# appointment", "our team will phone him with a date", "to be booked", "will be planned once ... complete"
+UNSET = re.compile(
+    r"\b(?:will|would|shall) be (?:confirmed|arranged|decided|planned|discussed|agreed|scheduled|booked|organi[sz]ed|"
+    r"fixed|set|finali[sz]ed|determined|sent|posted|made)\b|"
+    r"\b(?:to be|yet to be|not yet|still to be) (?:confirmed|arranged|decided|booked|scheduled|set|fixed|agreed|"
+    r"determined|planned)\b|\b(?:tbc|tba)\b|"
+    r"\b(?:will|we'll|they'll|should|to) (?:write|phone|call|contact|text|send|post|ring|let)\b[^.;]{0,40}"
+    r"\b(?:date|appointment|appt|time|letter|details)\b|"
+    r"\b(?:date|appointment|appt|letter|details)s? (?:will|should) (?:be )?(?:follow|come|arrive|sent|posted)\b|"
+    r"\bwill be in touch\b", re.I)
+# an interval too vague to put on a calendar ("in a few weeks"), when a date is asked
+_VAGUE = re.compile(r"\b(?:in|within|after) (?:a few|a couple of|several|some|the coming|the next few) "
+                    r"(?:days|weeks|months)\b", re.I)
+UNSET_SHARE = 0.5  # the sentence saying the date is yet to be set names at least this share of the best one's topic
+_DATE_WORD = re.compile(r"\b(?:date|day|calendar)\b", re.I)
+# a firm date of an event: a calendar date, a weekday, a clock time, "tomorrow", a counted interval ("in 2 weeks")
+_FIRM = re.compile(
+    rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
+    rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|"
+    rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b|"
+    r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
+    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:days?|weeks?|wks?|months?)\b", re.I)
+# a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
+_DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
+# a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
+_NUMBERED = re.compile(r"\b(cycle|dose|round|session|stage|phase|week|infusion|course|visit)\s*#?\s*(\d+)\b", re.I)
+
+
+def _numbers(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for word, n in _NUMBERED.findall(text):
+        out.setdefault(word.lower(), set()).add(n)
+    return out
+
+
+def _topic_scores(named: np.ndarray) -> np.ndarray:
+    """Each sentence's share of the question's concepts, each weighed by its rarity in the note (`asked_rows`)."""
+    n = named.shape[1]
+    df = named.sum(axis=1)
+    weight = np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
+    return weight @ named
+
+
+def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
+               named: np.ndarray) -> bool:
+    """A date or booked event asked (a when question naming a date, an appointment, a scan, a start ...) whose
+    sentences in the note say it is yet to be set ("will be confirmed at the next visit", "the hospital will write
+    to you with the appointment", "to be booked"; "in a few weeks" when a date is asked): the sentence saying so
+    (or the one before it, naming the event) names the asked thing more than any sentence giving a firm date does
+    (a calendar date, a weekday, a time, "in 2 weeks"; not the record's own date field, not another numbered
+    event: "cycle 4" for "cycle 5")."""
+    if kind != "when" or named.ndim != 2 or not named.size or not _DATE_Q.search(question) \
+            or _CONDITION_Q.search(question):
+        return False
+    score = _topic_scores(named)
+    if score.max() <= 0:
+        return False
+    plain = [" ".join(t.split()) for t in texts]
+    asked = _numbers(question)
+    for i, t in enumerate(plain):
+        theirs = _numbers(t)
+        if any(w in theirs and not (theirs[w] & ns) for w, ns in asked.items()):
+            score[i] = 0.0
+    vague = bool(_DATE_WORD.search(question))
+    unset = 0.0
+    for i, t in enumerate(plain):
+        if UNSET.search(t) or (vague and _VAGUE.search(t)):
+            before = score[i - 1] if i and paragraphs[i - 1] == paragraphs[i] else 0.0
+            unset = max(unset, score[i], before)
+    firm = max((score[i] for i, t in enumerate(plain) if _FIRM.search(t) and not _DATE_FIELD.search(t)),
+               default=0.0)
+    return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
+
+
+# a result asked at a later time than the note reports: "when they let him home", "before she left", "now", "latest"
+_LATER_Q = re.compile(r"\b(?:now|anymore|any more|latest|most recent|last (?:one|reading|check|test)|"
+                      r"(?:let|sent|go|went|came|got|allowed|discharged)\s+(?:\w+\s+)?home|discharg\w*|"
+                      r"(?:when|before) (?:he|she|i|they|we) (?:left|went)|back (?:up|down|to normal))\b", re.I)
+# ... or whether a finding is gone ("is the clot gone now", "is it still there"): told only by a later word on it
+_GONE_Q = re.compile(r"\b(?:gone(?! up| down)|still there|cleared|go(?:ne)? away|dissolved|disappeared)\b", re.I)
+_EARLIER = re.compile(r"\b(?:on|at) (?:arrival|admission|presentation|diagnosis)\b|\binitial(?:ly)?\b|"
+                      r"\bwhen (?:he|she|they|you) (?:arrived|came in|presented)\b|\bat first\b", re.I)
+_LATER = re.compile(r"\b(?:on|at|by|before) discharge\b|\btoday\b|\bnow\b|\brepeat\w*\b|\brecheck\w*\b|\blatest\b|"
+                    r"\bimprov\w+|\bresolv\w+|\bback (?:up|down|to)\b|\bnormali[sz]\w+|\bsettled\b|\brecovered\b|"
+                    r"\bclear(?:ed)?\b|\bno (?:residual|longer|remaining|further)\b|\bresidual\b|\bpersist\w*|"
+                    r"\bstill\b|\bremain\w*|\bdissolv\w+|\bgone\b|\bsmaller\b|\bunchanged\b|\bweaned\b|"
+                    r"\b(?:fell|rose|came down|went up|down to|up to)\b", re.I)
+
+
+def result_earlier(kind: str, question: str, texts: Sequence[str], named: np.ndarray) -> bool:
+    """A result asked at a later time than the note reports it ("what was his oxygen number when they let him home":
+    only "On arrival his oxygen saturations were 91%"), or whether a finding is gone now ("is the clot in my leg gone
+    now": only the scan that found it): the sentences naming the asked thing that give a result all tell an earlier
+    one (on arrival, at diagnosis) or, for a finding gone, none says what became of it (resolved, still, repeat)."""
+    gone = bool(_GONE_Q.search(question))
+    # a medicine asked about "now" ("is he supposed to go back on it now") asks what to take, not a result
+    later = kind != "med_change" and bool(_LATER_Q.search(question))
+    if kind in ("why", "may_i", "how_long", "when") or not (gone or later):
+        return False
+    rows = asked_rows(named, TEST_SHARE)
+    if not rows.any():
+        return False
+    plain = [_DATE.sub(" ", " ".join(t.split())) for t in texts]
+    # a medicine's line ("Rigevidon 1 tablet daily") tells no result, whatever its numbers
+    said = [i for i in np.flatnonzero(rows) if any(p.search(plain[i]) for p in (RESULT, RESULT_GIVEN))
+            and not _DOSE.search(plain[i])]
+    if not said or any(_LATER.search(plain[i]) for i in said):
+        return False
+    return gone or all(bool(_EARLIER.search(plain[i])) for i in said)
+
+
+# a duration asked in years or months ("how many years will he need it", "is it for life")
+_LONG_Q = re.compile(r"\bhow many (?:more )?(?:years|months)\b|\bforever\b|\bfor life\b|"
+                     r"\blife-?long\b|\brest of (?:his|her|my|their) life\b", re.I)
+_LONG = re.compile(r"\b(?:years?|yrs?|months?|mos?)\b|\blong[- ]term\b|\blife-?long\b|\bfor life\b|\bindefinite\w*\b|"
+                   r"\bpermanent\w*\b|\bforever\b|\bongoing\b|\bchronic\b|\buntil\b|\bas long as\b|\bage\s+\d+|"
+                   r"\bstop (?:it|them|the)\b|\bbreak\b|\bholiday\b|\btrial off\b", re.I)
+
+
+def years_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
+                 named: np.ndarray) -> bool:
+    """A how-long question asking in years or months ("how many years will my grandson need to be on adhd medicine")
+    whose sentences about the asked thing (and the one after each) give no span of that scale (months, years, long
+    term, until, for life, a break from it)."""
+    if kind not in ("how_long", "med_change") or not _LONG_Q.search(question) or named.ndim != 2 \
+            or not named.any():
+        return False
+    rows = _with_next(asked_rows(named, TEST_SHARE), paragraphs)
+    plain = [" ".join(t.split()) for t in texts]
+    return not any(_LONG.search(_DATE.sub(" ", plain[i])) for i in np.flatnonzero(rows))
+
+
+# a thing named only as a risk ("long-term use linked to low magnesium", "can cause high potassium"): no result of it
+RISK = re.compile(r"\b(?:linked to|associated with|risks? of|can cause|may cause|could cause|causes?|"
+                  r"lead(?:s|ing)? to|side effects? (?:include|of|such as)|watch for)\b[^.;|]{0,40}", re.I)
+
+
+def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np.ndarray,
+                       lexicon: Glossary) -> bool:
+    """A result question ("was my mother's magnesium low when they tested it") whose most specific concept the note
+    names only inside a risk ("lansoprazole ... linked to low magnesium"): the test is not reported."""
+    if kind != "test_result" or named.ndim != 2 or not named.any():
+        return False
+    df = named.sum(axis=1)
+    rarest = int(np.argmin(np.where(df > 0, df, named.shape[1] + 1)))
+    if not any(RISK.search(texts[i]) for i in np.flatnonzero(named[rarest])):
+        return False
+    stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon)
+    return stripped.shape == named.shape and not stripped[rarest].any()
