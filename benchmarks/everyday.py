@@ -174,7 +174,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "X": ("heldout-x/raw/questions.yaml",), "Y": ("heldout-y/raw/questions.yaml",),
            "Z": ("heldout-z/raw/questions.yaml",), "AA": ("heldout-aa/raw/questions.yaml",),
            "AB": ("heldout-ab/raw/questions.yaml",), "AC": ("heldout-ac/raw/questions.yaml",),
-           "AD": ("heldout-ad/raw/questions.yaml",), "AE": ("heldout-ae/raw/questions.yaml",)}
+           "AD": ("heldout-ad/raw/questions.yaml",), "AE": ("heldout-ae/raw/questions.yaml",),
+           "AF": ("heldout-af/raw/questions.yaml",), "AG": ("heldout-ag/raw/questions.yaml",),
+           "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path) -> None:
