@@ -168,22 +168,17 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
-    from archehr.answerability.model import SHIPPED, AnswerabilityModel, load_model, shipped_model
+    from archehr.answerability.model import resolve_model
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
 
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = _system(system, cache_dir)
-    model = None
-    if answerability is not None:
-        model = (answerability if isinstance(answerability, AnswerabilityModel) else
-                 shipped_model(answerability) if isinstance(answerability, str) and answerability in SHIPPED else
-                 load_model(answerability))
+    model = resolve_model(answerability) if answerability is not None else None
     p = model.probability(case) if model is not None else None
     ev = sys_obj.evidence_for(case)
-    by_id = {s.id: s for s in split.sentences}
-    ids = list(case.sentence_ids)
+    by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),

@@ -260,6 +260,14 @@ def load_model(name_or_path: str | Path = "lexical") -> AnswerabilityModel:
     return parse_model(d, str(p))
 
 
+def resolve_model(model: AnswerabilityModel | str | Path) -> AnswerabilityModel:
+    """A loaded model as it is, a shipped model's name (loaded once per process: `archehr answer` over many
+    questions would otherwise read its file again for each) or a model file (read each time: it may change)."""
+    if isinstance(model, AnswerabilityModel):
+        return model
+    return shipped_model(model) if isinstance(model, str) and model in SHIPPED else load_model(model)
+
+
 @functools.lru_cache(maxsize=4)
 def shipped_model(name: str = "lexical") -> AnswerabilityModel:
     """A shipped model, loaded once per process (predict records its P per case in run.json)."""

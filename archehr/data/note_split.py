@@ -317,9 +317,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         if index in blocks:
             skip_to = blocks[index]
-            start = line_s + len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
-            last_s, last_e = paragraph[skip_to]
-            units.append(_Unit(start, last_s + len(text[last_s:last_e].rstrip()), "appointment"))
+            units.append(_block_unit(text, paragraph, index, skip_to))
             open_unit, prev_line = None, ""
             continue
         lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
@@ -374,6 +372,14 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
         open_unit.entry = index in heads
         units.append(open_unit)
     return units
+
+
+def _block_unit(text: str, paragraph: list[tuple[int, int]], first: int, last: int) -> _Unit:
+    """An appointment block's (or a result stacked on short lines') lines as one unit, first line to last."""
+    line_s, line_e = paragraph[first]
+    last_s, last_e = paragraph[last]
+    return _Unit(line_s + len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip()),
+                 last_s + len(text[last_s:last_e].rstrip()), "appointment")
 
 
 def _paragraphs(text: str) -> list[list[tuple[int, int]]]:

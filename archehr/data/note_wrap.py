@@ -120,6 +120,13 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     if ORDER.match(line):
         return False
+    return _carries_on(prev, line, width, lead, next_line)
+
+
+def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | None) -> bool:
+    """`continues` for a line that opens no field, order or list entry and follows no open phrase: a sentence
+    begun inside the line above, a hanging indent, a count, a bracket or a full line carry on; a timed entry or
+    an appointment's end start anew."""
     # a sentence begun inside the line above and left without its end carries on, whatever the width read
     # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
     if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
