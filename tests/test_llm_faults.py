@@ -457,8 +457,10 @@ def test_predict_against_a_server_answering_401_opens_the_breaker(server, tmp_pa
     assert code == 3
     run = check_complete_submission(out)
     cases = list(run["input_sha256"])
-    # the first case's 5 evidence samples, each asked once; then the breaker refuses every other request
-    assert server.calls == 5 and list(run["llm_usage"]["per_case"]) == [cases[0]]
+    # the first case's 5 evidence samples, each asked once; then the breaker refuses every other request. The
+    # samples go out together over the client's slots: the breaker opens at the 4th failure in a row, and on a busy
+    # machine those 4 can come back before the 5th sample leaves, which the open breaker then refuses
+    assert server.calls in (4, 5) and list(run["llm_usage"]["per_case"]) == [cases[0]]
     assert run["llm_transport"]["breaker"]["events"][0]["event"] == "opened"
     assert all(run["fallbacks"][c].count("HTTP 401") == 1 for c in cases[1:]), run["fallbacks"]
 
