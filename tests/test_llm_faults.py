@@ -453,14 +453,16 @@ def test_predict_against_a_server_answering_400_asks_each_request_once(server, t
 def test_predict_against_a_server_answering_401_opens_the_breaker(server, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     server.mode = "401"
-    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=2.0, backoff=0.01))
+    # (a 401 comes back at once: the long timeout only keeps a busy machine's slow thread from timing out instead)
+    code, out = predict(tmp_path, shipped_system(tmp_path, server.url, timeout=10.0, backoff=0.01))
     assert code == 3
     run = check_complete_submission(out)
     cases = list(run["input_sha256"])
-    # the first case's 5 evidence samples, each asked once; then the breaker refuses every other request. The
-    # samples go out together over the client's slots: the breaker opens at the 4th failure in a row, and on a busy
-    # machine those 4 can come back before the 5th sample leaves, which the open breaker then refuses
-    assert server.calls in (4, 5) and list(run["llm_usage"]["per_case"]) == [cases[0]]
+    # at most the first case's 5 evidence samples reach the server, each asked once (without the breaker every
+    # case would send its 6 requests); then the breaker refuses every other request. The samples go out together
+    # over the client's slots, so on a busy machine the failures that open it can come back before the last
+    # samples leave, and those are refused instead
+    assert 1 <= server.calls <= 5 and list(run["llm_usage"]["per_case"]) == [cases[0]]
     assert run["llm_transport"]["breaker"]["events"][0]["event"] == "opened"
     assert all(run["fallbacks"][c].count("HTTP 401") == 1 for c in cases[1:]), run["fallbacks"]
 
