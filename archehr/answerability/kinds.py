@@ -177,11 +177,11 @@ def ask_kind(question: str) -> str:
     return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
 
-def sentence_words(text: str, lexicon: Glossary) -> set[str]:
+@functools.lru_cache(maxsize=4096)  # one answer reads each note sentence's words up to six times
+def sentence_words(text: str, lexicon: Glossary) -> frozenset[str]:
     """A sentence's words with its abbreviations expanded and its brand drug names' generic names added."""
-    extra = [x for e in lexicon.matches(text) if e.kind == "abbr" for x in e.expansions]
-    extra += generics_in(text)
-    return set(tokens(text + " " + " ".join(extra)))
+    extra = [x for e in lexicon.matches(text) if e.kind == "abbr" for x in e.expansions] + generics_in(text)
+    return frozenset(tokens(text + " " + " ".join(extra)))
 
 
 def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
