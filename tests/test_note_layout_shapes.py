@@ -3,7 +3,8 @@ entries, SOAP letters, result strips. No line here comes from a writer's note.""
 
 from __future__ import annotations
 
-from archehr.data.note_layout import appointment_blocks, field_cells, line_cells
+from archehr.data.note_blocks import appointment_blocks
+from archehr.data.note_layout import field_cells, line_cells
 from archehr.data.note_split import split_note
 from archehr.data.note_wrap import wrap_width
 

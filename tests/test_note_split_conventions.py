@@ -190,6 +190,19 @@ def test_a_thread_messages_stamp_line_joins_the_first_sentence_of_its_message():
                            "[Nurse reply - 02/03/2026 10:40, K. Obi, Practice Nurse] Yes, rest it for two days."]
 
 
+def test_a_dated_entry_wrapped_over_short_lines_is_prose_not_an_appointment_block():
+    # (each line is short and none ends in a full stop, as an appointment block's lines are; the sentence ended
+    # inside the first line says it is wrapped prose)
+    note = ("04/02/2025 10:12 Day 1 call. Patient at home, sore in the right\n"
+            "groin, no bleeding. No palpitations. May shower\n"
+            "from today but no baths for 5 days\n")
+    assert texts(note) == ["04/02/2025 10:12 Day 1 call.", "Patient at home, sore in the right groin, no bleeding.",
+                           "No palpitations.", "May shower from today but no baths for 5 days"]
+    # (an address's abbreviation ends no sentence: the block stays one unit)
+    block = "Follow-up visit\nThursday, May 6, 2032 at 3:30 PM\nDr. Agnes Hall, 12 Mill St. Suite 4\n"
+    assert texts(block) == ["Follow-up visit Thursday, May 6, 2032 at 3:30 PM Dr. Agnes Hall, 12 Mill St. Suite 4"]
+
+
 def test_a_bracketed_line_without_a_date_or_time_is_no_stamp():
     assert texts("[Attachment removed]\nThe photo shows a red rash.\n") == ["[Attachment removed]",
                                                                            "The photo shows a red rash."]

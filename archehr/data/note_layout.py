@@ -6,8 +6,8 @@ the line's layout, not its words, decides: a row of fields ("Name: X   DOB: Y   
 header or footer of a PDF copy ("Page 2 of 3"), or a line that opens a unit of its own whatever the line
 above (a time or date at its start: "14:32 ...", "12/14/2026 ...", "Mon 12/14 9:30 AM ...").
 
-Each function takes one line without its line break (offsets returned are inside that line), except
-`appointment_blocks`, which reads a paragraph's lines: a date or time line with the short lines under it.
+Each function takes one line without its line break (offsets returned are inside that line); blocks of several
+short lines (an appointment, a result stacked on short lines) are `note_blocks`'.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 _LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
 # a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
 # its value ("Started:   semaglutide ...")
-_COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
+COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
 # a field after a gap: a tab or three spaces, or two after a value that ends no sentence
 # ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
 # (an empty field's colon too: "URGENCY:          STATUS: COMPLETED")
@@ -60,21 +60,21 @@ _PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+
                         r"|continued (?:on|from) (?:next|previous) page)"
                         r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
 # (month and day names in title case or, as upper-case exports print them, in capitals: "MAY 16, 2034")
-_WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
+WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
             r"|(?:MON|TUES?|WED(?:NES)?|THU(?:RS?)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?)\.?")
-_MONTH_NAME = (r"(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
+MONTH_NAME = (r"(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
                r"|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*)\.?")
 # a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
 # or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
-_STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
+STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
                     rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
-                    rf"|{_MONTH_NAME}\s+\d{{1,2}}\b"
+                    rf"|{MONTH_NAME}\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
-                    rf"|{_WEEKDAY},?\s+(?:\d|{_MONTH_NAME}))")
+                    rf"|{WEEKDAY},?\s+(?:\d|{MONTH_NAME}))")
 
 
 # a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
-_STAMP_TOKEN = (rf"(?:{_WEEKDAY}|{_MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
+_STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
                 rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
 _STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
 
@@ -85,7 +85,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     fields every column is one ("Pages: 2    03/30/2034 16:42" is two)."""
     cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
     if cuts:
-        cuts += [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+        cuts += [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
     if _FIELD_START.match(line):
         first_colon = line.index(":")
         # (after a comma, a header field named with or without its colon: "Patient: Tomasz Wielgosz, DOB 22/01/1994,
@@ -130,7 +130,7 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
     """The column gaps of a field followed by short data columns without labels ("Pt: Ann Lee   52M   Adm
     10/02   D/C 10/06"): each column a field of its own, when each after the first is at most three words
     with a digit; [] else ("Plan: rest   Follow up with Dr. Lee in 2 weeks" is no row of data)."""
-    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    gaps = [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
     ends = [a for a, _ in gaps[1:]] + [len(line)]
     cells = [line[b:end].strip() for (_, b), end in zip(gaps, ends, strict=False)]
     if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
@@ -148,7 +148,7 @@ def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
 
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
 # a number, a time or a date
-_DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{_STAMP.pattern[1:]}")
+DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{STAMP.pattern[1:]}")
 # (one space is a gap before a checkbox: "Medication review: [x] Done   [ ] Not done")
 _LABEL_GAP = re.compile(rf"^{_LABEL}:(?:[ \t]{{2,}}|[ \t](?=\[[ xX]?\]|[\u2610\u2611\u2612]))(?=\S)")
 _WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
@@ -170,7 +170,7 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     a clinic name and a page ("RADIOLOGY REPORT      Northmoor Imaging Center"), a label over values
     ("Vitals:   BP 136/84    Pulse 78"); [] when a column is a value, a flag, a time or a date ("Wed 4/27
     8:00 AM   Lab draw", "Creatinine   1.9   H"), which makes the line one row. (start, end) in `line`."""
-    gaps = [(m.start(), m.end()) for m in _COLUMN_GAP.finditer(line)]
+    gaps = [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
     if not gaps or _DOT_LEADER.search(line):
         return []
     label = _LABEL_GAP.match(line)
@@ -197,7 +197,7 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     # (low)"): a result line each, when the first ends in a value with its unit
     if _RESULT_END.search(texts[0]) and all(_MEASUREMENT.match(t) for t in texts[1:]):
         return cells
-    if any(_DATA_CELL.match(t) and not t.endswith(":") for t in texts):
+    if any(DATA_CELL.match(t) and not t.endswith(":") for t in texts):
         return []
     # a column that opens with a word in lower case carries on the one before it ("J. Kowalewski, PA-C
     # e-signed 11/21 19:41"), unless it is a page mark ("page 1/1"); "eGFR 22" is a name
@@ -230,16 +230,16 @@ def is_table_row(line: str) -> bool:
     body = line.strip()
     if _DOT_LEADER.search(body) or _PIPES.search(body):
         return True
-    gaps = [m for m in _COLUMN_GAP.finditer(body) if body[m.start() - 1] not in ".!?;,"]
+    gaps = [m for m in COLUMN_GAP.finditer(body) if body[m.start() - 1] not in ".!?;,"]
     if not gaps:
         return False
-    cells = _COLUMN_GAP.split(body)
+    cells = COLUMN_GAP.split(body)
     words = sum(1 for c in cells if re.fullmatch(r"[a-z]+[.,;:!?]?", c))
     return not (len(cells) >= 3 and words >= 0.6 * len(cells))
 
 
 def _column_starts(line: str) -> set[int]:
-    return {m.end() for m in _COLUMN_GAP.finditer(line)}
+    return {m.end() for m in COLUMN_GAP.finditer(line)}
 
 
 def same_table(above: str, below: str) -> bool:
@@ -307,7 +307,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else. A pipe
     line holding no field is a title line or a strip of readings, one unit ("Clinic | 3rd floor | 555-0100")."""
     body = line.strip()
-    if body.startswith("|") or body.endswith("|") or _COLUMN_GAP.search(body) or _title_bar(body):
+    if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     if gaps and all("|" in line[a:b] for a, b in gaps) and not _holds_field(line, gaps):
@@ -338,7 +338,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         starts = [len(line) - len(line.lstrip()), *(b for _, b in gaps),
                   *(m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line))]
         title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
-        if len(gaps) < 2 or (not title and any(_STAMP.match(line[x:]) for x in starts)):
+        if len(gaps) < 2 or (not title and any(STAMP.match(line[x:]) for x in starts)):
             return []
     cells, pos = [], 0
     for a, b in gaps:
@@ -368,7 +368,7 @@ def is_page_line(line: str) -> bool:
 
 def starts_with_stamp(line: str) -> bool:
     """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
-    return bool(_STAMP.match(line.strip()))
+    return bool(STAMP.match(line.strip()))
 
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
@@ -396,101 +396,9 @@ OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|
 
 def has_column_gap(text: str) -> bool:
     """Does the text hold a gap that sets columns apart (a tab, or three spaces or more)?"""
-    return bool(_COLUMN_GAP.search(text))
+    return bool(COLUMN_GAP.search(text))
 
 
 def laid_out(line: str) -> bool:
     """A table row or a line of several fields: its length is the layout's, not a wrap width."""
     return is_table_row(line) or len(field_cells(line.strip())) > 1
-
-
-# --- appointment blocks of a portal export ---------------------------------------------------------------
-
-_MONTH = _MONTH_NAME
-# a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
-_WHEN_LINE = re.compile(rf"^(?:{_WEEKDAY},?\s|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-                        r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
-# the heading above the blocks ("Your upcoming appointments") is not part of the first one
-_BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
-# an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
-ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
-
-
-def _when_columns(line: str) -> bool:
-    """A date and a time set apart in columns ("Tue Dec 1, 2026    9:30 AM"): the head of an appointment block."""
-    cells = [c for c in _COLUMN_GAP.split(line.strip()) if c]
-    return len(cells) > 1 and bool(_WHEN_LINE.match(cells[0])) \
-        and all(_STAMP.match(c) and _DATA_CELL.match(c) for c in cells[1:])
-
-
-def _block_line(line: str) -> bool:
-    """A line an appointment block is made of: short, no full stop, no field, list item or order."""
-    return (0 < len(line) <= 80 and not line.endswith(":") and (not line.endswith(".") or ADDRESS_END.search(line))
-            and not ITEM.match(line)
-            and not FIELD.match(line) and not ORDER.match(line) and (not laid_out(line) or _when_columns(line))
-            and not is_rule_line(line) and not is_page_line(line))
-
-
-def _opens_block(lines: list[str], i: int) -> bool:
-    """Is line i the date line of the next block (a time alone carries on the block above)?"""
-    return i < len(lines) and bool(_WHEN_LINE.match(lines[i])) and not re.match(r"^\d{1,2}:\d{2}", lines[i])
-
-
-def _label_line(lines: list[str], i: int) -> bool:
-    """Can line i be the label of the block under it? A short line, or a header ("Next clinic visit:")
-    over a single block; a header over several blocks is theirs, not the first one's."""
-    if _block_line(lines[i]):
-        return True
-    single = not any(_opens_block(lines, j) and _block_line(lines[j]) for j in range(i + 2, len(lines)))
-    return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
-
-
-def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:
-    """{first line: last line} of each appointment block in a paragraph: a date or time line with the
-    short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit").
-    `leads` (the lines' indentation): lines set in under the date line are its block, and no label of the next."""
-    def deeper(k: int, than: int) -> bool:  # is line k set in deeper than line `than`?
-        return leads is not None and leads[k] > leads[than]
-
-    blocks: dict[int, int] = {}
-    i = 0
-    while i < len(lines):
-        # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
-        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and OPEN_END.search(lines[i - 1])):
-            i += 1
-            continue
-        first = i
-        if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
-                and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.!?]\s", lines[i - 1]) \
-                and not _opens_block(lines, i + 1):
-            # (above a list of one-line appointments, that line is the list's heading)
-            first = i - 1
-        last = i
-        while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
-                and not _opens_block(lines, last + 1) \
-                and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
-            last += 1
-        if last > first:  # a date line alone is an ordinary line
-            blocks[first] = last
-        i = last + 1
-    return blocks
-
-
-# --- stacked results of a portal -------------------------------------------------------------------------
-
-# a value, a unit and a flag at most ("1.62 mg/dL   High"), not an address ("14 Mill Lane, Eastham")
-_VALUE_LINE = re.compile(r"^[<>]?\d[\d.,]*(?:\s+[^\s,]+){0,2}$")
-
-
-def is_result_block(lines: list[str]) -> bool:
-    """Is a paragraph one result stacked on short lines, as a portal shows it ("Potassium" / "5.3 mmol/L
-    High" / "Normal range: 3.5 - 5.1 mmol/L")? A name, a value line under it, then at most three short
-    fields; no line ends a sentence. It is one unit, like an appointment block."""
-    if not 2 <= len(lines) <= 5 or not _VALUE_LINE.match(lines[1]):
-        return False
-    name = lines[0]
-    if len(name) > 60 or name.endswith(":") or ITEM.match(name) or FIELD.match(name) or not re.search("[A-Za-z]", name):
-        return False
-    return all(len(x) <= 80 and not x.endswith((".", "!", "?")) for x in lines) \
-        and all(FIELD.match(x) and len(field_cells(x)) < 2 for x in lines[2:])

@@ -29,16 +29,15 @@ from functools import lru_cache
 from typing import Any
 
 from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.data.note_blocks import appointment_blocks, is_result_block
 from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
     READING,
-    appointment_blocks,
     field_cells,
     is_breadcrumb,
     is_page_line,
-    is_result_block,
     is_rule_line,
     is_table_row,
     line_cells,

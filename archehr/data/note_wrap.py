@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import ADDRESS_END, FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
+from archehr.data.note_blocks import ADDRESS_END
+from archehr.data.note_layout import FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
 from archehr.data.note_sections import is_heading_line
 
 _NUMBERISH = re.compile(r"\d")
