@@ -203,6 +203,14 @@ def test_a_dated_entry_wrapped_over_short_lines_is_prose_not_an_appointment_bloc
     assert texts(block) == ["Follow-up visit Thursday, May 6, 2032 at 3:30 PM Dr. Agnes Hall, 12 Mill St. Suite 4"]
 
 
+def test_soap_letters_on_their_lines_with_one_alone_over_its_plan_are_units_of_their_own():
+    note = "S: Feels well. Sleeping badly.\n\nO: BP 124/78.\n\nA: Good recovery.\n\nP:\n1. HbA1c in October.\n"
+    assert texts(note) == ["S:", "Feels well.", "Sleeping badly.", "O:", "BP 124/78.", "A:", "Good recovery.", "P:",
+                           "1. HbA1c in October."]
+    # (two letters with their prose and none alone: the letters stay the lines' labels, as the releases keep them)
+    assert texts("S: Feels well.\n\nA: Good recovery.\n") == ["S: Feels well.", "A: Good recovery."]
+
+
 def test_a_bracketed_line_without_a_date_or_time_is_no_stamp():
     assert texts("[Attachment removed]\nThe photo shows a red rash.\n") == ["[Attachment removed]",
                                                                            "The photo shows a red rash."]

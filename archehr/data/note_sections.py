@@ -321,3 +321,12 @@ def is_heading_line(prev: str, line: str, next_line: str | None) -> bool:
         return False
     after = (next_line or "").strip()
     return bool(after) and not re.match(r"[a-z]", after)
+
+
+def soap_letters_apart(paragraphs: list[list[str]]) -> bool:
+    """Does a note (its paragraphs' stripped lines) open its lines with three SOAP letters or more, one of them
+    alone over its block ("S: Baby delivered ...", "O: BP 124/78. ...", "A: ...", then "P:" over a numbered
+    plan)? Then it sets each letter apart from the prose after it."""
+    letters = {line[:2] for para in paragraphs for line in para if line[:2] in ("S:", "O:", "A:", "P:")}
+    alone = any(line in letters for para in paragraphs for line in para[:-1])
+    return len(letters) >= 3 and alone

@@ -52,6 +52,7 @@ from archehr.data.note_sections import (
     medicine_over_instruction,
     order_over_instruction,
     paragraph_labels,
+    soap_letters_apart,
     writes_labelled_paragraphs,
 )
 from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
@@ -452,7 +453,8 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     # (or sets two SOAP letters or more alone on their lines over their blocks: "O:" + "Vitals: ...", "A:" + "...")
     soap = any(_SECTION_LETTER.match(note[a:b].strip()) and k + 1 < len(para)
                for para in paragraphs for k, (a, b) in enumerate(para)) \
-        or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2
+        or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2 \
+        or soap_letters_apart([[note[a:b].strip() for a, b in para] for para in paragraphs])
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
     labels = "___" not in note
