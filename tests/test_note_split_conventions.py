@@ -211,6 +211,15 @@ def test_soap_letters_on_their_lines_with_one_alone_over_its_plan_are_units_of_t
     assert texts("S: Feels well.\n\nA: Good recovery.\n") == ["S: Feels well.", "A: Good recovery."]
 
 
+def test_a_title_case_heading_over_a_list_in_lower_case_is_a_unit_of_its_own():
+    note = ("Your Medication List\nlevothyroxine 88 mcg tablet\n    Take 1 tablet every morning.\n"
+            "ferrous sulfate 325 mg tablet\n    Take 1 tablet at lunch.\n")
+    assert texts(note) == ["Your Medication List", "levothyroxine 88 mcg tablet Take 1 tablet every morning.",
+                           "ferrous sulfate 325 mg tablet Take 1 tablet at lunch."]
+    # (a wrapped sentence whose line happens to hold capitalised words runs on)
+    assert texts("Seen today by Dr Ann Lee\nat the clinic.\n") == ["Seen today by Dr Ann Lee at the clinic."]
+
+
 def test_a_bracketed_line_without_a_date_or_time_is_no_stamp():
     assert texts("[Attachment removed]\nThe photo shows a red rash.\n") == ["[Attachment removed]",
                                                                            "The photo shows a red rash."]
