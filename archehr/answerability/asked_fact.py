@@ -106,14 +106,10 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
     a sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
     generic test word ("the blood test") or a verb asking for a result ("find", "show") beside other concepts
     says where or how the result was asked, not what: left out."""
-    from archehr.answerability.holds import GENERIC_TESTS
-    from archehr.answerability.kinds import asked_concepts, sentence_words
+    from archehr.answerability.kinds import sentence_words
     from archehr.relevance.text import tokens
 
-    concepts = asked_concepts(question, lexicon)
-    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
-    kept = [c for c in concepts if c.surface not in aside]
-    concepts = kept if kept else concepts
+    concepts = kept_concepts(question, lexicon)
     words = [sentence_words(t, lexicon) for t in texts]
     raw = [tokens(t) for t in texts]
     # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
@@ -127,6 +123,19 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
             out[k, i] = named or (len(c.surface) == 1 and len(c.surface[0]) >= 5
                                   and any(t.startswith(c.surface[0]) for t in raw[i]))
     return out
+
+
+def kept_concepts(question: str, lexicon: Glossary) -> list:
+    """The question's concepts `concept_rows` reads, in its row order (`kinds.asked_concepts` less a generic test word
+    or a verb asking for a result when others remain)."""
+    from archehr.answerability.holds import GENERIC_TESTS
+    from archehr.answerability.kinds import asked_concepts
+    from archehr.relevance.text import tokens
+
+    concepts = asked_concepts(question, lexicon)
+    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
+    kept = [c for c in concepts if c.surface not in aside]
+    return kept if kept else concepts
 
 
 def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:
@@ -357,3 +366,16 @@ def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np
         return False
     stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon)
     return stripped.shape == named.shape and not stripped[rarest].any()
+
+
+def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
+               lexicon: Glossary) -> bool:
+    """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
+    from archehr.answerability.asked_detail import detail_unsaid
+
+    return (fact_unsaid(kind, question, texts, paragraphs, named)
+            or date_unset(kind, question, texts, paragraphs, named)
+            or result_earlier(kind, question, texts, named)
+            or years_unsaid(kind, question, texts, paragraphs, named)
+            or named_as_risk_only(kind, question, texts, named, lexicon)
+            or detail_unsaid(kind, question, texts, paragraphs, named, lexicon))
