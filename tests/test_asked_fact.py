@@ -44,6 +44,9 @@ def test_asked_rows_are_the_sentences_naming_the_most_of_the_topic() -> None:
     (["U&E today: normal."], False),  # a verdict word
     (["Potassium not checked (normal last year)."], True),  # a test not done gives no result, whatever it says
     (["Potassium-rich foods: bananas."], False),  # names no test: not a test asked about
+    # a verdict inside a condition is no result; said outright it is one
+    (["Potassium checked today; keep the old dose until we tell you the potassium is normal."], True),
+    (["Potassium checked today and it is normal."], False),
 ])
 def test_a_result_question_with_its_test_only_planned(sentences: list[str], unsaid: bool) -> None:
     assert _unsaid("test_result", "was her potassium ok when she left", sentences) is unsaid

@@ -85,7 +85,7 @@ def dose_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], 
     """A dose asked (`DOSE_ASKED`) of a medicine the note names, and neither a sentence naming it nor the next one in
     its paragraph (when that one names no other medicine: "Omit warfarin tonight." then "From Friday take 5 mg")
     gives an amount with its unit."""
-    from archehr.glossary.drugs import generics_in
+    from archehr.answerability.kinds import medicines_asked
 
     if not DOSE_ASKED.search(question):
         return False
@@ -94,7 +94,7 @@ def dose_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], 
         return False
     near = rows.copy()
     for i in np.flatnonzero(_with_next(rows, paragraphs) & ~rows):
-        near[i] = not generics_in(texts[i])
+        near[i] = not medicines_asked(texts[i], lexicon)
     return not any(DOSE.search(texts[i]) for i in np.flatnonzero(near))
 
 

@@ -10,7 +10,8 @@ the asked thing (the question's most specific concept the note names: the one th
 tells whether any of them gives the asked fact:
 
 - test_result: a result (`test_words.RESULT` or `RESULT_GIVEN`: a value with its unit, flag or range, a finding,
-  normal or abnormal words) in a sentence that does not say the test was not done; when the question quotes the
+  normal or abnormal words, not inside a condition: "until we tell you it is clear") in a sentence that does not say
+  the test was not done; when the question quotes the
   value itself ("his CRP was 46, is that bad"), what is asked is its verdict (`test_words.VERDICT`);
 - how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term") in such a
   sentence or the one after it;
@@ -99,6 +100,11 @@ _RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|clear|as expected|no c
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
 _DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
 _VALUE = re.compile(r"(?<![\d.:/])\d+(?:\.\d+)?(?![\d:/]|\.\d)")
+# a verdict in a condition is no result: "use contraception until we have told you your sample is clear", "we will
+# call you if it comes back positive"
+_IF_VERDICT = re.compile(r"\b(?:until|unless|if|once|when)\b(?:\s+[\w']+){0,8}?\s+"
+                         r"(?:is|are|comes? back|turns?|shows?)\s+"
+                         r"(?:clear|negative|positive|normal|abnormal|high|low|raised)\b", re.I)
 
 
 def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
@@ -185,7 +191,7 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
     plain = [" ".join(t.split()) for t in texts]
-    undated = [_DATE.sub(" ", t) for t in plain]
+    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", t)) for t in plain]
     if kind == "test_result":
         if not any(p.search(plain[i]) for i in np.flatnonzero(rows) for p in _ABOUT_TEST):
             return False  # the sentences naming it name no test: not a test asked about
