@@ -73,6 +73,9 @@ def test_a_finding_told_without_the_tests_name_is_a_result() -> None:
     (["START mirabegron 50 mg once daily for 12 weeks, then review."], False),
     (["START mirabegron 50 mg once daily.", "Stop solifenacin."], True),
     (["Continue mirabegron long-term."], False),
+    # a dose's spacing is no course; a course in hours is one
+    (["Take mirabegron at least 2 hours apart from your iron."], True),
+    (["Mirabegron every 12 hours for 3 more days."], False),
 ])
 def test_a_how_long_question_about_a_medicine_without_its_course(sentences: list[str], unsaid: bool) -> None:
     assert _unsaid("how_long", "How long will I have to remain on the mirabegron?", sentences) is unsaid
@@ -82,6 +85,10 @@ def test_the_course_in_the_next_sentence_counts() -> None:
     note = ["START mirabegron 50 mg once daily.", "Continue for 6 months."]
     assert not _unsaid("how_long", "How long will I stay on the mirabegron?", note, ["p1", "p1"])
     assert _unsaid("how_long", "How long will I stay on the mirabegron?", note, ["p1", "p2"])
+
+
+def test_a_dose_spacing_still_answers_a_when_question() -> None:
+    assert not _unsaid("when", "when do I take the mirabegron", ["Take mirabegron 30 minutes before breakfast."])
 
 
 def test_an_outcome_question_is_left_to_the_other_rules() -> None:

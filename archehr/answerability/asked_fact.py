@@ -11,10 +11,10 @@ tells whether any of them gives the asked fact:
 
 - test_result: a result (`test_words.RESULT` or `RESULT_GIVEN`: a value with its unit, flag or range, a finding,
   normal or abnormal words, not inside a condition: "until we tell you it is clear") in a sentence that does not say
-  the test was not done; when the question quotes the
-  value itself ("his CRP was 46, is that bad"), what is asked is its verdict (`test_words.VERDICT`);
-- how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term") in such a
-  sentence or the one after it;
+  the test was not done; when the question quotes the value itself ("his CRP was 46, is that bad"), what is asked
+  is its verdict (`test_words.VERDICT`);
+- how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term"; not a dose's
+  spacing, "2 hours apart") in such a sentence or the one after it;
 - when: a date, a weekday, a clock time or an interval (`WHEN`) in such a sentence or the one after it.
 
 `archehr answer` flags an answer for review when none does (`archehr.ask`).
@@ -78,6 +78,9 @@ WHEN = re.compile(
 # how long a medicine takes to work, said beside its course ("it may take up to 8 weeks to work fully"): no course
 _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*{_U}"
                     r"(?:\s+(?:to|before)\s+\w+(?:\s+\w+)?)?", re.I)
+# a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
+_SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                      r"(?:hours?|hrs?|minutes?|mins?)\s+(?:apart|before|after|later|earlier|from)\b", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
@@ -212,7 +215,9 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
         near = near | np.array([bool(_DOSE.search(t)) for t in plain], dtype=bool)
     near = _with_next(near, paragraphs)
     pattern = COURSE if kind == "how_long" else WHEN
-    return not any(pattern.search(_TAKES.sub(" ", plain[i])) for i in np.flatnonzero(near))
+    # a dose's spacing answers when to take it, not for how long
+    spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
+    return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
 
 
 # ---- the asked fact told only as yet to come, or at another time ---------------------------------------------------
