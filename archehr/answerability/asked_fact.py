@@ -305,11 +305,16 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
 # a result asked at a later time than the note reports: "when they let him home", "before she left", "now", "latest"
 _LATER_Q = re.compile(r"\b(?:now|anymore|any more|latest|most recent|last (?:one|reading|check|test)|"
                       r"(?:let|sent|go|went|came|got|allowed|discharged)\s+(?:\w+\s+)?home|discharg\w*|"
-                      r"(?:when|before) (?:he|she|i|they|we) (?:left|went)|back (?:up|down|to normal))\b", re.I)
+                      r"(?:when|before) (?:he|she|i|they|we) (?:left|went)|back (?:up|down|to normal)|"
+                      r"(?:after|since) (?:the|his|her|my|your|their) (?:operation|op|surgery|procedure))\b", re.I)
 # ... or whether a finding is gone ("is the clot gone now", "is it still there"): told only by a later word on it
 _GONE_Q = re.compile(r"\b(?:gone(?! up| down)|still there|cleared|go(?:ne)? away|dissolved|disappeared)\b", re.I)
 _EARLIER = re.compile(r"\b(?:on|at) (?:arrival|admission|presentation|diagnosis)\b|\binitial(?:ly)?\b|"
-                      r"\bwhen (?:he|she|they|you) (?:arrived|came in|presented)\b|\bat first\b", re.I)
+                      r"\bwhen (?:he|she|they|you) (?:arrived|came in|presented)\b|\bat first\b|"
+                      # the emergency department's or triage's value, before the operation: an arrival value
+                      r"\bin (?:the )?(?:ED|A&E|ER|emergency department)\b|\bat triage\b|"
+                      r"\b(?:before|prior to) (?:the |his |her |my |your )?(?:operation|op|surgery|procedure)\b|"
+                      r"\bpre-?op(?:erative(?:ly)?)?\b", re.I)
 _LATER = re.compile(r"\b(?:on|at|by|before) discharge\b|\btoday\b|\bnow\b|\brepeat\w*\b|\brecheck\w*\b|\blatest\b|"
                     r"\bimprov\w+|\bresolv\w+|\bback (?:up|down|to)\b|\bnormali[sz]\w+|\bsettled\b|\brecovered\b|"
                     r"\bclear(?:ed)?\b|\bno (?:residual|longer|remaining|further)\b|\bresidual\b|\bpersist\w*|"
