@@ -85,7 +85,7 @@ ARRIVAL = ["On arrival his oxygen saturations were 91% in air.", "He was treated
      False),
     ("test_result", "what was his sodium after the operation", ["Sodium before the operation was 131 mmol/L."], True),
     ("test_result", "what was his sodium after the operation",
-     ["Sodium before the operation was 131 mmol/L.", "Sodium on the ward was 136 mmol/L."], False),
+     ["Sodium before the operation was 131 mmol/L.", "Sodium after the operation was 136 mmol/L."], False),
     # a medicine asked about now: what to take, not a result
     ("med_change", "is he supposed to go back on the oxygen now", ARRIVAL, False),
     ("when", "when is the next scan to make sure the clot is gone",
