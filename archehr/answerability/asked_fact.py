@@ -17,7 +17,8 @@ tells whether any of them gives the asked fact:
   spacing, "2 hours apart") in such a sentence or the one after it;
 - when: a date, a weekday, a clock time or an interval (`WHEN`) in such a sentence or the one after it.
 
-`archehr answer` flags an answer for review when none does (`archehr.ask`).
+`archehr answer` flags an answer for review when none does (`archehr.ask`); `any_unsaid` gathers this module's rules
+and those of `asked_detail` (a day, a dose or a pending result asked).
 """
 
 from __future__ import annotations
