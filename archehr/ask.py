@@ -245,18 +245,15 @@ def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, 
 def _fact_unsaid(kind: str, question: str, split: SplitNote) -> bool:
     """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
     or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
-    or years when asked, or name the asked thing only as a risk (`archehr.answerability.asked_fact`)."""
+    or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
+    (`archehr.answerability.asked_fact.any_unsaid`)."""
     from archehr.answerability import asked_fact as af
     from archehr.glossary import load_lexicon
 
     texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
     lexicon = load_lexicon()
     named = af.concept_rows(question, texts, lexicon)
-    return (af.fact_unsaid(kind, question, texts, paragraphs, named)
-            or af.date_unset(kind, question, texts, paragraphs, named)
-            or af.result_earlier(kind, question, texts, named)
-            or af.years_unsaid(kind, question, texts, paragraphs, named)
-            or af.named_as_risk_only(kind, question, texts, named, lexicon))
+    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon)
 
 
 def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:

@@ -44,6 +44,9 @@ def test_asked_rows_are_the_sentences_naming_the_most_of_the_topic() -> None:
     (["U&E today: normal."], False),  # a verdict word
     (["Potassium not checked (normal last year)."], True),  # a test not done gives no result, whatever it says
     (["Potassium-rich foods: bananas."], False),  # names no test: not a test asked about
+    # a verdict inside a condition is no result; said outright it is one
+    (["Potassium checked today; keep the old dose until we tell you the potassium is normal."], True),
+    (["Potassium checked today and it is normal."], False),
 ])
 def test_a_result_question_with_its_test_only_planned(sentences: list[str], unsaid: bool) -> None:
     assert _unsaid("test_result", "was her potassium ok when she left", sentences) is unsaid
@@ -70,6 +73,9 @@ def test_a_finding_told_without_the_tests_name_is_a_result() -> None:
     (["START mirabegron 50 mg once daily for 12 weeks, then review."], False),
     (["START mirabegron 50 mg once daily.", "Stop solifenacin."], True),
     (["Continue mirabegron long-term."], False),
+    # a dose's spacing is no course; a course in hours is one
+    (["Take mirabegron at least 2 hours apart from your iron."], True),
+    (["Mirabegron every 12 hours for 3 more days."], False),
 ])
 def test_a_how_long_question_about_a_medicine_without_its_course(sentences: list[str], unsaid: bool) -> None:
     assert _unsaid("how_long", "How long will I have to remain on the mirabegron?", sentences) is unsaid
@@ -79,6 +85,10 @@ def test_the_course_in_the_next_sentence_counts() -> None:
     note = ["START mirabegron 50 mg once daily.", "Continue for 6 months."]
     assert not _unsaid("how_long", "How long will I stay on the mirabegron?", note, ["p1", "p1"])
     assert _unsaid("how_long", "How long will I stay on the mirabegron?", note, ["p1", "p2"])
+
+
+def test_a_dose_spacing_still_answers_a_when_question() -> None:
+    assert not _unsaid("when", "when do I take the mirabegron", ["Take mirabegron 30 minutes before breakfast."])
 
 
 def test_an_outcome_question_is_left_to_the_other_rules() -> None:

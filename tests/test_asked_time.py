@@ -78,6 +78,14 @@ ARRIVAL = ["On arrival his oxygen saturations were 91% in air.", "He was treated
     ("test_result", "is the clot in my leg gone now",
      ["An ultrasound showed a clot in the left leg.", "The repeat ultrasound showed the leg clot has resolved."],
      False),
+    # the emergency department's value is an arrival value; one before the operation is earlier than after it
+    ("test_result", "was my oxygen level ok when i left", ["In the ED his oxygen saturations were 90% on 4 L."], True),
+    ("test_result", "was my oxygen level ok when i left",
+     ["In the ED his oxygen saturations were 90% on 4 L.", "His oxygen saturations were 96% in air on the ward."],
+     False),
+    ("test_result", "what was his sodium after the operation", ["Sodium before the operation was 131 mmol/L."], True),
+    ("test_result", "what was his sodium after the operation",
+     ["Sodium before the operation was 131 mmol/L.", "Sodium after the operation was 136 mmol/L."], False),
     # a medicine asked about now: what to take, not a result
     ("med_change", "is he supposed to go back on the oxygen now", ARRIVAL, False),
     ("when", "when is the next scan to make sure the clot is gone",

@@ -10,13 +10,15 @@ the asked thing (the question's most specific concept the note names: the one th
 tells whether any of them gives the asked fact:
 
 - test_result: a result (`test_words.RESULT` or `RESULT_GIVEN`: a value with its unit, flag or range, a finding,
-  normal or abnormal words) in a sentence that does not say the test was not done; when the question quotes the
-  value itself ("his CRP was 46, is that bad"), what is asked is its verdict (`test_words.VERDICT`);
-- how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term") in such a
-  sentence or the one after it;
+  normal or abnormal words, not inside a condition: "until we tell you it is clear") in a sentence that does not say
+  the test was not done; when the question quotes the value itself ("his CRP was 46, is that bad"), what is asked
+  is its verdict (`test_words.VERDICT`);
+- how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term"; not a dose's
+  spacing, "2 hours apart") in such a sentence or the one after it;
 - when: a date, a weekday, a clock time or an interval (`WHEN`) in such a sentence or the one after it.
 
-`archehr answer` flags an answer for review when none does (`archehr.ask`).
+`archehr answer` flags an answer for review when none does (`archehr.ask`); `any_unsaid` gathers this module's rules
+and those of `asked_detail` (a day, a dose or a pending result asked).
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ WHEN = re.compile(
 # how long a medicine takes to work, said beside its course ("it may take up to 8 weeks to work fully"): no course
 _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*{_U}"
                     r"(?:\s+(?:to|before)\s+\w+(?:\s+\w+)?)?", re.I)
+# a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
+_SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                      r"(?:hours?|hrs?|minutes?|mins?)\s+(?:apart|before|after|later|earlier|from)\b", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
@@ -99,6 +104,11 @@ _RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|clear|as expected|no c
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
 _DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
 _VALUE = re.compile(r"(?<![\d.:/])\d+(?:\.\d+)?(?![\d:/]|\.\d)")
+# a verdict in a condition is no result: "use contraception until we have told you your sample is clear", "we will
+# call you if it comes back positive"
+_IF_VERDICT = re.compile(r"\b(?:until|unless|if|once|when)\b(?:\s+[\w']+){0,8}?\s+"
+                         r"(?:is|are|comes? back|turns?|shows?)\s+"
+                         r"(?:clear|negative|positive|normal|abnormal|high|low|raised)\b", re.I)
 
 
 def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
@@ -106,14 +116,10 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
     a sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
     generic test word ("the blood test") or a verb asking for a result ("find", "show") beside other concepts
     says where or how the result was asked, not what: left out."""
-    from archehr.answerability.holds import GENERIC_TESTS
-    from archehr.answerability.kinds import asked_concepts, sentence_words
+    from archehr.answerability.kinds import sentence_words
     from archehr.relevance.text import tokens
 
-    concepts = asked_concepts(question, lexicon)
-    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
-    kept = [c for c in concepts if c.surface not in aside]
-    concepts = kept if kept else concepts
+    concepts = kept_concepts(question, lexicon)
     words = [sentence_words(t, lexicon) for t in texts]
     raw = [tokens(t) for t in texts]
     # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
@@ -127,6 +133,19 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
             out[k, i] = named or (len(c.surface) == 1 and len(c.surface[0]) >= 5
                                   and any(t.startswith(c.surface[0]) for t in raw[i]))
     return out
+
+
+def kept_concepts(question: str, lexicon: Glossary) -> list:
+    """The question's concepts `concept_rows` reads, in its row order (`kinds.asked_concepts` less a generic test word
+    or a verb asking for a result when others remain)."""
+    from archehr.answerability.holds import GENERIC_TESTS
+    from archehr.answerability.kinds import asked_concepts
+    from archehr.relevance.text import tokens
+
+    concepts = asked_concepts(question, lexicon)
+    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
+    kept = [c for c in concepts if c.surface not in aside]
+    return kept if kept else concepts
 
 
 def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:
@@ -176,7 +195,7 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
     plain = [" ".join(t.split()) for t in texts]
-    undated = [_DATE.sub(" ", t) for t in plain]
+    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", t)) for t in plain]
     if kind == "test_result":
         if not any(p.search(plain[i]) for i in np.flatnonzero(rows) for p in _ABOUT_TEST):
             return False  # the sentences naming it name no test: not a test asked about
@@ -197,7 +216,9 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
         near = near | np.array([bool(_DOSE.search(t)) for t in plain], dtype=bool)
     near = _with_next(near, paragraphs)
     pattern = COURSE if kind == "how_long" else WHEN
-    return not any(pattern.search(_TAKES.sub(" ", plain[i])) for i in np.flatnonzero(near))
+    # a dose's spacing answers when to take it, not for how long
+    spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
+    return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
 
 
 # ---- the asked fact told only as yet to come, or at another time ---------------------------------------------------
@@ -285,11 +306,16 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
 # a result asked at a later time than the note reports: "when they let him home", "before she left", "now", "latest"
 _LATER_Q = re.compile(r"\b(?:now|anymore|any more|latest|most recent|last (?:one|reading|check|test)|"
                       r"(?:let|sent|go|went|came|got|allowed|discharged)\s+(?:\w+\s+)?home|discharg\w*|"
-                      r"(?:when|before) (?:he|she|i|they|we) (?:left|went)|back (?:up|down|to normal))\b", re.I)
+                      r"(?:when|before) (?:he|she|i|they|we) (?:left|went)|back (?:up|down|to normal)|"
+                      r"(?:after|since) (?:the|his|her|my|your|their) (?:operation|op|surgery|procedure))\b", re.I)
 # ... or whether a finding is gone ("is the clot gone now", "is it still there"): told only by a later word on it
 _GONE_Q = re.compile(r"\b(?:gone(?! up| down)|still there|cleared|go(?:ne)? away|dissolved|disappeared)\b", re.I)
 _EARLIER = re.compile(r"\b(?:on|at) (?:arrival|admission|presentation|diagnosis)\b|\binitial(?:ly)?\b|"
-                      r"\bwhen (?:he|she|they|you) (?:arrived|came in|presented)\b|\bat first\b", re.I)
+                      r"\bwhen (?:he|she|they|you) (?:arrived|came in|presented)\b|\bat first\b|"
+                      # the emergency department's or triage's value, before the operation: an arrival value
+                      r"\bin (?:the )?(?:ED|A&E|ER|emergency department)\b|\bat triage\b|"
+                      r"\b(?:before|prior to) (?:the |his |her |my |your )?(?:operation|op|surgery|procedure)\b|"
+                      r"\bpre-?op(?:erative(?:ly)?)?\b", re.I)
 _LATER = re.compile(r"\b(?:on|at|by|before) discharge\b|\btoday\b|\bnow\b|\brepeat\w*\b|\brecheck\w*\b|\blatest\b|"
                     r"\bimprov\w+|\bresolv\w+|\bback (?:up|down|to)\b|\bnormali[sz]\w+|\bsettled\b|\brecovered\b|"
                     r"\bclear(?:ed)?\b|\bno (?:residual|longer|remaining|further)\b|\bresidual\b|\bpersist\w*|"
@@ -357,3 +383,16 @@ def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np
         return False
     stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon)
     return stripped.shape == named.shape and not stripped[rarest].any()
+
+
+def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
+               lexicon: Glossary) -> bool:
+    """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
+    from archehr.answerability.asked_detail import detail_unsaid
+
+    return (fact_unsaid(kind, question, texts, paragraphs, named)
+            or date_unset(kind, question, texts, paragraphs, named)
+            or result_earlier(kind, question, texts, named)
+            or years_unsaid(kind, question, texts, paragraphs, named)
+            or named_as_risk_only(kind, question, texts, named, lexicon)
+            or detail_unsaid(kind, question, texts, paragraphs, named, lexicon))
