@@ -40,14 +40,18 @@ def _short_words() -> frozenset[str]:
 
 @functools.lru_cache(maxsize=4)
 def english_words(lexicon: Glossary) -> frozenset[str]:
-    """Words that are English (or already a lexicon term), never a drug's name shortened: stop words, the question
-    filler and the answer-kind words, every word of the lexicon's terms and expansions, and `short_words.txt`."""
+    """Words that are English, never a drug's name shortened: stop words, the question filler and the answer-kind
+    words, every word of the lexicon's expansions and of its terms (but a term beginning one of its expansions, the
+    lexicon's own shorthand: "oxy", "amox"), and `short_words.txt`."""
     from archehr.answerability.kinds import KIND_WORDS
 
     out = set(STOPWORDS) | set(QUESTION_FILLER) | set(KIND_WORDS) | _short_words()
     for e in lexicon.entries:
-        for x in (e.term, *e.expansions):
-            out.update(w.lower() for w in _LETTERS.findall(x))
+        expanded = {w.lower() for x in e.expansions for w in _LETTERS.findall(x)}
+        out |= expanded
+        # a term's word beginning a word of its own expansions is the lexicon's shorthand ("oxy": oxycodone; "amox"
+        # of "amox-clav"), not English
+        out.update(w for w in _LETTERS.findall(e.term) if not any(x.startswith(w) and x != w for x in expanded))
     return frozenset(out)
 
 

@@ -9,7 +9,8 @@ classes in patients' words (`class` entries: "blood thinner" -> apixaban, warfar
 and places, time words and misspellings; a term in both files has the union of their expansions.
 British spellings of its terms and expansions are added on load (`spelling.py`: a note's "haemoglobin" is the
 glossary's "hemoglobin").
-A class in patients' words takes any word for a medicine's form ("thyroid tablet" is "thyroid pill": `forms.py`).
+A class in patients' words takes any word for a medicine's form ("thyroid tablet" is "thyroid pill"), a test any
+word for a test ("thyroid bloods" is "thyroid test"): `forms.py`.
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 """
 
@@ -204,7 +205,7 @@ def _default_glossary() -> Glossary:
 
 # the rules `load_lexicon` applies to the files' entries: part of the lexicon's version, so a change of rule
 # changes the version recorded with the answers
-LEXICON_RULES = "british-spellings-1 form-aliases-1"
+LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1"
 
 
 def with_british_spellings(g: Glossary) -> Glossary:
@@ -239,9 +240,9 @@ def load_lexicon() -> Glossary:
     text = EVERYDAY_PATH.read_text(encoding="utf-8")
     layer = parse_glossary(text, str(EVERYDAY_PATH))
     layer.version = _version(text)
-    from archehr.glossary.forms import with_form_aliases
+    from archehr.glossary.forms import with_form_aliases, with_test_aliases
 
-    return with_british_spellings(with_form_aliases(merge(_default_glossary(), layer)))
+    return with_british_spellings(with_test_aliases(with_form_aliases(merge(_default_glossary(), layer))))
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
