@@ -122,3 +122,23 @@ def test_a_common_word_beginning_a_drug_name_does_not_find_it() -> None:
     assert shortened_drug("hydro", drugs, words, ENGLISH) == "hydrocortisone"
     assert shortened_drug("ator", drugs, words, ENGLISH) == "atorvastatin"
     assert shortened_drug("cort", drugs, words, ENGLISH) is None  # begins "cortisol", a note word, too
+
+
+def test_a_test_takes_any_test_word_with_its_heads_expansions() -> None:
+    lex = load_lexicon()
+    got = lex.matches("when do i need my sugar blood test again")
+    assert [e.term for e in got] == ["sugar blood test"] and "a1c" in got[0].expansions
+    bloods = lex.get("thyroid bloods")
+    assert bloods is not None and "tsh" in bloods.expansions
+    # whose test, not what is tested: "his level" is no test of "his"
+    assert lex.get("his level") is None and lex.get("the levels") is None
+
+
+def test_hi_after_a_word_is_high_and_a_greeting_is_not() -> None:
+    from archehr.answerability.cues import plain_question
+    from archehr.answerability.kinds import ask_kind
+
+    assert plain_question("was my tsh hi") == "was my tsh high"
+    assert ask_kind("was my tsh hi") == "test_result"
+    assert plain_question("Hi, my dad has a new spray") == "Hi, my dad has a new spray"
+    assert plain_question("ok so hi, when is it") == "ok so hi, when is it"
