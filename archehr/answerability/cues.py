@@ -128,8 +128,9 @@ VISIT = re.compile(rf"\b(?:{_VISIT_WORDS}|clinic)\b", re.I)
 _BOOKED_Q = re.compile(rf"\b(?:{_VISIT_WORDS}|check[\s-]*ups?|booked|scheduled|what (?:date|day|time)|"
                        r"next (?:session|dose|shot|scan|test))\b", re.I)
 # texting spellings of the question words the kind cues read ("wat day is his apt", "wen do i stop")
-_TEXTING_WORDS = {"wat": "what", "wot": "what", "wen": "when", "wich": "which", "hw": "how", "y": "why"}
-_TEXTING = re.compile(r"\b(?:wat|wot|wen|wich|hw)\b|^y\b", re.I)
+# ("hi" after a word is "high": "was my tsh hi"; a greeting opens the question or takes a comma)
+_TEXTING_WORDS = {"wat": "what", "wot": "what", "wen": "when", "wich": "which", "hw": "how", "y": "why", "hi": "high"}
+_TEXTING = re.compile(r"\b(?:wat|wot|wen|wich|hw)\b|^y\b|(?<=\w )hi\b(?!\s*[,!])", re.I)
 
 
 def cue_table(classifier: str) -> tuple[tuple[str, re.Pattern[str]], ...]:

@@ -48,11 +48,10 @@ from archehr.answerability.holds import (
 from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spelt_alike: the tests' way in)
     _misspelt,
     _spelt_alike,
-    _with_drug,
     misspelt_drug,
     note_drug_names,
 )
-from archehr.answerability.sounds_alike import with_heard
+from archehr.answerability.shorthand import widen
 from archehr.answerability.when_answers import story_shares, visit_lift, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
@@ -269,10 +268,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     words = [sentence_words(t, lex) for t in texts]
     headers = np.array([is_header(s.text) for s in case.sentences], dtype=bool)
     concepts = asked_concepts(question, lex)
-    concepts = with_heard(concepts, question, texts, words, lex)  # "by so pro lol": bisoprolol
-    drugs_in_note = note_drug_names(texts)
-    concepts = [_with_drug(c, question, words, drugs_in_note) for c in concepts]
-    concepts = [_misspelt(c, question, words, lex) for c in concepts]
+    concepts = widen(concepts, question, texts, words, lex)  # heard, shortened, misspelt: "fludro", "by so pro lol"
     named = np.array([[c.covered_by(w) for w in words] for c in concepts], dtype=bool).reshape(len(concepts), n)
     for k, c in enumerate(concepts):
         # "the new dose", "the blood test": named by a sentence giving an amount or a lab value, in any words

@@ -63,30 +63,37 @@ def _spelt_alike(word: str, other: str, similarity: float) -> bool:
     return sorted(word) == sorted(other) or SequenceMatcher(None, word, other).ratio() >= similarity
 
 
-def misspelt_drug(word: str, question: str, note_drugs: dict[str, str]) -> list[str]:
+def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_words: frozenset[str] = frozenset(),
+                  english: frozenset[str] = frozenset()) -> list[str]:
     """The generic names of the note's drugs that a question's word stands for in short or misspelt
-    ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`, at least
-    4 letters) begins its generic name, or (at least 5 letters) is within about one letter of one
-    (similarity >= 0.85, lengths within 2, the same first letter), or is its name without a single-isomer
-    prefix ("thyroxine" for levothyroxine, `CHIRAL_PREFIXES`)."""
+    ("urso" for ursodiol, "predisone", "trazadone", "abilfy" for Abilify): the word (stemmed as `word`) begins
+    the name of exactly one of them (`shorthand.shortened_drug`, with the note's words and the English words
+    it must not be), or (at least 5 letters) is within about one letter of one (similarity >= 0.85, lengths
+    within 2, the same first letter), or is its name without a single-isomer prefix ("thyroxine" for
+    levothyroxine, `CHIRAL_PREFIXES`)."""
+    from archehr.answerability.shorthand import shortened_drug
+
     found = []
-    for w in re.findall(r"[A-Za-z]{4,}", question):
+    for w in re.findall(r"[A-Za-z]{3,}", question):
         lw = w.lower()
         if stem_word(lw) != word:
             continue
+        short = shortened_drug(lw, note_drugs, note_words, english)
+        found.extend([short] if short is not None else [])
         for name, generic in note_drugs.items():
-            if (name == generic and len(name) > len(lw) and name.startswith(lw)) or (
-                    len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
+            if (len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
                     len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
                 found.append(generic)
     return list(dict.fromkeys(found))
 
 
-def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str]) -> Concept:
+def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str],
+               english: frozenset[str] = frozenset()) -> Concept:
     """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt."""
     if len(c.surface) != 1 or not note_drugs or any(c.covered_by(w) for w in words):
         return c
-    extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs)} - {()}
+    note_words = frozenset(t for ws in words for t in ws if t.isalpha())
+    extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs, note_words, english)} - {()}
     return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
 
 

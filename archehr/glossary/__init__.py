@@ -9,6 +9,8 @@ classes in patients' words (`class` entries: "blood thinner" -> apixaban, warfar
 and places, time words and misspellings; a term in both files has the union of their expansions.
 British spellings of its terms and expansions are added on load (`spelling.py`: a note's "haemoglobin" is the
 glossary's "hemoglobin").
+A class in patients' words takes any word for a medicine's form ("thyroid tablet" is "thyroid pill"), a test any
+word for a test ("thyroid bloods" is "thyroid test"): `forms.py`.
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 """
 
@@ -27,6 +29,8 @@ DEFAULT_PATH = Path(__file__).resolve().parent / "glossary.tsv"
 # ask permission for (driving, work, bathing, alcohol ...) -> the words a note uses for it
 KINDS = ("abbr", "lay", "class", "activity")
 EVERYDAY_PATH = Path(__file__).resolve().parent / "everyday.tsv"
+# common English words that begin a drug's name: never read as the drug shortened (`answerability.shorthand`)
+SHORT_WORDS_PATH = Path(__file__).resolve().parent / "short_words.txt"
 HEADER = ("term", "kind", "expansions")
 
 
@@ -201,7 +205,7 @@ def _default_glossary() -> Glossary:
 
 # the rules `load_lexicon` applies to the files' entries: part of the lexicon's version, so a change of rule
 # changes the version recorded with the answers
-LEXICON_RULES = "british-spellings-1"
+LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1"
 
 
 def with_british_spellings(g: Glossary) -> Glossary:
@@ -222,9 +226,11 @@ def with_british_spellings(g: Glossary) -> Glossary:
                 out.append(GlossaryEntry(t, e.kind, e.expansions, e.line))
     from archehr.glossary.drugs import BRANDS_PATH, FILTER_VERSION
 
-    # the drug-name filter's version too: brand names resolve to the generics the class layer lists
+    # the drug-name filter's version too: brand names resolve to the generics the class layer lists; and the
+    # English words a drug's shortened name must not be (`answerability.shorthand`)
     return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}",
-                                            BRANDS_PATH.read_text(encoding="utf-8")))
+                                            BRANDS_PATH.read_text(encoding="utf-8"),
+                                            SHORT_WORDS_PATH.read_text(encoding="utf-8")))
 
 
 @functools.lru_cache(maxsize=1)
@@ -234,8 +240,10 @@ def load_lexicon() -> Glossary:
     text = EVERYDAY_PATH.read_text(encoding="utf-8")
     layer = parse_glossary(text, str(EVERYDAY_PATH))
     layer.version = _version(text)
-    return with_british_spellings(merge(_default_glossary(), layer))
+    from archehr.glossary.forms import with_form_aliases, with_test_aliases
+
+    return with_british_spellings(with_test_aliases(with_form_aliases(merge(_default_glossary(), layer))))
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
-           "EVERYDAY_PATH", "LEXICON_RULES", "with_british_spellings"]
+           "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "with_british_spellings"]
