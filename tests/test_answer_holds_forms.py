@@ -1,0 +1,45 @@
+"""Question phrasings read as their kind (`archehr.answerability.cues`) and sentence forms holding a kind of answer
+(`archehr.answerability.holds.HOLDS`): phrasings and sentences written for these tests (fictional)."""
+
+from __future__ import annotations
+
+import pytest
+
+from archehr.answerability.holds import HOLDS
+from archehr.answerability.kinds import ask_kind
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("is the amlodipine new? i dont remember being on it", "med_change"),
+    ("how much of the long-acting insulin do I inject", "med_change"),
+    ("at what point do i go to a&e with the ketones", "may_i"),
+    ("should he ring 999 if it doesnt settle", "may_i"),
+    ("can grandad have a pint at the party", "may_i"),
+    ("was my tsh hi", "test_result"),
+    ("my test in the emergency, it was negative or positive?", "test_result"),  # a place, not a return
+    ("when should I go to the emergency room", "may_i"),
+    ("can it go away on its own?", "other"),  # "it" is no person asking leave
+])
+def test_question_phrasings(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(("kind", "text", "holds"), [
+    # a blood pressure is no date: 92 and 60 are no day or month
+    ("when", "Blood pressure was 92/60 standing.", False),
+    ("when", "Stitches out at the practice on 14/10.", True),
+    # a restriction with its length tells when it ends
+    ("when", "Activity: No driving for 1 week.", True),
+    ("when", "Avoid heavy lifting until the wound has healed.", True),
+    ("when", "No driving.", False),
+    # an activity ruled out, a care rule
+    ("may_i", "Keep the catheter dressing dry; no showers, baths or swimming while it is in.", True),
+    ("may_i", "Keep the wound clean.", True),
+    ("may_i", "The wound looked clean.", False),
+    # a wait in minutes is a duration
+    ("how_long", "Stay upright for at least 30 minutes after the tablet.", True),
+    ("how_long", "Recheck the sugar after 15 minutes.", True),
+    ("how_long", "The tablet is white.", False),
+])
+def test_sentence_forms(kind: str, text: str, holds: bool) -> None:
+    assert bool(HOLDS[kind].search(text)) is holds
