@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.answerability.holds import HOLDS
+from archehr.answerability.holds import DONE, HOLDS
 from archehr.answerability.kinds import ask_kind
 
 
@@ -40,6 +40,18 @@ def test_question_phrasings(question: str, kind: str) -> None:
     ("how_long", "Stay upright for at least 30 minutes after the tablet.", True),
     ("how_long", "Recheck the sugar after 15 minutes.", True),
     ("how_long", "The tablet is white.", False),
+    # "for the first 7 days" is a length like "for the next 7 days"
+    ("how_long", "Wear close-fitting underpants day and night for the first 7 days.", True),
 ])
 def test_sentence_forms(kind: str, text: str, holds: bool) -> None:
     assert bool(HOLDS[kind].search(text)) is holds
+
+
+@pytest.mark.parametrize(("text", "done"), [
+    ("He completed 21 days of aspirin.", True),
+    ("Aspirin 300 mg daily was given for the first 14 days and has now STOPPED.", True),
+    ("Bisoprolol was stopped at discharge; no palpitations for 1 week.", False),  # a stop told, not a course over
+    ("Stop the aspirin after 14 days.", False),
+])
+def test_a_course_already_over(text: str, done: bool) -> None:
+    assert bool(DONE.search(text)) is done

@@ -216,3 +216,9 @@ def test_a_tests_schedule_rises_for_a_when_question_asking_a_test() -> None:
     both = ["Repeat bloods and clinic review in 2 weeks."]
     assert when_lift(both, "when is my next check up and blood test").tolist() == pytest.approx(
         [W_VISIT + W_SCHEDULE + W_AGAIN])
+
+
+def test_a_place_named_is_no_visit_asked() -> None:
+    assert asks_visit("when does he need to see the asthma nurse at our gp surgery")  # "see the ... nurse"
+    assert not asks_visit("when's his next hormone jab due at the GP")  # the jab is asked, the GP is where
+    assert asks_visit("when is my next GP appointment")

@@ -85,7 +85,11 @@ _CAUSE = re.compile(
     r"^\W*for (?:the |his |her |their |your |my )?[\w -]{2,30}?,? (?:i|we|he|she|they|the team|you) "
     r"(?:have |has |had |will |would )?(?:started|prescribed|given|gave|added|recommend\w*|suggest\w*|arranged|"
     r"referred|booked|advised|increased|switched)\b|"
-    r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:",
+    r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:|"
+    # a dose line's indication after a comma ("Ferrous sulfate 325 mg ... for 3 months, for anemia"), not a length
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?)\b[^.;]{0,80}?,\s*for (?!(?:a |an |"
+    r"the next |another |up to |about |at least |now|life|\d|one|two|three|four|five|six|seven|ten|several|the (?:past|"
+    r"last|whole|rest|first|next)|(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?))\b)[a-z]",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
 # ("is common in the first week"), a germ's resistance, a clause of reason after "as" or ", so" ("..., as

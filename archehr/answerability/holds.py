@@ -25,7 +25,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
         rf"\b(?:up to|around|about|at least)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
         rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
-        rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
+        rf"the\s+(?:next|first|last|coming)\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
@@ -104,7 +104,9 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"work|school|exercise|gym|caffeine|coffee|tampons?|hot tubs?|saunas?|soaking|golf|cycling)\b|"
         r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b"),
 }.items()}
-DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
+# a course already over: "completed", "finished", "was given for the first 14 days and has now STOPPED"
+DONE = re.compile(r"\b(?:completed|finished|(?:has|have)\s+(?:now\s+)?(?:stopped|discontinued)|"
+                  r"(?:was|were) given for)\b", re.I)
 # "how long till the stone comes out", "how long before the tablet starts working": the time an outcome takes
 # (a stone passing, a drug working, a symptom settling), not how long a course runs; a permission ("how long
 # before I can drive") is asked in other words

@@ -120,10 +120,17 @@ def asks_slot(question: str) -> bool:
     return asks_booked_event(q) or bool(VISIT.search(q) or _ASKS_SLOT.search(q))
 
 
+# where a thing asked is done, not a visit asked: "when's his next hormone jab due at the GP", "my blood test at the
+# surgery"
+_AT_PLACE = re.compile(r"\b(?:at|in|from) (?:the|our|my|his|her|their|your) (?:gp|gps|doctors?'?s?|surgery|clinic|"
+                       r"practice|hospital|health cent(?:re|er))(?: surgery| practice| office)?\b", re.I)
+
+
 def asks_visit(question: str) -> bool:
     """The question asks a visit: an appointment, a check-up, a doctor or a clinic ("when do we go back to the
-    allergy dr"), not a step ("when can I take the plasters off")."""
-    return bool(_VISIT_ASKED.search(plain_question(question)))
+    allergy dr"), not a step ("when can I take the plasters off") nor a thing done at a place named ("when's his
+    next jab due at the GP")."""
+    return bool(_VISIT_ASKED.search(_AT_PLACE.sub(" ", plain_question(question))))
 
 
 def visit_lift(texts: list[str], question: str) -> np.ndarray:
