@@ -147,3 +147,14 @@ def test_a_result_comes_before_the_next_test_planned_years_ahead() -> None:
 ])
 def test_a_dose_lines_indication(text: str, strength: float) -> None:
     assert cause_strength([text], re.compile(r"(?!)")).tolist() == [strength]
+
+
+@pytest.mark.parametrize(("text", "strength"), [
+    # a finding a step answers is a weak why answer; a plain statement is none
+    ("Foot exam: monofilament sensation reduced at both great toes.", W_WEAK),
+    ("Carotid doppler: 60-69% stenosis of the left internal carotid artery.", W_WEAK),
+    ("Together these suggest you need a little more fludrocortisone.", W_WEAK),
+    ("The foot exam was done today.", 0.0),
+])
+def test_a_finding_is_a_weak_why_answer(text: str, strength: float) -> None:
+    assert cause_strength([text], re.compile(r"(?!)")).tolist() == [strength]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.answerability.holds import DONE, HOLDS
+from archehr.answerability.holds import DONE, HOLDS, RANK_CUES
 from archehr.answerability.kinds import ask_kind
 
 
@@ -55,3 +55,12 @@ def test_sentence_forms(kind: str, text: str, holds: bool) -> None:
 ])
 def test_a_course_already_over(text: str, done: bool) -> None:
     assert bool(DONE.search(text)) is done
+
+
+def test_why_not_asked_and_not_needed_said() -> None:
+    assert RANK_CUES["asks_not"].search("why doesnt he need a new valve yet")
+    assert RANK_CUES["asks_not"].search("why doesn't she need a scan")
+    assert not RANK_CUES["asks_not"].search("why does he need a new valve")
+    assert RANK_CUES["not_done"].search("At this stage there is no need for a valve replacement.")
+    assert RANK_CUES["not_done"].search("He does not need antibiotics.")
+    assert not RANK_CUES["not_done"].search("He needs antibiotics.")

@@ -111,6 +111,11 @@ _SOFT = re.compile(
 W_SOFT = 0.85
 
 
+# a finding that a step answers ("Foot exam: monofilament sensation reduced", "Carotid doppler: 60-69% stenosis",
+# "Together these suggest you need a little more fludrocortisone"): a weak why answer, the reason in the findings
+_FINDING = re.compile(r"\bsuggest\w*|\b(?:reduced|raised|elevated|low|high|abnormal|positive|stenosis|"
+                      r"deficien\w*|enlarged|dilat\w*|blocked|infected)\b", re.I)
+
 # a dose or a value changed "from" one number to another ("reduce from 4 mg twice daily"): no cause
 _FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)
 
@@ -130,7 +135,7 @@ def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:
     for i, t in enumerate(texts):
         plain = cause_text(" ".join(t.split()))
         out[i] = 1.0 if _CAUSE.search(plain) else W_SOFT if _SOFT.search(plain) else W_WEAK if weak.search(plain) \
-            else 0.0
+            or _FINDING.search(plain) else 0.0
     return out
 
 

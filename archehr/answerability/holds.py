@@ -146,9 +146,10 @@ RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", r
               r"begun|began|placed on|put on"),
     ("continued", r"continu\w*|unchanged|same dose|carry on|keep taking|as before|remain\w* on"),
     # "why didn't they just fix my rhythm": answered by the sentence telling it was not done, deferred or weighed
-    ("asks_not", r"why (?:didn'?t|don'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|weren'?t|"
-                 r"did(?:n'?t)? they not|cant|dont|didnt|wont|wouldnt|couldnt)"),
-    ("not_done", r"deferred|defer|not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
+    ("asks_not", r"why (?:didn'?t|don'?t|doesn'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|"
+                 r"weren'?t|did(?:n'?t)? they not|cant|dont|doesnt|didnt|wont|wouldnt|couldnt|isnt|arent)"),
+    ("not_done", r"deferred|defer|no need|(?:does|do|did) not need|"
+                 r"not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
                  r"a candidate|given|started|safe|possible|appropriate)|elected not|decided against|"
                  r"declined|held off|postpon\w+|considered but|rather than|instead of|"
                  r"contraindicat\w*|too (?:high|risky|early|soon)"),
