@@ -19,6 +19,7 @@ from archehr.answerability.kinds import ask_kind
     ("my test in the emergency, it was negative or positive?", "test_result"),  # a place, not a return
     ("when should I go to the emergency room", "may_i"),
     ("can it go away on its own?", "other"),  # "it" is no person asking leave
+    ("how many hours a night does he have to keep the mask on", "how_long"),  # hours, not a dose
 ])
 def test_question_phrasings(question: str, kind: str) -> None:
     assert ask_kind(question) == kind

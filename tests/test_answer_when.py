@@ -222,3 +222,9 @@ def test_a_place_named_is_no_visit_asked() -> None:
     assert asks_visit("when does he need to see the asthma nurse at our gp surgery")  # "see the ... nurse"
     assert not asks_visit("when's his next hormone jab due at the GP")  # the jab is asked, the GP is where
     assert asks_visit("when is my next GP appointment")
+
+
+def test_a_test_due_in_a_month_of_a_year_is_its_schedule() -> None:
+    texts = ["Next PSA due April 2027.", "PSA was 0.1 in April 2025."]
+    assert schedule_lift(texts, "when is his next PSA blood test due").tolist() == pytest.approx(
+        [W_SCHEDULE + W_AGAIN, 0.0])

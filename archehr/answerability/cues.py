@@ -41,7 +41,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
         r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
         r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
-    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
+    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
         r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
         r" li(?:fe|ves)\b|\bforever\b|\bpermanent(?:ly)?\b|\bhow many more\b|"
@@ -115,7 +115,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         # "is the norvasc new", "how much of the long-acting insulin do i inject": the medicine's change or dose
         r"\bis (?:the|my|his|her|this|that) [\w-]+(?: [\w-]+)? new\b|"
         r"\bhow (?:much|many) (?:of )?(?:the |my |his |her )?[\w-]+(?: [\w-]+){0,2}? (?:do|does|should|am|is|must) "
-        r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give|have)\b|"
+        r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give)\b|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
         # "have they put the morphine up in his pump", "turned her insulin down": a dose changed
         r"\b(?:put|putting|turn|turned|turning|bump|bumped|knock|knocked)\s+(?:the|my|his|her|their)\s+" + _MED +

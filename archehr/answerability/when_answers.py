@@ -43,6 +43,7 @@ W_STORY = 0.4  # the topic share of a concept the question names only in its sto
 
 _DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
         r"nov|dec)\w*(?:\s+\d{4})?)"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)"
 _CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
 # a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
@@ -94,7 +95,8 @@ _TEST_SAID = re.compile(r"\b(?:repeat\w*|recheck\w*|re-check\w*|(?:checked|teste
 _FREQUENCY = re.compile(rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?|years?)\b|"
                         rf"\b(?:weekly|fortnightly|monthly|yearly|annually|daily)\b|"
                         rf"\b(?:in|within|after)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_SPAN}\b|"
-                        rf"\b{_N}\s*{_SPAN}\s+(?:after|before|from)\b|\b(?:on|for)\s+{_DATE}\b", re.I)
+                        rf"\b{_N}\s*{_SPAN}\s+(?:after|before|from)\b|\b(?:on|for)\s+{_DATE}\b|"
+                        rf"\bdue\s+(?:in\s+)?(?:(?:early|mid|late)\s+)?{_MONTH}\w*\s+\d{{4}}\b", re.I)
 W_SCHEDULE = 0.3  # what a test's schedule adds to the rank for a when question asking a test
 W_AGAIN = 0.1  # what a repeat said adds for a when question asking the next one ("again", "next")
 # a visit asked: an appointment, a check-up, a doctor or a clinic ("when do we go back to the allergy dr", "when is
