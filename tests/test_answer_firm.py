@@ -7,6 +7,8 @@ firm answer, `W_SOFT` for a softer reason, `W_WEAK` for a weak cue, 0 for none).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,25 @@ def test_a_result_comes_before_the_next_test_planned_years_ahead() -> None:
             "Because a polyp was removed and your mother had colon cancer, your next colonoscopy should be in "
             "5 years.\n")
     assert _first(note, "was the polyp they removed cancer?").startswith("Polyp:")
+
+
+@pytest.mark.parametrize(("text", "strength"), [
+    # a dose line's indication after a comma is a cause said outright
+    ("5. Ferrous sulfate 325 mg by mouth once daily for 3 months, for anemia.", 1.0),
+    # a length after the comma is no cause
+    ("Ferrous sulfate 325 mg once daily, for 3 months.", 0.0),
+    ("Ferrous sulfate 325 mg once daily, for the next three months.", 0.0),
+])
+def test_a_dose_lines_indication(text: str, strength: float) -> None:
+    assert cause_strength([text], re.compile(r"(?!)")).tolist() == [strength]
+
+
+@pytest.mark.parametrize(("text", "strength"), [
+    # a finding a step answers is a weak why answer; a plain statement is none
+    ("Foot exam: monofilament sensation reduced at both great toes.", W_WEAK),
+    ("Carotid doppler: 60-69% stenosis of the left internal carotid artery.", W_WEAK),
+    ("Together these suggest you need a little more fludrocortisone.", W_WEAK),
+    ("The foot exam was done today.", 0.0),
+])
+def test_a_finding_is_a_weak_why_answer(text: str, strength: float) -> None:
+    assert cause_strength([text], re.compile(r"(?!)")).tolist() == [strength]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import archehr
-from archehr.answerability.follow_on import cited_after_first, follow_on, goes_on_from
+from archehr.answerability.follow_on import cited_after_first, entry_line, follow_on, goes_on_from
 
 # rank and answer-type scores of four sentences; by rank: 2 (1.0), 0 (0.6), 1 (0.3), 3 (0.2)
 RANK = np.array([0.6, 0.3, 1.0, 0.2])
@@ -69,9 +69,29 @@ def test_follow_on_adds_the_next_line_of_the_same_paragraph_only():
     assert follow_on([1], SENTENCES) == [2]
     assert follow_on([1, 2], SENTENCES) == []  # already cited
     assert follow_on([3], SENTENCES) == []  # the status line is in the next paragraph
-    assert follow_on([6], SENTENCES) == []  # the last sentence: nothing follows
+    assert follow_on([6], SENTENCES) == []  # the last sentence, a header: nothing follows, no entry before it
     assert follow_on([5], SENTENCES) == []  # a header never follows
     assert follow_on([3, 1], SENTENCES) == [2]
+
+
+def test_follow_on_adds_the_entry_a_cited_line_goes_on_from():
+    assert follow_on([2], SENTENCES) == [1]  # "Finish all of it." cited: its entry before it too
+    assert follow_on([4], SENTENCES) == []  # the entry is in the paragraph before
+    assert follow_on([1, 2], SENTENCES) == []
+
+
+def test_a_line_telling_how_to_take_the_medicine_goes_with_its_entry():
+    entry = "START Biktarvy (bictegravir/emtricitabine/tenofovir alafenamide) 50/200/25 mg tablet"
+    how = "Take 1 tablet by mouth once a day for 28 days, at about the same time each day"
+    assert entry_line(entry, how)
+    assert entry_line("START aspirin 81 mg tablet", "Keep taking this lifelong.")  # what becomes of it
+    assert not entry_line("Your aspirin was changed.", how)  # no dose: no entry
+    assert not entry_line(entry, "Take with food.")  # no amount to take: no instruction of its own
+    # an entry that already says how to take it is followed by no second instruction
+    assert not entry_line("aspirin 81 mg Take 1 tablet daily", "Take 2 tablets at night")
+    sentences = [_S(1, entry), _S(1, how), _S(1, "Take 1 tablet of folic acid 5 mg weekly")]
+    assert follow_on([1], sentences) == [0]
+    assert follow_on([0], sentences) == [1]
 
 
 NOTE = """Discharge medications:

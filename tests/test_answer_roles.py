@@ -70,6 +70,9 @@ def test_a_question_asked_in_the_note_and_its_thread_roles() -> None:
     ("Is this shingles??", "question"),
     ("Right shoulder pain ? rotator cuff", "clinician"),  # a shorthand query set apart is a doubt, not a question
     ("Could you please continue to prescribe the pregabalin?", "clinician"),  # a request to a colleague: a plan
+    ("Please could you repeat her U&E in 2 weeks?", "clinician"),  # the request led by "please"
+    ("I would be grateful if you could recheck his lipids in 3 months?", "clinician"),
+    ("Could she go swimming next week?", "question"),  # not addressed to "you": a question
     ("PHYSIOTHERAPY INITIAL ASSESSMENT", "title"),
     ("Clinic: Harbourview Community Physio", "title"),
     ("Department: GENERAL SURGERY When: ___ (6 weeks)", "clinician"),  # a field going on into another one

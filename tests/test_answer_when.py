@@ -13,17 +13,22 @@ from archehr.answerability.features import Concept
 from archehr.answerability.kinds import answer_types, ask_kind
 from archehr.answerability.roles import sentence_roles
 from archehr.answerability.when_answers import (
+    W_AGAIN,
     W_NEXT,
     W_NOT_VISIT,
     W_PAST,
+    W_SCHEDULE,
     W_SLOT,
     W_STORY,
     W_VISIT,
     asks_past,
     asks_slot,
+    asks_test,
     asks_visit,
+    schedule_lift,
     story_shares,
     visit_lift,
+    when_lift,
     when_strength,
 )
 from archehr.data.note_split import note_case
@@ -45,6 +50,7 @@ def _held(text: str, question: str, holds: bool = True) -> tuple[bool, float]:
     ("The pacemaker was inserted without complication on 10/06/2026.", W_PAST),
     ("Procedure: Dual chamber permanent pacemaker insertion (left subclavian), 10/06/2026.", W_PAST),
     ("Her pelvic MRI from 24/07/2026 shows a 3 cm cyst.", W_PAST),
+    ("TSH 9.8 mIU/L (high), drawn 06/03/2025", W_PAST),  # a sample drawn on a date: a result, not a date to come
     # a date to come, even beside a verb of something done
     ("Stitches to be removed by the practice nurse on 14/05/2026.", 1.0),
     ("I have arranged a repeat pelvic ultrasound in 6 months.", 1.0),
@@ -188,3 +194,37 @@ def test_a_question_asking_a_visit_lifts_the_follow_up_line_whatever_it_names() 
 def test_a_booked_slot_holds_a_when_answer() -> None:
     text = "Wound check with practice nurse, Harrowgate Health Centre, 9 June 2026, 10:15"
     assert _held(text, "when is the nurse checking my incisions", holds=False) == (True, 1.0)
+
+
+def test_a_tests_schedule_rises_for_a_when_question_asking_a_test() -> None:
+    texts = ["She will need blood monitoring every 2 weeks for the first 6 weeks.",
+             "Repeat U&E in 1 week.",
+             "INR weekly until stable.",
+             "Baseline bloods were taken today.",  # what was done: no schedule
+             "Follow up in clinic in 3 months.",  # a visit, no test
+             "Bloods are important."]  # a test, no interval
+    got = schedule_lift(texts, "how often do i need my bloods done")
+    assert got.tolist() == [W_SCHEDULE, W_SCHEDULE, W_SCHEDULE, 0.0, 0.0, 0.0]
+    # asking the next one: a repeat said adds W_AGAIN ("Repeat U&E" and "monitoring" is no repeat)
+    again = schedule_lift(texts, "when is my next blood test")
+    assert again.tolist() == pytest.approx([W_SCHEDULE, W_SCHEDULE + W_AGAIN, W_SCHEDULE, 0.0, 0.0, 0.0])
+    # a question asking no test, or when one was done, lifts nothing
+    assert schedule_lift(texts, "when can he drive").tolist() == [0.0] * 6
+    assert schedule_lift(texts, "when was my blood test") .tolist() == [0.0] * 6
+    assert asks_test("when do i need my sugar blood test again") and not asks_test("when did they do the scan")
+    # the when lift adds the visit's and the test's
+    both = ["Repeat bloods and clinic review in 2 weeks."]
+    assert when_lift(both, "when is my next check up and blood test").tolist() == pytest.approx(
+        [W_VISIT + W_SCHEDULE + W_AGAIN])
+
+
+def test_a_place_named_is_no_visit_asked() -> None:
+    assert asks_visit("when does he need to see the asthma nurse at our gp surgery")  # "see the ... nurse"
+    assert not asks_visit("when's his next hormone jab due at the GP")  # the jab is asked, the GP is where
+    assert asks_visit("when is my next GP appointment")
+
+
+def test_a_test_due_in_a_month_of_a_year_is_its_schedule() -> None:
+    texts = ["Next PSA due April 2027.", "PSA was 0.1 in April 2025."]
+    assert schedule_lift(texts, "when is his next PSA blood test due").tolist() == pytest.approx(
+        [W_SCHEDULE + W_AGAIN, 0.0])

@@ -41,7 +41,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
         r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
         r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
-    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|doses?|pills?|more))\b|"
+    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
         r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
         r" li(?:fe|ves)\b|\bforever\b|\bpermanent(?:ly)?\b|\bhow many more\b|"
@@ -56,15 +56,20 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         # "is that ok with the new pill", "is this still allowed": a permission, not a result
         r"\bis (?:that|this) (?:still )?(?:ok|okay|alright|all right|safe|fine|permitted|allowed)\b|"
         r"\bgo back to the (?:er|hospital|emergency)\b|\b(?:the )?er\b|"
-        r"\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|\bwatch (?:out )?for\b|"
+        r"(?<!in the )(?<!at the )(?<!from the )\bemergency\b|\bcall (?:the|his|her|my|a|911)\b|\bavoid\b|"
+        r"\bwatch (?:out )?for\b|"
         # warning signs: "how will I know if she is not eating enough"
-        r"\bhow (?:will|would|do|can|should) (?:i|we|you) (?:know|tell)\b"),
+        r"\bhow (?:will|would|do|can|should) (?:i|we|you) (?:know|tell)\b|"
+        # the emergency in other words ("go to a&e", "ring 999"); a person by name ("can keith have a pint")
+        r"\ba\s*&\s*e\b|\b(?:999|911|111)\b|\burgent care\b|\bcasualty\b|"
+        r"\b(?:can|could|may)\s+(?!(?:it|this|that|these|those|the|a|an|there|any|anyone|anything|someone)\b)[a-z]+"
+        r"\s+(?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel)\b"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
         r"show|shows|showed|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
         r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
-        r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|ok|okay|"
+        r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|hi|lo|ok|okay|"
         r"normal|alright|fine|good|better|up|down|off|cancer|cancerous|benign|malignant|serious|positive|"
         r"negative|clear|clean)|"
         # "is it too high", "was it cancer or some infection", "his blood count was low", "is that bad"
@@ -81,6 +86,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"counts?|scores?|readings?|results?|values?|a1c|cholesterol|potassium|sodium|inr)|"
         r"what (?:was|were) (?:my|his|her|their|the) [\w' -]{0,30}? like|"
         # a flag on the result sheet, a range: "my white cells say L", "in range", "under control", "working"
+        # "it was negative or positive": what a test found, in other words
+        r"(?:it|that|this|test|result|scan|film|swab|culture)s? (?:was|is|were|came back) (?:\w+ )?"
+        r"(?:negative|positive|normal|abnormal|clear|clean)|negative or positive|positive or negative|"
         r"says? (?:l|h|low|high|abnormal)|flagged|in range|out of range|under control|enough weight|"
         r"(?:is|are) (?:the|my|his|her) [\w' -]{0,25}?working|actually working|"
         r"did (?:the|my|his|her) [\w' -]{0,20}?(?:test|scan|results?|culture|biopsy|x-?ray|xray|mri|ct|report|bloods?)"
@@ -104,6 +112,10 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\b(?:do|does|did|should|shall|will|am|is|are)\s+(?:i|he|she|we|they|you|mum|mom|dad|my \w+)\s+(?:still\s+)?"
         r"(?:keep|carry on|continue|stop|quit)\s+(?:taking|using|with|on)\b|"
         r"\b(?:suppos\w*|meant|ment) to (?:be )?(?:take|taking|use|using|stay on|be on)\b|"
+        # "is the norvasc new", "how much of the long-acting insulin do i inject": the medicine's change or dose
+        r"\bis (?:the|my|his|her|this|that) [\w-]+(?: [\w-]+)? new\b|"
+        r"\bhow (?:much|many) (?:of )?(?:the |my |his |her )?[\w-]+(?: [\w-]+){0,2}? (?:do|does|should|am|is|must) "
+        r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give)\b|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
         # "have they put the morphine up in his pump", "turned her insulin down": a dose changed
         r"\b(?:put|putting|turn|turned|turning|bump|bumped|knock|knocked)\s+(?:the|my|his|her|their)\s+" + _MED +

@@ -85,7 +85,11 @@ _CAUSE = re.compile(
     r"^\W*for (?:the |his |her |their |your |my )?[\w -]{2,30}?,? (?:i|we|he|she|they|the team|you) "
     r"(?:have |has |had |will |would )?(?:started|prescribed|given|gave|added|recommend\w*|suggest\w*|arranged|"
     r"referred|booked|advised|increased|switched)\b|"
-    r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:",
+    r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:|"
+    # a dose line's indication after a comma ("Ferrous sulfate 325 mg ... for 3 months, for anemia"), not a length
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?)\b[^.;]{0,80}?,\s*for (?!(?:a |an |"
+    r"the next |another |up to |about |at least |now|life|\d|one|two|three|four|five|six|seven|ten|several|the (?:past|"
+    r"last|whole|rest|first|next)|(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?))\b)[a-z]",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
 # ("is common in the first week"), a germ's resistance, a clause of reason after "as" or ", so" ("..., as
@@ -107,6 +111,11 @@ _SOFT = re.compile(
 W_SOFT = 0.85
 
 
+# a finding that a step answers ("Foot exam: monofilament sensation reduced", "Carotid doppler: 60-69% stenosis",
+# "Together these suggest you need a little more fludrocortisone"): a weak why answer, the reason in the findings
+_FINDING = re.compile(r"\bsuggest\w*|\b(?:reduced|raised|elevated|low|high|abnormal|positive|stenosis|"
+                      r"deficien\w*|enlarged|dilat\w*|blocked|infected)\b", re.I)
+
 # a dose or a value changed "from" one number to another ("reduce from 4 mg twice daily"): no cause
 _FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)
 
@@ -126,7 +135,7 @@ def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:
     for i, t in enumerate(texts):
         plain = cause_text(" ".join(t.split()))
         out[i] = 1.0 if _CAUSE.search(plain) else W_SOFT if _SOFT.search(plain) else W_WEAK if weak.search(plain) \
-            else 0.0
+            or _FINDING.search(plain) else 0.0
     return out
 
 

@@ -1,9 +1,9 @@
 """Which note sentences `archehr answer` cites after the one that answers first.
 
 The first cited sentence is the best by answer type (`archehr.ask`). The others follow it when they hold the asked
-kind of answer nearly as well (`cited_after_first`), and a line that goes on from a cited medication entry to say
-what becomes of it ("You no longer need this medicine.", "Finish all of it even if you feel better.") follows that
-entry (`follow_on`).
+kind of answer nearly as well (`cited_after_first`), and a medication entry and the line that goes on from it to say
+how to take it ("Take 1 tablet by mouth once a day for 28 days") or what becomes of it ("You no longer need this
+medicine.", "Keep taking this lifelong.") are cited together: either one cited brings the other (`follow_on`).
 
 Why the answer-type share: a sentence naming the question's topic without holding the asked kind of answer (a
 duration, a date, a result ...) scores `kinds.HOLDS_FLOOR` (0.35) of one naming as much of it and holding it, so
@@ -27,7 +27,11 @@ _DOSE = re.compile(r"\b\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?\s*(?:mg|mcg|microgra
 # what becomes of the medicine just named: stopped, no longer needed, to be finished, not to be taken or stopped
 _WHAT_BECOMES = re.compile(r"\b(?:this (?:medicine|medication|drug|tablet|pill)s?|no longer|status\b|stopped|"
                            r"finish\w*|complete (?:the|all)|(?:whole|full) course|take it|use it|stop it|"
-                           r"do not (?:take|stop|use))\b", re.I)
+                           r"do not (?:take|stop|use)|keep (?:taking|using|on) (?:this|it|them))\b", re.I)
+# how to take the medicine just named, in a line of its own: "Take 1 tablet by mouth once a day for 28 days"
+_HOW_TO_TAKE = re.compile(r"\b(?:take|use|inject|apply|place|inhale|give|dissolve)\s+(?:\d+(?:\.\d+)?|one|two|three|"
+                          r"four|half|a|an)\s+(?:tablets?|capsules?|puffs?|sprays?|drops?|patch(?:es)?|sachets?|"
+                          r"units?|doses?|pens?|injections?|ml|applications?)\b", re.I)
 ENTRY_WORDS = 25  # a medication entry is short: its name, dose and how to take it
 STATUS_WORDS = 14  # ... and the line saying what becomes of it shorter still
 
@@ -68,16 +72,29 @@ def goes_on_from(entry: str, line: str) -> bool:
             and not _DOSE.search(line) and bool(_WHAT_BECOMES.search(line)))
 
 
+def entry_line(entry: str, line: str) -> bool:
+    """`line`, the one after `entry`, tells how to take the medication `entry` names ("START Biktarvy 50/200/25 mg
+    tablet" / "Take 1 tablet by mouth once a day for 28 days"), or what becomes of it (`goes_on_from`): the two are
+    read together, so either cited cites the other."""
+    if goes_on_from(entry, line):
+        return True
+    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and not _HOW_TO_TAKE.search(entry)
+            and bool(_HOW_TO_TAKE.match(re.sub(r"^\W+", "", line))))
+
+
 def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[int]:
     """The sentences to cite after `chosen`: for each chosen sentence, the next one in its paragraph when it goes on
-    from it (`goes_on_from`) and is not chosen already; in the order of the sentences they follow."""
+    from it (`entry_line`: how to take the medicine it names, or what becomes of it), or the one before when it goes on
+    from that one, and is not chosen already; in the order of the sentences they follow."""
     from archehr.relevance.text import is_header
 
     out: list[int] = []
     for i in chosen:
-        j = i + 1
-        if j >= len(sentences) or j in chosen or j in out or sentences[j].paragraph_id != sentences[i].paragraph_id:
-            continue
-        if not is_header(sentences[j].text) and goes_on_from(sentences[i].text, sentences[j].text):
-            out.append(j)
+        for a, b, j in ((i, i + 1, i + 1), (i - 1, i, i - 1)):
+            if a < 0 or b >= len(sentences) or j in chosen or j in out:
+                continue
+            if sentences[a].paragraph_id != sentences[b].paragraph_id or is_header(sentences[b].text):
+                continue
+            if entry_line(sentences[a].text, sentences[b].text):
+                out.append(j)
     return out

@@ -15,7 +15,9 @@ from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
 from archehr.answerability.test_words import VERDICT as VERDICT
 
 _N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
-_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h)"
+_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
+# a day or a month in a date ("14/10", "3/7"): at most 31, so a blood pressure ("92/60") is no date
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 # a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
 _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
@@ -23,7 +25,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
         rf"\b(?:up to|around|about|at least)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
         rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
-        rf"the\s+next\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
+        rf"the\s+(?:next|first|last|coming)\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
@@ -40,7 +42,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
         rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
-        rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
+        rf"\b{_DAY}/{_DAY}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
         rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
         rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b|"
@@ -50,7 +52,10 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\b(?:before|prior to|at|after|until) (?:discharge|delivery|surgery)\b|"
         # a permission with its condition answers "when can he ...": "May return to work when fever-free"
         rf"\b(?:may|can|ok to|okay to|cleared to)\s+(?:return|resume|go back|restart|drive|shower|bathe|swim|lift)\b|"
-        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b"),
+        rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b|"
+        # a restriction with its length answers "when can he drive": "No driving for 1 week", "avoid baths until healed"
+        rf"\b(?:no|avoid\w*|do not|don't|not to)\s+(?:[\w-]+,?\s+){{0,4}}?(?:for\s+(?:at least\s+|another\s+|"
+        rf"the next\s+)?{_N}\s*{_UNIT}\b|until\b)"),
     "med_change": (
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
@@ -93,9 +98,15 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"refrain|encouraged|please|if you|unless|safe|permitted|cleared|not\s+to|"
         # instructions and warnings in other words: "return precautions", "signs of", "keep pt safe", "only for"
         r"precautions?|signs? of|warning signs|compatible with|contraindicat\w*|wbat|nwb|weight[ -]bearing|"
-        r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b"),
+        r"only (?:for|if|when)|as needed|prn|instructed|educated|told to)\b|"
+        # an activity ruled out or a care rule: "no showers, baths or swimming", "keep the dressing dry"
+        r"\bno\s+(?:showers?|showering|bath(?:s|ing)?|sex|intercourse|(?:contact\s+)?sports?|running|jogging|flying|"
+        r"work|school|exercise|gym|caffeine|coffee|tampons?|hot tubs?|saunas?|soaking|golf|cycling)\b|"
+        r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b"),
 }.items()}
-DONE = re.compile(r"\b(?:completed|finished)\b", re.I)
+# a course already over: "completed", "finished", "was given for the first 14 days and has now STOPPED"
+DONE = re.compile(r"\b(?:completed|finished|(?:has|have)\s+(?:now\s+)?(?:stopped|discontinued)|"
+                  r"(?:was|were) given for)\b", re.I)
 # "how long till the stone comes out", "how long before the tablet starts working": the time an outcome takes
 # (a stone passing, a drug working, a symptom settling), not how long a course runs; a permission ("how long
 # before I can drive") is asked in other words
@@ -135,9 +146,10 @@ RANK_CUES: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{words})\b", r
               r"begun|began|placed on|put on"),
     ("continued", r"continu\w*|unchanged|same dose|carry on|keep taking|as before|remain\w* on"),
     # "why didn't they just fix my rhythm": answered by the sentence telling it was not done, deferred or weighed
-    ("asks_not", r"why (?:didn'?t|don'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|weren'?t|"
-                 r"did(?:n'?t)? they not|cant|dont|didnt|wont|wouldnt|couldnt)"),
-    ("not_done", r"deferred|defer|not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
+    ("asks_not", r"why (?:didn'?t|don'?t|doesn'?t|can'?t|couldn'?t|won'?t|wouldn'?t|not|isn'?t|aren'?t|wasn'?t|"
+                 r"weren'?t|did(?:n'?t)? they not|cant|dont|doesnt|didnt|wont|wouldnt|couldnt|isnt|arent)"),
+    ("not_done", r"deferred|defer|no need|(?:does|do|did) not need|"
+                 r"not (?:chosen|performed|done|recommended|needed|indicated|pursued|offered|"
                  r"a candidate|given|started|safe|possible|appropriate)|elected not|decided against|"
                  r"declined|held off|postpon\w+|considered but|rather than|instead of|"
                  r"contraindicat\w*|too (?:high|risky|early|soon)"),

@@ -52,7 +52,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
     note_drug_names,
 )
 from archehr.answerability.shorthand import widen
-from archehr.answerability.when_answers import story_shares, visit_lift, when_strength
+from archehr.answerability.when_answers import story_shares, when_lift, when_strength
 from archehr.data.model import Case
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
@@ -379,7 +379,7 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
     asks_not = ranking and kind == "why" and bool(RANK_CUES["asks_not"].search(question))
     begun = RANK_CUES["begun" if ranking else "started"]
     if ranking and kind == "when":
-        score = score + visit_lift(texts, question)  # the follow-up line, for a question asking a visit
+        score = score + when_lift(texts, question)  # the follow-up line of a visit, a test's schedule
     for i, t in enumerate(texts):
         if kind == "when" and _APPOINTMENT.search(t):
             score[i] += W_APPOINTMENT * (0.5 + topic[i])

@@ -56,9 +56,10 @@ class _Sentence(Protocol):
 
 # a question asked: ends in a question mark set against its word ("is this shingles??"); a shorthand query set
 # apart ("Right shoulder pain ?") is a clinician's doubt, not a question, and a polite request to a colleague
-# ("Could you please continue the pregabalin?") is a plan
+# ("Could you please continue the pregabalin?", "Please could you repeat his U&E in 2 weeks?") is a plan
 _QUESTION_END = re.compile(r"[^\s?]\?+[\s\"')\]]*$")
-_REQUEST_TO_COLLEAGUE = re.compile(r"^\W*(?:could|would|can|will) you\b", re.I)
+_REQUEST_TO_COLLEAGUE = re.compile(r"^\W*(?:(?:please|so|and|also|kindly),?\s+)?(?:could|would|can|will) you\b|"
+                                   r"^\W*(?:i would be grateful if|i wonder if|i'd be grateful if) you\b", re.I)
 # a header line ("Plan:", "Brief Hospital Course:")
 _HEADER = re.compile(r"^[^.!?]{1,60}:$")
 # a label and its value ("Clinic: Harbourview Community Physio")

@@ -43,6 +43,7 @@ W_STORY = 0.4  # the topic share of a concept the question names only in its sto
 
 _DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
         r"nov|dec)\w*(?:\s+\d{4})?)"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)"
 _CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
 # a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
@@ -52,7 +53,8 @@ BOOKED_SLOT = _SLOT = re.compile(rf"(?<!to )(?<![-–] )\b(?:{_DATE}|{_WEEKDAY})
 # a date of something done: a verb of a step taken before the date ("inserted ... on 10/06/2026", "started
 # 21/10/2026"), a result dated ("MRI from 24/07/2026 shows"), a label of what was done ("Procedure: ...",
 # "Reaction on 10/08/2026:", "Admitted 02/03")
-_DONE_VERB = (r"(?:inserted|implanted|fitted|performed|done|carried out|placed|started|began|begun|admitted|"
+_DONE_VERB = (r"(?:inserted|implanted|fitted|performed|done|carried out|placed|started|began|begun|admitted|drawn|"
+              r"measured|sampled|tested|checked|obtained|"
               r"discharged|diagnosed|presented|seen|given|taken|sent|received|completed|finished|operated|"
               r"removed|had|underwent|attended|collected|reported|happened|occurred|stung|injured|fell)")
 _PAST_EVENT = re.compile(
@@ -76,6 +78,27 @@ _ASKS_PAST = re.compile(r"\bwhen\s+(?:did|was|were|had|has|have)\b|\bwhat (?:dat
 _ASKS_SLOT = re.compile(r"\b(?:date|dates|time|day|be there|get there|arrive|booked|appointments?|"
                         r"appts?)\b", re.I)
 _NEXT = re.compile(r"\bnext\b", re.I)
+# the next one of something done before, asked ("when do i need my sugar blood test again") and said ("Repeat A1c in
+# 3 months", "checked again at your GP surgery in 6 weeks"): what comes of it, not what was
+_AGAIN_ASKED = re.compile(r"\b(?:again|next|another|repeat\w*|recheck\w*|follow[\s-]*up)\b", re.I)
+_AGAIN_SAID = re.compile(r"\b(?:repeat\w*|recheck\w*|re-check\w*|again|further|next|follow[\s-]*up)\b", re.I)
+# a test asked about: "my bloods", "the sugar blood test", "labs", "my INR", "the scan"
+_TEST_ASKED = re.compile(r"\b(?:tests?|testing|bloods|blood ?work|labs?|levels?|scans?|x-?rays?|monitoring|checks?|"
+                         r"inr|u\s*&\s*es?|lfts?|a1c|hba1c|tsh|psa|swabs?|smears?|screen\w*)\b", re.I)
+# a test's schedule said: a test, a scan or a sample named ("blood monitoring", "U&E", "INR", "bloods", "pelvic
+# ultrasound", "have your sodium ... checked again") with its interval, frequency or date ("every 2 weeks", "in 1
+# week", "weekly", "on 14/10")
+_TEST_SAID = re.compile(r"\b(?:repeat\w*|recheck\w*|re-check\w*|(?:checked|tested|measured|done) again|monitor\w*|"
+                        r"bloods|blood (?:tests?|work|monitoring|films?|counts?)|labs?|levels?|inr|u\s*&\s*es?|lfts?|"
+                        r"fbc|cbc|bmp|cmp|a1c|hba1c|tsh|psa|tests?|scans?|ultrasound|mri|ct|x-?rays?|echo\w*|ecg|ekg|"
+                        r"colonoscopy|endoscopy|mammogram|smears?|swabs?|cultures?|biops(?:y|ies))\b", re.I)
+_FREQUENCY = re.compile(rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?|years?)\b|"
+                        rf"\b(?:weekly|fortnightly|monthly|yearly|annually|daily)\b|"
+                        rf"\b(?:in|within|after)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_SPAN}\b|"
+                        rf"\b{_N}\s*{_SPAN}\s+(?:after|before|from)\b|\b(?:on|for)\s+{_DATE}\b|"
+                        rf"\bdue\s+(?:in\s+)?(?:(?:early|mid|late)\s+)?{_MONTH}\w*\s+\d{{4}}\b", re.I)
+W_SCHEDULE = 0.3  # what a test's schedule adds to the rank for a when question asking a test
+W_AGAIN = 0.1  # what a repeat said adds for a when question asking the next one ("again", "next")
 # a visit asked: an appointment, a check-up, a doctor or a clinic ("when do we go back to the allergy dr", "when is
 # my next physio appointmant"); and a visit said: a follow-up, a review, a return to clinic, an appointment
 _VISIT_ASKED = re.compile(r"\b(?:appointments?|appointmants?|appts?|visits?|follow[\s-]*ups?|check[\s-]*ups?|"
@@ -99,10 +122,17 @@ def asks_slot(question: str) -> bool:
     return asks_booked_event(q) or bool(VISIT.search(q) or _ASKS_SLOT.search(q))
 
 
+# where a thing asked is done, not a visit asked: "when's his next hormone jab due at the GP", "my blood test at the
+# surgery"
+_AT_PLACE = re.compile(r"\b(?:at|in|from) (?:the|our|my|his|her|their|your) (?:gp|gps|doctors?'?s?|surgery|clinic|"
+                       r"practice|hospital|health cent(?:re|er))(?: surgery| practice| office)?\b", re.I)
+
+
 def asks_visit(question: str) -> bool:
     """The question asks a visit: an appointment, a check-up, a doctor or a clinic ("when do we go back to the
-    allergy dr"), not a step ("when can I take the plasters off")."""
-    return bool(_VISIT_ASKED.search(plain_question(question)))
+    allergy dr"), not a step ("when can I take the plasters off") nor a thing done at a place named ("when's his
+    next jab due at the GP")."""
+    return bool(_VISIT_ASKED.search(_AT_PLACE.sub(" ", plain_question(question))))
 
 
 def visit_lift(texts: list[str], question: str) -> np.ndarray:
@@ -113,6 +143,33 @@ def visit_lift(texts: list[str], question: str) -> np.ndarray:
         return np.zeros(len(texts))
     return np.array([W_VISIT if (_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t) else 0.0
                      for t in (" ".join(x.split()) for x in texts)])
+
+
+def asks_test(question: str) -> bool:
+    """The question asks about a test, not when it was done ("when do i need my bloods", "how often is the INR")."""
+    q = plain_question(question)
+    return bool(_TEST_ASKED.search(q)) and not asks_past(q)
+
+
+def schedule_lift(texts: list[str], question: str) -> np.ndarray:
+    """What each sentence's rank gains as the schedule of a test a when question asks (`asks_test`): `W_SCHEDULE` for
+    a sentence naming a test or a sample with its interval, frequency or date ("She will need blood monitoring every
+    2 weeks", "Repeat U&E in 1 week", "INR weekly"), whatever it names, since a patient's "bloods" seldom says which
+    analytes; and `W_AGAIN` more for a repeat said when the question asks the next one ("again", "next"). 0 else."""
+    if not asks_test(question):
+        return np.zeros(len(texts))
+    again = bool(_AGAIN_ASKED.search(question))
+    out = np.zeros(len(texts))
+    for i, t in enumerate(" ".join(x.split()) for x in texts):
+        if _TEST_SAID.search(t) and (_FREQUENCY.search(t) or _SLOT.search(t)) and not _WAS.search(t):
+            out[i] = W_SCHEDULE + (W_AGAIN if again and _AGAIN_SAID.search(t) else 0.0)
+    return out
+
+
+def when_lift(texts: list[str], question: str) -> np.ndarray:
+    """The rank's lifts for a when question: the follow-up line of a visit asked (`visit_lift`) and the schedule of a
+    test asked (`schedule_lift`)."""
+    return visit_lift(texts, question) + schedule_lift(texts, question)
 
 
 def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
