@@ -22,6 +22,7 @@ shorter of the two).
     python benchmarks/everyday.py --questions data/everyday/questions-a.yaml --dump out.jsonl
     python benchmarks/everyday.py --leave-one-writer-out  # each writer scored, typed model fitted on the others
     python benchmarks/everyday.py --leave-one-writer-out --writers A B C F   # those writers only
+    python benchmarks/everyday.py --writer-folds 6  # writers in 6 folds, each scored by a model fitted on the rest
 """
 
 from __future__ import annotations
@@ -179,8 +180,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",)}
 
 
-def fit_typed_model(qs: list[Question], out: Path) -> None:
-    """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice."""
+def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None) -> None:
+    """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice. `cache`: feature
+    rows by (questions file, id), filled and read (the folds of `--writer-folds` fit on overlapping sets)."""
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import load_model
     from archehr.answerability.typed import fit_typed, typed_row
@@ -189,9 +191,12 @@ def fit_typed_model(qs: list[Question], out: Path) -> None:
     voices = json.loads((ROOT / "data" / "demo" / "voices.json").read_text(encoding="utf-8"))
     lexical = load_model("lexical")
     rows, y, groups = [], [], []
+    cache = {} if cache is None else cache
     for q in qs:
-        case, _ = note_case(q.note, q.question)
-        rows.append(typed_row(lexical.probability(case), answer_types(case)))
+        if (q.source, q.qid) not in cache:
+            case, _ = note_case(q.note, q.question)
+            cache[q.source, q.qid] = typed_row(lexical.probability(case), answer_types(case))
+        rows.append(cache[q.source, q.qid])
         y.append(q.answerable)
         groups.append(voices.get(q.case, "raw"))
     model = fit_typed(np.array(rows), np.array(y, dtype=float), np.array(groups),
@@ -280,37 +285,66 @@ def leave_one_writer_out(system: Any, tmp: Path, dump: Path | None = None,
                          writers: tuple[str, ...] = tuple(WRITERS)) -> None:
     """For each writer, the typed confidence model fitted on the other writers' questions (demo and raw
     notes), the held-out writer's questions scored with it; then the mean of each figure over the folds."""
-    base = ROOT / "data" / "everyday"
+    grouped_folds(system, tmp, tuple((w,) for w in _known(writers)), dump)
+
+
+def writer_folds(writers: tuple[str, ...], k: int) -> tuple[tuple[str, ...], ...]:
+    """The writers dealt into `k` folds in their order (the i-th writer to fold i mod k): deterministic, and each
+    fold holds writers of early and late sets."""
+    if not 2 <= k <= len(writers):
+        raise SystemExit(f"--writer-folds: give 2 to {len(writers)} folds for {len(writers)} writers (got {k})")
+    return tuple(tuple(writers[i::k]) for i in range(k))
+
+
+def _known(writers: tuple[str, ...]) -> tuple[str, ...]:
     unknown = [w for w in writers if w not in WRITERS]
     if unknown or len(writers) < 2:
         raise SystemExit(f"--writers: give at least two of {', '.join(WRITERS)} (got {', '.join(writers)})")
+    return writers
+
+
+def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], dump: Path | None = None) -> None:
+    """For each fold of writers, the typed confidence model fitted on the other folds' writers' questions, the
+    fold's questions scored with it; each writer's figures, their mean, and all held-out questions pooled."""
+    base = ROOT / "data" / "everyday"
+    writers = [w for fold in folds for w in fold]
     qs = {w: {f: load_questions([base / f]) for f in WRITERS[w]} for w in writers}
-    folds: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for w in writers:
-        train = [q for v, by in qs.items() if v != w for q_list in by.values() for q in q_list]
-        out = tmp / f"typed-without-{w}.json"
-        fit_typed_model(train, out)
-        folds[w] = {f: [run_one(q, system, out) for q in q_list] for f, q_list in qs[w].items()}
+    scored: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    cache: dict[tuple[str, str], Any] = {}
+    for i, fold in enumerate(folds):
+        train = [q for v, by in qs.items() if v not in fold for q_list in by.values() for q in q_list]
+        out = tmp / f"typed-fold-{i}.json"
+        fit_typed_model(train, out, cache)
+        for w in fold:
+            scored[w] = {f: [run_one(q, system, out) for q in q_list] for f, q_list in qs[w].items()}
     if dump:
-        dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in folds.items()
+        dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in scored.items()
                                 for rs in by.values() for r in rs), encoding="utf-8")
+    apart = ("the other writers" if all(len(f) == 1 for f in folds)
+             else f"the writers of the other {len(folds) - 1} fold(s)")
     for part in ("all", "demo", "raw"):
-        print(f"\nheld-out writer, {part} notes (typed model fitted on the other writers)")
+        print(f"\nheld-out writer, {part} notes (typed model fitted on {apart})")
         print("| writer | n (answerable) | " + " | ".join(c[1] for c in COLUMNS) + " |")
         print("|---" * (len(COLUMNS) + 2) + "|")
-        got = []
-        for w, by in folds.items():
+        got, pooled = [], []
+        for w, by in scored.items():
             rows = [r for f, rs in by.items() if part == "all" or ("raw" in f) == (part == "raw") for r in rs]
             if not rows:
                 continue
             f = figures(rows)
             got.append(f)
+            pooled += rows
             print(f"| {w} | {len(rows)} ({sum(r['answerable'] for r in rows)}) | "
                   + " | ".join(_cell(k, f[k]) for k, _ in COLUMNS) + " |")
+        if not got:
+            continue
         mean = {k: float(np.nanmean([g[k] for g in got])) for k, _ in COLUMNS}
         print(f"| mean of {len(got)} | | " + " | ".join(_cell(k, mean[k]) for k, _ in COLUMNS) + " |")
+        f = figures(pooled)
+        print(f"| pooled | {len(pooled)} ({sum(r['answerable'] for r in pooled)}) | "
+              + " | ".join(_cell(k, f[k]) for k, _ in COLUMNS) + " |")
     print("\nper kind, all held-out writers pooled")
-    print(table([r for by in folds.values() for rs in by.values() for r in rs]))
+    print(table([r for by in scored.values() for rs in by.values() for r in rs]))
 
 
 def _cell(key: str, v: float) -> str:
@@ -330,16 +364,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--leave-one-writer-out", action="store_true",
                     help="for each writer, fit the typed confidence model on the other writers' questions and "
                          "score that writer's")
+    ap.add_argument("--writer-folds", type=int, metavar="K",
+                    help="deal the writers into K folds (in WRITERS order, the i-th to fold i mod K); fit the typed "
+                         "confidence model on the other folds' questions and score each fold's")
     ap.add_argument("--writers", nargs="+", default=list(WRITERS), metavar="W",
-                    help=f"the writers of --leave-one-writer-out (default: all, {' '.join(WRITERS)})")
+                    help=f"the writers of --leave-one-writer-out and --writer-folds (default: {' '.join(WRITERS)})")
     args = ap.parse_args(argv)
-    if args.leave_one_writer_out:
+    if args.leave_one_writer_out or args.writer_folds is not None:
         import tempfile
 
         from archehr.pipeline import load_system
 
+        writers = _known(tuple(args.writers))
+        folds = (tuple((w,) for w in writers) if args.leave_one_writer_out
+                 else writer_folds(writers, args.writer_folds))
         with tempfile.TemporaryDirectory() as tmp:
-            leave_one_writer_out(load_system(None), Path(tmp), args.dump, tuple(args.writers))
+            grouped_folds(load_system(None), Path(tmp), folds, args.dump)
         return 0
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")

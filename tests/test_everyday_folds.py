@@ -1,0 +1,86 @@
+"""`benchmarks/everyday.py --writer-folds K`: writers dealt into K folds, each fold scored by a typed confidence
+model fitted on the other folds' writers only, figures per writer, their mean and pooled."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench():  # the benchmark script's module
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import everyday
+    finally:
+        sys.path.pop(0)
+    return everyday
+
+
+def test_writers_are_dealt_into_folds_in_order() -> None:
+    ev = _bench()
+    assert ev.writer_folds(("A", "B", "C", "D", "E"), 2) == (("A", "C", "E"), ("B", "D"))
+    assert ev.writer_folds(("A", "B", "C"), 3) == (("A",), ("B",), ("C",))
+    # every writer of the benchmark in exactly one fold
+    folds = ev.writer_folds(tuple(ev.WRITERS), 6)
+    assert sorted(w for f in folds for w in f) == sorted(ev.WRITERS) and len(folds) == 6
+
+
+@pytest.mark.parametrize("k", [0, 1, 4])
+def test_a_fold_count_out_of_range_is_refused(k: int) -> None:
+    ev = _bench()
+    with pytest.raises(SystemExit, match="2 to 3 folds"):
+        ev.writer_folds(("A", "B", "C"), k)
+
+
+def test_an_unknown_writer_is_refused() -> None:
+    ev = _bench()
+    with pytest.raises(SystemExit, match="--writers"):
+        ev._known(("A", "NOPE"))
+    with pytest.raises(SystemExit, match="--writers"):
+        ev._known(("A",))
+
+
+def test_each_fold_is_scored_by_a_model_fitted_without_it(monkeypatch, tmp_path, capsys) -> None:
+    ev = _bench()
+    # three writers of one questions file each: A two answerable, B one of each, C one unanswerable
+    files = {"A": ("a.yaml",), "B": ("b.yaml",), "C": ("c.yaml",)}
+    answerable = {"a.yaml": [True, True], "b.yaml": [True, False], "c.yaml": [False]}
+    monkeypatch.setattr(ev, "WRITERS", files)
+
+    def load(paths):
+        name = paths[0].name
+        return [SimpleNamespace(qid=f"{name}-{i}", source=name, answerable=a) for i, a in enumerate(answerable[name])]
+
+    fitted: dict[str, set[str]] = {}
+
+    def fit(qs, out, cache=None):
+        fitted[out.name] = {q.source for q in qs}
+
+    def run(q, system, typed):
+        # the model a question is scored with; answerable ones confident, unanswerable ones declined
+        return {"source": q.source, "model": Path(typed).name, "kind": "when", "answerable": q.answerable,
+                "gold": ["1"] if q.answerable else [], "cited": ["1"] if q.answerable else [],
+                "first": ["1"] if q.answerable else [], "abstained": not q.answerable, "flagged": False,
+                "confidence": 0.9 if q.answerable else 0.1}
+
+    monkeypatch.setattr(ev, "load_questions", load)
+    monkeypatch.setattr(ev, "fit_typed_model", fit)
+    monkeypatch.setattr(ev, "run_one", run)
+    dump = tmp_path / "dump.jsonl"
+    ev.grouped_folds(None, tmp_path, ev.writer_folds(("A", "B", "C"), 2), dump)
+    # fold 0 = A and C, fitted on B's questions only; fold 1 = B, fitted on A's and C's
+    assert fitted == {"typed-fold-0.json": {"b.yaml"}, "typed-fold-1.json": {"a.yaml", "c.yaml"}}
+    import json
+
+    scored = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert {(r["writer"], r["model"]) for r in scored} == {("A", "typed-fold-0.json"), ("C", "typed-fold-0.json"),
+                                                            ("B", "typed-fold-1.json")}
+    out = capsys.readouterr().out
+    # pooled over the five questions (three answerable): all answered first, both unanswerable declined
+    assert "| pooled | 5 (3) | 100.0% | 100.0% | 100.0% | 0.0% | 100.0% | 0.0% | 1.000 |" in out
+    assert "fitted on the writers of the other 1 fold(s)" in out
