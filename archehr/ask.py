@@ -463,14 +463,14 @@ def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote, 
     """Each sentence's score as the answer: answer type and topic, the direct-answer cue, and the
     selector's relevance (max-normalised); headers never lead; with the question's `kind`, each sentence's
     role weighs it (a question asked in the note or a title never answers; history less than the plan)."""
-    from archehr.answerability.roles import role_weights, sentence_roles
+    from archehr.answerability.roles import weigh_by_role
     from archehr.relevance.text import is_header
 
     rel = np.asarray(scores.relevant(), dtype=float) if scores is not None else np.zeros(len(typed))
     rel = rel / rel.max() if rel.size and rel.max() > 0 else rel
     out = typed + W_SELECTOR * rel + W_DIRECT * direct
     if kind:
-        out = out * role_weights(sentence_roles(split.sentences), kind)
+        out = weigh_by_role(out, split.sentences, kind)
     return np.where([is_header(s.text) for s in split.sentences], 0.0, out)
 
 
