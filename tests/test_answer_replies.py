@@ -1,0 +1,80 @@
+"""A question the note reports ("Patient asked if he can go hiking.") and the line that replies to it ("Advised
+yes, ..."): the reply answers, the reported question only names the topic (`archehr.answerability.roles`).
+
+The notes and sentences are written for these tests (fictional).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import archehr
+from archehr.answerability.roles import ROLE_FACTOR, reply_lines, reported_question, sentence_roles, weigh_by_role
+
+PHONE = """Telephone encounter
+12/03/2026 10:14 (Sam Lee, RN) Patient called about the rash on his leg.
+Rash is fading, no fever.
+Patient asked if he can go camping again this weekend.
+Advised yes, using an insect repellent and a full tick check every evening.
+Continue doxycycline 100 mg twice daily for 10 days in all.
+"""
+
+
+@dataclass(frozen=True)
+class _S:
+    text: str
+
+
+@pytest.mark.parametrize("text", [
+    "Patient asked if he can go camping again this weekend.",
+    "Mum asked whether she can bath him.",
+    "09:20 Wife asked about his tablets.",
+    "11:40 Patient emailed asking whether he still needs ramipril on his repeat list.",
+    "Asking when she can eat solid food.",
+    "Father wanted to know when the stitches come out.",
+])
+def test_a_reported_question_without_its_reply(text: str) -> None:
+    assert reported_question(text)
+    assert sentence_roles([_S(text)]) == ("reported",)
+
+
+@pytest.mark.parametrize("text", [
+    "He asked whether he can go back to cycling; I have told him he can.",  # the reply is in the sentence
+    "She asked about her dental visit, and I advised her to postpone it for a month.",
+    "His partner asked about diet, and a referral to the dietitian has been placed.",
+    "GP asked to remove it from repeats.",  # asked to do, not a question
+    "Advised yes, he asked whether it matters and it does not.",  # a reply that mentions the asking
+    "Can I go camping this weekend?",  # the patient's own question, not a reported one
+])
+def test_near_misses_are_not_reported_questions(text: str) -> None:
+    assert not reported_question(text)
+
+
+def test_the_reply_is_the_next_line_when_it_opens_with_the_reply() -> None:
+    texts = ["Mum asked whether she can bath him.", "Told to wait until the cord falls off.",
+             "He asked about driving.", "Blood pressure 128/80.",  # no reply after this one
+             "Wife asked about his tablets.", "Advised to stop the dexamethasone.",
+             "Dad asked whether he can fly.", "Can he fly next month?"]  # a question is no reply
+    assert reply_lines([_S(t) for t in texts]) == ((0, 1), (4, 5))
+    assert reply_lines([_S("Mum asked whether she can bath him.")]) == ()  # the last line has no reply
+
+
+def test_the_reply_takes_the_question_score_and_the_question_loses() -> None:
+    sents = [_S("Mum asked whether she can bath him."), _S("Told to wait until the cord falls off."),
+             _S("Weight 3.4 kg.")]
+    score = np.array([0.8, 0.1, 0.3])
+    out = weigh_by_role(score, sents, "may_i")
+    factor = ROLE_FACTOR["reported"]["may_i"]
+    assert out.tolist() == pytest.approx([0.8 * factor, 0.8, 0.3])
+    # a reply scoring more on its own keeps its own score
+    assert weigh_by_role(np.array([0.2, 0.9, 0.3]), sents, "may_i").tolist() == pytest.approx([0.2 * factor, 0.9, 0.3])
+
+
+def test_the_reply_is_cited_first() -> None:
+    r = archehr.answer(PHONE, "is it ok i go camping this weekend with my friends?", splitter="rules")
+    assert not r.abstained
+    by_id = {s.id: s.text for s in r.note.sentences}
+    assert by_id[r.lines[0].citations[0]].startswith("Advised yes")
