@@ -169,6 +169,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
+    from archehr.answerability.roles import carry_over
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -181,8 +182,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
+    typed_rank = carry_over(types.ranking, split.sentences)  # a schedule's row takes its title's drug
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
-                 types.ranking if direct else np.zeros(len(ids)), split, types.kind if direct else "")
+                 typed_rank if direct else np.zeros(len(ids)), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
@@ -206,7 +208,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
-    chosen = cited_after_first(order, rank, types.ranking if direct else None, most=CITE_MAX, share=CITE_SHARE,
+    chosen = cited_after_first(order, rank, typed_rank if direct else None, most=CITE_MAX, share=CITE_SHARE,
                                typed_share=CITE_TYPED)
     chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
     cited = tuple(ids[i] for i in chosen) or tuple(ev.selection.cited)

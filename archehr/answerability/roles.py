@@ -168,6 +168,40 @@ def reply_lines(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
                  if reported_question(texts[i]) and _REPLY.match(texts[i + 1]) and not _question(texts[i + 1]))
 
 
+# a schedule's title ("Oxycodone ER taper schedule", "Taper schedule for morphine MR:") and its rows, each a period and
+# its dose, naming the drug only in the title ("Weeks 3-4 (Jan 22 - Feb 4) | 15 mg twice a day", "Day 2: 20 mg")
+_SCHEDULE_TITLE = re.compile(r"\b(?:taper\w*|schedule|regimen|reducing|weaning|titration|dosing)\b", re.I)
+_PERIOD_ROW = re.compile(r"^\W*(?:days?|weeks?|months?|step)\s+\d", re.I)
+_COLUMNS = re.compile(r"^[^\d|]+(?:\|[^\d|]+)+$")  # a table's column header row: "Week | Dose"
+TITLE_WORDS = 8
+
+
+def schedule_rows(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
+    """(title, row) index pairs: a short line naming a taper or schedule (`_SCHEDULE_TITLE`, no sentence end), then,
+    past a column header row if any ("Week | Dose"), the rows that open with a period ("Weeks 1-2 ...", "Day 3:")."""
+    texts = [" ".join(s.text.split()) for s in sentences]
+    out: list[tuple[int, int]] = []
+    for i, t in enumerate(texts):
+        if not _SCHEDULE_TITLE.search(t) or len(t.split()) > TITLE_WORDS or t.rstrip(":").endswith((".", "!", "?")):
+            continue
+        j = i + 1
+        if j < len(texts) and _COLUMNS.match(texts[j]):
+            j += 1
+        while j < len(texts) and _PERIOD_ROW.match(texts[j]):
+            out.append((i, j))
+            j += 1
+    return tuple(out)
+
+
+def carry_over(score: np.ndarray, sentences: Sequence[_Sentence]) -> np.ndarray:
+    """Each sentence's score, a schedule's row adding its title's (the row names the period and dose, the title the
+    drug: together they answer)."""
+    out = np.asarray(score, dtype=float).copy()
+    for t, r in schedule_rows(sentences):
+        out[r] = float(score[r]) + float(score[t])
+    return out
+
+
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
         and not _FIELD.match(text)
