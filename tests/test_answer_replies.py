@@ -78,3 +78,34 @@ def test_the_reply_is_cited_first() -> None:
     assert not r.abstained
     by_id = {s.id: s.text for s in r.note.sentences}
     assert by_id[r.lines[0].citations[0]].startswith("Advised yes")
+
+
+TAPER = ["Prednisolone taper schedule", "Day | Dose", "Days 1-3 | 40 mg once daily", "Days 4-6 | 30 mg once daily",
+         "Review in clinic after the taper."]
+
+
+def test_schedule_rows_under_their_title() -> None:
+    from archehr.answerability.roles import schedule_rows
+
+    assert schedule_rows([_S(t) for t in TAPER]) == ((0, 2), (0, 3))
+    # a title with a colon and no column header row
+    assert schedule_rows([_S(t) for t in ("Reducing dose plan:", "Week 1: 20 mg", "Week 2: 10 mg")]) == ((0, 1), (0, 2))
+
+
+@pytest.mark.parametrize("texts", [
+    ("Prednisolone taper schedule was explained to him.", "Days 1-3 | 40 mg once daily"),  # a sentence, no title
+    ("Prednisolone taper schedule", "Review in clinic in 2 weeks."),  # no row opening with a period
+    ("Medications", "Days 1-3 | 40 mg once daily"),  # no schedule named
+    ("Prednisolone taper schedule", "Blood pressure 128/80", "Day 1: 40 mg"),  # the rows must follow the title
+])
+def test_near_misses_are_no_schedule_rows(texts: tuple[str, ...]) -> None:
+    from archehr.answerability.roles import schedule_rows
+
+    assert schedule_rows([_S(t) for t in texts]) == ()
+
+
+def test_a_row_adds_its_title_score() -> None:
+    from archehr.answerability.roles import carry_over
+
+    out = carry_over(np.array([0.3, 0.0, 0.1, 0.0, 0.2]), [_S(t) for t in TAPER])
+    assert out.tolist() == pytest.approx([0.3, 0.0, 0.4, 0.3, 0.2])
