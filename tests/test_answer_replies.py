@@ -109,3 +109,22 @@ def test_a_row_adds_its_title_score() -> None:
 
     out = carry_over(np.array([0.3, 0.0, 0.1, 0.0, 0.2]), [_S(t) for t in TAPER])
     assert out.tolist() == pytest.approx([0.3, 0.0, 0.4, 0.3, 0.2])
+
+
+@dataclass(frozen=True)
+class _P:
+    text: str
+    paragraph_id: int
+
+
+def test_a_how_to_take_line_adds_its_entry_score() -> None:
+    from archehr.answerability.roles import carry_over
+
+    entry = "START Lamivir 150 mg tablet"  # an invented drug
+    line = "Take 1 tablet by mouth once a day for 28 days"
+    out = carry_over(np.array([0.5, 0.2]), [_P(entry, 1), _P(line, 1)])
+    assert out.tolist() == pytest.approx([0.5, 0.7])
+    # near misses: another paragraph; an entry without a dose; a line that is no how-to-take
+    assert carry_over(np.array([0.5, 0.2]), [_P(entry, 1), _P(line, 2)]).tolist() == [0.5, 0.2]
+    assert carry_over(np.array([0.5, 0.2]), [_P("START Lamivir", 1), _P(line, 1)]).tolist() == [0.5, 0.2]
+    assert carry_over(np.array([0.5, 0.2]), [_P(entry, 1), _P("Review in 4 weeks.", 1)]).tolist() == [0.5, 0.2]

@@ -195,10 +195,18 @@ def schedule_rows(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]
 
 def carry_over(score: np.ndarray, sentences: Sequence[_Sentence]) -> np.ndarray:
     """Each sentence's score, a schedule's row adding its title's (the row names the period and dose, the title the
-    drug: together they answer)."""
+    drug: together they answer), and the line telling how to take a medication entry ("Take 1 tablet by mouth once a
+    day for 28 days", `follow_on.entry_line`) adding the entry's, which names the drug."""
+    from archehr.answerability.follow_on import entry_line
+
     out = np.asarray(score, dtype=float).copy()
     for t, r in schedule_rows(sentences):
         out[r] = float(score[r]) + float(score[t])
+    texts = [" ".join(s.text.split()) for s in sentences]
+    paras = [getattr(s, "paragraph_id", 0) for s in sentences]
+    for i in range(len(texts) - 1):
+        if paras[i] == paras[i + 1] and entry_line(texts[i], texts[i + 1]):
+            out[i + 1] = float(score[i + 1]) + float(score[i])
     return out
 
 
