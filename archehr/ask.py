@@ -169,6 +169,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
+    from archehr.answerability.roles import carry_over
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -181,8 +182,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
+    typed_rank = carry_over(types.ranking, split.sentences)  # a schedule's row takes its title's drug
     rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
-                 types.ranking if direct else np.zeros(len(ids)), split, types.kind if direct else "")
+                 typed_rank if direct else np.zeros(len(ids)), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
@@ -206,7 +208,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     # the sentence that answers first: the best by answer type, then those close to it
-    chosen = cited_after_first(order, rank, types.ranking if direct else None, most=CITE_MAX, share=CITE_SHARE,
+    chosen = cited_after_first(order, rank, typed_rank if direct else None, most=CITE_MAX, share=CITE_SHARE,
                                typed_share=CITE_TYPED)
     chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
     cited = tuple(ids[i] for i in chosen) or tuple(ev.selection.cited)
@@ -463,14 +465,14 @@ def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote, 
     """Each sentence's score as the answer: answer type and topic, the direct-answer cue, and the
     selector's relevance (max-normalised); headers never lead; with the question's `kind`, each sentence's
     role weighs it (a question asked in the note or a title never answers; history less than the plan)."""
-    from archehr.answerability.roles import role_weights, sentence_roles
+    from archehr.answerability.roles import weigh_by_role
     from archehr.relevance.text import is_header
 
     rel = np.asarray(scores.relevant(), dtype=float) if scores is not None else np.zeros(len(typed))
     rel = rel / rel.max() if rel.size and rel.max() > 0 else rel
     out = typed + W_SELECTOR * rel + W_DIRECT * direct
     if kind:
-        out = out * role_weights(sentence_roles(split.sentences), kind)
+        out = weigh_by_role(out, split.sentences, kind)
     return np.where([is_header(s.text) for s in split.sentences], 0.0, out)
 
 

@@ -30,7 +30,7 @@ from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
 from archehr.answerability.test_words import TEST_NAMED as _TEST
 from archehr.answerability.when_answers import BOOKED_SLOT
 
-ROLES = ("question", "title", "patient", "complaint", "history", "request", "awaited", "clinician")
+ROLES = ("question", "title", "reported", "patient", "complaint", "history", "request", "awaited", "clinician")
 
 # the factor on a sentence's answer score, by role and by the kind of answer asked (archehr.answerability.kinds);
 # a role or kind not listed keeps its score
@@ -38,6 +38,9 @@ ROLE_FACTOR: dict[str, dict[str, float]] = {
     "question": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.0),
     "title": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.0),
     "patient": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.5),
+    # a question the note reports with no reply in its own sentence ("Patient asked if he can go hiking."): it
+    # names the topic; its reply, the next line, answers (`reply_lines` carries the topic over to it)
+    "reported": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.5),
     "complaint": dict.fromkeys(("how_long", "when", "med_change", "test_result", "why", "may_i", "other"), 0.6),
     # (a result told in the history, "CXR showed ...", still answers a result question; the story before the
     # visit loses less for a why question: its "Indication: ..." says a cause, which the rank counts whole)
@@ -127,6 +130,86 @@ _OTHERS_SAY = re.compile(r"^\W*(?:the |his |her |their )?(?:care home |nursing h
                          r"family|relatives?|parents?|teachers?|neighbours?)\s+(?:report|reported|say|says|said|"
                          r"describe|described|noticed)\b", re.I)
 
+# a question reported in the note: who asked (a timestamp or a signature may come first), then the asking verb and
+# what was asked ("Patient asked if he can go hiking again", "Mum asked whether she can bath him", "Wife asked
+# about his tablets", "Patient emailed asking whether he still needs bisoprolol", "Asking when she can eat")
+_REPORTED = re.compile(r"\b(?:asked|asks|asking|wondered|wondering|wants to know|wanted to know|queried|querying|"
+                       r"enquired|enquiring|inquired|inquiring)\s+(?:(?:me|us|the \w+|again|also|repeatedly)\s+)?"
+                       r"(?:if|whether|about|when|how|why|what|which|can|could|should|is|are|for advice)\b", re.I)
+# ... and its reply in the same sentence, after a semicolon or a clause ("He asked about driving; advised ...",
+# "She asked about her dental cleaning, and I advised her to postpone it"): the sentence answers itself
+_REPLY_IN = re.compile(r"[;:]|,\s*(?:and|but|so|which|I|we|she|he|they)\b|\s(?:and|but) (?:I|we|was|were|has|have)\b|"
+                       r"\s[-\u2013\u2014]\s", re.I)
+# the line that replies: it opens telling what was advised or decided ("Advised yes, ...", "Told to wait until
+# ...", "Confirmed it is no longer needed", "Yes, ...", "I have advised ...", "We explained ...", "He may ...")
+_REPLY = re.compile(r"^\W*(?:(?:\d{1,2}[:.]\d{2}\s+)?(?:(?:i|we|nurse|dr\.? \w+|gp|pharmacist)\s+(?:have\s+|has\s+)?)?"
+                    r"(?:advised|advise|told|confirmed|explained|reassured|informed|recommended|suggested|agreed|"
+                    r"replied|answered|counselled|counseled|instructed)\b|(?:yes|no|ok|okay|fine)\b|"
+                    r"(?:he|she|they|you|patient|baby)\s+(?:may|can|should|must|is (?:fine|ok|safe) to)\b)",
+                    re.I)
+REPORTED_WORDS = 30  # a reported question is short: who asked and what
+
+
+def reported_question(text: str) -> bool:
+    """`text` reports a question asked, with no reply in it ("Patient asked if he can go hiking again this
+    weekend.", "09:20 Wife asked about his tablets."), not "He asked about driving; advised to wait 4 weeks"."""
+    t = " ".join(text.split())
+    m = _REPORTED.search(t)
+    return bool(m) and len(t.split()) <= REPORTED_WORDS and not _REPLY_IN.search(t[m.end():]) \
+        and not _REPLY.match(t)
+
+
+def reply_lines(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
+    """(reported question, its reply) index pairs: a line reporting a question with no reply in it
+    (`reported_question`) and the next line, when that one opens with the reply ("Advised yes, from next week
+    ...", "Told to wait until the cord falls off", "Confirmed it is no longer needed")."""
+    texts = [" ".join(s.text.split()) for s in sentences]
+    return tuple((i, i + 1) for i in range(len(texts) - 1)
+                 if reported_question(texts[i]) and _REPLY.match(texts[i + 1]) and not _question(texts[i + 1]))
+
+
+# a schedule's title ("Oxycodone ER taper schedule", "Taper schedule for morphine MR:") and its rows, each a period and
+# its dose, naming the drug only in the title ("Weeks 3-4 (Jan 22 - Feb 4) | 15 mg twice a day", "Day 2: 20 mg")
+_SCHEDULE_TITLE = re.compile(r"\b(?:taper\w*|schedule|regimen|reducing|weaning|titration|dosing)\b", re.I)
+_PERIOD_ROW = re.compile(r"^\W*(?:days?|weeks?|months?|step)\s+\d", re.I)
+_COLUMNS = re.compile(r"^[^\d|]+(?:\|[^\d|]+)+$")  # a table's column header row: "Week | Dose"
+TITLE_WORDS = 8
+
+
+def schedule_rows(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
+    """(title, row) index pairs: a short line naming a taper or schedule (`_SCHEDULE_TITLE`, no sentence end), then,
+    past a column header row if any ("Week | Dose"), the rows that open with a period ("Weeks 1-2 ...", "Day 3:")."""
+    texts = [" ".join(s.text.split()) for s in sentences]
+    out: list[tuple[int, int]] = []
+    for i, t in enumerate(texts):
+        if not _SCHEDULE_TITLE.search(t) or len(t.split()) > TITLE_WORDS or t.rstrip(":").endswith((".", "!", "?")):
+            continue
+        j = i + 1
+        if j < len(texts) and _COLUMNS.match(texts[j]):
+            j += 1
+        while j < len(texts) and _PERIOD_ROW.match(texts[j]):
+            out.append((i, j))
+            j += 1
+    return tuple(out)
+
+
+def carry_over(score: np.ndarray, sentences: Sequence[_Sentence]) -> np.ndarray:
+    """Each sentence's score, a schedule's row adding its title's (the row names the period and dose, the title the
+    drug: together they answer), and the line telling how to take a medication entry ("Take 1 tablet by mouth once a
+    day for 28 days", `follow_on.entry_line`) adding the entry's, which names the drug."""
+    from archehr.answerability.follow_on import entry_line
+
+    out = np.asarray(score, dtype=float).copy()
+    for t, r in schedule_rows(sentences):
+        out[r] = float(score[r]) + float(score[t])
+    texts = [" ".join(s.text.split()) for s in sentences]
+    paras = [getattr(s, "paragraph_id", 0) for s in sentences]
+    for i in range(len(texts) - 1):
+        if paras[i] == paras[i + 1] and entry_line(texts[i], texts[i + 1]):
+            out[i + 1] = float(score[i + 1]) + float(score[i])
+    return out
+
+
 def _question(text: str) -> bool:
     return bool(_QUESTION_END.search(text)) and not _REQUEST_TO_COLLEAGUE.search(text) \
         and not _FIELD.match(text)
@@ -207,6 +290,8 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
             out.append("question")
         elif _title(t, caps_note):
             out.append("title")
+        elif reported_question(t):
+            out.append("reported")
         elif section == "history" and not own and BOOKED_SLOT.search(t):
             out.append("clinician")  # a booked slot ("Attend the clinic on 24/06/2026 at 14:20") is a plan
         elif own or section:
@@ -220,6 +305,18 @@ def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
         else:
             out.append("clinician")
     return tuple(out)
+
+
+def weigh_by_role(score: np.ndarray, sentences: Sequence[_Sentence], kind: str) -> np.ndarray:
+    """Each sentence's answer score weighed by its role (`role_weights`), and a reported question's reply scoring
+    at least what the question scored before its weight: the reply rarely repeats the topic ("Patient asked if he
+    can go hiking." / "Advised yes, from next week ..."), so it takes it from the question it answers."""
+    roles = sentence_roles(sentences)
+    weights = role_weights(roles, kind)
+    out = np.asarray(score, dtype=float) * weights
+    for q, r in reply_lines(sentences):
+        out[r] = max(out[r], float(score[q]) * ROLE_FACTOR.get(roles[r], {}).get(kind, 1.0))
+    return out
 
 
 def role_weights(roles: Sequence[str], kind: str) -> np.ndarray:
