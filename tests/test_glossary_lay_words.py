@@ -32,6 +32,10 @@ def _expansions(text: str) -> set[str]:
     ("did the tape for my heart show anything", "holter"),
     ("what did the heart failure blood test say", "nt-probnp"),
     ("did my stitches heal down below", "perineal"),
+    ("is the brown inhaler a new one", "beclometasone"),
+    ("when is the blood test for the salts", "potassium"),
+    ("what did her water test show", "urine dipstick"),
+    ("how long is the chemo pump on", "ambulatory pump"),
 ])
 def test_a_lay_word_names_what_a_note_writes(question: str, note_word: str) -> None:
     assert note_word in _expansions(question)
