@@ -29,8 +29,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from archehr.answerability import firm_answers as firm
-from archehr.answerability.cues import VISIT, cue_table, plain_question
-from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
+from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KIND_WORDS: importable from here too)
+    KIND_WORDS,
+    KINDS,
+    ask_kind,
+    asked_concepts,
+    medicines_asked,
+)
+from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
+from archehr.answerability.features import QUESTION_FILLER, Concept
 from archehr.answerability.holds import (
     ASKS_VERDICT,
     DONE,
@@ -59,17 +66,6 @@ from archehr.glossary.drugs import generics_in
 from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
 
 _N, _UNIT = NUMBER, UNIT
-KINDS = ("how_long", "when", "med_change", "test_result", "why", "may_i")
-
-_ASKS = cue_table("kind")
-_RETURN = re.compile(r"\b(?:come back|go back to the (?:er|hospital|emergency)|(?:the )?er\b|emergency|"
-                     r"call (?:the|his|her|my|a|911))", re.I)
-_FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an earlier cue
-# "What do I take to sleep now?": which medicine, a medication change, not a permission
-_WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|they) (?:take|use|give)\b", re.I)
-# "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
-_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
-                           r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
 
 
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
@@ -136,44 +132,6 @@ W_PLAN = 0.5  # the share of its score a plan to test again keeps for a result q
 # (the rank's) a test planned years ahead or the next one's date ("your next colonoscopy should be in 5 years")
 _PLAN_LATER = re.compile(r"\bin \d+\s*(?:years?|yrs?)\b|\bnext \w+ (?:should|will|is due)\b|\bnext due\b|"
                          r"\bevery \d+\s*(?:weeks?|months?|years?)\b", re.I)
-# a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
-# do i need a steroid this time"): background, not what is asked about
-_BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
-                         re.I)
-# a question's "dr" or "doc" is a doctor ("the cancer dr": oncology)
-_DOCTOR = re.compile(r"\b(?:dr|drs|doc|docs)\b\.?", re.I)
-# words that say what kind of answer is asked, not what about (they name no topic)
-KIND_WORDS = frozenset(tokens("""
-long soon often when day days week weeks month months year years time date schedule scheduled calendar
-appointment appointments visit check show showed come came back result results test tests okay ok alright
-fine good bad normal allowed safe why reason cause caused still keep continue supposed which kind sort
-will would now left leave stay term anything something everything change changed cut even ever get gets
-low high up down
-mom moms mother dad dads father husband wife son daughter sister brother baby babys kid child he she shes hes
-him her his their they them lying
-see seen bring brought send sent actually think thinks thought plan plans planning going gonna gotta wanna
-cant dont wont didnt doesnt isnt arent im ive youre theyre whats thats u ur pls plz bottle bottles
-worry worried scared afraid guess maybe probably exactly anymore kind sort part stuff whole supposed
-score scored pass passed fail failed tell told explain mean meaning happen happening
-longer look looks looked yet same soon again usual coming going getting till til using chart us place
-taken another one wait
-""", stem=True))
-
-
-def ask_kind(question: str) -> str:
-    """The kind of answer a patient's question asks for (one of `KINDS`), or "other"."""
-    question = plain_question(question)
-    found = {name: m.start() for name, pattern in _ASKS if (m := pattern.search(question)) is not None}
-    for name in _FIRST_WINS:
-        if name in found:
-            return name
-    if not found:
-        return "other"
-    if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
-        return "med_change"
-    if "when" in found and "may_i" in found and _RETURN.search(question) and not VISIT.search(question):
-        return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
-    return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
 
 
 @functools.lru_cache(maxsize=4096)  # one answer reads each note sentence's words up to six times
@@ -181,39 +139,6 @@ def sentence_words(text: str, lexicon: Glossary) -> frozenset[str]:
     """A sentence's words with its abbreviations expanded and its brand drug names' generic names added."""
     extra = [x for e in lexicon.matches(text) if e.kind == "abbr" for x in e.expansions] + generics_in(text)
     return frozenset(tokens(text + " " + " ".join(extra)))
-
-
-def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
-    """The question's topic: its concepts without the words that only say which kind of answer is asked;
-    a brand name ("Eliquis") is also covered by its generic name (apixaban)."""
-    from archehr.glossary.drugs import drug_names
-
-    names = drug_names()
-    question = _DOCTOR.sub("doctor", _BACKGROUND.sub(" ", question))
-    brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
-             if w.lower() in names for t in tokens(w)}
-    out = []
-    for c in question_concepts(question, lexicon):
-        if all(t in KIND_WORDS or t in QUESTION_FILLER for t in c.surface):
-            continue
-        extra = {brand[t] for t in c.surface if t in brand and brand[t]}
-        out.append(Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c)
-    return out + _filler_terms(question, lexicon)
-
-
-def _filler_terms(question: str, lexicon: Glossary) -> list[Concept]:
-    """Lexicon terms of two or more words that are each filler on their own ("baby doctor", "regular doctor"):
-    the term names a thing (pediatrics, primary care) although none of its words does."""
-    out = []
-    for e in lexicon.matches(question):
-        words = tuple(tokens(e.term))
-        if (len(words) < 2 or e.kind == "activity" or all(t in KIND_WORDS for t in words)
-                or not all(t in QUESTION_FILLER or t in KIND_WORDS for t in words)):
-            continue
-        phrases = {tuple(tokens(x)) for x in e.expansions} - {()}
-        if phrases and not all(all(t in QUESTION_FILLER or t in KIND_WORDS for t in ph) for ph in phrases):
-            out.append(Concept(words, frozenset(phrases | {words})))
-    return out
 
 
 @dataclass(frozen=True)
@@ -477,20 +402,4 @@ def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False) -
         near = [topic[j] for j in ((i - 1,) if before_only else (i - 1, i + 1))
                 if 0 <= j < len(topic) and para[j] == para[i]]
         out[i] = max(near, default=0.0)
-    return out
-
-
-def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
-    """The question's words that name a medicine, as concept surfaces: a drug class in patients' words ("water
-    pill"), a lexicon term standing for class members ("Advil" -> ibuprofen), or a drug or brand name."""
-    from archehr.glossary.drugs import drug_names
-
-    out = set()
-    for e in lexicon.matches(question):
-        if e.kind == "class" or any(lexicon.classes_in(x) for x in e.expansions):
-            out.add(tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER))
-    names = drug_names()
-    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if w.lower() in names)
-    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if lexicon.classes_in(w))
-    out.discard(())
     return out
