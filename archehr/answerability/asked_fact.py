@@ -71,7 +71,8 @@ WHEN = re.compile(
     # a condition is a when answer too: "may return to work after the third infusion", "once fever-free",
     # "until cleared in clinic", "at your post-op visit" (not "once a week", a frequency)
     r"\b(?:after|until|till|before|when|as soon as)\b|\bonce\b(?!\s+(?:a|an|per|every|daily|weekly))|"
-    r"\bat (?:your|the|his|her|their) (?:next |first |post-?op |follow-?up |review )?"
+    # ... or with the visit's own word between ("at the urology visit", "at his next fracture clinic")
+    r"\bat (?:your|the|his|her|their) (?:next |first |post-?op |follow-?up |review )?(?:[a-z]+ )?"
     r"(?:visit|appointment|review|clinic)\b",
     re.I)
 # a how-long question about an outcome or a wait ("how long until she feels normal", "how long will the pain
@@ -96,14 +97,22 @@ _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail
 _ABOUT_TEST = (TEST_NAMED, REQUESTED, PLANNED, PENDING,
                re.compile(r"\b(?:check(?:ed)?|ordered|arranged|booked)\b", re.I))
 # a result in plain words, or an analyte's value in a list ("Blood results acceptable: sodium 133, potassium 3.6")
-_RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|clear|as expected|no concerns?|"
-                           r"nothing (?:abnormal|worrying))\b|"
+_RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|good(?: enough)?|clear|as expected|no concerns?|"
+                           r"nothing (?:abnormal|worrying)|(?:mildly |moderately |severely )?(?:reduced|preserved)|"
+                           # a germ's sensitivities ("E. coli, pan-S except ampicillin")
+                           r"pan-?s|sensitive to|resistant to|susceptible)\b|"
+                           # a labelled value below zero ("Lumbar spine T-score: -2.9")
+                           r":\s*-\d|"
+                           # a side's value after its label ("Ankle-brachial index (ABI), right: 0.68")
+                           r"\b(?:right|left|bilateral)\s*:\s*\d|"
                            # a finding ruled out after a result's label: "Bedside kidney ultrasound: no blockage"
                            r"^[^:]{2,60}:[^.;]*\bno\s+[a-z]{3,}|\bno\s+[a-z]{4,}\s+or\s+[a-z]{4,}|"
                            r"\b[a-z]{3,}\s+[<>]?\d+(?:\.\d+)?\s*(?:,|;|$)", re.I)
+_NAMED_DIGIT = re.compile(r"\b[A-Za-z]+\d+[A-Za-z]*\b")
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
 _DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
-_VALUE = re.compile(r"(?<![\d.:/])\d+(?:\.\d+)?(?![\d:/]|\.\d)")
+# a value quoted, not a digit inside a test's name ("HbA1c", "B12")
+_VALUE = re.compile(r"(?<![\w.:/])\d+(?:\.\d+)?(?![\w:/]|\.\d)")
 # a verdict in a condition is no result: "use contraception until we have told you your sample is clear", "we will
 # call you if it comes back positive"
 _IF_VERDICT = re.compile(r"\b(?:until|unless|if|once|when)\b(?:\s+[\w']+){0,8}?\s+"
@@ -195,7 +204,8 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
     plain = [" ".join(t.split()) for t in texts]
-    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", t)) for t in plain]
+    # a test's name holding a digit ("Vitamin B12 (sent)", "HbA1c requested") is no value: read out too
+    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", _NAMED_DIGIT.sub(" ", t))) for t in plain]
     if kind == "test_result":
         if not any(p.search(plain[i]) for i in np.flatnonzero(rows) for p in _ABOUT_TEST):
             return False  # the sentences naming it name no test: not a test asked about
@@ -250,7 +260,7 @@ _FIRM = re.compile(
     rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|"
     rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b|"
     r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
-    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:days?|weeks?|wks?|months?)\b", re.I)
+    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b", re.I)
 # a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
 _DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
 # a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
