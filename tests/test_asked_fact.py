@@ -143,3 +143,43 @@ def test_another_tests_result_is_not_the_asked_ones() -> None:
             "Outpatient MRI brain ordered; scheduling will call."]
     assert _unsaid("test_result", "what did the mri of my brain show", note)
     assert not _unsaid("test_result", "what did the mri of my brain show", note + ["MRI brain: normal."])
+
+
+@pytest.mark.parametrize(("question", "sentences", "unsaid"), [
+    # a digit inside the test's name is no value the question quotes: the result given with its unit answers
+    ("what was my last hba1c", ["HbA1c requested for the next visit (last result 58 mmol/mol in May)."], False),
+    ("was his b12 ok", ["Vitamin B12 and folate levels (sent 03/04)."], True),  # "B12" gives no value either
+    ("was his b12 ok", ["Vitamin B12 level 410 ng/L, normal."], False),
+    # a value below zero after its label, a side's value after its label
+    ("what did the bone density scan show", ["DEXA scan (02/02/2025)", "Hip T-score: -2.4"], False),
+    ("what did the bone density scan show", ["DEXA scan (02/02/2025)", "Hip T-score to be repeated."], True),
+    ("what did the leg pressure test show", ["Ankle pressure index (API), right: 0.71 (reduced)"], False),
+    # a germ's sensitivities, a verdict in plain words
+    ("did the urine test say which germ", ["Urine culture: Klebsiella, pan-S."], False),
+    ("did the urine test say which germ", ["Urine culture sent to the lab."], True),
+    ("were my blood counts ok", ["Your blood counts are good enough for the operation."], False),
+    ("were my blood counts ok", ["Your blood counts will be checked before the operation."], True),
+])
+def test_a_result_told_in_the_forms_the_rule_missed(question: str, sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("test_result", question, sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unsaid"), [
+    (["Repeat the potassium at the kidney visit."], False),  # the visit's own word between "the" and "visit"
+    (["Repeat the potassium at the kidney visit of next year."], False),
+    (["Potassium was repeated in the ward."], True),  # no date, no visit: near miss
+])
+def test_a_when_told_by_a_named_visit(sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("when", "when do they check his potassium again", sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unset"), [
+    (["The hand clinic will phone you within 48 hours.", "Physio will contact you with an appointment."], False),
+    (["The hand clinic will phone you with an appointment."], True),  # no firm time at all
+])
+def test_a_call_within_hours_is_a_firm_time(sentences: list[str], unset: bool) -> None:
+    from archehr.answerability.asked_fact import date_unset
+
+    q = "when will the hand clinic ring him"
+    named = concept_rows(q, sentences, load_lexicon())
+    assert date_unset("when", q, sentences, [str(i) for i in range(len(sentences))], named) is unset
