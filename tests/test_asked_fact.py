@@ -183,3 +183,19 @@ def test_a_call_within_hours_is_a_firm_time(sentences: list[str], unset: bool) -
     q = "when will the hand clinic ring him"
     named = concept_rows(q, sentences, load_lexicon())
     assert date_unset("when", q, sentences, [str(i) for i in range(len(sentences))], named) is unset
+
+
+@pytest.mark.parametrize(("question", "sentences", "unsaid"), [
+    # "last" as an adjective is no course's length; as a verb it is one
+    ("how long do I keep using the cream", ["Cream twice daily; last review 03/03."], True),
+    ("how long do I keep using the cream", ["The cream course lasts 2 weeks."], False),
+    # days asked: a session's minutes or hours do not answer, a count of days does
+    ("how many days do I keep icing the knee", ["Ice the knee for 20 minutes at a time."], True),
+    ("how many days do I keep icing the knee", ["Ice the knee every 2 to 3 hours."], True),
+    ("how many days do I keep icing the knee", ["Ice the knee for 20 minutes at a time for 3 days."], False),
+    # how long without days asked: an hour's length may answer ("how long is each session")
+    ("how long is each icing of the knee", ["Ice the knee for 20 minutes at a time."], False),
+])
+def test_a_course_length_not_told_by_a_last_visit_or_a_session(question: str, sentences: list[str],
+                                                               unsaid: bool) -> None:
+    assert _unsaid("how_long", question, sentences) is unsaid

@@ -53,7 +53,8 @@ COURSE = re.compile(
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
     r"\b\d+[\s-](?:day|week|month)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"
-    r"\blast(?:s|ing)?\b|"
+    # "last" as a verb ("it lasts 6 weeks"), not "the last dose" nor "his last infusion" (the latter below)
+    r"\blast(?:s|ing|ed)\b|\b(?:will|should|to|may|can|would) last\b|"
     r"\b\d+\s*d\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|"
     r"\bpermanent(?:ly)?\b|\blong[- ]term\b|\bongoing\b|\bfor now\b|\bstop date\b|\bend date\b|\blast dose\b|"
     r"\bthen stop\b|\btaper\w*\b|\bwean\w*\b|\breassess\w*\b|\bduration\b|\bcomplet\w*|"
@@ -83,6 +84,10 @@ _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*
 # a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
 _SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
                       r"(?:hours?|hrs?|minutes?|mins?)\s+(?:apart|before|after|later|earlier|from)\b", re.I)
+# a span asked in days or longer, and a span of minutes or hours (which does not answer one)
+_DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
+_SHORT = re.compile(rf"\b(?:for |every |over )?(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                    r"(?:hours?|hrs?|minutes?|mins?)\b(?:\s+at a time)?", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
@@ -228,6 +233,10 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     pattern = COURSE if kind == "how_long" else WHEN
     # a dose's spacing answers when to take it, not for how long
     spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
+    if kind == "how_long" and _DAYS_Q.search(question):
+        # a span in days or longer asked ("how many days do we keep icing it"): a session's minutes or hours
+        # ("ice for 20 minutes at a time", "every 1.5 to 3 hours") do not answer it
+        spacing = re.compile(f"{_SPACING.pattern}|{_SHORT.pattern}", re.I)
     return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
 
 
