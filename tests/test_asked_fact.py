@@ -199,3 +199,12 @@ def test_a_call_within_hours_is_a_firm_time(sentences: list[str], unset: bool) -
 def test_a_course_length_not_told_by_a_last_visit_or_a_session(question: str, sentences: list[str],
                                                                unsaid: bool) -> None:
     assert _unsaid("how_long", question, sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unsaid"), [
+    (["Tetanus booster given 04/06."], True),  # only what was done: no date for the next one
+    (["Tetanus booster given 04/06; the next one is due in 10 years."], False),  # what is to come, in the same line
+    (["Tetanus booster given 04/06.", "Next booster in 10 years."], False),
+])
+def test_a_next_event_is_not_dated_by_the_last_one(sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("when", "when does he get the next tetanus booster", sentences) is unsaid

@@ -88,6 +88,11 @@ _SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to
 _DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
 _SHORT = re.compile(rf"\b(?:for |every |over )?(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
                     r"(?:hours?|hrs?|minutes?|mins?)\b(?:\s+at a time)?", re.I)
+# a when question about an event to come; a sentence telling what was done, and one telling what is to come
+_COMING_Q = re.compile(r"\bwhen (?:does|do|will|is|are)\b|\bnext\b|\bdue\b", re.I)
+_DONE = re.compile(r"\b(?:given|was|were|had|received|last|stopped|born|showed|been)\b", re.I)
+_COMING = re.compile(r"\b(?:will|next|due|repeat\w*|recheck\w*|follow[- ]?up|again|then|planned|schedul\w+|book\w*|"
+                     r"in \d+|future|until|after|once|should|to be|need\w*|must|please|continue)\b", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
@@ -237,6 +242,10 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
         # a span in days or longer asked ("how many days do we keep icing it"): a session's minutes or hours
         # ("ice for 20 minutes at a time", "every 1.5 to 3 hours") do not answer it
         spacing = re.compile(f"{_SPACING.pattern}|{_SHORT.pattern}", re.I)
+    if kind == "when" and _COMING_Q.search(question):
+        # an event to come asked ("when does he get the second shot"): a sentence telling only what was done
+        # ("Hepatitis B vaccine given 05/03", "last infusion 28/07") gives no date for it
+        near &= np.array([not (_DONE.search(t) and not _COMING.search(t)) for t in plain], dtype=bool)
     return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
 
 
