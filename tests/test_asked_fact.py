@@ -143,3 +143,68 @@ def test_another_tests_result_is_not_the_asked_ones() -> None:
             "Outpatient MRI brain ordered; scheduling will call."]
     assert _unsaid("test_result", "what did the mri of my brain show", note)
     assert not _unsaid("test_result", "what did the mri of my brain show", note + ["MRI brain: normal."])
+
+
+@pytest.mark.parametrize(("question", "sentences", "unsaid"), [
+    # a digit inside the test's name is no value the question quotes: the result given with its unit answers
+    ("what was my last hba1c", ["HbA1c requested for the next visit (last result 58 mmol/mol in May)."], False),
+    ("was his b12 ok", ["Vitamin B12 and folate levels (sent 03/04)."], True),  # "B12" gives no value either
+    ("was his b12 ok", ["Vitamin B12 level 410 ng/L, normal."], False),
+    # a value below zero after its label, a side's value after its label
+    ("what did the bone density scan show", ["DEXA scan (02/02/2025)", "Hip T-score: -2.4"], False),
+    ("what did the bone density scan show", ["DEXA scan (02/02/2025)", "Hip T-score to be repeated."], True),
+    ("what did the leg pressure test show", ["Ankle pressure index (API), right: 0.71 (reduced)"], False),
+    # a germ's sensitivities, a verdict in plain words
+    ("did the urine test say which germ", ["Urine culture: Klebsiella, pan-S."], False),
+    ("did the urine test say which germ", ["Urine culture sent to the lab."], True),
+    ("were my blood counts ok", ["Your blood counts are good enough for the operation."], False),
+    ("were my blood counts ok", ["Your blood counts will be checked before the operation."], True),
+])
+def test_a_result_told_in_the_forms_the_rule_missed(question: str, sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("test_result", question, sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unsaid"), [
+    (["Repeat the potassium at the kidney visit."], False),  # the visit's own word between "the" and "visit"
+    (["Repeat the potassium at the kidney visit of next year."], False),
+    (["Potassium was repeated in the ward."], True),  # no date, no visit: near miss
+])
+def test_a_when_told_by_a_named_visit(sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("when", "when do they check his potassium again", sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unset"), [
+    (["The hand clinic will phone you within 48 hours.", "Physio will contact you with an appointment."], False),
+    (["The hand clinic will phone you with an appointment."], True),  # no firm time at all
+])
+def test_a_call_within_hours_is_a_firm_time(sentences: list[str], unset: bool) -> None:
+    from archehr.answerability.asked_fact import date_unset
+
+    q = "when will the hand clinic ring him"
+    named = concept_rows(q, sentences, load_lexicon())
+    assert date_unset("when", q, sentences, [str(i) for i in range(len(sentences))], named) is unset
+
+
+@pytest.mark.parametrize(("question", "sentences", "unsaid"), [
+    # "last" as an adjective is no course's length; as a verb it is one
+    ("how long do I keep using the cream", ["Cream twice daily; last review 03/03."], True),
+    ("how long do I keep using the cream", ["The cream course lasts 2 weeks."], False),
+    # days asked: a session's minutes or hours do not answer, a count of days does
+    ("how many days do I keep icing the knee", ["Ice the knee for 20 minutes at a time."], True),
+    ("how many days do I keep icing the knee", ["Ice the knee every 2 to 3 hours."], True),
+    ("how many days do I keep icing the knee", ["Ice the knee for 20 minutes at a time for 3 days."], False),
+    # how long without days asked: an hour's length may answer ("how long is each session")
+    ("how long is each icing of the knee", ["Ice the knee for 20 minutes at a time."], False),
+])
+def test_a_course_length_not_told_by_a_last_visit_or_a_session(question: str, sentences: list[str],
+                                                               unsaid: bool) -> None:
+    assert _unsaid("how_long", question, sentences) is unsaid
+
+
+@pytest.mark.parametrize(("sentences", "unsaid"), [
+    (["Tetanus booster given 04/06."], True),  # only what was done: no date for the next one
+    (["Tetanus booster given 04/06; the next one is due in 10 years."], False),  # what is to come, in the same line
+    (["Tetanus booster given 04/06.", "Next booster in 10 years."], False),
+])
+def test_a_next_event_is_not_dated_by_the_last_one(sentences: list[str], unsaid: bool) -> None:
+    assert _unsaid("when", "when does he get the next tetanus booster", sentences) is unsaid

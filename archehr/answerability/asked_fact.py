@@ -53,7 +53,8 @@ COURSE = re.compile(
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
     r"\b\d+[\s-](?:day|week|month)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"
-    r"\blast(?:s|ing)?\b|"
+    # "last" as a verb ("it lasts 6 weeks"), not "the last dose" nor "his last infusion" (the latter below)
+    r"\blast(?:s|ing|ed)\b|\b(?:will|should|to|may|can|would) last\b|"
     r"\b\d+\s*d\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|"
     r"\bpermanent(?:ly)?\b|\blong[- ]term\b|\bongoing\b|\bfor now\b|\bstop date\b|\bend date\b|\blast dose\b|"
     r"\bthen stop\b|\btaper\w*\b|\bwean\w*\b|\breassess\w*\b|\bduration\b|\bcomplet\w*|"
@@ -71,7 +72,8 @@ WHEN = re.compile(
     # a condition is a when answer too: "may return to work after the third infusion", "once fever-free",
     # "until cleared in clinic", "at your post-op visit" (not "once a week", a frequency)
     r"\b(?:after|until|till|before|when|as soon as)\b|\bonce\b(?!\s+(?:a|an|per|every|daily|weekly))|"
-    r"\bat (?:your|the|his|her|their) (?:next |first |post-?op |follow-?up |review )?"
+    # ... or with the visit's own word between ("at the urology visit", "at his next fracture clinic")
+    r"\bat (?:your|the|his|her|their) (?:next |first |post-?op |follow-?up |review )?(?:[a-z]+ )?"
     r"(?:visit|appointment|review|clinic)\b",
     re.I)
 # a how-long question about an outcome or a wait ("how long until she feels normal", "how long will the pain
@@ -82,6 +84,15 @@ _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*
 # a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
 _SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
                       r"(?:hours?|hrs?|minutes?|mins?)\s+(?:apart|before|after|later|earlier|from)\b", re.I)
+# a span asked in days or longer, and a span of minutes or hours (which does not answer one)
+_DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
+_SHORT = re.compile(rf"\b(?:for |every |over )?(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                    r"(?:hours?|hrs?|minutes?|mins?)\b(?:\s+at a time)?", re.I)
+# a when question about an event to come; a sentence telling what was done, and one telling what is to come
+_COMING_Q = re.compile(r"\bwhen (?:does|do|will|is|are)\b|\bnext\b|\bdue\b", re.I)
+_DONE = re.compile(r"\b(?:given|was|were|had|received|last|stopped|born|showed|been)\b", re.I)
+_COMING = re.compile(r"\b(?:will|next|due|repeat\w*|recheck\w*|follow[- ]?up|again|then|planned|schedul\w+|book\w*|"
+                     r"in \d+|future|until|after|once|should|to be|need\w*|must|please|continue)\b", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
@@ -96,14 +107,22 @@ _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail
 _ABOUT_TEST = (TEST_NAMED, REQUESTED, PLANNED, PENDING,
                re.compile(r"\b(?:check(?:ed)?|ordered|arranged|booked)\b", re.I))
 # a result in plain words, or an analyte's value in a list ("Blood results acceptable: sodium 133, potassium 3.6")
-_RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|clear|as expected|no concerns?|"
-                           r"nothing (?:abnormal|worrying))\b|"
+_RESULT_PLAIN = re.compile(r"\b(?:acceptable|fine|ok|okay|good(?: enough)?|clear|as expected|no concerns?|"
+                           r"nothing (?:abnormal|worrying)|(?:mildly |moderately |severely )?(?:reduced|preserved)|"
+                           # a germ's sensitivities ("E. coli, pan-S except ampicillin")
+                           r"pan-?s|sensitive to|resistant to|susceptible)\b|"
+                           # a labelled value below zero ("Lumbar spine T-score: -2.9")
+                           r":\s*-\d|"
+                           # a side's value after its label ("Ankle-brachial index (ABI), right: 0.68")
+                           r"\b(?:right|left|bilateral)\s*:\s*\d|"
                            # a finding ruled out after a result's label: "Bedside kidney ultrasound: no blockage"
                            r"^[^:]{2,60}:[^.;]*\bno\s+[a-z]{3,}|\bno\s+[a-z]{4,}\s+or\s+[a-z]{4,}|"
                            r"\b[a-z]{3,}\s+[<>]?\d+(?:\.\d+)?\s*(?:,|;|$)", re.I)
+_NAMED_DIGIT = re.compile(r"\b[A-Za-z]+\d+[A-Za-z]*\b")
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
 _DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
-_VALUE = re.compile(r"(?<![\d.:/])\d+(?:\.\d+)?(?![\d:/]|\.\d)")
+# a value quoted, not a digit inside a test's name ("HbA1c", "B12")
+_VALUE = re.compile(r"(?<![\w.:/])\d+(?:\.\d+)?(?![\w:/]|\.\d)")
 # a verdict in a condition is no result: "use contraception until we have told you your sample is clear", "we will
 # call you if it comes back positive"
 _IF_VERDICT = re.compile(r"\b(?:until|unless|if|once|when)\b(?:\s+[\w']+){0,8}?\s+"
@@ -195,7 +214,8 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
     plain = [" ".join(t.split()) for t in texts]
-    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", t)) for t in plain]
+    # a test's name holding a digit ("Vitamin B12 (sent)", "HbA1c requested") is no value: read out too
+    undated = [_IF_VERDICT.sub(" ", _DATE.sub(" ", _NAMED_DIGIT.sub(" ", t))) for t in plain]
     if kind == "test_result":
         if not any(p.search(plain[i]) for i in np.flatnonzero(rows) for p in _ABOUT_TEST):
             return False  # the sentences naming it name no test: not a test asked about
@@ -218,6 +238,14 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     pattern = COURSE if kind == "how_long" else WHEN
     # a dose's spacing answers when to take it, not for how long
     spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
+    if kind == "how_long" and _DAYS_Q.search(question):
+        # a span in days or longer asked ("how many days do we keep icing it"): a session's minutes or hours
+        # ("ice for 20 minutes at a time", "every 1.5 to 3 hours") do not answer it
+        spacing = re.compile(f"{_SPACING.pattern}|{_SHORT.pattern}", re.I)
+    if kind == "when" and _COMING_Q.search(question):
+        # an event to come asked ("when does he get the second shot"): a sentence telling only what was done
+        # ("Hepatitis B vaccine given 05/03", "last infusion 28/07") gives no date for it
+        near &= np.array([not (_DONE.search(t) and not _COMING.search(t)) for t in plain], dtype=bool)
     return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
 
 
@@ -250,7 +278,7 @@ _FIRM = re.compile(
     rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|"
     rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b|"
     r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
-    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:days?|weeks?|wks?|months?)\b", re.I)
+    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b", re.I)
 # a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
 _DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
 # a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
