@@ -177,7 +177,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AB": ("heldout-ab/raw/questions.yaml",), "AC": ("heldout-ac/raw/questions.yaml",),
            "AD": ("heldout-ad/raw/questions.yaml",), "AE": ("heldout-ae/raw/questions.yaml",),
            "AF": ("heldout-af/raw/questions.yaml",), "AG": ("heldout-ag/raw/questions.yaml",),
-           "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",)}
+           "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",),
+           "AJ": ("heldout-aj/raw/questions.yaml",), "AK": ("heldout-ak/raw/questions.yaml",),
+           "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",)}
 
 
 def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None) -> None:
