@@ -211,10 +211,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     chosen = cited_after_first(order, rank, typed_rank if direct else None, most=CITE_MAX, share=CITE_SHARE,
                                typed_share=CITE_TYPED)
     chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
-    cited = tuple(ids[i] for i in chosen) or tuple(ev.selection.cited)
-    selection = Selection(ev.selection.case_id, cited, ev.selection.confidence, ev.selection.flagged)
-    top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0
-    scores = SentenceScores(case.case_id, tuple(ids), tuple(float(x) / top for x in rank), tuple(0.0 for _ in ids))
+    selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
     notes = ev.notes + ans.notes
@@ -231,6 +228,14 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,
+            ids: list[str]) -> tuple[Selection, SentenceScores]:
+    """The generator's input: the sentences chosen (the selector's own when none is) and the rank scaled to 1."""
+    selection = Selection(selected.case_id, cited or tuple(selected.cited), selected.confidence, selected.flagged)
+    top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0
+    return selection, SentenceScores(case_id, tuple(ids), tuple(float(x) / top for x in rank), tuple(0.0 for _ in ids))
 
 
 def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,

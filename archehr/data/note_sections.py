@@ -330,3 +330,15 @@ def soap_letters_apart(paragraphs: list[list[str]]) -> bool:
     letters = {line[:2] for para in paragraphs for line in para if line[:2] in ("S:", "O:", "A:", "P:")}
     alone = any(line in letters for para in paragraphs for line in para[:-1])
     return len(letters) >= 3 and alone
+
+
+# a heading in title case over a list whose lines open in lower case ("Your Medication List" over
+# "levothyroxine 88 mcg tablet"): no sentence runs on from it
+_TITLE_LINE = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]{2,})(?: (?:[A-Z][a-z]+|[A-Z]{2,}|of|and|to|for|&)){1,4}$")
+
+
+def heading_line(line: str, starts_unit: bool, next_line: str) -> bool:
+    """A header alone on its line ("Discharge Medications:"), a group of orders' heading, or, where no unit runs on
+    into the line, a title-case heading over a line opening in lower case."""
+    return bool(HEADER_ONLY.match(line) or ORDER_HEADING.match(line)
+                or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower()))

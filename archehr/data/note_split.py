@@ -45,10 +45,9 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_sections import (
-    HEADER_ONLY,
-    ORDER_HEADING,
     entry_heads,
     group_heads,
+    heading_line,
     medicine_over_instruction,
     order_over_instruction,
     paragraph_labels,
@@ -85,9 +84,6 @@ _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
 # reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
-# a heading in title case over a list whose lines open in lower case ("Your Medication List" over
-# "levothyroxine 88 mcg tablet"): no sentence runs on from it
-_TITLE_LINE = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]{2,})(?: (?:[A-Z][a-z]+|[A-Z]{2,}|of|and|to|for|&)){1,4}$")
 _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
 
 
@@ -342,9 +338,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if HEADER_ONLY.match(line) or ORDER_HEADING.match(line) or index in groups \
-                or (open_unit is None and _TITLE_LINE.match(line)
-                    and _next_line(text, paragraph, index + 1).lstrip()[:1].islower()):
+        if index in groups or heading_line(line, open_unit is None, _next_line(text, paragraph, index + 1)):
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
