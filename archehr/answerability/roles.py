@@ -150,6 +150,11 @@ _REPLY = re.compile(r"^\W*(?:(?:\d{1,2}[:.]\d{2}\s+)?(?:(?:i|we|nurse|dr\.? \w+|
 REPORTED_WORDS = 30  # a reported question is short: who asked and what
 
 
+def _folded(sentences: Sequence[_Sentence]) -> list[str]:
+    """The sentences' texts, white space folded to one space (a wrapped line reads as one)."""
+    return [" ".join(s.text.split()) for s in sentences]
+
+
 def reported_question(text: str) -> bool:
     """`text` reports a question asked, with no reply in it ("Patient asked if he can go hiking again this
     weekend.", "09:20 Wife asked about his tablets."), not "He asked about driving; advised to wait 4 weeks"."""
@@ -163,7 +168,7 @@ def reply_lines(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
     """(reported question, its reply) index pairs: a line reporting a question with no reply in it
     (`reported_question`) and the next line, when that one opens with the reply ("Advised yes, from next week
     ...", "Told to wait until the cord falls off", "Confirmed it is no longer needed")."""
-    texts = [" ".join(s.text.split()) for s in sentences]
+    texts = _folded(sentences)
     return tuple((i, i + 1) for i in range(len(texts) - 1)
                  if reported_question(texts[i]) and _REPLY.match(texts[i + 1]) and not _question(texts[i + 1]))
 
@@ -179,7 +184,11 @@ TITLE_WORDS = 8
 def schedule_rows(sentences: Sequence[_Sentence]) -> tuple[tuple[int, int], ...]:
     """(title, row) index pairs: a short line naming a taper or schedule (`_SCHEDULE_TITLE`, no sentence end), then,
     past a column header row if any ("Week | Dose"), the rows that open with a period ("Weeks 1-2 ...", "Day 3:")."""
-    texts = [" ".join(s.text.split()) for s in sentences]
+    return _schedule_pairs(_folded(sentences))
+
+
+def _schedule_pairs(texts: list[str]) -> tuple[tuple[int, int], ...]:
+    """`schedule_rows` over the folded texts."""
     out: list[tuple[int, int]] = []
     for i, t in enumerate(texts):
         if not _SCHEDULE_TITLE.search(t) or len(t.split()) > TITLE_WORDS or t.rstrip(":").endswith((".", "!", "?")):
@@ -200,9 +209,9 @@ def carry_over(score: np.ndarray, sentences: Sequence[_Sentence]) -> np.ndarray:
     from archehr.answerability.follow_on import entry_line
 
     out = np.asarray(score, dtype=float).copy()
-    for t, r in schedule_rows(sentences):
+    texts = _folded(sentences)
+    for t, r in _schedule_pairs(texts):
         out[r] = float(score[r]) + float(score[t])
-    texts = [" ".join(s.text.split()) for s in sentences]
     paras = [getattr(s, "paragraph_id", 0) for s in sentences]
     for i in range(len(texts) - 1):
         if paras[i] == paras[i + 1] and entry_line(texts[i], texts[i + 1]):
@@ -268,7 +277,7 @@ def _heading(text: str) -> str | None:
 def sentence_roles(sentences: Sequence[_Sentence]) -> tuple[str, ...]:
     """The role of each sentence of a note (one of `ROLES`), in note order: its shape first (a question, a
     title), then its own label ("Indication: ..."), then the section it sits in."""
-    texts = [" ".join(s.text.split()) for s in sentences]
+    texts = _folded(sentences)
     letters = "".join(texts)
     caps_note = sum(c.isupper() for c in letters) > 0.6 * max(1, sum(c.isalpha() for c in letters))
     out: list[str] = []
