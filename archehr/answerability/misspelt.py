@@ -88,11 +88,11 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_wor
 
 
 def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str],
-               english: frozenset[str] = frozenset()) -> Concept:
-    """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt."""
+               english: frozenset[str], note_words: frozenset[str]) -> Concept:
+    """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt
+    (`note_words`: the note's words, `shorthand.words_of_note`)."""
     if len(c.surface) != 1 or not note_drugs or any(c.covered_by(w) for w in words):
         return c
-    note_words = frozenset(t for ws in words for t in ws if t.isalpha())
     extra = {tuple(tokens(g)) for g in misspelt_drug(c.surface[0], question, note_drugs, note_words, english)} - {()}
     return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
 

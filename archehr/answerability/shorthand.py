@@ -87,7 +87,8 @@ def shortened_drug(word: str, note_drugs: dict[str, str], note_words: frozenset[
     return target
 
 
-def _note_words(words: list[set[str]] | list[frozenset[str]]) -> frozenset[str]:
+def words_of_note(words: list[set[str]] | list[frozenset[str]]) -> frozenset[str]:
+    """The words of a note's sentences (`words`: each sentence's), letters only."""
     return frozenset(w for ws in words for w in ws if w.isalpha())
 
 
@@ -99,7 +100,7 @@ def with_shorthand(concepts: list[Concept], question: str, texts: list[str], wor
     from archehr.answerability.misspelt import note_drug_names
 
     drugs = note_drug_names(texts)
-    note_words = _note_words(words)
+    own_words = words_of_note(words)
     english = english_words(lexicon)
     covered = {c.surface for c in concepts if any(c.covered_by(w) for w in words)}
     out = list(concepts)
@@ -108,7 +109,7 @@ def with_shorthand(concepts: list[Concept], question: str, texts: list[str], wor
         for i in range(len(low) - 1):  # two words joined: each alone may be English or nothing
             if low[i] in STOPWORDS or low[i + 1] in STOPWORDS:
                 continue
-            target = next((t for j in ("", "-") if (t := shortened_drug(low[i] + j + low[i + 1], drugs, note_words,
+            target = next((t for j in ("", "-") if (t := shortened_drug(low[i] + j + low[i + 1], drugs, own_words,
                                                                         english)) is not None), None)
             if target is None:
                 continue
@@ -130,9 +131,9 @@ def widen(concepts: list[Concept], question: str, texts: list[str], words: list[
     concepts = with_heard(concepts, question, texts, words, lexicon)
     concepts = with_shorthand(concepts, question, texts, words, lexicon)
     drugs = note_drug_names(texts)
-    english = english_words(lexicon)
-    concepts = [_with_drug(c, question, words, drugs, english) for c in concepts]
+    english, own_words = english_words(lexicon), words_of_note(words)
+    concepts = [_with_drug(c, question, words, drugs, english, own_words) for c in concepts]
     return [_misspelt(c, question, words, lexicon) for c in concepts]
 
 
-__all__ = ["MEASURE_WORDS", "SHORTEST", "english_words", "shortened_drug", "widen", "with_shorthand"]
+__all__ = ["MEASURE_WORDS", "SHORTEST", "english_words", "shortened_drug", "widen", "with_shorthand", "words_of_note"]

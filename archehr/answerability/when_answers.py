@@ -41,9 +41,8 @@ W_NOT_VISIT = 0.6  # the share a when answer that is no visit keeps for a questi
 W_VISIT = 0.3  # what a visit line with its date or interval adds to the rank for a question asking a visit
 W_STORY = 0.4  # the topic share of a concept the question names only in its story before the asked clause
 
-_DATE = r"(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|" \
-        r"nov|dec)\w*(?:\s+\d{4})?)"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+_DATE = rf"(?:\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}\s+{_MONTH}\w*(?:\s+\d{{4}})?)"
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)"
 _CLOCK = r"(?:\d{1,2}:\d{2}(?:\s*(?:am|pm))?|\d{1,2}(?:\.\d{2})?\s*(?:am|pm))"
 # a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
