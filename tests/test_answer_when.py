@@ -20,11 +20,14 @@ from archehr.answerability.when_answers import (
     W_SCHEDULE,
     W_SLOT,
     W_STORY,
+    W_TEST_VISIT,
     W_VISIT,
+    asks_clinician,
     asks_past,
     asks_slot,
     asks_test,
     asks_visit,
+    books_a_test,
     schedule_lift,
     story_shares,
     visit_lift,
@@ -228,3 +231,30 @@ def test_a_test_due_in_a_month_of_a_year_is_its_schedule() -> None:
     texts = ["Next PSA due April 2027.", "PSA was 0.1 in April 2025."]
     assert schedule_lift(texts, "when is his next PSA blood test due").tolist() == pytest.approx(
         [W_SCHEDULE + W_AGAIN, 0.0])
+
+
+def test_a_tests_slot_is_no_doctors_visit() -> None:
+    lab = "Lab visit (fasting not needed) Monday, April 19, 2032 at 8:00 AM Brookfield Lab, 1st floor"
+    doctor = "Follow-up visit Thursday, May 6, 2032 at 3:30 PM Dr. Ines Varga, Brookfield Medicine, Room 4B"
+    question = "When do I go back in to see the doctor?"
+    assert asks_clinician(question) and not asks_clinician("when is my next blood test")
+    assert books_a_test(lab) and not books_a_test(doctor)
+    # a clinician's own "see him again ... with blood counts" is a visit, not a test's slot
+    assert not books_a_test("He will see me again in one month, with blood counts and an ECG.")
+    assert _held(lab, question) == (True, pytest.approx((1 + W_SLOT) * W_TEST_VISIT))
+    assert _held(doctor, question) == (True, pytest.approx(1 + W_SLOT))
+    assert visit_lift([lab, doctor], question).tolist() == [0.0, W_VISIT]
+    assert _first(lab + "\n\n" + doctor + "\n", question).startswith("Follow-up visit")
+    # asking for the test itself, the lab's slot keeps its whole strength
+    assert _held(lab, "when is my blood test") == (True, pytest.approx(1.0))
+
+
+def test_the_notes_own_date_is_no_date_to_come() -> None:
+    note = ("Physiotherapy Outpatients\n"
+            "Date: 21/10/2026\n"
+            "Knee stiffer after a long drive; exercises reviewed.\n"
+            "Review: 04/11/2026 at 08:30, Room 3, with Sam Ortega (Physiotherapist)\n")
+    assert _first(note, "When is my next physio appointmant and what time?").startswith("Review: 04/11/2026")
+    # half as a date of what was, and a share again as no visit
+    strength = W_PAST * W_NOT_VISIT
+    assert _held("Date: 21/10/2026", "when is my next physio appointment") == (True, pytest.approx(strength))

@@ -140,8 +140,43 @@ def visit_lift(texts: list[str], question: str) -> np.ndarray:
     note's own clinic is seldom named in its follow-up line; 0 else, and 0 for a question asking no visit."""
     if not asks_visit(question):
         return np.zeros(len(texts))
-    return np.array([W_VISIT if (_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t) else 0.0
+    clinician = asks_clinician(question)
+    return np.array([W_VISIT if ((_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t))
+                     and not (clinician and books_a_test(t)) else 0.0
                      for t in (" ".join(x.split()) for x in texts)])
+
+
+# a clinician asked to be seen ("when do i see the heart doctor again", "next appointment with the physio"), not a
+# test done at a visit
+_CLINICIAN_ASKED = re.compile(r"\b(?:see|seeing|appointment with|appt with|back to)\s+(?:the\s+|my\s+|his\s+|her\s+|"
+                              r"a\s+|our\s+)?(?:\w+\s+)?(?:doctors?|dr|docs?|specialist|consultant|surgeon|physio\w*|"
+                              r"nurse|gp|team)\b|\b(?:doctors?|dr|docs?|specialist|consultant|surgeon)\s+again\b",
+                              re.I)
+# a clinician said on a line: a title, a post-nominal or a person's role ("Dr. Halloran", "Helena Soto-Park, MD",
+# "with Sam Whitcombe (Physiotherapist)", a clinic, a review or a follow-up)
+_CLINICIAN_SAID = re.compile(r"\b(?:dr|doctor|md|np|pa-c|frcs|mrcp|consultant|surgeon|physio\w*|nurse|"
+                             r"specialist|registrar|clinician|provider|gp|clinic|review|follow[\s-]*up|"
+                             r"consultation|appointment|see (?:me|us|you|him|her|them)|be seen|will see|"
+                             r"seen (?:again|in))\b", re.I)
+# the note's own date: a date field alone on its unit ("Date: 21/10/2026", "Clinic date: 3 May 2026", "Dictated
+# 04/05/2026") among the note's first units, where a header stands
+_NOTE_DATE = re.compile(rf"^\W*(?:(?:clinic|letter|visit|report|encounter|service|consultation|note|print(?:ed)?)\s+)?"
+                        rf"(?:date(?:\s+of\s+(?:letter|visit|clinic|consultation|report|service|note))?|dated|"
+                        rf"dictated|typed|printed|signed|seen)\s*:?\s*(?:{_WEEKDAY},?\s+)?{_DATE}\W*$", re.I)
+HEADER_UNITS = 8  # how many of a note's first units may be its header
+W_TEST_VISIT = 0.6  # the share a test's slot keeps for a question asking to see a clinician
+
+
+def asks_clinician(question: str) -> bool:
+    """The question asks to see a clinician ("when do I go back in to see the doctor"), not a test or a step."""
+    return bool(_CLINICIAN_ASKED.search(plain_question(question)))
+
+
+def books_a_test(text: str) -> bool:
+    """A line booking a test, a sample or a scan with no clinician on it ("Lab visit (fasting not needed) Monday,
+    April 19 at 8:00 AM"): a slot, yet not the visit to a doctor a patient asks for."""
+    plain = " ".join(text.split())
+    return bool(_TEST_SAID.search(plain)) and not _CLINICIAN_SAID.search(plain)
 
 
 def asks_test(question: str) -> bool:
@@ -179,6 +214,7 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     past_asked = asks_past(question)
     slot_asked, next_asked = asks_slot(question), bool(_NEXT.search(question))
     visit_asked = asks_visit(question)
+    clinician_asked = visit_asked and asks_clinician(question)
     for i, t in enumerate(texts):
         plain = " ".join(t.split())
         if _INTERVAL.search(plain) and not _WAS.search(plain):
@@ -188,7 +224,8 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
             holds[i], held[i] = True, max(held[i], 1.0)  # "Wound check ..., 9 June 2026, 10:15"
         if not holds[i]:
             continue
-        if not past_asked and not slot and _PAST_EVENT.search(plain) and not _TO_COME.search(plain):
+        if not past_asked and not slot and (_PAST_EVENT.search(plain) and not _TO_COME.search(plain) or
+                                            i < HEADER_UNITS and _NOTE_DATE.search(plain)):
             held[i] *= W_PAST
         if slot_asked and slot:
             held[i] *= 1 + W_SLOT
@@ -196,6 +233,8 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
             held[i] *= 1 + W_NEXT
         if visit_asked and not slot and not _VISIT_SAID.search(plain):
             held[i] *= W_NOT_VISIT
+        if clinician_asked and books_a_test(plain):
+            held[i] *= W_TEST_VISIT
     return holds, held
 
 
