@@ -197,8 +197,10 @@ def test_medicines_set_in_under_a_heading_over_their_instructions_are_an_entry_e
             "  docusate sodium 100 mg capsule\n  Take 1 capsule twice a day.\n"
             "STOP taking these medications\n  acetaminophen-codeine 300-30 mg tablet\n"
             "  You no longer need this medicine.\n")
-    assert texts(note) == ["START taking these medications", "ibuprofen 600 mg tablet Take 1 tablet every 6 hours.",
-                           "Take with food.", "docusate sodium 100 mg capsule Take 1 capsule twice a day.",
+    # (the entry keeps every sentence of its instruction: "Take with food." too)
+    assert texts(note) == ["START taking these medications",
+                           "ibuprofen 600 mg tablet Take 1 tablet every 6 hours. Take with food.",
+                           "docusate sodium 100 mg capsule Take 1 capsule twice a day.",
                            "STOP taking these medications",
                            "acetaminophen-codeine 300-30 mg tablet You no longer need this medicine."]
     # (one such pair alone in its paragraph is two lines of an export, each a unit)

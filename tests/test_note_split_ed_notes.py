@@ -4,7 +4,8 @@ bracket closed on the next line, fields alone in a letter's paragraph. Each expe
 
 from __future__ import annotations
 
-from archehr.data.note_split import is_readings_line, split_note
+from archehr.data.note_layout import is_readings_line
+from archehr.data.note_split import split_note
 from archehr.data.note_wrap import continues
 
 
@@ -100,6 +101,7 @@ def test_a_letters_fields_alone_in_their_paragraphs_keep_their_first_sentence():
         "Examination:", "Clusters of blisters on a red base over the left forehead and the upper eyelid.",
         "Eye white and not red.", "Visual acuity normal in both eyes.",
         "Diagnosis: Shingles of the left forehead.",
-        "Findings:", "Moderate swelling of the left eyelid with no discharge.",
+        # (labelled lines each set apart by blank lines write no letter: a label no section has keeps its sentence)
+        "Findings: Moderate swelling of the left eyelid with no discharge.",
         "Pupils equal and reactive to light today.",
         "Follow-up: GP review in 1 week.", "Eye clinic the same day if the eye turns red."]

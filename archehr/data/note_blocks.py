@@ -31,6 +31,11 @@ _MONTH = MONTH_NAME
 # a line that opens an appointment block of a portal export: "Tuesday, February 1, 2032", "03/02/2031 9:15 AM"
 _WHEN_LINE = re.compile(rf"^(?:{WEEKDAY},?\s|{MONTH_NAME}\s+\d{{1,2}}\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
                         r"|\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\b)")
+# a date not yet set, heading an appointment's lines as a date does ("Date to be confirmed (about 3 months after
+# surgery)" over "    Glasses check" and "    Optometry, Lakeshore Eye Clinic"): a block when its lines are set in
+_PENDING_WHEN = re.compile(r"^(?:Date|Time|Day|Appointment)s?(?: and time)?:?\s+(?:to be (?:confirmed|arranged|booked"
+                           r"|scheduled|agreed|decided)|TBC|TBA|TBD|not yet (?:booked|scheduled|set|known))\b",
+                           re.IGNORECASE)
 # the heading above the blocks ("Your upcoming appointments") is not part of the first one
 _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
 # an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
@@ -83,7 +88,9 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
     i = 0
     while i < len(lines):
         # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
-        if not (_WHEN_LINE.match(lines[i]) and _block_line(lines[i])) or (i > 0 and OPEN_END.search(lines[i - 1])):
+        pending = bool(_PENDING_WHEN.match(lines[i])) and i + 1 < len(lines) and deeper(i + 1, i)
+        if not ((_WHEN_LINE.match(lines[i]) or pending) and _block_line(lines[i])) \
+                or (i > 0 and OPEN_END.search(lines[i - 1])):
             i += 1
             continue
         first = i
@@ -95,7 +102,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
             first = i - 1
         last = i
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
-                and not _opens_block(lines, last + 1) \
+                and not _opens_block(lines, last + 1) and (not pending or deeper(last + 1, i)) \
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         if last > first:  # a date line alone is an ordinary line

@@ -83,6 +83,8 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
     fields every column is one ("Pages: 2    03/30/2034 16:42" is two)."""
+    if ORDER_COLUMN.match(line):  # "START     Prednisolone 5 mg tablets: 30 mg ...": an order's column, no field
+        return []
     cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
     if cuts:
         cuts += [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
@@ -273,6 +275,19 @@ READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \(
 _BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
 
 
+# a label one space before its value: "Obs: T 38.1", "Vitals: BP 132/78"
+_LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?=\S)")
+
+
+def is_readings_line(line: str) -> bool:
+    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
+    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
+    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
+    value = _LABEL_VALUE.match(line)
+    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip()) if value else []
+    return len(cells) >= 2 and all(READING.match(c) for c in cells)
+
+
 # a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"
 _DOCUMENT_KIND = re.compile(r"\b(?:summary|note|notes|instructions|page|messages|report|letter|record|sheet)$",
                             re.IGNORECASE)
@@ -370,6 +385,13 @@ def starts_with_stamp(line: str) -> bool:
     """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
     return bool(STAMP.match(line.strip()))
 
+
+def is_stamp_only(text: str) -> bool:
+    """A time or a date and nothing else, with no full stop ("04/06/2026 09:18", "10:36", "Tue 11/24 8:15 AM")."""
+    text = text.strip()
+    return bool(_STAMP_ONLY.match(text)) and re.search(r"\d[:/-]\d", text) is not None \
+        and not text.endswith((".", "!", "?"))
+
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
@@ -382,9 +404,13 @@ ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
-ORDER = re.compile(r"^(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
-                   r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
-                   r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER)\b[:\s]")
+_ORDER_WORD = (r"(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
+               r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
+               r"RESTART|RESTARTED|SWITCH|SWITCHED|REDUCE|REDUCED|PAUSE|PAUSED|TAPER)\b")
+ORDER = re.compile(rf"^{_ORDER_WORD}[:\s]")
+# an order set in a column of its own before the drug it names ("START     Prednisolone 5 mg tablets: 30 mg once
+# daily ...", "CONTINUE  Amlodipine 5 mg"): the line is that one entry, whatever label-like words the drug's name makes
+ORDER_COLUMN = re.compile(rf"^{_ORDER_WORD}:?(?:[ ]{{2,}}|[ ]*\t)(?=\S)")
 # a line ending in one of these stops mid-sentence, whatever its length ("... is a 71 yo man with")
 OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|for|by|on|in|at|from|as|than|"
                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"

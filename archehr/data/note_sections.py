@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
+from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap, starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
 # "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")
@@ -107,8 +107,9 @@ def _advice_field(line: str) -> bool:
 _PARAGRAPH_LABEL = re.compile(r"^([A-Za-z][A-Za-z0-9 /'()-]{0,38}[A-Za-z)]):(?=[ \t]+[A-Z0-9])")
 _WHO_WHEN = re.compile(r"^(?:Name|Patient|Pt|Re|cc|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*)$", re.IGNORECASE)
 # the words a letter's labelled paragraphs average: a field's value, even with a sentence of advice after it,
-# is shorter ("Wound: 18 clips. Clips out at GP practice nurse on day 10-12." is 12)
-_PARAGRAPH_WORDS = 15
+# is shorter ("Wound: 18 clips. Clips out at GP practice nurse on day 10-12." is 12), and a report's findings under
+# their labels are terse ("Findings: Acute abscess of the lower left molar. X-ray shows no bone loss." is 12)
+_PARAGRAPH_WORDS = 20
 
 
 def paragraph_label(line: str) -> int | None:
@@ -117,7 +118,8 @@ def paragraph_label(line: str) -> int | None:
     sentence; a row of fields ("Ward: Robin Ward   Bed: 4"), a value with no full stop ("Consultant: Mr O.
     Lachlan") and a field naming who or when are no paragraph."""
     label = _PARAGRAPH_LABEL.match(line)
-    if not label or _WHO_WHEN.match(label.group(1).strip()):
+    # (an order names its drug after its colon: "STOP: Folic acid 400 micrograms daily - you can stop this now.")
+    if not label or _WHO_WHEN.match(label.group(1).strip()) or ORDER.match(line):
         return None
     rest = line[label.end():].strip()
     if has_column_gap(rest) or not rest.endswith((".", "!", "?")) or len(rest.split()) < 3:
@@ -125,16 +127,21 @@ def paragraph_label(line: str) -> int | None:
     return label.end()
 
 
-def writes_labelled_paragraphs(lines: list[str]) -> bool:
-    """Does a note (its lines, stripped) write its sections as labelled paragraphs, as a clinic letter does
-    ("Background: Second pregnancy. Her first baby ...", "Plan: Repeat full blood count in 4 weeks. ...")? No
+def writes_labelled_paragraphs(paragraphs: list[list[str]]) -> bool:
+    """Does a note (its paragraphs' lines, stripped) write its sections as labelled paragraphs, as a clinic letter
+    does ("Background: Second pregnancy. Her first baby ...", "Plan: Repeat full blood count in 4 weeks. ...")? No
     label stands alone on its line (a note that sets its headings over their text makes a label on a line of
-    text a field), and three or more lines open with a label followed by sentences, _PARAGRAPH_WORDS words or more
-    on average. Each such label then heads its paragraph: a unit of its own."""
-    if any(HEADER_ONLY.match(line) for line in lines):
+    text a field); three or more lines open with a label followed by sentences, _PARAGRAPH_WORDS words or more
+    on average; and they stand together, as a letter's body does: at least half of them directly under another
+    (labelled lines each set apart by blank lines are a report's fields: "Findings: ..." / "" / "Imaging: ...").
+    Each such label then heads its paragraph: a unit of its own."""
+    if any(HEADER_ONLY.match(line) for para in paragraphs for line in para):
         return False
-    texts = [line[end:].split() for line in lines if (end := paragraph_label(line))]
-    return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts)
+    marks = [[paragraph_label(line) for line in para] for para in paragraphs]
+    texts = [line[end:].split() for para, ends in zip(paragraphs, marks, strict=True)
+             for line, end in zip(para, ends, strict=True) if end]
+    together = sum(1 for ends in marks for above, end in zip(ends, ends[1:]) if above and end)
+    return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts) and 2 * together >= len(texts)
 
 
 def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
@@ -175,6 +182,11 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
                 and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]) \
                 and len(_SENTENCE_END.split(lines[i][end:].strip())) == 1:
             ends[i] = None
+        # (a plan or an assessment under a field holding its value is one more field of a report's run of them:
+        # "Complications: None." + "Plan: Medical therapy for the LAD lesion; no further stenting planned.")
+        if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
+                and _value_field(lines[i - 1]):
+            ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
         if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
@@ -182,6 +194,16 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
             ends[i] = None
     return ends
 
+
+# the sections that conclude a report: what was found and what is to be done
+_CONCLUSION_NAME = re.compile(r"^(?:Plan|Management plan|Assessment|Impression|Imp|A/P)$", re.IGNORECASE)
+
+
+def _value_field(line: str) -> bool:
+    """A field that holds a value, a finding or a diagnosis ("Complications: None.", "Diagnosis: Non-obstructive
+    coronary artery disease."), not a narrative clause ("Medication: I have increased his metformin ...")."""
+    label = _NAMED_LABEL.match(line)
+    return bool(label) and bool(FIELD.match(line)) and not _NARRATIVE.match(line[label.end():].strip())
 
 # the sections a SOAP note names in words beside its letters ("A/P: 61M w/ septic shock ...")
 _SOAP_NAME = re.compile(r"^(?:A/P|Assessment(?: and plan)?|Plan|Subjective|Objective|Impression|HPI)$", re.IGNORECASE)
@@ -273,6 +295,25 @@ _INSTRUCTION = re.compile(r"^(?:Take|Give|Inject|Apply|Use|Inhale|Insert|Place|P
                           r"|You|Do not|Don't)\b")
 
 
+# a drug's strength or form somewhere in a line: "1% eye drops", "400 units", "2.5 mg", "800-160 mg tablet"
+_STRENGTH_OR_FORM = re.compile(r"(?<![\w.])\d[\d.,/-]*\s?(?:mg|mcg|micrograms?|g|mL|units?|IU|mEq|%)(?![\w])"
+                               r"|\b(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream|ointment"
+                               r"|drops|spray|injection|pen|gel)\b", re.IGNORECASE)
+
+
+def medicine_head(line: str) -> bool:
+    """Does a line head a medicine's entry: a drug named with its strength or form ("Ofloxacin 0.3% eye drops",
+    "cephalexin 500 mg capsule"), or an order naming a drug ("STOP ibuprofen (Advil, Motrin)", "NEW: insulin NPH
+    8 units"), ending no sentence? A list item, a timed entry and a field are no medicine's head: each keeps the
+    sentences of the lines under it apart ("- Prednisolone 30 mg" + "   5-day course. No need to taper.")."""
+    line = line.strip()
+    if ITEM.match(line) or starts_with_stamp(line) or line.endswith((".", "!", "?", ":", ";")):
+        return False
+    if ORDER.match(line):
+        return len(line.split()) >= 2
+    return not FIELD.match(line) and bool(_STRENGTH_OR_FORM.search(line))
+
+
 def entry_heads(raw: list[str]) -> set[int]:
     """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
     them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
@@ -281,10 +322,12 @@ def entry_heads(raw: list[str]) -> set[int]:
     heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not HEADER_ONLY.match(raw[i].strip())]
     heads = {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
     # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
-    # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg")
+    # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg"); a
+    # medicine over its instruction set in under it heads an entry alone too ("Vitamin D 400 units" + "   Give 1 drop.")
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
                     and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
         | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
+        | {i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \
         | _medicine_heads(raw, leads)
 
 

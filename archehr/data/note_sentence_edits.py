@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_layout import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
@@ -28,6 +29,14 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
         return True
     if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+        return True
+    # an entry's time or date alone is no sentence: it stays with the entry's first ("04/06/2026 09:18" +
+    # "Medications reviewed with wife."; a parser may cut there, the rules never do)
+    if is_stamp_only(p):
+        return True
+    # a cut before a number after no sentence's end is inside a drug's entry or a phrase ("STOP: Theophylline
+    # (Uniphyllin Continus)" + "200 mg twice daily - nausea and no benefit.")
+    if kind != "lab" and n[:1].isdigit() and not p.endswith((".", "!", "?", ";")):
         return True
     # one field of a line of fields ends a sentence only at a full stop ("Date of visit: 03 Sep 2034" is whole)
     if kind == "field" and not p.endswith((".", "!", "?")):

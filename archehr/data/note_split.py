@@ -34,10 +34,10 @@ from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
-    READING,
     field_cells,
     is_breadcrumb,
     is_page_line,
+    is_readings_line,
     is_rule_line,
     is_table_row,
     line_cells,
@@ -48,6 +48,7 @@ from archehr.data.note_sections import (
     entry_heads,
     group_heads,
     heading_line,
+    medicine_head,
     medicine_over_instruction,
     order_over_instruction,
     paragraph_labels,
@@ -87,19 +88,6 @@ _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
 
 
-# a label one space before its value: "Obs: T 38.1", "Vitals: BP 132/78"
-_LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?=\S)")
-
-
-def is_readings_line(line: str) -> bool:
-    """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
-    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
-    set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
-    value = _LABEL_VALUE.match(line)
-    cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip()) if value else []
-    return len(cells) >= 2 and all(READING.match(c) for c in cells)
-
-
 @dataclass(frozen=True)
 class SplitSentence:
     """One sentence of a raw note: `text == note[start:end]`; `kind` says which rule made it."""
@@ -111,6 +99,7 @@ class SplitSentence:
     end: int
     text: str
     kind: str  # header | list | lab | field (one of a line's fields) | row (of a table) | appointment | page | text
+    # | entry (a medicine with the instruction lines under it)
 
 
 @dataclass(frozen=True)
@@ -201,6 +190,7 @@ class _Unit:
     kind: str
     lead: int = 0  # the indentation of its first line
     entry: bool = False  # an entry with lines set in under it that are its own ("Amoxicillin 400 mg/5 mL" + "   Give")
+    medicine: bool = False  # an entry headed by a medicine ("Ofloxacin 0.3% eye drops"): every line set in is its own
 
 
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[_Unit]:
@@ -246,7 +236,7 @@ def _wrapped_number(line: str, unit: _Unit | None, prev: str, last_number: int) 
 
 def _carries_on(unit: _Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
-    if unit.entry and lead > unit.lead and not prev.endswith((".", "!", "?")):
+    if unit.entry and lead > unit.lead and (unit.medicine or not prev.endswith((".", "!", "?"))):
         return True
     # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
     if unit.entry and lead == unit.lead and (order_over_instruction(prev, line)
@@ -368,8 +358,18 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         else:
             open_unit = _Unit(s, e, "text", lead)
-        open_unit.entry = index in heads
+        open_unit.entry, open_unit.medicine = index in heads, index in heads and medicine_head(line)
         units.append(open_unit)
+    return _medicine_entries(units, text)
+
+
+def _medicine_entries(units: list[_Unit], text: str) -> list[_Unit]:
+    """A medicine's entry, its head with the instruction lines under it ("Ofloxacin 0.3% eye drops" + "    Right eye:
+    1 drop 4 times a day. Stop after 11/11/2026."), is one unit, however many sentences its instruction holds: the
+    reading of most writers of gold splits (a few cut the instruction's sentences apart)."""
+    for u in units:
+        if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
+            u.kind = "entry"
     return units
 
 
@@ -398,7 +398,7 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
 def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
     """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
-    if unit.kind in ("header", "appointment", "row", "page"):
+    if unit.kind in ("header", "appointment", "row", "page", "entry"):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
@@ -459,7 +459,7 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     labels = "___" not in note
     excerpt = all(len(para) == 1 for para in paragraphs)
     sbar = bool(re.search(r"^[ \t]*Situation[ \t]*:", note, re.MULTILINE | re.IGNORECASE))
-    letter = writes_labelled_paragraphs([note[a:b].strip() for para in paragraphs for a, b in para])
+    letter = writes_labelled_paragraphs([[note[a:b].strip() for a, b in para] for para in paragraphs])
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
         for unit in _units(para, note, width, soap, labels, excerpt, sbar, letter):
