@@ -23,6 +23,7 @@ shorter of the two).
     python benchmarks/everyday.py --leave-one-writer-out  # each writer scored, typed model fitted on the others
     python benchmarks/everyday.py --leave-one-writer-out --writers A B C F   # those writers only
     python benchmarks/everyday.py --writer-folds 6  # writers in 6 folds, each scored by a model fitted on the rest
+    python benchmarks/everyday.py --forward-from X  # X and each writer after it, fitted on the writers before it
 """
 
 from __future__ import annotations
@@ -182,15 +183,26 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",)}
 
 
-def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None) -> None:
-    """Fit `archehr.answerability.typed` on the questions, grouped by their note's writer voice. `cache`: feature
-    rows by (questions file, id), filled and read (the folds of `--writer-folds` fit on overlapping sets)."""
+def writer_of(source: str) -> str:
+    """The writer of a questions file (`Question.source`: a path under the checkout, or a file name), by `WRITERS`;
+    a file of no writer there is a writer of its own."""
+    for w, files in WRITERS.items():
+        if any(source == f"data/everyday/{f}" for f in files):
+            return w
+    return source
+
+
+def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None,
+                    review_share: float | None = None) -> None:
+    """Fit `archehr.answerability.typed` on the questions, grouped by their writer (its threshold and review level
+    from P's of models fitted without the writer: what a new writer sees). `cache`: feature rows by (questions file,
+    id), filled and read (the folds of `--writer-folds` fit on overlapping sets). `review_share`: the review level's
+    quantile, if not `typed.REVIEW_SHARE`."""
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import load_model
-    from archehr.answerability.typed import fit_typed, typed_row
+    from archehr.answerability.typed import REVIEW_SHARE, fit_typed, typed_row
     from archehr.data.note_split import note_case
 
-    voices = json.loads((ROOT / "data" / "demo" / "voices.json").read_text(encoding="utf-8"))
     lexical = load_model("lexical")
     rows, y, groups = [], [], []
     cache = {} if cache is None else cache
@@ -200,8 +212,9 @@ def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], 
             cache[q.source, q.qid] = typed_row(lexical.probability(case), answer_types(case))
         rows.append(cache[q.source, q.qid])
         y.append(q.answerable)
-        groups.append(voices.get(q.case, "raw"))
+        groups.append(writer_of(q.source))
     model = fit_typed(np.array(rows), np.array(y, dtype=float), np.array(groups),
+                      review_share=REVIEW_SHARE if review_share is None else review_share,
                       training={"questions": sorted({q.source for q in qs})})
     model.save(out)
     print(f"typed confidence fitted on {len(qs)} questions: threshold {model.threshold}, review {model.review} "
@@ -298,6 +311,14 @@ def writer_folds(writers: tuple[str, ...], k: int) -> tuple[tuple[str, ...], ...
     return tuple(tuple(writers[i::k]) for i in range(k))
 
 
+def forward_folds(writers: tuple[str, ...], start: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """(writers fitted on, writer scored) for each writer from `start` on: the writers before it in `writers` only,
+    as when it came (the model never fitted on a writer after it)."""
+    if start not in writers or writers.index(start) < 2:
+        raise SystemExit(f"--forward-from: give a writer of --writers with two or more before it (got {start})")
+    return tuple((writers[:i], (writers[i],)) for i in range(writers.index(start), len(writers)))
+
+
 def _known(writers: tuple[str, ...]) -> tuple[str, ...]:
     unknown = [w for w in writers if w not in WRITERS]
     if unknown or len(writers) < 2:
@@ -305,25 +326,28 @@ def _known(writers: tuple[str, ...]) -> tuple[str, ...]:
     return writers
 
 
-def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], dump: Path | None = None) -> None:
-    """For each fold of writers, the typed confidence model fitted on the other folds' writers' questions, the
-    fold's questions scored with it; each writer's figures, their mean, and all held-out questions pooled."""
+def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], dump: Path | None = None,
+                  fitted_on: tuple[tuple[str, ...], ...] | None = None, review_share: float | None = None) -> None:
+    """For each fold of writers, the typed confidence model fitted on the other folds' writers' questions (or on
+    the writers `fitted_on` gives for it), the fold's questions scored with it; each writer's figures, their mean,
+    and all held-out questions pooled."""
     base = ROOT / "data" / "everyday"
-    writers = [w for fold in folds for w in fold]
+    writers = list(dict.fromkeys([w for fold in folds for w in fold] + [w for f in fitted_on or () for w in f]))
     qs = {w: {f: load_questions([base / f]) for f in WRITERS[w]} for w in writers}
     scored: dict[str, dict[str, list[dict[str, Any]]]] = {}
     cache: dict[tuple[str, str], Any] = {}
     for i, fold in enumerate(folds):
-        train = [q for v, by in qs.items() if v not in fold for q_list in by.values() for q in q_list]
+        train = [q for v, by in qs.items() if (v not in fold if fitted_on is None else v in fitted_on[i])
+                 for q_list in by.values() for q in q_list]
         out = tmp / f"typed-fold-{i}.json"
-        fit_typed_model(train, out, cache)
+        fit_typed_model(train, out, cache, review_share)
         for w in fold:
             scored[w] = {f: [run_one(q, system, out) for q in q_list] for f, q_list in qs[w].items()}
     if dump:
         dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in scored.items()
                                 for rs in by.values() for r in rs), encoding="utf-8")
-    apart = ("the other writers" if all(len(f) == 1 for f in folds)
-             else f"the writers of the other {len(folds) - 1} fold(s)")
+    apart = ("the writers before it" if fitted_on is not None else "the other writers"
+             if all(len(f) == 1 for f in folds) else f"the writers of the other {len(folds) - 1} fold(s)")
     for part in ("all", "demo", "raw"):
         print(f"\nheld-out writer, {part} notes (typed model fitted on {apart})")
         print("| writer | n (answerable) | " + " | ".join(c[1] for c in COLUMNS) + " |")
@@ -361,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--typed", default="shipped",
                     help="typed confidence model: shipped, a model file, or none (the lexical P alone)")
     ap.add_argument("--fit-typed", type=Path, metavar="OUT",
-                    help="fit the typed confidence model on these questions (groups: note voices), write it to "
+                    help="fit the typed confidence model on these questions (groups: their writers), write it to "
                          "OUT and score with it")
     ap.add_argument("--leave-one-writer-out", action="store_true",
                     help="for each writer, fit the typed confidence model on the other writers' questions and "
@@ -369,19 +393,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--writer-folds", type=int, metavar="K",
                     help="deal the writers into K folds (in WRITERS order, the i-th to fold i mod K); fit the typed "
                          "confidence model on the other folds' questions and score each fold's")
+    ap.add_argument("--forward-from", metavar="W",
+                    help="for each writer from W on (in --writers order), fit the typed confidence model on the "
+                         "writers before it only and score that writer's questions: a writer as it came")
     ap.add_argument("--writers", nargs="+", default=list(WRITERS), metavar="W",
-                    help=f"the writers of --leave-one-writer-out and --writer-folds (default: {' '.join(WRITERS)})")
+                    help="the writers of --leave-one-writer-out, --writer-folds and --forward-from (default: "
+                         f"{' '.join(WRITERS)})")
+    ap.add_argument("--review-share", type=float, metavar="Q",
+                    help="fit the typed models' review level at this quantile (default: typed.REVIEW_SHARE)")
     args = ap.parse_args(argv)
-    if args.leave_one_writer_out or args.writer_folds is not None:
+    if args.leave_one_writer_out or args.writer_folds is not None or args.forward_from:
         import tempfile
 
         from archehr.pipeline import load_system
 
         writers = _known(tuple(args.writers))
-        folds = (tuple((w,) for w in writers) if args.leave_one_writer_out
-                 else writer_folds(writers, args.writer_folds))
+        chained = forward_folds(writers, args.forward_from) if args.forward_from else None
+        folds = (tuple(held for _, held in chained) if chained else tuple((w,) for w in writers)
+                 if args.leave_one_writer_out else writer_folds(writers, args.writer_folds))
         with tempfile.TemporaryDirectory() as tmp:
-            grouped_folds(load_system(None), Path(tmp), folds, args.dump)
+            grouped_folds(load_system(None), Path(tmp), folds, args.dump,
+                          tuple(before for before, _ in chained) if chained else None, args.review_share)
         return 0
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")
@@ -391,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     system = load_system(None)
     typed: Any = None if args.typed == "none" else args.typed
     if args.fit_typed:
-        fit_typed_model(qs, args.fit_typed)
+        fit_typed_model(qs, args.fit_typed, review_share=args.review_share)
         typed = args.fit_typed
     rows = [run_one(q, system, typed) for q in qs]
     if args.dump:

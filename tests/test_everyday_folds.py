@@ -58,7 +58,7 @@ def test_each_fold_is_scored_by_a_model_fitted_without_it(monkeypatch, tmp_path,
 
     fitted: dict[str, set[str]] = {}
 
-    def fit(qs, out, cache=None):
+    def fit(qs, out, cache=None, review_share=None):
         fitted[out.name] = {q.source for q in qs}
 
     def run(q, system, typed):
@@ -84,3 +84,53 @@ def test_each_fold_is_scored_by_a_model_fitted_without_it(monkeypatch, tmp_path,
     # pooled over the five questions (three answerable): all answered first, both unanswerable declined
     assert "| pooled | 5 (3) | 100.0% | 100.0% | 100.0% | 0.0% | 100.0% | 0.0% | 1.000 |" in out
     assert "fitted on the writers of the other 1 fold(s)" in out
+
+
+def test_forward_folds_fit_each_writer_on_those_before_it() -> None:
+    ev = _bench()
+    assert ev.forward_folds(("A", "B", "C", "D"), "C") == ((("A", "B"), ("C",)), (("A", "B", "C"), ("D",)))
+    assert ev.forward_folds(("A", "B", "C"), "C") == ((("A", "B"), ("C",)),)
+    for start in ("B", "NOPE"):  # one writer before it is too few to fit and set levels on; NOPE is no writer
+        with pytest.raises(SystemExit, match="--forward-from"):
+            ev.forward_folds(("A", "B", "C"), start)
+
+
+def test_a_questions_file_belongs_to_its_writer() -> None:
+    ev = _bench()
+    assert ev.writer_of("data/everyday/questions-a.yaml") == "A"
+    assert ev.writer_of("data/everyday/raw-a/questions.yaml") == "A"  # a writer's raw-note questions too
+    assert ev.writer_of("data/everyday/heldout-c/raw/questions.yaml") == "C"
+    assert ev.writer_of("mine.yaml") == "mine.yaml"  # a file of no writer is a group of its own
+
+
+def test_forward_folds_score_each_writer_with_a_model_of_the_writers_before_it(monkeypatch, tmp_path, capsys) -> None:
+    ev = _bench()
+    files = {"A": ("a.yaml",), "B": ("b.yaml",), "C": ("c.yaml",), "D": ("d.yaml",)}
+    monkeypatch.setattr(ev, "WRITERS", files)
+
+    def load(paths):
+        name = paths[0].name
+        return [SimpleNamespace(qid=f"{name}-0", source=name, answerable=True),
+                SimpleNamespace(qid=f"{name}-1", source=name, answerable=False)]
+
+    fitted: dict[str, tuple[set[str], float | None]] = {}
+
+    def fit(qs, out, cache=None, review_share=None):
+        fitted[out.name] = ({q.source for q in qs}, review_share)
+
+    def run(q, system, typed):
+        return {"source": q.source, "model": Path(typed).name, "kind": "when", "answerable": q.answerable,
+                "gold": ["1"] if q.answerable else [], "cited": ["1"], "first": ["1"], "abstained": False,
+                "flagged": not q.answerable, "confidence": 0.9 if q.answerable else 0.4}
+
+    monkeypatch.setattr(ev, "load_questions", load)
+    monkeypatch.setattr(ev, "fit_typed_model", fit)
+    monkeypatch.setattr(ev, "run_one", run)
+    chained = ev.forward_folds(("A", "B", "C", "D"), "C")
+    ev.grouped_folds(None, tmp_path, tuple(h for _, h in chained), None, tuple(b for b, _ in chained), 0.2)
+    # C fitted on A and B, D on A, B and C, each at the review share given; A and B are scored by none
+    assert fitted == {"typed-fold-0.json": ({"a.yaml", "b.yaml"}, 0.2),
+                      "typed-fold-1.json": ({"a.yaml", "b.yaml", "c.yaml"}, 0.2)}
+    out = capsys.readouterr().out
+    assert "(typed model fitted on the writers before it)" in out
+    assert "| pooled | 4 (2) |" in out and "| A |" not in out
