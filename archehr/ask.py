@@ -39,6 +39,10 @@ RELATED = 3  # closest sentences offered, as related, with an abstention
 CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
 CITE_SHARE = 0.25  # ... each scoring at least this share of the best one
 CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
+# then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
+# when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
+# not tuned on, docs/answer.md)
+CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
@@ -145,7 +149,6 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
-    from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
     from archehr.answerability.roles import carry_over
@@ -186,10 +189,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     held = isinstance(model, TypedConfidence) and direct and types.best_typed >= HOLDS_MIN
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    # the sentence that answers first: the best by answer type, then those close to it
-    chosen = cited_after_first(order, rank, typed_rank if direct else None, most=CITE_MAX, share=CITE_SHARE,
-                               typed_share=CITE_TYPED)
-    chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
+    chosen = _cited(order, rank, typed_rank if direct else None, split)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
@@ -207,6 +207,18 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote) -> list[int]:
+    """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
+    hold the asked kind; a few more close to it whatever their type; a medication entry's line saying what becomes of
+    it (`archehr.answerability.follow_on`). `typed` is None when ranking by the selector alone."""
+    from archehr.answerability.follow_on import cited_after_first, close_to_first, follow_on
+
+    chosen = cited_after_first(order, rank, typed, most=CITE_MAX, share=CITE_SHARE, typed_share=CITE_TYPED)
+    chosen += close_to_first(order, rank, typed, chosen, most=CLOSE_MORE, share=CLOSE_SHARE, weak=CLOSE_WEAK,
+                             weak_share=CLOSE_WEAK_SHARE)
+    return chosen + follow_on(chosen, split.sentences)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,
