@@ -22,17 +22,13 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from archehr.answerability.test_words import PENDING
-from archehr.answerability.test_words import PLANNED as _TEST_PLANNED
-from archehr.answerability.test_words import RESULT_GIVEN as _RESULT_GIVEN
-from archehr.answerability.test_words import RESULT_SAID as _RESULT_SAID
+from archehr.answerability.review import HOLDS_MIN, review_flags, shown_confidence
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -43,25 +39,12 @@ RELATED = 3  # closest sentences offered, as related, with an abstention
 CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
 CITE_SHARE = 0.25  # ... each scoring at least this share of the best one
 CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
+# then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
+# when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
+# not tuned on, docs/answer.md)
+CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
-HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
-FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gives a duration or date -> review
-# kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
-# "why", was tried: it flagged many answerable questions whose cause is told in other words)
-FACT_KINDS = ("how_long", "when")
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
-_U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
-# a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
-_WHEN_GIVEN = re.compile(
-    rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\b|"
-    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|"
-    rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bnext\s+(?:week|month)\b|"
-    rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
-# a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
-_DURATION_GIVEN = re.compile(
-    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
-    rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
@@ -166,7 +149,6 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.direct import direct_scores
-    from archehr.answerability.follow_on import cited_after_first, follow_on
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
     from archehr.answerability.roles import carry_over
@@ -207,10 +189,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     held = isinstance(model, TypedConfidence) and direct and types.best_typed >= HOLDS_MIN
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    # the sentence that answers first: the best by answer type, then those close to it
-    chosen = cited_after_first(order, rank, typed_rank if direct else None, most=CITE_MAX, share=CITE_SHARE,
-                               typed_share=CITE_TYPED)
-    chosen += follow_on(chosen, split.sentences)  # a medication entry's line saying what becomes of it
+    chosen = _cited(order, rank, typed_rank if direct else None, split)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
@@ -221,13 +200,25 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    flagged, ruled = _review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
+    flagged, ruled = review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
                                    split)
-    confidence = _shown_confidence(model, p, flagged, float(p) if p is not None else float(ev.selection.confidence),
+    confidence = shown_confidence(model, p, flagged, float(p) if p is not None else float(ev.selection.confidence),
                                    ruled)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote) -> list[int]:
+    """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
+    hold the asked kind; a few more close to it whatever their type; a medication entry's line saying what becomes of
+    it (`archehr.answerability.follow_on`). `typed` is None when ranking by the selector alone."""
+    from archehr.answerability.follow_on import cited_after_first, close_to_first, follow_on
+
+    chosen = cited_after_first(order, rank, typed, most=CITE_MAX, share=CITE_SHARE, typed_share=CITE_TYPED)
+    chosen += close_to_first(order, rank, typed, chosen, most=CLOSE_MORE, share=CLOSE_SHARE, weak=CLOSE_WEAK,
+                             weak_share=CLOSE_WEAK_SHARE)
+    return chosen + follow_on(chosen, split.sentences)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,
@@ -237,147 +228,6 @@ def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_
     top = float(rank.max()) if rank.size and rank.max() > 0 else 1.0
     return selection, SentenceScores(case_id, tuple(ids), tuple(float(x) / top for x in rank), tuple(0.0 for _ in ids))
 
-
-def _review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
-                  question: str, split: SplitNote) -> tuple[bool, bool]:
-    """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
-    asked fact missing (a medicine never named, a result awaited, no date given ...: `_fact_missing`,
-    `_result_awaited` and `_fact_unsaid`). `types` is None when ranking by the selector alone."""
-    ruled = model is not None and types is not None and (_fact_missing(_asked_apart(types, question, split), best,
-                                                                        question) or _result_awaited(types, split)
-                                                          or _fact_unsaid(types.kind, question, split))
-    return ruled or _model_flags(model, p, selector_flag, types, best), ruled
-
-
-def _fact_unsaid(kind: str, question: str, split: SplitNote) -> bool:
-    """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
-    or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
-    or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
-    (`archehr.answerability.asked_fact.any_unsaid`)."""
-    from archehr.answerability import asked_fact as af
-    from archehr.glossary import load_lexicon
-
-    texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
-    lexicon = load_lexicon()
-    named = af.concept_rows(question, texts, lexicon)
-    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon)
-
-
-def _asked_apart(types: Any, question: str, split: SplitNote) -> Any:
-    """The answer types whose medicines and activities the fact rules read: those the asking clauses name when
-    the question tells a story apart from its ask ("Can he drive himself in? He won't take a lift off anyone":
-    the lift is no activity asked about), else the whole question's."""
-    from dataclasses import replace
-
-    from archehr.answerability.asking import asking_part
-    from archehr.answerability.kinds import answer_types
-    from archehr.glossary import load_lexicon
-
-    ask = asking_part(question).apart
-    if ask is None or not (types.missing_drugs or types.missing_activities):
-        return types
-    asked = answer_types(note_case(split, ask)[0], load_lexicon())
-    return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
-
-
-def _shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
-    """The confidence shown beside the review flag: a flagged answer's is at most the review level, and at most
-    halfway between the threshold and the review level when a rule flagged it (`ruled`: a reason the model's P
-    does not see, a medicine the note never names, a pending result, no sentence giving the asked date: such an
-    answer is less often right than one the model merely doubts); one the model would flag but that gives the
-    date, duration or result asked (`_fact_given`) is at least the review level."""
-    if model is None:
-        return confidence
-    review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
-    if ruled:
-        threshold = float(getattr(model, "threshold", review))
-        return min(confidence, (threshold + review) / 2)
-    if flagged:
-        return min(confidence, review)
-    if p is not None and model.flags(p):
-        return max(confidence, review)
-    return confidence
-
-
-def _needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
-                  best: tuple[str, float] | None, question: str | None = None) -> bool:
-    """The review flag of an answer given: the confidence model's (below its threshold it was answered only
-    because a sentence holds the asked kind, so flagged; between threshold and review level unless the
-    first line gives the date asked for), or the selector's without one; and, with the answer types
-    (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score."""
-    return _model_flags(model, p, selector_flag, types, best) or (
-        model is not None and types is not None and _fact_missing(types, best, question))
-
-
-def _model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
-                 best: tuple[str, float] | None) -> bool:
-    """The confidence model's review flag (`_needs_review`), or the selector's without one."""
-    if model is not None and p is not None:
-        return model.abstains(p) or (model.flags(p) and not _fact_given(types, best))
-    return selector_flag
-
-
-def _fact_missing(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
-    """The fact rules of `_needs_review`: the asked fact is not given (no duration or date, a booked event
-    without one, a medicine or activity the note never names, a result awaited or only planned, a blank date)."""
-    from archehr.answerability.cues import asks_booked_event
-
-    best_text = best[0] if best is not None else None
-    # the topic is named but no sentence about it gives the asked duration or date: a human should check
-    if types.kind in FACT_KINDS and types.best_typed < FACT_MIN:
-        return True
-    # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
-    # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
-    if (types.kind == "when" and types.best_firm < FACT_MIN and question is not None
-            and asks_booked_event(question)):
-        return True
-    # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
-    # note speaks of the rest of the question, not of that medicine
-    if types.missing_drugs:
-        return True
-    # likewise an activity a may-I question asks about ("Can he drive?") that the note never names
-    if types.kind == "may_i" and types.missing_activities:
-        return True
-    if best_text is None:
-        return False
-    # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
-    if types.kind == "test_result" and PENDING.search(best_text):
-        return True
-    # ... or only planned: the best sentence books the test or plans it and says no result
-    if types.kind == "test_result" and _TEST_PLANNED.search(best_text) and not _RESULT_SAID.search(best_text):
-        return True
-    # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
-    return types.kind == "when" and _blank_date(best_text)
-
-
-def _result_awaited(types: Any, split: SplitNote) -> bool:
-    """A result question whose test the note names most fully (the sentences naming the most of the question's
-    topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
-    culture result"): what the test found is not in the note, whichever sentence comes first."""
-    if types.kind != "test_result" or not types.topic.size or types.topic.max() <= 0:
-        return False
-    top = np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
-    return any(PENDING.search(split.sentences[i].text) for i in top)
-
-
-def _fact_given(types: Any, best: tuple[str, float] | None) -> bool:
-    """A when (how long, test result) question whose first cited sentence names the topic (at least `HOLDS_MIN`
-    of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for 12
-    months") or a result ("eGFR 84 mL/min", "negative", "in range") of its own: the asked fact is there, so a
-    middling confidence is no reason for review (the other flags, a pending or only planned test among them,
-    still apply)."""
-    given = {"when": _WHEN_GIVEN, "how_long": _DURATION_GIVEN, "test_result": _RESULT_GIVEN}
-    if types is None or best is None or types.kind not in given:
-        return False
-    text, topic = best
-    return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not _blank_date(text)
-
-
-def _blank_date(text: str) -> bool:
-    """The sentence holds a de-identification blank and no date or interval of its own ("on ___", "last
-    dose ___" with no "in 2 weeks", date or weekday): the date asked for is not given."""
-    return "__" in text and not _WHEN_GIVEN.search(text)
 
 
 def _system(system: Any, cache_dir: str | Path | None) -> Any:

@@ -121,12 +121,12 @@ def test_the_ask_stands_apart_unless_it_points_back_into_the_story() -> None:
 
 def _types(question: str) -> tuple[object, object]:
     from archehr.answerability.kinds import answer_types
-    from archehr.ask import _asked_apart
+    from archehr.answerability.review import asked_apart
     from archehr.data.note_split import note_case
 
     case, split = note_case(NOTE, question, splitter="rules")
     types = answer_types(case, load_lexicon())
-    return types, _asked_apart(types, question, split)
+    return types, asked_apart(types, question, split)
 
 
 def test_the_fact_rules_read_the_medicines_and_activities_the_ask_names() -> None:

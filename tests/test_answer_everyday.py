@@ -16,8 +16,9 @@ import pytest
 
 import archehr
 from archehr.answerability.kinds import HOLDS, ask_kind
+from archehr.answerability.review import needs_review
 from archehr.answerability.typed import FEATURES, fit_typed, parse_typed
-from archehr.ask import NOT_IN_NOTE, _needs_review
+from archehr.ask import NOT_IN_NOTE
 from archehr.errors import DataError
 from archehr.glossary import load_glossary, load_lexicon, merge, parse_glossary
 
@@ -202,14 +203,14 @@ def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
 
 
 def test_a_blanked_date_is_not_a_date() -> None:
-    from archehr.ask import _blank_date
+    from archehr.answerability.review import blank_date
 
-    assert _blank_date("Follow up in the Allergy clinic on ___.")
-    assert not _blank_date("Follow up in the Allergy clinic on ___, about 3-4 weeks from now.")
-    assert not _blank_date("Follow up with your GP in 1 week.")
+    assert blank_date("Follow up in the Allergy clinic on ___.")
+    assert not blank_date("Follow up in the Allergy clinic on ___, about 3-4 weeks from now.")
+    assert not blank_date("Follow up with your GP in 1 week.")
     # a blank with a course length but no date of its own; a blank beside a date or weekday
-    assert _blank_date("Planned 10 day course, day 1 = ___, last dose ___.")
-    assert not _blank_date("Dr. ___ will see you on Monday.")
+    assert blank_date("Planned 10 day course, day 1 = ___, last dose ___.")
+    assert not blank_date("Dr. ___ will see you on Monday.")
 
 
 def test_which_medication_was_stopped_ranks_the_stop_first() -> None:
@@ -264,10 +265,10 @@ def test_a_pending_result_is_flagged_for_review() -> None:
     assert r.confidence == pytest.approx(min(typed_p, (typed.threshold + typed.review) / 2))
     # the pending rule flags on its own, whatever the model's P: a model that would flag nothing
     types = answer_types(case)
-    assert _needs_review(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0))
-    assert _needs_review(_FlagsNothing(), 0.9, False, types,
+    assert needs_review(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0))
+    assert needs_review(_FlagsNothing(), 0.9, False, types,
                          ("The biopsy was sent; we will call you if the report shows anything unexpected.", 1.0))
-    assert not _needs_review(_FlagsNothing(), 0.9, False, types, ("Repeat CMV PCR was 2,100 IU/mL.", 1.0))
+    assert not needs_review(_FlagsNothing(), 0.9, False, types, ("Repeat CMV PCR was 2,100 IU/mL.", 1.0))
 
 
 class _FlagsNothing:
@@ -287,7 +288,7 @@ class _FlagsAll(_FlagsNothing):
 
 
 def test_the_shown_confidence_of_a_flagged_answer() -> None:
-    from archehr.ask import _shown_confidence
+    from archehr.answerability.review import shown_confidence
 
     class Levels(_FlagsNothing):
         threshold = 0.1
@@ -297,12 +298,12 @@ def test_the_shown_confidence_of_a_flagged_answer() -> None:
             return self.threshold <= p < self.review
 
     m = Levels()
-    assert _shown_confidence(m, 0.9, False, 0.9) == 0.9  # not flagged, above the review level: as it is
-    assert _shown_confidence(m, 0.9, True, 0.9) == 0.5  # flagged by the model's doubt: at most the review level
-    assert _shown_confidence(m, 0.9, True, 0.9, ruled=True) == pytest.approx(0.3)  # by a rule: at most halfway
-    assert _shown_confidence(m, 0.2, True, 0.2, ruled=True) == 0.2  # already below halfway: as it is
-    assert _shown_confidence(m, 0.3, False, 0.3) == 0.5  # the model would flag, the date is given: the review level
-    assert _shown_confidence(None, 0.3, True, 0.3, ruled=True) == 0.3  # no confidence model: the selector's
+    assert shown_confidence(m, 0.9, False, 0.9) == 0.9  # not flagged, above the review level: as it is
+    assert shown_confidence(m, 0.9, True, 0.9) == 0.5  # flagged by the model's doubt: at most the review level
+    assert shown_confidence(m, 0.9, True, 0.9, ruled=True) == pytest.approx(0.3)  # by a rule: at most halfway
+    assert shown_confidence(m, 0.2, True, 0.2, ruled=True) == 0.2  # already below halfway: as it is
+    assert shown_confidence(m, 0.3, False, 0.3) == 0.5  # the model would flag, the date is given: the review level
+    assert shown_confidence(None, 0.3, True, 0.3, ruled=True) == 0.3  # no confidence model: the selector's
 
 
 def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence() -> None:
@@ -314,10 +315,10 @@ def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence(
     types = answer_types(case)
     assert types.kind == "when"
     # the model's P alone would flag (between threshold and review level): the sentence gives the interval
-    assert not _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 1.0))
+    assert not needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 1.0))
     # a blanked date or a sentence barely on the topic keeps the flag
-    assert _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology on ___.", 1.0))
-    assert _needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 0.1))
+    assert needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology on ___.", 1.0))
+    assert needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 0.1))
 
 
 def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import archehr
-from archehr.answerability.follow_on import cited_after_first, entry_line, follow_on, goes_on_from
+from archehr.answerability.follow_on import cited_after_first, close_to_first, entry_line, follow_on, goes_on_from
 
 # rank and answer-type scores of four sentences; by rank: 2 (1.0), 0 (0.6), 1 (0.3), 3 (0.2)
 RANK = np.array([0.6, 0.3, 1.0, 0.2])
@@ -34,6 +34,31 @@ def test_at_most_most_and_nothing_from_an_empty_order():
     assert cited_after_first([], RANK, TYPED, most=8, share=0.25, typed_share=0.4) == []
     # share 0: every sentence of the order reaches it; the type share still leaves sentence 1 out
     assert cited_after_first(ORDER, RANK, TYPED, most=8, share=0.0, typed_share=0.4) == [2, 0, 3]
+
+
+# five sentences by rank: 0 (1.0), 3 (0.7), 1 (0.55), 4 (0.45), 2 (0.3)
+CLOSE_RANK = np.array([1.0, 0.55, 0.3, 0.7, 0.45])
+CLOSE_ORDER = [0, 3, 1, 4, 2]
+
+
+def test_close_to_the_first_whatever_the_answer_type():
+    # the first holds the asked kind well (0.9 >= 0.5): half of its rank, 0.5, is the floor: 3 (0.7) and 1 (0.55)
+    # reach it, 4 (0.45) does not and ends the search; 3 is cited already, so 1 alone is added
+    strong = np.array([0.9, 0.0, 0.0, 0.8, 0.0])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, strong, [0, 3], most=3, share=0.5, weak=0.5,
+                          weak_share=0.4) == [1]
+    # its answer-type score under 0.5: the floor is 0.4 of its rank, so 4 (0.45) comes in too; 2 (0.3) does not
+    weak = np.array([0.3, 0.0, 0.0, 0.8, 0.0])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, weak, [0, 3], most=3, share=0.5, weak=0.5,
+                          weak_share=0.4) == [1, 4]
+
+
+def test_close_to_the_first_at_most_most_and_without_answer_types():
+    weak = np.array([0.3, 0.0, 0.0, 0.8, 0.0])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, weak, [0], most=2, share=0.5, weak=0.5, weak_share=0.4) == [3, 1]
+    # no answer types (ranking by the selector alone): the plain share decides
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, None, [0], most=3, share=0.5, weak=0.5, weak_share=0.4) == [3, 1]
+    assert close_to_first([], CLOSE_RANK, weak, [], most=3, share=0.5, weak=0.5, weak_share=0.4) == []
 
 
 def test_a_line_saying_what_becomes_of_a_medication_goes_on_from_its_entry():

@@ -10,7 +10,8 @@ import pytest
 import archehr
 from archehr.answerability.holds import PENDING
 from archehr.answerability.kinds import _spelt_alike, answer_types, ask_kind, misspelt_drug
-from archehr.ask import _RESULT_SAID, _TEST_PLANNED
+from archehr.answerability.test_words import PLANNED as _TEST_PLANNED
+from archehr.answerability.test_words import RESULT_SAID as _RESULT_SAID
 from archehr.data.note_split import note_case
 from archehr.relevance.text import stem_word
 

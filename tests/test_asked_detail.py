@@ -11,7 +11,7 @@ import pytest
 
 from archehr.answerability.asked_detail import date_undated, dose_unsaid, medicine_rows, result_pending
 from archehr.answerability.asked_fact import concept_rows
-from archehr.ask import _fact_unsaid
+from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon
 
@@ -89,7 +89,7 @@ LABS = ["Potassium | 4.3 | 3.5-5.2 | mmol/L", "Vitamin B12 | PENDING | 232-1245 
     ("med_change", LABS, True),
     # the value is back: not pending
     ("med_change", [LABS[0], "Vitamin B12 | 180 | 232-1245 | pg/mL (low)", *LABS[2:]], False),
-    # a result or when question has its own rules (`asked_fact.fact_unsaid`, `ask._result_awaited`)
+    # a result or when question has its own rules (`asked_fact.fact_unsaid`, `review.result_awaited`)
     ("test_result", LABS, False),
     ("when", LABS, False),
 ])
@@ -105,6 +105,6 @@ def test_no_result_asked_no_pending_rule() -> None:
 
 def test_ask_reads_the_detail_rules() -> None:
     split = split_note("I will see him again in the kidney clinic in 4 months.\n")
-    assert _fact_unsaid("when", "what date is my next kidney clinic appointment", split)
+    assert unsaid_in_note("when", "what date is my next kidney clinic appointment", split)
     split = split_note("I will see him again in the kidney clinic on Tuesday 12/07/2025.\n")
-    assert not _fact_unsaid("when", "what date is my next kidney clinic appointment", split)
+    assert not unsaid_in_note("when", "what date is my next kidney clinic appointment", split)

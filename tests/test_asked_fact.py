@@ -11,7 +11,7 @@ import pytest
 
 from archehr.answerability import firm_answers, holds, roles, test_words
 from archehr.answerability.asked_fact import asked_rows, concept_rows, fact_unsaid
-from archehr.ask import _fact_unsaid, _review_flags
+from archehr.answerability.review import review_flags, unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon
 
@@ -113,9 +113,9 @@ def test_other_kinds_and_notes_naming_nothing_asked_are_left_alone() -> None:
 def test_archehr_answer_flags_the_answer_as_ruled() -> None:
     split = split_note("Plan:\n- Outpatient MRI brain ordered; scheduling will call.\n- Keep a seizure diary.\n",
                        "rules")
-    assert _fact_unsaid("test_result", "what did the mri of my brain show", split)
+    assert unsaid_in_note("test_result", "what did the mri of my brain show", split)
 
-    class Types:  # the fields `_review_flags` reads of the answer types
+    class Types:  # the fields `review_flags` reads of the answer types
         kind = "test_result"
         best_typed = 1.0
         best_firm = 1.0
@@ -132,7 +132,7 @@ def test_archehr_answer_flags_the_answer_as_ruled() -> None:
         def flags(self, p: float) -> bool:
             return p < self.review
 
-    flagged, ruled = _review_flags(Model(), 0.9, False, Types(), (split.sentences[1].text, 1.0),
+    flagged, ruled = review_flags(Model(), 0.9, False, Types(), (split.sentences[1].text, 1.0),
                                    "what did the mri of my brain show", split)
     assert flagged and ruled
 

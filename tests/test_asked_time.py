@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from archehr.answerability.asked_fact import concept_rows, date_unset, named_as_risk_only, result_earlier, years_unsaid
-from archehr.ask import _fact_unsaid
+from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon
 
@@ -121,6 +121,6 @@ def test_a_thing_named_only_as_a_risk_has_no_result(sentences: list[str], risk_o
 
 def test_ask_reads_the_new_rules() -> None:
     split = split_note("MRI of the knee requested today.\nThe hospital will write to you with the appointment.\n")
-    assert _fact_unsaid("when", "when is my mri, nobody has told me a date", split)
+    assert unsaid_in_note("when", "when is my mri, nobody has told me a date", split)
     split = split_note("MRI of the knee booked for Monday 12/03/2025 at 10:00.\n")
-    assert not _fact_unsaid("when", "when is my mri", split)
+    assert not unsaid_in_note("when", "when is my mri", split)

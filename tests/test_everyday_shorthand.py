@@ -137,18 +137,18 @@ def test_a_misspelt_word_reads_as_the_lexicon_term_or_the_note_word() -> None:
 def test_a_how_long_answer_giving_its_duration_is_not_flagged_for_a_middling_confidence() -> None:
     from types import SimpleNamespace
 
-    from archehr.ask import _fact_given
+    from archehr.answerability.review import fact_given
 
     types = SimpleNamespace(kind="how_long")
-    assert _fact_given(types, ("Ticagrelor 90 mg BID for 12 months, then aspirin alone.", 0.4))
-    assert _fact_given(types, ("Warfarin is lifelong with a mechanical valve.", 0.4))
-    assert not _fact_given(types, ("Ticagrelor 90 mg BID.", 0.4))  # no duration
-    assert not _fact_given(types, ("Continue for 12 months.", 0.1))  # too little of the topic
+    assert fact_given(types, ("Ticagrelor 90 mg BID for 12 months, then aspirin alone.", 0.4))
+    assert fact_given(types, ("Warfarin is lifelong with a mechanical valve.", 0.4))
+    assert not fact_given(types, ("Ticagrelor 90 mg BID.", 0.4))  # no duration
+    assert not fact_given(types, ("Continue for 12 months.", 0.1))  # too little of the topic
     results = SimpleNamespace(kind="test_result")
-    assert _fact_given(results, ("eGFR 84 mL/min/1.73m2 (>60)", 0.4))
-    assert _fact_given(results, ("Pregnancy test today negative.", 0.4))
-    assert not _fact_given(results, ("Repeat pregnancy test in 3 weeks.", 0.4))  # no result said
-    assert not _fact_given(SimpleNamespace(kind="why"), ("eGFR 84 mL/min", 0.4))  # no fact kind
+    assert fact_given(results, ("eGFR 84 mL/min/1.73m2 (>60)", 0.4))
+    assert fact_given(results, ("Pregnancy test today negative.", 0.4))
+    assert not fact_given(results, ("Repeat pregnancy test in 3 weeks.", 0.4))  # no result said
+    assert not fact_given(SimpleNamespace(kind="why"), ("eGFR 84 mL/min", 0.4))  # no fact kind
 
 
 def test_a_permission_with_its_condition_answers_a_when_question() -> None:

@@ -144,3 +144,18 @@ def test_synthetic_dev_answers_from_gold_evidence_are_valid(synthetic_dir):
             ans = g.generate(case, Selection(case.case_id, ess, 1.0))
             assert answer_problems(ans.render(), set(case.sentence_ids)) == []
             assert set(ans.cited_ids) == set(ess)
+
+
+def test_a_patients_answer_has_room_for_more_sentences():
+    from archehr.generate.extractive import PATIENT_WORDS, ExtractiveGenerator
+
+    # 4 sentences of 40 words: the 2025 budget (75) keeps one line, the patient's (110) two
+    case = make_case([words(40, "a"), words(40, "b"), words(40, "c"), words(40, "d")])
+    scores = SentenceScores("1", ("1", "2", "3", "4"), (0.9, 0.8, 0.7, 0.6), (0.0, 0.0, 0.0, 0.0))
+    sel = Selection("1", ("1", "2", "3", "4"), 1.0)
+    gen = ExtractiveGenerator()
+    assert PATIENT_WORDS == 110 and gen.for_patient().budget == 110 and gen.budget == WORD_BUDGET
+    assert [ln.text.split()[0] for ln in gen.generate(case, sel, scores).lines] == ["a0"]
+    assert [ln.text.split()[0] for ln in gen.for_patient().generate(case, sel, scores).lines] == ["a0", "b0"]
+    # a budget the system sets is kept for patients too
+    assert ExtractiveGenerator(budget=50).for_patient().budget == 50

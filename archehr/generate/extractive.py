@@ -8,6 +8,7 @@ the nearest kept line, so no selected evidence is lost to the budget.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,9 @@ from archehr_scoring.answer_format import line_words
 # The line used when every selected sentence alone is over the budget: cutting one would break
 # the "never half a sentence" rule, and an answer must cite something.
 OVERLONG_LINE = "The cited parts of the note address this question."
+# A patient's answer (`archehr answer`) has no 2025 word limit: room for the sentences cited after the first, which
+# the 75 words cut short (chosen with `archehr.ask`'s citing rule, docs/answer.md)
+PATIENT_WORDS = 110
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,14 @@ class ExtractiveGenerator(Generator):
         lines, more = fit_lines(case, chosen, candidates(case, chosen, scores, self.rewrite), self.budget,
                                 self.max_lines, self.order, self.cite_dropped)
         return Answer(tuple(lines), self.name, notes=tuple(notes + more))
+
+    def for_patient(self) -> ExtractiveGenerator:
+        """A copy whose budget is `PATIENT_WORDS` for `archehr answer`, unless the system set a budget of its own."""
+        if self.budget != WORD_BUDGET:
+            return self
+        other = copy.copy(self)
+        other.budget = PATIENT_WORDS
+        return other
 
     def rewrite(self, text: str) -> str:
         """Hook for subclasses that reword a cleaned sentence before it is fitted to the budget."""
