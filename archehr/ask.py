@@ -53,7 +53,9 @@ class NoteAnswer:
     """The cited answer to one question about one raw note."""
 
     question: str
-    answer: str  # the official 2025 form: one sentence per line, "|ids|" at the end
+    # the 2025 form (one sentence per line, "|ids|" at the end), up to 110 words for a patient (the extractive
+    # generator's `for_patient`); the official submission that `predict` writes keeps its 75
+    answer: str
     lines: tuple[AnswerLine, ...]
     cited: tuple[SplitSentence, ...]  # the cited note sentences, in note order, with their offsets
     note: SplitNote
