@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from archehr.answerability import firm_answers as firm
+from archehr.answerability import why_answers as why
 from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KIND_WORDS: importable from here too)
     KIND_WORDS,
     KINDS,
@@ -233,6 +234,10 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     drugs = medicines_asked(question, lex)
     if kind in ("med_change", "why", "how_long"):
         rank *= _other_drug_share(concepts, named, drugs, rank_topic)
+    if kind == "why" and not why.asks_change(question):
+        # "why did she need her tonsils out": "Indication: Recurrent tonsillitis ..." says why, in no word of it
+        paras = [s.paragraph_id for s in case.sentences]
+        rank = np.maximum(rank, why.diagnosis_carry(texts, np.where(headers, 0.0, rank_topic), rank_held, paras))
     if kind == "test_result":
         rank *= firm.order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
@@ -287,7 +292,11 @@ def _score(kind: str, topic: np.ndarray, holds: np.ndarray, held: np.ndarray, ca
         # a cause is often given in the sentence beside the one naming the topic, in its own words ("...
         # immediate cardioversion was deferred." "Because AF duration was unknown, ..."): a sentence holding
         # the asked kind takes a share of its paragraph neighbours' topic score
-        score = np.maximum(score, W_NEIGHBOUR * (held if ranking else holds) * _neighbour_topic(topic, case))
+        # (the rank: not from another item of a list, "2. Increase sertraline ... for depressive symptoms" gives no
+        # reason for "3. Avoid NSAIDs ...")
+        items = why.list_items(texts) if ranking else None
+        score = np.maximum(score, W_NEIGHBOUR * (held if ranking else holds) * _neighbour_topic(topic, case,
+                                                                                                 apart=items))
     if kind in FOLLOWING_KINDS:
         # a plan line going on from the one before without naming it ("2. Continue for at least 6 months ..."): the
         # rank gives it the whole of that line's topic
@@ -393,13 +402,14 @@ def _generic_tokens() -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(tokens(g)) for g in set(drug_names().values())) - {()}
 
 
-def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False) -> np.ndarray:
+def _neighbour_topic(topic: np.ndarray, case: Case, before_only: bool = False,
+                     apart: np.ndarray | None = None) -> np.ndarray:
     """Each sentence's best topic score among the sentences just before and after it (`before_only`: just
-    before it) in its paragraph."""
+    before it) in its paragraph; with `apart`, not between two sentences each opening an item of a list."""
     para = [s.paragraph_id for s in case.sentences]
     out = np.zeros(len(topic))
     for i in range(len(topic)):
         near = [topic[j] for j in ((i - 1,) if before_only else (i - 1, i + 1))
-                if 0 <= j < len(topic) and para[j] == para[i]]
+                if 0 <= j < len(topic) and para[j] == para[i] and not (apart is not None and apart[i] and apart[j])]
         out[i] = max(near, default=0.0)
     return out
