@@ -14,7 +14,9 @@ tells whether any of them gives the asked fact:
   the test was not done; when the question quotes the value itself ("his CRP was 46, is that bad"), what is asked
   is its verdict (`test_words.VERDICT`);
 - how_long: a course's length (`COURSE`: "for 6 weeks", "x 5 days", "until review", "long-term"; not a dose's
-  spacing, "2 hours apart") in such a sentence or the one after it;
+  spacing, "2 hours apart", nor a quantity dispensed, "#20", "x 20 tablets", "14 x 2 mg") in such a sentence or the one
+  after it; of a medicine the note names, in the sentences naming it, or the one after each when that one names no
+  other medicine ("Oxycodone 5 mg, #20" then "Cefalexin 500 mg for 7 days": no course of the oxycodone);
 - when: a date, a weekday, a clock time or an interval (`WHEN`) in such a sentence or the one after it.
 
 `archehr answer` flags an answer for review when none does (`archehr.ask`); `any_unsaid` gathers this module's rules
@@ -52,6 +54,8 @@ COURSE = re.compile(
     rf"(?:\s*(?:-|to|–)\s*{_N})?[\s-]*(?:more\s+|further\s+)?{_U}\b|\bx\s*\d+\s*{_U}?\b|"
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
     r"\b\d+[\s-](?:day|week|month)\b|"
+    # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
+    rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"
     # "last" as a verb ("it lasts 6 weeks"), not "the last dose" nor "his last infusion" (the latter below)
     r"\blast(?:s|ing|ed)\b|\b(?:will|should|to|may|can|would) last\b|"
@@ -99,6 +103,10 @@ _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go a
 # drug name, which the lexicon does not always tie to the class, so any medicine line with a dose may tell its course
 _MEDICINE_Q = re.compile(r"\b(?:antibiotics?|steroids?|pills?|tablets?|capsules?|medicines?|medications?|meds|drops|"
                          r"creams?|ointments?|inhalers?|injections?|shots?|patch(?:es)?|liquid|syrup)\b", re.I)
+# a quantity dispensed that `COURSE` would read as a length ("x 20 tablets", "14 x 2 mg", "#20 x 1", "x 0 refills"):
+# a count of tablets tells how many, not for how long
+DISPENSED = re.compile(r"\bx\s*\d+\s*(?:tablets?|tabs?|capsules?|caps?|pills?|sachets?|patch(?:es)?|refills?)\b|"
+                       r"\b\d+\s*x\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|ml)\b|#\s*\d+\s*x\s*\d+\b", re.I)
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
 _DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)
 _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
@@ -206,10 +214,11 @@ def _quoted_value(question: str, texts: Sequence[str], rows: np.ndarray) -> bool
 
 
 def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
-                named: np.ndarray) -> bool:
+                named: np.ndarray, medicine: np.ndarray | None = None, drugs: np.ndarray | None = None) -> bool:
     """True when the note names the asked thing (`asked_rows`) but no sentence naming it gives the fact a
     test_result, how_long or when question asks for (the module's docstring); False for other kinds and when the
-    note names none of the question's concepts (the decline rules cover that)."""
+    note names none of the question's concepts (the decline rules cover that). `medicine`: the sentences naming a
+    medicine the question asks about (`asked_detail.medicine_rows`); `drugs`: the sentences naming any medicine."""
     rows = asked_rows(named, TEST_SHARE)
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
@@ -229,12 +238,13 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
                        for i in np.flatnonzero(rows | other))
     if kind == "how_long" and _OUTCOME_Q.search(question):
         return False
-    # a duration or a date is often told in other words than the question's ("the antibiotic pills": "cefdinir ...
-    # for 7 more days"): any sentence naming any of its concepts, or the one after it, may give it
-    near = named.any(axis=0)
-    if kind == "how_long" and _MEDICINE_Q.search(question):
-        near = near | np.array([bool(_DOSE.search(t)) for t in plain], dtype=bool)
-    near = _with_next(near, paragraphs)
+    if kind == "how_long":
+        near = _course_rows(question, plain, paragraphs, named, medicine, drugs)
+        plain = [DISPENSED.sub(" ", t) for t in plain]
+    else:
+        # a date is often told in other words than the question's: any sentence naming any of its concepts, or the
+        # one after it, may give it
+        near = _with_next(named.any(axis=0), paragraphs)
     pattern = COURSE if kind == "how_long" else WHEN
     # a dose's spacing answers when to take it, not for how long
     spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
@@ -247,6 +257,23 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
         # ("Hepatitis B vaccine given 05/03", "last infusion 28/07") gives no date for it
         near &= np.array([not (_DONE.search(t) and not _COMING.search(t)) for t in plain], dtype=bool)
     return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
+
+
+def _course_rows(question: str, plain: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
+                 medicine: np.ndarray | None, drugs: np.ndarray | None) -> np.ndarray:
+    """The sentences that may tell the asked course's length. A medicine the note names (`medicine`: the sentences
+    naming it or its class, "stop the statin for two weeks"): those sentences, and the one after each unless it names
+    another drug (`drugs`: the sentences naming a drug by name; "Oxycodone 5 mg tablets, #20." then "Cefalexin 500 mg
+    for 7 days." is another drug's course). Else a duration is often told in other words than the question's ("the
+    antibiotic pills": "cefdinir ... for 7 more days"): any sentence naming any of its concepts (any medicine line
+    with a dose, for a medicine asked in a general word), or the one after it."""
+    if medicine is not None and medicine.any():
+        others = (drugs if drugs is not None else np.zeros(len(plain), dtype=bool)) & ~medicine
+        return medicine | (_with_next(medicine, paragraphs) & ~others)
+    near = named.any(axis=0)
+    if _MEDICINE_Q.search(question):
+        near = near | np.array([bool(_DOSE.search(t)) for t in plain], dtype=bool)
+    return _with_next(near, paragraphs)
 
 
 # ---- the asked fact told only as yet to come, or at another time ---------------------------------------------------
@@ -416,9 +443,19 @@ def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np
 def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
                lexicon: Glossary) -> bool:
     """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
-    from archehr.answerability.asked_detail import detail_unsaid
+    from archehr.answerability.asked_detail import detail_unsaid, medicine_rows
+    from archehr.glossary.drugs import drugs_in
 
-    return (fact_unsaid(kind, question, texts, paragraphs, named)
+    medicine = drugs = None
+    if kind == "how_long":
+        medicine = medicine_rows(question, texts, named, lexicon)
+        # ... or by its class: "stop the statin for two weeks" speaks of the atorvastatin asked about
+        classes = {c for i in np.flatnonzero(medicine)
+                   for c in lexicon.classes_in(" ".join([texts[i], *drugs_in(texts[i])]))}
+        medicine = medicine | np.array([any(e.kind == "class" and e.term in classes for e in lexicon.matches(t))
+                                        for t in texts], dtype=bool)
+        drugs = np.array([bool(drugs_in(t)) for t in texts], dtype=bool)
+    return (fact_unsaid(kind, question, texts, paragraphs, named, medicine, drugs)
             or date_unset(kind, question, texts, paragraphs, named)
             or result_earlier(kind, question, texts, named)
             or years_unsaid(kind, question, texts, paragraphs, named)

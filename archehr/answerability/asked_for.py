@@ -66,19 +66,10 @@ def ask_kind(question: str) -> str:
 
 def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:
     """The question's topic: its concepts without the words that only say which kind of answer is asked;
-    a brand name ("Eliquis") is also covered by its generic name (apixaban)."""
-    from archehr.glossary.drugs import drug_names
-
-    names = drug_names()
+    a brand name ("Eliquis") is also covered by its generic name (apixaban, `features.question_concepts`)."""
     question = _DOCTOR.sub("doctor", _BACKGROUND.sub(" ", question))
-    brand = {t: tuple(tokens(names[w.lower()])) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question)
-             if w.lower() in names for t in tokens(w)}
-    out = []
-    for c in question_concepts(question, lexicon):
-        if all(t in KIND_WORDS or t in QUESTION_FILLER for t in c.surface):
-            continue
-        extra = {brand[t] for t in c.surface if t in brand and brand[t]}
-        out.append(Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c)
+    out = [c for c in question_concepts(question, lexicon)
+           if not all(t in KIND_WORDS or t in QUESTION_FILLER for t in c.surface)]
     return out + _filler_terms(question, lexicon)
 
 
@@ -100,14 +91,12 @@ def _filler_terms(question: str, lexicon: Glossary) -> list[Concept]:
 def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
     """The question's words that name a medicine, as concept surfaces: a drug class in patients' words ("water
     pill"), a lexicon term standing for class members ("Advil" -> ibuprofen), or a drug or brand name."""
-    from archehr.glossary.drugs import drug_names
+    from archehr.glossary.drugs import WORD, generic_of
 
     out = set()
     for e in lexicon.matches(question):
         if e.kind == "class" or any(lexicon.classes_in(x) for x in e.expansions):
             out.add(tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER))
-    names = drug_names()
-    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if w.lower() in names)
-    out.update(tuple(tokens(w)) for w in re.findall(r"[A-Za-z][A-Za-z-]{4,}", question) if lexicon.classes_in(w))
+    out.update(tuple(tokens(w)) for w in WORD.findall(question) if generic_of(w) is not None or lexicon.classes_in(w))
     out.discard(())
     return out

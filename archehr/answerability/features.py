@@ -98,7 +98,25 @@ class Concept:
 
 def question_concepts(question: str, glossary: Glossary | None = None) -> list[Concept]:
     """The question's content words as concepts; a glossary term ("water pill", "Eliquis") is one concept
-    covered by any of its expansions, so "blood thinner" is covered by a note that says apixaban."""
+    covered by any of its expansions, so "blood thinner" is covered by a note that says apixaban; a brand drug name
+    ("Xanax") also by its generic name (alprazolam, `drugs.generic_of`)."""
+    return _with_generics(_concepts(question, glossary), question)
+
+
+def _with_generics(concepts: list[Concept], question: str) -> list[Concept]:
+    """Each concept naming a brand or variant drug name of the question, widened by that drug's generic name."""
+    from archehr.glossary.drugs import WORD, generic_of
+
+    brand = {t: tuple(tokens(g)) for w in WORD.findall(question) if (g := generic_of(w)) is not None
+             for t in tokens(w)}
+    out = []
+    for c in concepts:
+        extra = {brand[t] for t in c.surface if t in brand and brand[t]}
+        out.append(Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c)
+    return out
+
+
+def _concepts(question: str, glossary: Glossary | None) -> list[Concept]:
     g = glossary if glossary is not None else load_glossary()
     out: list[Concept] = []
     used: set[str] = set()
@@ -121,7 +139,10 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     """The lexical feature row of one (note, question) case, in `FEATURE_NAMES` order."""
     g = glossary if glossary is not None else load_glossary()
     question = case.question_text
-    concepts = question_concepts(question, g)
+    # the concepts as the shipped model was fitted on them (brand names not resolved): resolving them here moves the
+    # lexical P of brand questions and with it the typed model's review level; measured, it cost an unanswerable
+    # question caught over the development writers (docs/answer.md), so the answer types resolve brands instead
+    concepts = _concepts(question, g)
     sents = [set(toks) for toks in (sentence_terms if sentence_terms is not None else note_terms(case, g))]
     headers = [is_header(s.text) for s in case.sentences]
     in_note = set().union(*sents) if sents else set()

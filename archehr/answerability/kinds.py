@@ -378,14 +378,12 @@ def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
     """A drug the question names by its own name ("Aleve": naproxen) that the note names only through other
     members of its class ("Ibuprofen 600 mg ..."): the note speaks of another medicine, not of the one asked
     about. A class word ("NSAIDs", "anti-inflammatory") or the drug's own names cover it."""
-    from archehr.glossary.drugs import drug_names
+    from archehr.glossary.drugs import WORD, generic_of
 
-    names = drug_names()
-    asked = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", question)
-             if w.lower() in names and tuple(tokens(w)) == c.surface]
+    asked = [g for w in WORD.findall(question) if (g := generic_of(w)) is not None and tuple(tokens(w)) == c.surface]
     if not asked:
         return False
-    own = tuple(tokens(names[asked[0]]))
+    own = tuple(tokens(asked[0]))
     generics = _generic_tokens()
     siblings = {ph for ph in c.phrases if ph in generics and ph != own}
     if not siblings:

@@ -24,19 +24,9 @@ def note_drug_names(texts: list[str]) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=64)
 def _note_drug_names(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    from archehr.glossary.drugs import drug_names
+    from archehr.glossary.drugs import drugs_in
 
-    names = drug_names()
-    generics = set(names.values())
-    found = set()
-    for t in texts:
-        for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", t):
-            lw = w.lower()
-            for part in (lw, *(lw.split("-") if "-" in lw else ())):
-                if part in generics:
-                    found.add(part)
-                elif part in names:
-                    found.add(names[part])
+    found = {g for t in texts for g in drugs_in(t)}
     brands = _brands()
     return tuple({n: g for g in sorted(found) for n in (g, *brands.get(g, ()))}.items())
 

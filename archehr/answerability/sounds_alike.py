@@ -68,9 +68,12 @@ def sound_key(word: str) -> str:
 def drug_key(word: str) -> str:
     """`sound_key` for a drug's name, with a first c, ch or k one sound ("k"): patients spell a drug as they hear
     it or as a brand writes it, so "kefalexin", "cefalexin" and "cephalexin" share a key; a word's soft "c"
-    keeps its "s" elsewhere."""
+    keeps its "s" elsewhere. A first x sounds as z ("zanax" for Xanax, "zarelto" for Xarelto)."""
+    letters = re.sub(r"[^a-z]", "", word.lower())
+    if letters[:1] == "x":
+        return sound_key("z" + letters[1:])
     key = sound_key(word)
-    return "k" + key[1:] if key[:1] == "s" and re.sub(r"[^a-z]", "", word.lower())[:1] == "c" else key
+    return "k" + key[1:] if key[:1] == "s" and letters[:1] == "c" else key
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
