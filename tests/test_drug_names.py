@@ -114,3 +114,17 @@ def test_everyday_english_is_not_read_as_a_substance(question: str, not_meant: s
     words = {x for e in load_lexicon().matches(question) for x in e.expansions}
     assert not_meant not in words
     assert not_meant not in {t for x in words for t in (x, *tokens(x))}
+
+
+@NEEDS_DRUGS
+def test_the_lexical_p_reads_a_brand_as_the_notes_generic() -> None:
+    from archehr.answerability.model import load_model
+    from archehr.data.note_split import note_case
+
+    note = ("Discharge medicines:\n"
+            "Temazepam 10 mg at night for 7 days, then stop.\n"
+            "Paracetamol 1 g four times a day when needed.\n")
+    lexical = load_model("lexical")
+    p_brand = lexical.probability(note_case(note, "how long do i take the restoril", splitter="rules")[0])
+    p_generic = lexical.probability(note_case(note, "how long do i take the temazepam", splitter="rules")[0])
+    assert p_brand == pytest.approx(p_generic)

@@ -139,10 +139,9 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     """The lexical feature row of one (note, question) case, in `FEATURE_NAMES` order."""
     g = glossary if glossary is not None else load_glossary()
     question = case.question_text
-    # the concepts as the shipped model was fitted on them (brand names not resolved): resolving them here moves the
-    # lexical P of brand questions and with it the typed model's review level; measured, it cost an unanswerable
-    # question caught over the development writers (docs/answer.md), so the answer types resolve brands instead
-    concepts = _concepts(question, g)
+    # a brand drug name counts as found where the note gives its generic ("restoril" for temazepam), as in the
+    # answer types: the words a note uses, whichever name the patient knows it by
+    concepts = question_concepts(question, g)
     sents = [set(toks) for toks in (sentence_terms if sentence_terms is not None else note_terms(case, g))]
     headers = [is_header(s.text) for s in case.sentences]
     in_note = set().union(*sents) if sents else set()
