@@ -17,13 +17,17 @@ import re
 # a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
 # "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
 # answer a result question first)
-PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back|available|resulted|reported)|"
-                     r"results? (?:are |is )?not (?:yet )?back)\b|"
+# a verdict later in the same clause: a sample "sent" that came back ("were sent and are both normal") is no
+# result awaited
+_THEN_GIVEN = (r"(?![^.;|]*\b(?:normal|abnormal|negative|positive|clear|unremarkable|showed|shows|came back|"
+               r"(?:is|are|was|were) (?:fine|ok|okay|reassuring|satisfactory))\b)")
+PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back(?! to\b)|available|resulted|"
+                     r"reported)|results? (?:are |is )?not (?:yet )?back)\b|"
                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
                      r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
-                     r"\b(?:was|were|has been|have been) sent\b(?! home)|\(sent\b|"
+                     rf"\b(?:was|were|has been|have been) sent\b(?! home){_THEN_GIVEN}|\(sent\b|"
                      r"\bsent (?:off |away )?(?:to|for) (?:the )?"
-                     r"(?:lab|laboratory|pathology|histology|testing|analysis)\b", re.I)
+                     rf"(?:lab|laboratory|pathology|histology|testing|analysis)\b{_THEN_GIVEN}", re.I)
 # a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
 # answers a medication question less than the change itself does
 TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
@@ -86,8 +90,47 @@ PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repe
 RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
-# a result said: a result word or a measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "negative")
-RESULT_GIVEN = re.compile(r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|in range|within (?:normal )?"
-                          r"(?:range|limits)|no evidence|no growth|not present|clear|stable|high|low|raised|elevated|"
-                          r"improv\w+|reassuring)\b|\d\s*(?:%|mg|mmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|"
-                          r"bpm|/min)\b|\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d", re.I)
+# a finding ruled out: "no fracture", "no bleeding, no skull fracture", "no significant stenosis", "no sign of a lump",
+# "nothing worrying" (a finding's noun, not an activity: "no driving" rules nothing out of a test)
+_NO_FINDING = (r"\bno (?:(?:acute|significant|obvious|focal|new|definite|evidence of|signs? of|further|residual|"
+               r"abnormal|active|visible|major|serious|worrying|concerning)\s+)*(?:an? )?(?:bleed\w*|h(?:a|e)?morrhage|"
+               r"fractures?|breaks?|broken|clots?|dvt|pe|tumou?rs?|mass(?:es)?|lumps?|lesions?|stones?|blockages?|"
+               r"obstruction|narrowing|stenosis|infection|pneumonia|consolidation|collapse|pneumothorax|effusion|"
+               r"fluid|vegetations?|abscess|growth|spread|cancer|malignan\w+|metastas[ie]s|tears?|rupture|damage|"
+               r"scarring|cirrhosis|disease|abnormalit\w+|change|concerns?|problems?|polyps?|ulcers?|inflammation|"
+               r"dislocation|injur(?:y|ies)|swelling|enlargement|cancerous|blood|protein|sugar|bacteria|organisms|"
+               r"shocks?|pauses?|arrhythmias?|fibrillation|af|afib|ischa?emia|infarct\w*|bleeding)\b|"
+               r"\bnothing (?:abnormal|worrying|concerning|of concern|serious|sinister|significant|to worry about|"
+               r"found|seen)\b")
+# a result said: a result word, a verdict ("within normal limits", "satisfactory", "detected", "healed well",
+# "nothing worrying", "clear", "came back fine"), a finding ruled out or seen ("no fracture", "showed a tear"), a
+# value's flag or reference range ("K 5.7 H (3.5-5.1)", "WCC 3.9 4.0-11.0 x10^9/L L", "WBC 12.8 K/uL (H)") or a
+# measured value ("eGFR 84 mL/min", "BP 145/90", "SpO2 > 94", "6.1 kPa")
+_GIVEN = (
+    r"\b(?:normal|abnormal|negative|positive|unremarkable|benign|malignant|cancerous|in range|out of range|"
+    r"within (?:the )?(?:normal |reference |target )?(?:range|limits)|wnl|nad|no evidence|no growth|not present|"
+    r"clear|all clear|stable|high|low|raised|elevated|reduced|preserved|improv\w+|reassuring|satisfactory|adequate|"
+    r"acceptable|intact|healed|healing well|detected|not detected|reactive|non-?reactive|sensitive to|resistant to|"
+    # ... not in a condition ("start calcium if it shows thinning")
+    r"(?<!\bif it )(?<!\bif )(?<!\bunless )(?<!\bwhen it )(?<!\bif they )show(?:ed|s|n)|reveal\w*|demonstrat\w+|"
+    r"found|grew|consistent with|in keeping with|suggestive of|"
+    r"(?:is|are|was|were|looks?|looked|came back|come back) (?:fine|ok|okay|good|healthy|alright|all right)|"
+    r"(?:above|below) (?:the )?(?:goal|target|range|normal|threshold|our threshold))\b|"
+    rf"{_NO_FINDING}|"
+    # a finding seen ("a complex tear", "torn medial meniscus"), a test's label then a finding ruled out ("MRI
+    # L-spine: no discitis or epidural abscess"), a report's verdict field ("Impression: ...", "Findings: ...")
+    r"\b(?:tear|torn|ruptured?|fractured?|stenosis|narrowing)\b|"
+    r"^(?!\W*(?:plan|advice|instructions?|activity|diet|follow[- ]?up|medications?|allergies)\b)[^:\n]{2,60}:"
+    r"[^.;]*\bno\s+[a-z]{3,}|"
+    r"^\W*(?:findings?|impression|conclusions?|results?|outcome|interpretation|opinion|report)\s*:\s*"
+    r"(?!(?:pending|awaited|awaiting|to follow|not yet|tbc|tba|n/?a|none|not (?:done|available))\b)\w|"
+    r"\d\s*(?:%|mg|mmol|umol|µmol|g/dl|g/l|ml/min|mmhg|iu|u/l|mcg|ng|pg|cm|mm|kg|bpm|/min|kpa|k/ul|x ?10)|"
+    r"\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d|"
+    # a value's flag or reference range
+    r"\d\s*\*|(?-i:\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|\(\s*(?:H|L)\s*\))|"
+    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\d\s+\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?")
+# ... in a sentence that does not say the test was not done ("Chest x-ray: not obtained (no focal findings)") nor
+# tell a result only as a condition ("we will call you only if the culture shows resistance")
+RESULT_GIVEN = re.compile(r"^(?!.*\bnot (?:obtained|done|performed|carried out)\b)"
+                          r"(?!.*\b(?:if|unless|until|in case)\b[^.;]{0,40}\bshows?\b).*?" rf"(?:{_GIVEN})",
+                          re.I | re.S)
