@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from archehr.answerability.asked_fact import DISPENSED
-from archehr.ask import _fact_unsaid
+from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 
 
 def _unsaid(question: str, *lines: str) -> bool:
-    return _fact_unsaid("how_long", question, split_note("Medications:\n" + "\n".join(lines) + "\n", "rules"))
+    return unsaid_in_note("how_long", question, split_note("Medications:\n" + "\n".join(lines) + "\n", "rules"))
 
 
 @pytest.mark.parametrize(("lines", "unsaid"), [

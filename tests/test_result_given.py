@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 
 from archehr.answerability.asked_fact import concept_rows, fact_unsaid
+from archehr.answerability.review import fact_given
 from archehr.answerability.test_words import PENDING, RESULT_GIVEN
-from archehr.ask import _fact_given
 from archehr.glossary import load_lexicon
 
 
@@ -60,13 +60,13 @@ def test_a_result_awaited_is_told_from_one_that_came_back(sentence: str, pending
     assert bool(PENDING.search(sentence)) is pending
 
 
-def test_a_first_line_giving_the_result_is_the_fact_given() -> None:
+def test_a_first_line_giving_the_result_is_thefact_given() -> None:
     # the review rule of `archehr answer`: a result question whose first line names the topic and gives a result
     types = SimpleNamespace(kind="test_result")
-    assert _fact_given(types, ("Potassium 6.1 H (3.5-5.3)", 0.6))
-    assert _fact_given(types, ("CT chest: no clot in the lungs.", 0.6))
-    assert not _fact_given(types, ("CT chest booked for Friday.", 0.6))
-    assert not _fact_given(types, ("Potassium 6.1 H (3.5-5.3)", 0.1))  # names too little of the topic
+    assert fact_given(types, ("Potassium 6.1 H (3.5-5.3)", 0.6))
+    assert fact_given(types, ("CT chest: no clot in the lungs.", 0.6))
+    assert not fact_given(types, ("CT chest booked for Friday.", 0.6))
+    assert not fact_given(types, ("Potassium 6.1 H (3.5-5.3)", 0.1))  # names too little of the topic
 
 
 def test_a_test_named_with_its_verdict_is_no_result_unsaid_and_an_awaited_one_is() -> None:
