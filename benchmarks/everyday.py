@@ -180,7 +180,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AF": ("heldout-af/raw/questions.yaml",), "AG": ("heldout-ag/raw/questions.yaml",),
            "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",),
            "AJ": ("heldout-aj/raw/questions.yaml",), "AK": ("heldout-ak/raw/questions.yaml",),
-           "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",)}
+           "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",),
+           "AN": ("heldout-an/raw/questions.yaml",), "AO": ("heldout-ao/raw/questions.yaml",),
+           "AP": ("heldout-ap/raw/questions.yaml",), "AQ": ("heldout-aq/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
