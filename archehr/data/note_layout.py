@@ -308,12 +308,18 @@ _ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hos
                       r"|Acct|Age|Sex|DOS)\b:? ?\S", re.IGNORECASE)
 
 
+# a field whose value is a date ("Reported: 10/04/2025", "Collected: 2025-04-08 08:52")
+_DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
+
+
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Do a pipe line's cells after its first hold a header field ("Name: Ann Lee | DOB: 3/4/1950", "Kessler,
     Orlando J | DOB 1966-04-19 | MRN 003318842"), rather than a title's parts ("Riverside Surgery | Consultation |
     Dr A. Okonkwo") or readings ("BP 148/80 | HR 76 | SpO2 97%")?"""
     later = [line[b:a].strip() for (_, b), (a, _) in zip(gaps, [*gaps[1:], (len(line), 0)], strict=False)]
-    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c)) for c in later)
+    # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
+    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c))
+               or _DATE_FIELD.match(c) for c in later)
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -361,6 +367,13 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         pos = b
     cells.append((pos, len(line)))
     return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+def is_pipe_fields(line: str) -> bool:
+    """A line of labelled fields set apart by pipes, every cell a label and its value ("Requested by: Dr Ann Lee |
+    Reason: cough"): a header's line, whose fields are units of their own, not a row of the table under it."""
+    cells = pipe_cells(line)
+    return len(cells) > 1 and all(_FIELD_START.match(line[a:b].strip()) for a, b in cells)
 
 
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")

@@ -110,3 +110,33 @@ def appointment_cuts(s: int, e: int, text: str) -> list[tuple[int, int]]:
     if not all(_WHEN.search(piece[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)):
         return [(s, e)]
     return [(s + a, s + len(piece[a:b].rstrip()) + a) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+# a sentence's end before a lower-case word: after a word or a number ("... with blunt dissection. calots
+# triangle ...", "... blood loss 20 ml. she can go ...")
+_LOWER_CASE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[a-z])")
+# abbreviations a dictation writes before lower case that end no sentence ("approx. two", "etc. and")
+# (a unit's full stop does end one: "blood loss 20 ml. wound closed ...")
+_RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}"
+                            r"|(?:etc|incl|esp|resp|approx|vs|cf|viz|ca|pt|pts|no|fig|dr|mr|mrs|ms|st)\.)$",
+                            re.IGNORECASE)
+
+
+def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) -> list[tuple[int, int]]:
+    """A unit written in lower case throughout, as dictation typed up unedited is ("patient supine four port
+    technique ... with blunt dissection. calots triangle dissected out ..."), opens its sentences in lower case:
+    each full stop after a word or a number before a lower-case word ends one there. A unit that opens with a
+    capital keeps its full stops before lower case (an abbreviation's, "b.i.d. with meals", is no end)."""
+    body = text[unit_start:spans[-1][1]] if spans else ""
+    if not text[unit_start:unit_start + 1].islower() and not (
+            len(_LOWER_CASE_END.findall(body)) >= 2 and not re.search(r"[a-z0-9)][.!?]\s+[A-Z]", body)):
+        return spans
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for m in _LOWER_CASE_END.finditer(text, s, e):
+            if _RUN_ON_ABBREV.search(text[s:m.start()]):
+                continue
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out

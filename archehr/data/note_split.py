@@ -37,6 +37,7 @@ from archehr.data.note_layout import (
     field_cells,
     is_breadcrumb,
     is_page_line,
+    is_pipe_fields,
     is_readings_line,
     is_rule_line,
     is_table_row,
@@ -55,7 +56,7 @@ from archehr.data.note_sections import (
     soap_letters_apart,
     writes_labelled_paragraphs,
 )
-from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
+from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -277,7 +278,8 @@ def _in_table(raw: list[str]) -> list[bool]:
     fields) with a row of the same table directly above or below it."""
     # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
     # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
-    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line) for line in raw]
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
+            and not is_pipe_fields(line) for line in raw]
     return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
@@ -428,6 +430,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = Fals
                 merged[-1] = (merged[-1][0], cut)
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
+    merged = lower_case_cuts(merged, text, unit.start)
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
     if not excerpt:
         merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]
