@@ -45,3 +45,41 @@ def test_a_header_of_pipe_fields_over_a_pipe_table_is_fields_not_rows():
                            "Collected: 03/04/2025 09:10", "Reported: 05/04/2025",
                            "Test | Result | Units | Range", "Ferritin | 9 | ug/L | 15 - 150",
                            "Sodium | 139 | mmol/L | 135 - 145"]
+
+
+def test_two_signers_apart_by_a_slash_keep_their_initials():
+    note = "12:40 Discharged home with daughter.\nP. Quill, Ward Sister / M. Orbach RN\n"
+    assert texts(note) == ["12:40 Discharged home with daughter.", "P. Quill, Ward Sister / M. Orbach RN"]
+
+
+def test_an_age_abbreviation_before_the_sex_ends_no_field():
+    note = "Pt: DOYLE, Hal   64 y.o. M   MRN: 12-345-678\n"
+    assert texts(note) == ["Pt: DOYLE, Hal", "64 y.o. M", "MRN: 12-345-678"]
+
+
+def test_a_document_title_in_capitals_under_a_long_line_of_capitals_is_a_line_of_its_own():
+    note = ("NORTH RIDGE GENERAL HOSPITAL - DEPARTMENT OF ORTHOPAEDIC SURGERY\n"
+            "OPERATION NOTE\n"
+            "\n"
+            "Patient: Ann Lee\n")
+    assert texts(note) == ["NORTH RIDGE GENERAL HOSPITAL - DEPARTMENT OF ORTHOPAEDIC SURGERY", "OPERATION NOTE",
+                           "Patient: Ann Lee"]
+
+
+def test_a_pen_injector_with_its_instruction_set_in_under_it_is_one_entry():
+    note = ("START taking:\n"
+            "etanercept 50 mg/mL pen injector\n"
+            "    Inject 50 mg under the skin once a week, starting Monday. Keep the pens in the fridge.\n")
+    assert texts(note) == ["START taking:",
+                           "etanercept 50 mg/mL pen injector Inject 50 mg under the skin once a week, starting "
+                           "Monday. Keep the pens in the fridge."]
+
+
+def test_an_impression_under_a_wrapped_field_is_one_more_field():
+    note = ("Procedure: Gastroscopy.\n"
+            "Biopsies: Two taken from the antrum. Results are usually back in 2\n"
+            "to 3 weeks.\n"
+            "Impression: Mild gastritis in the antrum, no ulcer seen today.\n")
+    assert texts(note) == ["Procedure: Gastroscopy.", "Biopsies: Two taken from the antrum.",
+                           "Results are usually back in 2 to 3 weeks.",
+                           "Impression: Mild gastritis in the antrum, no ulcer seen today."]

@@ -19,8 +19,10 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
+# (a slash or an ampersand between two people too: "O. Devine, CNS / K. Brady RN")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+_AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
 
@@ -29,6 +31,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
         return True
     if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+        return True
+    # an age's abbreviation before the sex ("71 y.o. F", "8 yo. M"): one item of a header
+    if _AGE_SEX.search(p) and re.match(r"(?:[MFmf]|male|female|man|woman|boy|girl)\b", n, re.IGNORECASE):
         return True
     # an entry's time or date alone is no sentence: it stays with the entry's first ("04/06/2026 09:18" +
     # "Medications reviewed with wife."; a parser may cut there, the rules never do)
