@@ -83,3 +83,44 @@ def test_an_impression_under_a_wrapped_field_is_one_more_field():
     assert texts(note) == ["Procedure: Gastroscopy.", "Biopsies: Two taken from the antrum.",
                            "Results are usually back in 2 to 3 weeks.",
                            "Impression: Mild gastritis in the antrum, no ulcer seen today."]
+
+
+def test_an_appointment_named_over_lines_set_in_under_it_is_one_unit_with_its_fields_and_sentences():
+    note = ("Upcoming appointments\n"
+            "Diabetes clinic - video appointment\n"
+            "   Tuesday 4 March 2025, 10:15 AM\n"
+            "   With: Dr Ann Lee, Diabetologist\n"
+            "   We will send the link by text.\n"
+            "\n"
+            "Foot check at your surgery\n"
+            "   Week of 10 March 2025\n"
+            "   Please book with the practice nurse.\n")
+    assert texts(note) == ["Upcoming appointments",
+                           "Diabetes clinic - video appointment Tuesday 4 March 2025, 10:15 AM With: Dr Ann Lee, "
+                           "Diabetologist We will send the link by text.",
+                           "Foot check at your surgery Week of 10 March 2025 Please book with the practice nurse."]
+
+
+def test_a_stack_of_appointment_lines_set_in_under_a_heading_is_one_unit():
+    note = ("Follow-up\n"
+            "    Sleep clinic review\n"
+            "    Dr. Omar Haddad, Hillside Sleep Centre\n"
+            "    Wed Jun 4, 2025 at 2:00 PM\n"
+            "    22 Harbor Rd, Floor 3\n"
+            "\n"
+            "    Hearing test\n"
+            "    The audiology office will call you to schedule\n")
+    assert texts(note) == ["Follow-up",
+                           "Sleep clinic review Dr. Omar Haddad, Hillside Sleep Centre Wed Jun 4, 2025 at 2:00 PM "
+                           "22 Harbor Rd, Floor 3",
+                           "Hearing test The audiology office will call you to schedule"]
+    # (a stack that says neither when nor that it will be booked is lines of their own)
+    assert texts("Diagnoses\n    Asthma\n    Hay fever\n") == ["Diagnoses", "Asthma", "Hay fever"]
+
+
+def test_an_order_in_its_column_is_cut_at_its_sentences():
+    note = ("MEDICATION CHANGES\n"
+            "START    Cefalexin 500 mg four times daily - cellulitis; 7 days. Take with water.\n"
+            "STOP     Naproxen 250 mg twice daily - kidney function.\n")
+    assert texts(note) == ["MEDICATION CHANGES", "START Cefalexin 500 mg four times daily - cellulitis; 7 days.",
+                           "Take with water.", "STOP Naproxen 250 mg twice daily - kidney function."]

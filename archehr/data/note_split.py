@@ -34,6 +34,7 @@ from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
+    ORDER_COLUMN,
     field_cells,
     is_breadcrumb,
     is_page_line,
@@ -400,7 +401,10 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
 def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
     """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
-    if unit.kind in ("header", "appointment", "row", "page", "entry"):
+    # (an order set in its column is a row of a list of orders, whose instruction may hold sentences: "START
+    # Doxycycline 100 mg twice daily. Take it with water.")
+    if unit.kind in ("header", "appointment", "row", "page", "entry") \
+            and not (unit.kind == "row" and ORDER_COLUMN.match(text[unit.start:unit.end])):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
