@@ -376,6 +376,20 @@ def is_pipe_fields(line: str) -> bool:
     return len(cells) > 1 and all(_FIELD_START.match(line[a:b].strip()) for a, b in cells)
 
 
+_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
+
+
+def table_lines(raw: list[str]) -> list[bool]:
+    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
+    fields) with a row of the same table directly above or below it."""
+    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
+    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
+            and not is_pipe_fields(line) for line in raw]
+    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
+                for j in (i - 1, i + 1)) for i in range(len(raw))]
+
+
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
 
 

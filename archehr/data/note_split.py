@@ -38,13 +38,12 @@ from archehr.data.note_layout import (
     field_cells,
     is_breadcrumb,
     is_page_line,
-    is_pipe_fields,
     is_readings_line,
     is_rule_line,
     is_table_row,
     line_cells,
     pipe_cells,
-    same_table,
+    table_lines,
 )
 from archehr.data.note_sections import (
     entry_heads,
@@ -82,7 +81,6 @@ _RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'
 
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
-_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
@@ -274,17 +272,6 @@ def _results_carry_on(unit: _Unit | None, prev: str, line: str, width: int, lead
     return _carries_on(unit, prev, line, width, lead, next_line)
 
 
-def _in_table(raw: list[str]) -> list[bool]:
-    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
-    fields) with a row of the same table directly above or below it."""
-    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
-    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
-    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
-            and not is_pipe_fields(line) for line in raw]
-    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
-                for j in (i - 1, i + 1)) for i in range(len(raw))]
-
-
 def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
            labels: bool = True, excerpt: bool = False, sbar: bool = False, letter: bool = False) -> list[_Unit]:
     """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines; `labels`:
@@ -298,7 +285,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     blocks = appointment_blocks(lines, [len(text[s:e]) - len(text[s:e].lstrip()) for s, e in paragraph])
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
-    in_table = _in_table([text[s:e] for s, e in paragraph])
+    in_table = table_lines([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
     named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
