@@ -124,3 +124,15 @@ def test_an_order_in_its_column_is_cut_at_its_sentences():
             "STOP     Naproxen 250 mg twice daily - kidney function.\n")
     assert texts(note) == ["MEDICATION CHANGES", "START Cefalexin 500 mg four times daily - cellulitis; 7 days.",
                            "Take with water.", "STOP Naproxen 250 mg twice daily - kidney function."]
+
+
+def test_a_field_value_wrapped_inside_a_title_at_a_paragraphs_end_joins_its_field():
+    note = ("Clinic date: 02/03/2025        Surgeon: Ms Ada Quint, Consultant Orthopaedic\n"
+            "Surgeon\n"
+            "\n"
+            "Thank you for seeing him.\n")
+    assert texts(note) == ["Clinic date: 02/03/2025", "Surgeon: Ms Ada Quint, Consultant Orthopaedic Surgeon",
+                           "Thank you for seeing him."]
+    # (under a field whose value ends in no capitalised word, a short line is a line of its own)
+    assert texts("Clinic date: 02/03/2025        Ward: 7B\nSummary\n") == ["Clinic date: 02/03/2025", "Ward: 7B",
+                                                                          "Summary"]

@@ -44,6 +44,7 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     table_lines,
+    wraps_field_value,
 )
 from archehr.data.note_sections import (
     entry_heads,
@@ -350,7 +351,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             open_unit = _Unit(s, e, "text", lead)
         open_unit.entry, open_unit.medicine = index in heads, index in heads and medicine_head(line)
         units.append(open_unit)
-    return _medicine_entries(units, text)
+    return _wrapped_field(_medicine_entries(units, text), text)
 
 
 def _medicine_entries(units: list[_Unit], text: str) -> list[_Unit]:
@@ -360,6 +361,18 @@ def _medicine_entries(units: list[_Unit], text: str) -> list[_Unit]:
     for u in units:
         if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
             u.kind = "entry"
+    return units
+
+
+def _wrapped_field(units: list[_Unit], text: str) -> list[_Unit]:
+    """A paragraph's last line under a line of fields that carries on its last field's value, wrapped inside a title
+    ("Clinic date: 06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field."""
+    if len(units) >= 3 and units[-3].kind == units[-2].kind == "field" and units[-1].kind in ("text", "header") \
+            and "\n" not in text[units[-3].end:units[-2].start] \
+            and text.count("\n", units[-2].end, units[-1].start) == 1 \
+            and wraps_field_value(text[units[-2].start:units[-2].end], text[units[-1].start:units[-1].end]):
+        units[-2].end = units[-1].end
+        return units[:-1]
     return units
 
 
