@@ -27,6 +27,15 @@ def test_a_capitalised_dictation_run_on_in_lower_case_is_cut_too():
     assert texts(note) == ["Knee washed out with saline.", "cartilage looked healthy.", "blood loss 10 ml."]
 
 
+def test_a_dictation_that_opens_more_sentences_in_lower_case_than_with_capitals_is_cut_at_each():
+    note = "Port sites infiltrated. gallbladder retrieved in a bag. Dr Lee assisted. liver looked normal.\n"
+    assert texts(note) == ["Port sites infiltrated.", "gallbladder retrieved in a bag.", "Dr Lee assisted.",
+                           "liver looked normal."]
+    # (one lower-case start among sentences opened with capitals is no such writing: it stays as it is)
+    note = "Pain settled. tolerated diet. Walked the ward. Seen by physio. Home today.\n"
+    assert texts(note) == ["Pain settled. tolerated diet.", "Walked the ward.", "Seen by physio.", "Home today."]
+
+
 def test_prose_that_opens_its_sentences_with_capitals_keeps_an_abbreviation_before_lower_case():
     note = "Take amoxicillin 500 mg t.i.d. with food. Finish the course. Call if the rash spreads.\n"
     assert texts(note) == ["Take amoxicillin 500 mg t.i.d. with food.", "Finish the course.",

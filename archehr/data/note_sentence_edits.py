@@ -127,20 +127,27 @@ _RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}"
                             re.IGNORECASE)
 
 
+def _lower_case_ends(text: str, s: int, e: int) -> list[re.Match[str]]:
+    """The full stops before a lower-case word in text[s:e] that an abbreviation does not make."""
+    return [m for m in _LOWER_CASE_END.finditer(text, s, e)
+            if not _RUN_ON_ABBREV.search(text[s:m.start()])]
+
+
 def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) -> list[tuple[int, int]]:
-    """A unit written in lower case throughout, as dictation typed up unedited is ("patient supine four port
-    technique ... with blunt dissection. calots triangle dissected out ..."), opens its sentences in lower case:
-    each full stop after a word or a number before a lower-case word ends one there. A unit that opens with a
-    capital keeps its full stops before lower case (an abbreviation's, "b.i.d. with meals", is no end)."""
-    body = text[unit_start:spans[-1][1]] if spans else ""
-    if not text[unit_start:unit_start + 1].islower() and not (
-            len(_LOWER_CASE_END.findall(body)) >= 2 and not re.search(r"[a-z0-9)][.!?]\s+[A-Z]", body)):
+    """A unit written in lower case, as dictation typed up unedited is ("patient supine four port technique ...
+    with blunt dissection. calots triangle dissected out ..."), opens its sentences in lower case: each full stop
+    after a word or a number before a lower-case word ends one there. So does a unit that opens in lower case, or
+    whose sentences open in lower case twice or more and more often than with a capital; any other unit keeps its
+    full stops before lower case (an abbreviation's, "b.i.d. with meals", is no end)."""
+    if not spans:
+        return spans
+    lower = len(_lower_case_ends(text, unit_start, spans[-1][1]))
+    upper = len(re.findall(r"[a-z0-9)][.!?]\s+[A-Z]", text[unit_start:spans[-1][1]]))
+    if not text[unit_start:unit_start + 1].islower() and not (lower >= 2 and lower > upper):
         return spans
     out: list[tuple[int, int]] = []
     for s, e in spans:
-        for m in _LOWER_CASE_END.finditer(text, s, e):
-            if _RUN_ON_ABBREV.search(text[s:m.start()]):
-                continue
+        for m in _lower_case_ends(text, s, e):
             out.append((s, m.start()))
             s = m.end()
         out.append((s, e))
