@@ -123,7 +123,9 @@ def test_a_stack_of_appointment_lines_set_in_under_a_heading_is_one_unit():
                            "Sleep clinic review Dr. Omar Haddad, Hillside Sleep Centre Wed Jun 4, 2025 at 2:00 PM "
                            "22 Harbor Rd, Floor 3",
                            "Hearing test The audiology office will call you to schedule"]
-    # (a stack that says neither when nor that it will be booked is lines of their own)
+    # (a signature's name set in over its date, with no heading over appointments and no time of day, is no
+    # appointment; nor is a stack that says neither when nor that it will be booked)
+    assert texts("Signed\n    Dr Ann Lee\n    Consultant\n    03/04/2025\n")[:2] == ["Signed", "Dr Ann Lee"]
     assert texts("Diagnoses\n    Asthma\n    Hay fever\n") == ["Diagnoses", "Asthma", "Hay fever"]
 
 

@@ -123,6 +123,7 @@ _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) yo
                            r"\b(?:schedule|book|arrange|set up|make)\b", re.IGNORECASE)
 # a heading over appointments, not one's name: "Upcoming Appointments", "Follow-up", "Scheduled visits"
 _GROUP_HEADING = re.compile(rf"{_BLOCK_HEADING.pattern}|^(?:follow[- ]?ups?|next steps)$", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[AaPp]\.?[Mm]\b")
 _SET_IN_LINES = 5  # lines an appointment sets in under its name, at most
 
 
@@ -167,8 +168,8 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
 
 def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
     """The last line of a stack of short lines set in at one depth from line i (i when there is none that names an
-    appointment): it opens the paragraph or sits under a shallower line, says when once, not first, or says the
-    clinic will book it."""
+    appointment): it opens the paragraph or sits under a shallower line, says when once (under a heading over
+    appointments, or with a time of day), or says the clinic will book it."""
     if leads[i] == 0 or (i > 0 and leads[i - 1] >= leads[i]) or not _title_line(lines[i]):
         return i
     last = i
@@ -179,7 +180,11 @@ def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
         return i  # (the stack is no whole: its next line is as deep)
     stack = lines[i:last + 1]
     whens = sum(1 for x in stack if _WHEN_LINE.match(x) or _WEEK_OF.match(x))
-    if last > i and (whens == 1 or (whens == 0 and any(_TO_BE_BOOKED.search(x) for x in stack))):
+    # (a date alone names an appointment under a heading over appointments, or with its time of day: a signature's
+    # name set in over its date is none)
+    dated = whens == 1 and ((i > 0 and bool(_GROUP_HEADING.search(lines[i - 1])))
+                            or any(_TIME_OF_DAY.search(x) for x in stack))
+    if last > i and (dated or (whens == 0 and any(_TO_BE_BOOKED.search(x) for x in stack))):
         return last
     return i
 
