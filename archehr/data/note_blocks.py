@@ -85,8 +85,13 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         return leads is not None and leads[k] > leads[than]
 
     blocks: dict[int, int] = {}
+    stacks = set_in_appointments(lines, leads) if leads is not None else {}
     i = 0
     while i < len(lines):
+        if i in stacks:  # (an appointment's lines set in under its name, or set in under a heading)
+            blocks[i] = stacks[i]
+            i = stacks[i] + 1
+            continue
         # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
         pending = bool(_PENDING_WHEN.match(lines[i])) and i + 1 < len(lines) and deeper(i + 1, i)
         if not ((_WHEN_LINE.match(lines[i]) or pending) and _block_line(lines[i])) \
@@ -109,6 +114,79 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
             blocks[first] = last
         i = last + 1
     return blocks
+
+
+# when an appointment is to be, set in under its name: a date, a week ("Week of 21 October 2024"), a date not yet set
+_WEEK_OF = re.compile(r"^(?:(?:the )?week (?:of|commencing|beginning)|w/c)\b", re.IGNORECASE)
+# an appointment the clinic will book ("The eye clinic will call you to set up a time", "... will phone you to book")
+_TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) you\b.{0,40}"
+                           r"\b(?:schedule|book|arrange|set up|make)\b", re.IGNORECASE)
+# a heading over appointments, not one's name: "Upcoming Appointments", "Follow-up", "Scheduled visits"
+_GROUP_HEADING = re.compile(rf"{_BLOCK_HEADING.pattern}|^(?:follow[- ]?ups?|next steps)$", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[AaPp]\.?[Mm]\b")
+_SET_IN_LINES = 5  # lines an appointment sets in under its name, at most
+
+
+def _title_line(line: str) -> bool:
+    """A line that can name an appointment: short, ending no sentence, no field, list item or order."""
+    return 0 < len(line) <= 80 and not line.endswith((".", "!", "?", ":", ";", ",")) and not ITEM.match(line) \
+        and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line) and not _WHEN_LINE.match(line)
+
+
+def _when_first(line: str) -> bool:
+    return bool((_WHEN_LINE.match(line) or _WEEK_OF.match(line)) and _block_line(line)) \
+        or bool(_PENDING_WHEN.match(line))
+
+
+def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
+    """{first line: last line} of appointments written as lines set in: an appointment's name with its lines set in
+    under it, the first of them saying when ("Alcohol clinic - telephone appointment" + "   Friday 18 October 2025,
+    2:30 PM" + "   With: J. Moss, Specialist Nurse" + "   We will call your mobile."), its fields and sentences
+    included; or a stack of short lines set in at one depth, under a heading or opening the paragraph, that says
+    when once or that the clinic will book it ("    Eye Exam" + "    The eye clinic will call you to set up a time")."""
+    blocks: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        depth = [j for j in range(i + 1, min(len(lines), i + 1 + _SET_IN_LINES)) if leads[j] > leads[i]]
+        run = next((k for k, j in enumerate(depth) if j != i + 1 + k), len(depth))
+        under = depth[:run]
+        end = i + 1 + len(under)  # (the line after them is back at the name's depth, or there is none)
+        if under and (end == len(lines) or leads[end] <= leads[i]) \
+                and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) and _when_first(lines[i + 1]) \
+                and all(len(lines[j]) <= 120 and not ITEM.match(lines[j]) for j in under):
+            blocks[i] = under[-1]
+            i = under[-1] + 1
+            continue
+        stack = _stack_at(lines, leads, i)
+        if stack > i:
+            blocks[i] = stack
+            i = stack + 1
+            continue
+        i += 1
+    return blocks
+
+
+def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
+    """The last line of a stack of short lines set in at one depth from line i (i when there is none that names an
+    appointment): it opens the paragraph or sits under a shallower line, says when once (under a heading over
+    appointments, or with a time of day), or says the clinic will book it."""
+    if leads[i] == 0 or (i > 0 and leads[i - 1] >= leads[i]) or not _title_line(lines[i]):
+        return i
+    last = i
+    while last + 1 < len(lines) and last - i < _SET_IN_LINES - 1 and leads[last + 1] == leads[i] \
+            and _block_line(lines[last + 1]):
+        last += 1
+    if last + 1 < len(lines) and leads[last + 1] >= leads[i]:
+        return i  # (the stack is no whole: its next line is as deep)
+    stack = lines[i:last + 1]
+    whens = sum(1 for x in stack if _WHEN_LINE.match(x) or _WEEK_OF.match(x))
+    # (a date alone names an appointment under a heading over appointments, or with its time of day: a signature's
+    # name set in over its date is none)
+    dated = whens == 1 and ((i > 0 and bool(_GROUP_HEADING.search(lines[i - 1])))
+                            or any(_TIME_OF_DAY.search(x) for x in stack))
+    if last > i and (dated or (whens == 0 and any(_TO_BE_BOOKED.search(x) for x in stack))):
+        return last
+    return i
 
 
 # --- stacked results of a portal -------------------------------------------------------------------------

@@ -308,12 +308,18 @@ _ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hos
                       r"|Acct|Age|Sex|DOS)\b:? ?\S", re.IGNORECASE)
 
 
+# a field whose value is a date ("Reported: 10/04/2025", "Collected: 2025-04-08 08:52")
+_DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
+
+
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Do a pipe line's cells after its first hold a header field ("Name: Ann Lee | DOB: 3/4/1950", "Kessler,
     Orlando J | DOB 1966-04-19 | MRN 003318842"), rather than a title's parts ("Riverside Surgery | Consultation |
     Dr A. Okonkwo") or readings ("BP 148/80 | HR 76 | SpO2 97%")?"""
     later = [line[b:a].strip() for (_, b), (a, _) in zip(gaps, [*gaps[1:], (len(line), 0)], strict=False)]
-    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c)) for c in later)
+    # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
+    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and not _MEASUREMENT.match(c))
+               or _DATE_FIELD.match(c) for c in later)
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -361,6 +367,39 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         pos = b
     cells.append((pos, len(line)))
     return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+def is_pipe_fields(line: str) -> bool:
+    """A line of labelled fields set apart by pipes, every cell a label and its value ("Requested by: Dr Ann Lee |
+    Reason: cough"): a header's line, whose fields are units of their own, not a row of the table under it."""
+    cells = pipe_cells(line)
+    return len(cells) > 1 and all(_FIELD_START.match(line[a:b].strip()) for a, b in cells)
+
+
+_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
+
+
+def table_lines(raw: list[str]) -> list[bool]:
+    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
+    fields) with a row of the same table directly above or below it."""
+    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
+    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
+            and not is_pipe_fields(line) for line in raw]
+    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
+                for j in (i - 1, i + 1)) for i in range(len(raw))]
+
+
+# a field's value cut at a capitalised word of a title ("Consultant: Mr A. Kell, Paediatric"), and the one to three
+# capitalised words that end it on the next line ("Neurosurgeon")
+_OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S.*\b[A-Z][a-z]+$")
+_TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
+
+
+def wraps_field_value(field: str, line: str) -> bool:
+    """Does `line`, the last of its paragraph, under a line of fields, carry on that line's last field (`field`),
+    whose value the export wrapped inside a title ("Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon")?"""
+    return bool(_OPEN_TITLE.match(field.strip())) and bool(_TITLE_END.match(line.strip()))
 
 
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")

@@ -184,8 +184,10 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
             ends[i] = None
         # (a plan or an assessment under a field holding its value is one more field of a report's run of them:
         # "Complications: None." + "Plan: Medical therapy for the LAD lesion; no further stenting planned.")
-        if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
-                and _value_field(lines[i - 1]):
+        # (the field above may wrap: "Histology: Sent to the lab. Results in 2" + "to 3 weeks." + "Impression: ...")
+        above = _line_opening_above(lines, i)
+        if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and above is not None \
+                and first[above] is None and _value_field(lines[above]):
             ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
@@ -193,6 +195,14 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
     return ends
+
+
+def _line_opening_above(lines: list[str], i: int) -> int | None:
+    """The line that opens the unit above line i: lines that open in lower case carry a wrapped sentence on."""
+    k = i - 1
+    while k > 0 and re.match(r"[a-z]", lines[k]):
+        k -= 1
+    return k if k >= 0 else None
 
 
 # the sections that conclude a report: what was found and what is to be done
@@ -290,7 +300,7 @@ def medicine_over_instruction(head: str, line: str) -> bool:
 # vitamin tablet"; an instruction that a patient is given about it: "Take 1 capsule ...", "You no longer need it."
 _MEDICINE_LINE = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,6}? (?:\d[\d.,/-]* ?(?:mg|mcg|g|mL|units?|mEq)"
                             r"(?: [a-z]+)?|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
-                            r"|ointment|drops|spray|injection|pen))$")
+                            r"|ointment|drops|spray|injection|pen|(?:pen |auto-?)?injector|(?:pre-?filled )?syringe))$")
 _INSTRUCTION = re.compile(r"^(?:Take|Give|Inject|Apply|Use|Inhale|Insert|Place|Put|Spray|Chew|Dissolve|Swallow"
                           r"|You|Do not|Don't)\b")
 

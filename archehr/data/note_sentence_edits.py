@@ -19,8 +19,10 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s-\s|^"
+# (a slash or an ampersand between two people too: "O. Devine, CNS / K. Brady RN")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+_AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
 
@@ -29,6 +31,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
         return True
     if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+        return True
+    # an age's abbreviation before the sex ("71 y.o. F", "8 yo. M"): one item of a header
+    if _AGE_SEX.search(p) and re.match(r"(?:[MFmf]|male|female|man|woman|boy|girl)\b", n, re.IGNORECASE):
         return True
     # an entry's time or date alone is no sentence: it stays with the entry's first ("04/06/2026 09:18" +
     # "Medications reviewed with wife."; a parser may cut there, the rules never do)
@@ -110,3 +115,40 @@ def appointment_cuts(s: int, e: int, text: str) -> list[tuple[int, int]]:
     if not all(_WHEN.search(piece[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)):
         return [(s, e)]
     return [(s + a, s + len(piece[a:b].rstrip()) + a) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+# a sentence's end before a lower-case word: after a word or a number ("... with blunt dissection. calots
+# triangle ...", "... blood loss 20 ml. she can go ...")
+_LOWER_CASE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[a-z])")
+# abbreviations a dictation writes before lower case that end no sentence ("approx. two", "etc. and")
+# (a unit's full stop does end one: "blood loss 20 ml. wound closed ...")
+_RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}"
+                            r"|(?:etc|incl|esp|resp|approx|vs|cf|viz|ca|pt|pts|no|fig|dr|mr|mrs|ms|st)\.)$",
+                            re.IGNORECASE)
+
+
+def _lower_case_ends(text: str, s: int, e: int) -> list[re.Match[str]]:
+    """The full stops before a lower-case word in text[s:e] that an abbreviation does not make."""
+    return [m for m in _LOWER_CASE_END.finditer(text, s, e)
+            if not _RUN_ON_ABBREV.search(text[s:m.start()])]
+
+
+def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) -> list[tuple[int, int]]:
+    """A unit written in lower case, as dictation typed up unedited is ("patient supine four port technique ...
+    with blunt dissection. calots triangle dissected out ..."), opens its sentences in lower case: each full stop
+    after a word or a number before a lower-case word ends one there. So does a unit that opens in lower case, or
+    whose sentences open in lower case twice or more and more often than with a capital; any other unit keeps its
+    full stops before lower case (an abbreviation's, "b.i.d. with meals", is no end)."""
+    if not spans:
+        return spans
+    lower = len(_lower_case_ends(text, unit_start, spans[-1][1]))
+    upper = len(re.findall(r"[a-z0-9)][.!?]\s+[A-Z]", text[unit_start:spans[-1][1]]))
+    if not text[unit_start:unit_start + 1].islower() and not (lower >= 2 and lower > upper):
+        return spans
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for m in _lower_case_ends(text, s, e):
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out

@@ -34,6 +34,7 @@ from archehr.data.note_layout import (
     ITEM,
     OPEN_END,
     ORDER,
+    ORDER_COLUMN,
     field_cells,
     is_breadcrumb,
     is_page_line,
@@ -42,7 +43,8 @@ from archehr.data.note_layout import (
     is_table_row,
     line_cells,
     pipe_cells,
-    same_table,
+    table_lines,
+    wraps_field_value,
 )
 from archehr.data.note_sections import (
     entry_heads,
@@ -55,7 +57,7 @@ from archehr.data.note_sections import (
     soap_letters_apart,
     writes_labelled_paragraphs,
 )
-from archehr.data.note_sentence_edits import appointment_cuts, order_cuts, should_join
+from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -80,7 +82,6 @@ _RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'
 
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
-_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
@@ -272,16 +273,6 @@ def _results_carry_on(unit: _Unit | None, prev: str, line: str, width: int, lead
     return _carries_on(unit, prev, line, width, lead, next_line)
 
 
-def _in_table(raw: list[str]) -> list[bool]:
-    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
-    fields) with a row of the same table directly above or below it."""
-    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
-    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
-    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line) for line in raw]
-    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
-                for j in (i - 1, i + 1)) for i in range(len(raw))]
-
-
 def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
            labels: bool = True, excerpt: bool = False, sbar: bool = False, letter: bool = False) -> list[_Unit]:
     """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines; `labels`:
@@ -295,7 +286,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
     blocks = appointment_blocks(lines, [len(text[s:e]) - len(text[s:e].lstrip()) for s, e in paragraph])
     if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
         blocks = {0: len(lines) - 1}
-    in_table = _in_table([text[s:e] for s, e in paragraph])
+    in_table = table_lines([text[s:e] for s, e in paragraph])
     heads = entry_heads([text[s:e] for s, e in paragraph])
     groups = group_heads([text[s:e] for s, e in paragraph], heads)
     named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
@@ -360,7 +351,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             open_unit = _Unit(s, e, "text", lead)
         open_unit.entry, open_unit.medicine = index in heads, index in heads and medicine_head(line)
         units.append(open_unit)
-    return _medicine_entries(units, text)
+    return _wrapped_field(_medicine_entries(units, text), text)
 
 
 def _medicine_entries(units: list[_Unit], text: str) -> list[_Unit]:
@@ -370,6 +361,18 @@ def _medicine_entries(units: list[_Unit], text: str) -> list[_Unit]:
     for u in units:
         if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
             u.kind = "entry"
+    return units
+
+
+def _wrapped_field(units: list[_Unit], text: str) -> list[_Unit]:
+    """A paragraph's last line under a line of fields that carries on its last field's value, wrapped inside a title
+    ("Clinic date: 06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field."""
+    if len(units) >= 3 and units[-3].kind == units[-2].kind == "field" and units[-1].kind in ("text", "header") \
+            and "\n" not in text[units[-3].end:units[-2].start] \
+            and text.count("\n", units[-2].end, units[-1].start) == 1 \
+            and wraps_field_value(text[units[-2].start:units[-2].end], text[units[-1].start:units[-1].end]):
+        units[-2].end = units[-1].end
+        return units[:-1]
     return units
 
 
@@ -398,7 +401,10 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
 def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
     """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
-    if unit.kind in ("header", "appointment", "row", "page", "entry"):
+    # (an order set in its column is a row of a list of orders, whose instruction may hold sentences: "START
+    # Doxycycline 100 mg twice daily. Take it with water.")
+    if unit.kind in ("header", "appointment", "row", "page", "entry") \
+            and not (unit.kind == "row" and ORDER_COLUMN.match(text[unit.start:unit.end])):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
@@ -428,6 +434,7 @@ def _split_unit(unit: _Unit, text: str, segment: Segmenter, excerpt: bool = Fals
                 merged[-1] = (merged[-1][0], cut)
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
+    merged = lower_case_cuts(merged, text, unit.start)
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
     if not excerpt:
         merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]

@@ -54,6 +54,9 @@ _BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}$")
 _APPOINTMENT_TIME = re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b.{0,12}?\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b")
 _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|the|by|from)\b)[a-z]{2,}\b"
                           r"|(?:\S+ ){1,2}Dr\.? [A-Z])")
+# a document's title in capitals on its line: "DISCHARGE SUMMARY", "OPERATION NOTE - GENERAL SURGERY"
+_DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
+                             r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
@@ -119,7 +122,9 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
     if OPEN_END.search(prev) and not heading:
         return True
-    if ORDER.match(line):
+    # a document's title in capitals is a line of its own, under a full line of capitals too ("MERCY VALLEY
+    # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
+    if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()):
         return False
     return _carries_on(prev, line, width, lead, next_line)
 
