@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.review import HOLDS_MIN, review_flags, shown_confidence
+from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, shown_confidence
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -187,8 +187,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if absent:
         return abstain((absent,))
     # a sentence names the question's topic and holds the asked kind of answer (a duration, a date, a
-    # result ...): the typed model's decline becomes an answer flagged for review
-    held = isinstance(model, TypedConfidence) and direct and types.best_typed >= HOLDS_MIN
+    # result ...), or names the asked thing itself: the typed model's decline becomes an answer flagged for review
+    held = isinstance(model, TypedConfidence) and direct and (types.best_typed >= HOLDS_MIN or names_asked(types))
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     chosen = _cited(order, rank, typed_rank if direct else None, split)

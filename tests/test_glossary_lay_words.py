@@ -36,6 +36,11 @@ def _expansions(text: str) -> set[str]:
     ("when is the blood test for the salts", "potassium"),
     ("what did her water test show", "urine dipstick"),
     ("how long is the chemo pump on", "ambulatory pump"),
+    ("can i play in our game on sunday", "netball"),
+    ("was the wee test clean", "urine drug screen"),
+    ("can i still have porridge", "oats"),
+    ("when can i go on the tread mill", "treadmill"),
+    ("when is my eyes check for the tablets", "retinal screening"),
 ])
 def test_a_lay_word_names_what_a_note_writes(question: str, note_word: str) -> None:
     assert note_word in _expansions(question)
@@ -48,6 +53,7 @@ def test_a_lay_word_names_what_a_note_writes(question: str, note_word: str) -> N
     ("Start tamsulosin 400 micrograms once daily.", "waterworks tablet"),
     ("Continue omeprazole 20 mg daily.", "heartburn tablets"),
     ("Desogestrel 75 micrograms daily.", "contraceptive pill"),
+    ("Clopidogrel 75 mg once daily.", "blood thinner"),
 ])
 def test_a_note_naming_a_member_names_the_lay_class(sentence: str, lay_class: str) -> None:
     assert lay_class in load_lexicon().classes_in(sentence)
