@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.glossary import Glossary
@@ -22,8 +23,9 @@ _FIRST_WINS = ("why", "how_long")  # anywhere in the question: these win over an
 # "What do I take to sleep now?": which medicine, a medication change, not a permission
 _WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|they) (?:take|use|give)\b", re.I)
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
-_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|stop|quit|restart|resume|go back on|supposed to|meant to)\s+"
-                           r"(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*)\b", re.I)
+_STILL_TAKING = re.compile(r"\b(?:still|keep|continue|carry on|stop|quit|start|restart|resume|go back on|supposed to|"
+                           r"meant to)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*|with)\b|"
+                           r"\b(?:come|get|go|be taken) off\b", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -48,9 +50,30 @@ taken another one wait
 """, stem=True))
 
 
+# a polite frame around the ask ("Could you kindly advise whether ...", "can you please tell me if ..."): its
+# "can you" is no permission asked; the kind is read from what follows
+_POLITE = re.compile(r"\b(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+"
+                     r"(?:please\s+|kindly\s+|just\s+)*|please\s+(?:can\s+you\s+|could\s+you\s+)?(?:kindly\s+)?)"
+                     r"(?:tell|let|advise|explain|confirm|check|clarify|find out|say)\b(?:\s+(?:me|us|know))*"
+                     r"(?:\s+(?:whether|if))?\s*", re.I)
+
+
 def ask_kind(question: str) -> str:
-    """The kind of answer a patient's question asks for (one of `KINDS`), or "other"."""
-    question = plain_question(question)
+    """The kind of answer a patient's question asks for (one of `KINDS`), or "other": read from the asking clauses
+    when a story is told around them (`asking.asking_part`), else from the whole question."""
+    question = _POLITE.sub(" ", plain_question(question))
+    part = asking_part(question)
+    if part.has_story:
+        kind = _kind_of(part.asking)
+        if kind == "may_i" and _STILL_TAKING.search(part.asking) and _kind_of(question) == "med_change":
+            return "med_change"  # "she's been on nurofen for years, can she still take it": the story's medicine
+        if kind != "other":
+            return kind
+    return _kind_of(question)
+
+
+def _kind_of(question: str) -> str:
+    """The kind whose cue opens earliest in `question` (why and how long anywhere win), or "other"."""
     found = {name: m.start() for name, pattern in _ASKS if (m := pattern.search(question)) is not None}
     for name in _FIRST_WINS:
         if name in found:

@@ -63,10 +63,13 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         # the emergency in other words ("go to a&e", "ring 999"); a person by name ("can keith have a pint")
         r"\ba\s*&\s*e\b|\b(?:999|911|111)\b|\burgent care\b|\bcasualty\b|"
         r"\b(?:can|could|may)\s+(?!(?:it|this|that|these|those|the|a|an|there|any|anyone|anything|someone)\b)[a-z]+"
-        r"\s+(?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel)\b"),
+        r"\s+(?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel)\b|"
+        # a permission in a formal frame: "whether Mr Pike is able to shower", "whether she may fly"
+        r"\b(?:is|are|am|be) (?:\w+ ){0,3}?(?:able|permitted|fit) to\b|\bpermitted\b|"
+        r"\bmay (?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel|use|return)\b"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
-        r"show|shows|showed|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
+        r"show|shows|showed|shown|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
         r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|hi|lo|ok|okay|"
@@ -92,7 +95,14 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"says? (?:l|h|low|high|abnormal)|flagged|in range|out of range|under control|enough weight|"
         r"(?:is|are) (?:the|my|his|her) [\w' -]{0,25}?working|actually working|"
         r"did (?:the|my|his|her) [\w' -]{0,20}?(?:test|scan|results?|culture|biopsy|x-?ray|xray|mri|ct|report|bloods?)"
-        r"\s+(?:say|tell|show))\b"),
+        r"\s+(?:say|tell|show)|"
+        # whether a test was done, what it saw: "did they check me for hepatitis", "did they see anything nasty",
+        # "what did the lab say", "how did that blowing test come out", "has it spread", "good or bad"
+        r"did (?:they|you|the (?:doctors?|hospital|lab|nurses?|team)) (?:test|check|screen|see|find|do an?)|"
+        r"(?:tested|checked|screened) (?:\w+ )?for|what did (?:the|my|his|her) \w+ (?:say|find|show)|"
+        r"how did (?:the|that|this|my|his|her|i|he|she) [\w' -]{0,30}?(?:come out|go|do)|"
+        r"(?:has|had|did|is) (?:\w+ ){0,3}?(?:spread|got bigger|grown)|good or bad|bad or good|"
+        r"(?:was|were|is|are) (?:my|his|her|the|their) [\w'-]+(?: [\w'-]+){0,2}? (?:bad|broken|fractured|scarred))\b"),
     ("kind", "med_change", r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
         r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
         r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
@@ -117,6 +127,11 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bhow (?:much|many) (?:of )?(?:the |my |his |her )?[\w-]+(?: [\w-]+){0,2}? (?:do|does|should|am|is|must) "
         r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give)\b|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
+        # "did they change his lantus", "is he coming home with any ativan", "do i still use my spiriva", "how many
+        # units": a medicine's change or dose, whatever its name
+        r"\bdid (?:they|you|the \w+) (?:give|change|start|add|prescribe|switch|increase|lower|up)\b|"
+        r"\b(?:go|goes|going|come|coming|sent|send) home (?:on|with)\b|"
+        r"\b(?:still|keep) (?:getting|doing|having)\b|\b(?:what|which|the) dose\b|\bunits of\b|"
         # "have they put the morphine up in his pump", "turned her insulin down": a dose changed
         r"\b(?:put|putting|turn|turned|turning|bump|bumped|knock|knocked)\s+(?:the|my|his|her|their)\s+" + _MED +
         r"\s+(?:up|down)\b|"
