@@ -182,7 +182,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AJ": ("heldout-aj/raw/questions.yaml",), "AK": ("heldout-ak/raw/questions.yaml",),
            "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",),
            "AN": ("heldout-an/raw/questions.yaml",), "AO": ("heldout-ao/raw/questions.yaml",),
-           "AP": ("heldout-ap/raw/questions.yaml",), "AQ": ("heldout-aq/raw/questions.yaml",)}
+           "AP": ("heldout-ap/raw/questions.yaml",), "AQ": ("heldout-aq/raw/questions.yaml",),
+           "AR": ("heldout-ar/raw/questions.yaml",), "AS": ("heldout-as/raw/questions.yaml",),
+           "AT": ("heldout-at/raw/questions.yaml",), "AU": ("heldout-au/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
