@@ -43,6 +43,10 @@ CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerabi
 # when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
 # not tuned on, docs/answer.md)
 CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
+# ... none when the first's answer-type score is CLOSE_STRONG or more, and only sentences naming the question's topic
+# (chosen with folds by writer, docs/answer.md "Close ones only after a weak first")
+CLOSE_STRONG = 0.5
+CITE_SHARE_STRONG = 0.35  # CITE_SHARE when the first's answer-type score is CLOSE_STRONG or more (chosen the same way)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
@@ -191,7 +195,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     held = isinstance(model, TypedConfidence) and direct and (types.best_typed >= HOLDS_MIN or names_asked(types))
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    chosen = _cited(order, rank, typed_rank if direct else None, split)
+    chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
@@ -211,15 +215,20 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
-def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote) -> list[int]:
+def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,
+           topic: np.ndarray | None = None) -> list[int]:
     """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
-    hold the asked kind; a few more close to it whatever their type; a medication entry's line saying what becomes of
-    it (`archehr.answerability.follow_on`). `typed` is None when ranking by the selector alone."""
+    hold the asked kind (a higher share of its rank when it holds that kind firmly); when it holds it weakly, a few
+    more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type; a medication
+    entry's line saying what becomes of it (`archehr.answerability.follow_on`). `typed` and `topic` are None when
+    ranking by the selector alone."""
     from archehr.answerability.follow_on import cited_after_first, close_to_first, follow_on
 
-    chosen = cited_after_first(order, rank, typed, most=CITE_MAX, share=CITE_SHARE, typed_share=CITE_TYPED)
+    firm = bool(order) and typed is not None and float(typed[order[0]]) >= CLOSE_STRONG
+    chosen = cited_after_first(order, rank, typed, most=CITE_MAX, share=CITE_SHARE_STRONG if firm else CITE_SHARE,
+                               typed_share=CITE_TYPED)
     chosen += close_to_first(order, rank, typed, chosen, most=CLOSE_MORE, share=CLOSE_SHARE, weak=CLOSE_WEAK,
-                             weak_share=CLOSE_WEAK_SHARE)
+                             weak_share=CLOSE_WEAK_SHARE, strong=CLOSE_STRONG, named=topic)
     return chosen + follow_on(chosen, split.sentences)
 
 

@@ -133,3 +133,25 @@ def test_answer_cites_an_entry_and_the_line_saying_it_is_no_longer_needed():
     assert not r.abstained
     assert "acetaminophen-codeine 300-30 mg tablet" in texts
     assert "You no longer need this medicine." in texts
+
+
+def test_no_close_ones_after_a_first_holding_the_asked_kind_firmly():
+    # the first's answer-type score 0.9 reaches `strong` 0.5: none is added, though 1 (0.55) ranks over half of it
+    strong = np.array([0.9, 0.0, 0.0, 0.8, 0.0])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, strong, [0, 3], most=3, share=0.5, weak=0.5, weak_share=0.4,
+                          strong=0.5) == []
+    # 0.3 is under it: the weak floor (0.4 of the rank) applies as before
+    weak = np.array([0.3, 0.0, 0.0, 0.8, 0.0])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, weak, [0, 3], most=3, share=0.5, weak=0.5, weak_share=0.4,
+                          strong=0.5) == [1, 4]
+    # without answer types the strong test is left out
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, None, [0], most=3, share=0.5, weak=0.5, weak_share=0.4,
+                          strong=0.5) == [3, 1]
+
+
+def test_close_ones_name_the_question_topic():
+    weak = np.array([0.3, 0.0, 0.0, 0.8, 0.0])
+    # sentence 1 names none of the question's topic: skipped, and 4 (0.45, above the 0.4 floor) still comes in
+    named = np.array([1.0, 0.0, 0.5, 0.5, 0.2])
+    assert close_to_first(CLOSE_ORDER, CLOSE_RANK, weak, [0], most=3, share=0.5, weak=0.5, weak_share=0.4,
+                          named=named) == [3, 4]

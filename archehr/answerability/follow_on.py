@@ -17,7 +17,10 @@ first line is wrong for about a third of the questions, and the sentence that an
 without the asked kind's score; there an uncited sentence ranking at least half of the first answers about 1 time
 in 10 (1 in 6 when the first is wrong, where a citation more costs no precision), and more often when the first
 holds the asked kind only weakly. Citing up to three of them raised recall by about 4 points on such writers for
-about 5 of precision (docs/answer.md, "Cited after the first on new writers").
+about 5 of precision (docs/answer.md, "Cited after the first on new writers"). They come only after a first holding
+the asked kind weakly (`strong`), and only those naming some of the question's topic (`named`): after a first holding
+it firmly (mostly right) or naming nothing of the topic, a close one answered about 1 time in 25 on our everyday
+questions (docs/answer.md, "Close ones only after a weak first").
 """
 
 from __future__ import annotations
@@ -72,20 +75,25 @@ def cited_after_first(order: Sequence[int], rank: np.ndarray, typed: np.ndarray 
 
 
 def close_to_first(order: Sequence[int], rank: np.ndarray, typed: np.ndarray | None, chosen: Sequence[int], *,
-                   most: int, share: float, weak: float, weak_share: float) -> list[int]:
+                   most: int, share: float, weak: float, weak_share: float, strong: float | None = None,
+                   named: np.ndarray | None = None) -> list[int]:
     """Up to `most` sentences of `order` (best first) not in `chosen`, each ranking at least `share` of the first's
     `rank` whatever its answer-type score, or `weak_share` of it when the first's answer-type score (`typed`) is under
-    `weak`: it holds the asked kind of answer only weakly, so the ranking is less sure of it."""
+    `weak`: it holds the asked kind of answer only weakly, so the ranking is less sure of it. None when the first's
+    answer-type score is `strong` or more (it holds the asked kind firmly, and a close one rarely answers as well);
+    with `named` (`AnswerTypes.topic`), only sentences naming some of the question's topic (above 0)."""
     if not order:
         return []
     first = order[0]
+    if strong is not None and typed is not None and float(typed[first]) >= strong:
+        return []
     weakly = typed is not None and float(typed[first]) < weak
     floor = (weak_share if weakly else share) * float(rank[first])
     out: list[int] = []
     for i in order[1:]:
         if len(out) >= most or float(rank[i]) < floor:
             break  # `order` runs best first: no later sentence reaches the share
-        if i not in chosen:
+        if i not in chosen and (named is None or float(named[i]) > 0):
             out.append(i)
     return out
 
