@@ -440,6 +440,19 @@ def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np
     return stripped.shape == named.shape and not stripped[rarest].any()
 
 
+def _conditions_out(kind: str, question: str, texts: Sequence[str], lexicon: Glossary) -> list[str]:
+    """For a how-long question, the sentences without the conditions naming the asked thing ("no live vaccines
+    while on adalimumab" gives no course of adalimumab: `course_link.own_conditions_out`)."""
+    from archehr.answerability.course_link import own_conditions_out
+    from archehr.answerability.kinds import sentence_words
+
+    if kind != "how_long":
+        return list(texts)
+    concepts = kept_concepts(question, lexicon)
+    return [own_conditions_out(t, lambda text: float(any(c.covered_by(sentence_words(text, lexicon))
+                                                          for c in concepts))) for t in texts]
+
+
 def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
                lexicon: Glossary) -> bool:
     """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
@@ -455,7 +468,8 @@ def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
         medicine = medicine | np.array([any(e.kind == "class" and e.term in classes for e in lexicon.matches(t))
                                         for t in texts], dtype=bool)
         drugs = np.array([bool(drugs_in(t)) for t in texts], dtype=bool)
-    return (fact_unsaid(kind, question, texts, paragraphs, named, medicine, drugs)
+    return (fact_unsaid(kind, question, _conditions_out(kind, question, texts, lexicon), paragraphs, named, medicine,
+                        drugs)
             or date_unset(kind, question, texts, paragraphs, named)
             or result_earlier(kind, question, texts, named)
             or years_unsaid(kind, question, texts, paragraphs, named)

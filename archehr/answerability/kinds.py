@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,7 @@ from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KI
     asked_concepts,
     medicines_asked,
 )
+from archehr.answerability.course_link import course_strength
 from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
 from archehr.answerability.features import QUESTION_FILLER, Concept
 from archehr.answerability.holds import (
@@ -120,10 +122,6 @@ W_GENERIC_TEST = 0.3  # the topic share of a generic test word ("blood test") be
 # "the new sugar pill im starting on top of the metformin": the drug already taken is background to the question
 _ALSO_ON = re.compile(r"\b(?:on top of|in addition to|as well as|alongside|along with|besides|with)\s+"
                       r"(?:the\s+|my\s+|his\s+|her\s+|their\s+)?([\w-]+)", re.I)
-# a duration with its length ("for 6 months", "x5d", "14-day", "lifelong"): the firm form of a how-long answer
-_DURATION_FIRM = re.compile(rf"\b{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
-                            r"\bx\s*\d|\b\d+\s*d\b|\bindefinitely\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|"
-                            r"\blong-term\b|\brest of (?:your|his|her|their) li", re.I)
 # a plan line that goes on from the one before without naming what it speaks of ("Continue for at least 6 months")
 _GOES_ON_FROM = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:continue|keep (?:taking|using|going|on)|take|stay on|"
                            r"use)\s+(?:it\s+|them\s+|this\s+|these\s+)?(?:for|until|x|through|at least)\b", re.I)
@@ -228,7 +226,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     missing_top = float(missing.max()) / total if missing.size and total > 0 else 0.0
     held = _held(kind, holds, texts)
     score = _score(kind, topic, holds, held, case, question, texts, ranking=False)
-    rank_holds, rank_held = _rank_held(kind, holds, texts, question)
+    rank_holds, rank_held = _rank_held(kind, holds, texts, question, rank_topic,
+                                       lambda text: _names(text, concepts, tw, lex))
     rank = _score(kind, rank_topic, rank_holds, rank_held, case, question, texts, ranking=True)
     known = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and len(c.phrases) > 1)
     drugs = medicines_asked(question, lex)
@@ -249,12 +248,19 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
                        absent_acts, holds & (held >= 1.0), rank)
 
 
+def _names(text: str, concepts: list[Concept], weight: np.ndarray, lex: Glossary) -> float:
+    """The share of the question's topic (concepts weighed by `weight`) a piece of note text names."""
+    total = float(weight.sum())
+    if total <= 0:
+        return 0.0
+    words = sentence_words(text, lex)
+    return float(sum(w for c, w in zip(concepts, weight, strict=True) if c.covered_by(words))) / total
+
+
 def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False) -> np.ndarray:
-    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form (and, for
-    the rank, a how-long answer's: "until", "through" without a length of its own)."""
+    """How fully each sentence holds the asked kind: 1, or `W_WEAK` for a when or why answer's weak form (a
+    how-long answer's, for the rank: `course_link`)."""
     held = holds.astype(float)
-    if ranking and kind == "how_long":
-        held *= np.array([1.0 if _DURATION_FIRM.search(t) else W_WEAK for t in texts])
     if kind == "when":
         held *= np.array([W_WEAK if _TO_BE_BOOKED.search(t) else 1.0 if _APPOINTMENT.search(t) or
                           _WHEN_STRONG.search(t) else W_WEAK for t in texts])
@@ -263,9 +269,13 @@ def _held(kind: str, holds: np.ndarray, texts: list[str], ranking: bool = False)
     return held
 
 
-def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str) -> tuple[np.ndarray, np.ndarray]:
+def _rank_held(kind: str, holds: np.ndarray, texts: list[str], question: str, topic: np.ndarray,
+               names: Callable[[str], float]) -> tuple[np.ndarray, np.ndarray]:
     """The rank's (holds, held): for a why question, how firmly each sentence says a cause (`firm_answers`); a
-    sentence telling it was deferred holds the reason to "why didn't they just operate"."""
+    sentence telling it was deferred holds the reason to "why didn't they just operate"; for a how-long question,
+    whether a clause naming the asked thing holds its course (`course_link`)."""
+    if kind == "how_long":
+        return holds, course_strength(texts, holds, topic, question, names)
     if kind == "test_result":
         held = firm.result_strength(texts, holds)
         return held > 0, held

@@ -1,0 +1,99 @@
+"""Which length of time in a note sentence is the course of the thing a how-long question asks about.
+
+A sentence naming the asked medicine or event often holds a length of time that is not its course: a dose's
+spacing ("take levothyroxine at least 4 hours apart from the calcium"), a step of a dose schedule ("apixaban 10 mg
+BID x 7 days, then 5 mg BID", "increasing to 40 mg daily after 4 weeks"), or another object's course in another
+clause ("Adcal-D3 ... for as long as she is on prednisolone": the prednisolone is the condition, the course is the
+calcium's). `course_strength` gives each sentence holding a how-long answer (`holds.HOLDS`) its strength for the
+rank: 1 when a clause naming the asked thing holds a course or an end ("for 12 weeks", "lifelong", "at least
+3 months", "until stopped", "for the rest of her life", "ongoing"), `W_WEAK` else. A sentence naming nothing asked
+(a plan line going on from the one before: "Continue for at least 6 months") keeps any course it holds.
+
+`own_conditions_out` reads out of a sentence a condition naming the asked thing ("no live vaccines while on
+adalimumab"): it tells what to do during the course, not how long the course runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from archehr.answerability.firm_answers import W_WEAK
+
+_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
+_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
+_SHORT_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?)"
+# a course or an end: a length ("for 6 months", "x5d", "14-day", "2-3 weeks"), "lifelong", "indefinitely",
+# "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"
+COURSE_END = re.compile(
+    rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:more\s+|additional\s+|further\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
+    r"\bx\s*\d|\b\d+\s*d\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|\blong[- ]term\b|"
+    r"\brest of (?:your|his|her|their|my) li|\bongoing\b|\bfor good\b|"
+    # "until" or "through" with an end: a date, a stop, a review or a healing ("until stopped", "until seen in GI
+    # clinic", "through 10/21"), not any condition ("two tabs until new supply", "not wait until morning")
+    r"\b(?:until|till|through|thru)\s+(?:\[\*\*|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    r"(?:[\w'-]+\s+){0,5}?(?:stop\w*|finish\w*|complet\w*|review\w*|seen|clinic|appointment|heal\w*|gone|"
+    r"resolv\w*|normal|told|advised|otherwise|end\w*|over|off|remov\w*|out)\b)", re.I)
+# a dose's spacing or a wait around an event: "4 hours apart", "at least 4 hours between it and", "30 minutes
+# before food", "within 2 hours after intercourse"
+_SPACING = re.compile(rf"\b(?:at least |about |around |up to |within |leave )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                      rf"{_SHORT_UNIT}\s+(?:apart|before|after|between|later|earlier|from)\b", re.I)
+# a question asking for such a wait or a session's length ("how long before sex", "how long do i wait", "how long
+# is each treatment", "how long can he sit out"): a spacing answers it
+_WAIT_Q = re.compile(r"\b(?:before|after|wait|apart|between|each|every|at a time|per|session|sit\w*|"
+                     r"stay (?:up|upright)|hours?|minutes?|mins?)\b", re.I)
+# a step of a dose schedule: a length followed by the next dose ("x 7 days, then 5 mg", "for four weeks, then
+# increase to 10 mg"), or a dose change after or every so long ("increasing to 40 mg after 4 weeks")
+_STEP = re.compile(
+    rf"(?:\bx\s*{_N}\s*{_UNIT}\b|\bfor\s+(?:the\s+first\s+)?{_N}\s*{_UNIT}\b)(?=\s*[,;]?\s*(?:and\s+)?"
+    r"(?:then|followed by)\s+(?:\d|one\b|two\b|half\b|increas|reduc|decreas|go\b|step))|"
+    r"\b(?:increas|reduc|decreas|titrat|go(?:ing)? (?:up|down)|step(?:ping)? (?:up|down))\w*\b[^.;]{0,40}?"
+    rf"\b(?:after|every|each)\s+(?:{_N}\s*)?{_UNIT}\b", re.I)
+# a question asking for such a step ("how long twice a day before going down to one pill", "how many weeks before
+# the dose goes up"): the step answers it
+_STEP_Q = re.compile(r"\b(?:go(?:es|ing)?|come|comes|coming) (?:up|down)\b|\b(?:increas|decreas|reduc|lower|rais|"
+                     r"switch|chang|step|drop|cut)\w*|\bhigher\b|\bbefore (?:the |my |her |his )?(?:dose|next)\b", re.I)
+# a condition naming a thing: "while on adalimumab", "for as long as she is on prednisolone", "between it and your
+# Epclusa", "apart from the calcium tablets" (up to the clause's end)
+_CONDITION = re.compile(r"\b(?:while (?:(?:she|he|you|they|i|we) (?:is|are|am|remains?|stays?) )?"
+                        r"(?:on|taking|using|receiving|in)|as long as\b[^,;.]{0,25}?\b(?:on|taking|using)|"
+                        r"between (?:it|them|this) and|apart from)\b[^,;.()]*", re.I)
+# where one clause ends and another begins
+# (not a table's cell, a label's colon or a dash: "Flucloxacillin | 1 g | ... | NEW - continue for 7 more days")
+_BOUNDARY = re.compile(r";|,?\s*\bthen\b|,?\s*\bfollowed by\b|\.\s+|\bbut\b|\n\s*\n", re.I)
+LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the topic names the asked thing
+
+
+def course_out(text: str, question: str) -> str:
+    """The sentence with its dose spacings (unless the question asks for a wait or a session's length) and its
+    dose schedule's steps (unless it asks for a step) read out."""
+    text = text if _STEP_Q.search(question) else _STEP.sub(" ", text)
+    return text if _WAIT_Q.search(question) else _SPACING.sub(" ", text)
+
+
+def own_conditions_out(text: str, names: Callable[[str], float]) -> str:
+    """The sentence without the conditions naming the asked thing (`names`: the topic share a piece of text
+    names): "no live vaccines while on adalimumab" holds no course of adalimumab."""
+    return _CONDITION.sub(lambda m: " " if names(m.group(0)) > 0 else m.group(0), text)
+
+
+def course_strength(texts: Sequence[str], holds: np.ndarray, topic: np.ndarray, question: str,
+                    names: Callable[[str], float]) -> np.ndarray:
+    """Each sentence's strength as a how-long answer for the rank (the module's docstring): 1 when a clause naming
+    the asked thing (at least `LINK_SHARE` of the sentence's topic, conditions aside) holds a course or an end,
+    `W_WEAK` when the sentence holds the kind only in another clause or a weak form, 0 when it does not hold it."""
+    out = np.zeros(len(texts))
+    for i, t in enumerate(texts):
+        if not holds[i]:
+            continue
+        plain = course_out(" ".join(t.split()), question)
+        if topic[i] <= 0:
+            out[i] = 1.0 if COURSE_END.search(plain) else W_WEAK
+            continue
+        whole = names(t)
+        linked = any(COURSE_END.search(c) and names(_CONDITION.sub(" ", c)) >= LINK_SHARE * whole - 1e-9
+                     for c in _BOUNDARY.split(plain) if c and c.strip())
+        out[i] = 1.0 if linked else W_WEAK
+    return out
