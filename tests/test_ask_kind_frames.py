@@ -50,3 +50,13 @@ def test_cues_in_other_words(question: str, kind: str) -> None:
 
 def test_a_question_without_a_cue_stays_other() -> None:
     assert ask_kind("tell me about the operation") == "other"
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("is 5.9 ok for my potassium", "test_result"),  # a value quoted with its verdict asked: no permission
+    ("ferritin 8, is that fine?", "test_result"),
+    ("his sats are 93, can he fly home tomorrow, is that ok", "may_i"),  # an activity asked about
+    ("is it ok to take 2 tablets at night", "may_i"),  # a dose, no value
+])
+def test_a_quoted_value_with_its_verdict_asked_is_a_result(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind

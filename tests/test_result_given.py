@@ -31,6 +31,8 @@ from archehr.glossary import load_lexicon
     "Findings: torn lateral meniscus.",
     "Swab grew group A streptococcus.",
     "Scan shows the kidney stone has passed.",
+    "Free T4 | 14.2 | pmol/L | 9.0 - 19.0",  # a table row: the value, its unit, its range, no flag
+    "Ferritin | 9 | L | 15-300",
 ])
 def test_a_result_in_words_a_flag_a_range_or_a_verdict_field_is_given(sentence: str) -> None:
     assert RESULT_GIVEN.search(sentence)
@@ -44,6 +46,7 @@ def test_a_result_in_words_a_flag_a_range_or_a_verdict_field_is_given(sentence: 
     "Results: to follow.",
     "Take one tablet every 8 h.",  # a dose's spacing: "h" after a number is hours, not a high flag
     "Ultrasound of the liver booked for next month.",
+    "Clinic | 14 | May | Room 3",  # a table row with a number and no range or flag
 ])
 def test_no_result_in_a_test_not_done_a_condition_a_plan_or_an_empty_field(sentence: str) -> None:
     assert not RESULT_GIVEN.search(sentence)

@@ -11,6 +11,7 @@ import re
 from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
+from archehr.answerability.test_words import NOT_A_DOSE
 from archehr.glossary import Glossary
 from archehr.relevance.text import tokens
 
@@ -58,10 +59,27 @@ _POLITE = re.compile(r"\b(?:(?:can|could|would|will)\s+(?:you|someone|somebody|a
                      r"(?:\s+(?:whether|if))?\s*", re.I)
 
 
+# a value the patient quotes ("is 14.6 ok for my hemoglobin", "CRP 41 - is that fine?"): a number that is no dose,
+# time, count of days, date or clock time; with a verdict asked and no activity, it asks for the value's verdict
+_QUOTED_VALUE = re.compile(r"(?<![\w/:.])\d+(?:\.\d+)?" + NOT_A_DOSE + r"(?![/:]\d)", re.I)
+_VERDICT_ASKED = re.compile(r"\b(?:ok|okay|fine|normal|alright|all right|good|bad|too high|too low|dangerous)\b", re.I)
+_ACTIVITY = re.compile(r"\b(?:take|taking|go|going|eat|drink|drive|fly|swim|travel|work|allowed|play|lift|shower|"
+                       r"bath|have|use|give|stop|start|can|should|may)\b", re.I)
+
+
 def ask_kind(question: str) -> str:
     """The kind of answer a patient's question asks for (one of `KINDS`), or "other": read from the asking clauses
     when a story is told around them (`asking.asking_part`), else from the whole question."""
     question = _POLITE.sub(" ", plain_question(question))
+    kind = _ask_kind(question)
+    if kind == "may_i" and _QUOTED_VALUE.search(question) and _VERDICT_ASKED.search(question) \
+            and not _ACTIVITY.search(question):
+        return "test_result"  # "mum haemoglobin 112, is it ok?": the value's verdict, no permission
+    return kind
+
+
+def _ask_kind(question: str) -> str:
+    """`ask_kind` of a question already read out (texting spellings, a polite frame)."""
     part = asking_part(question)
     if part.has_story:
         kind = _kind_of(part.asking)

@@ -51,22 +51,26 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     `result_awaited` and `unsaid_in_note`). `types` is None when ranking by the selector alone."""
     ruled = model is not None and types is not None and (fact_missing(asked_apart(types, question, split), best,
                                                                        question) or result_awaited(types, split)
-                                                          or unsaid_in_note(types.kind, question, split))
+                                                          or unsaid_in_note(types.kind, question, split,
+                                                                            best[0] if best else None))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
 
 
-def unsaid_in_note(kind: str, question: str, split: SplitNote) -> bool:
+def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None = None) -> bool:
     """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
     or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
-    (`archehr.answerability.asked_fact.any_unsaid`)."""
+    (`archehr.answerability.asked_fact.any_unsaid`); or, for a result question, the first cited sentence (`first`, its
+    text) gives no result of the asked test (`result_first.first_unresulted`)."""
     from archehr.answerability import asked_fact as af
+    from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
     texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
     lexicon = load_lexicon()
     named = af.concept_rows(question, texts, lexicon)
-    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon)
+    at = texts.index(first) if first in texts else None
+    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:

@@ -90,6 +90,10 @@ PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repe
 RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
+# a table row's value with its flag or its reference range, the cells apart ("TSH | 1.9 | mU/L | 0.3 - 4.2",
+# "Hemoglobin A1c | 8.4 | H | 4.0-5.6"): a result given with no flag beside the value
+TABLE_RESULT = (r"\|\s*[<>]?\d+(?:\.\d+)?\s*(?:\|[^|\n\d]{0,15}){0,3}\|\s*[<>]?\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
+                r"\|\s*[<>]?\d+(?:\.\d+)?\s*\|\s*(?-i:H|L|HH|LL|HIGH|LOW)\s*(?:\||$)")
 # a finding ruled out: "no fracture", "no bleeding, no skull fracture", "no significant stenosis", "no sign of a lump",
 # "nothing worrying" (a finding's noun, not an activity: "no driving" rules nothing out of a test)
 _NO_FINDING = (r"\bno (?:(?:acute|significant|obvious|focal|new|definite|evidence of|signs? of|further|residual|"
@@ -128,7 +132,8 @@ _GIVEN = (
     r"\b\d{2,3}/\d{2,3}\b|[<>≥≤]\s*\d|"
     # a value's flag or reference range
     r"\d\s*\*|(?-i:\d\s+(?:H|L|HH|LL|HIGH|LOW)\b|\(\s*(?:H|L)\s*\))|"
-    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\d\s+\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?")
+    r"\(\s*(?:<|>)?\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|\d\s+\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
+    + TABLE_RESULT)
 # ... in a sentence that does not say the test was not done ("Chest x-ray: not obtained (no focal findings)") nor
 # tell a result only as a condition ("we will call you only if the culture shows resistance")
 RESULT_GIVEN = re.compile(r"^(?!.*\bnot (?:obtained|done|performed|carried out)\b)"
