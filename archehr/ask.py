@@ -300,9 +300,12 @@ def _story_row(model: Any, types: Any, question: str, split: SplitNote, lexicon:
     from archehr.answerability.asking import story_pruned
     from archehr.answerability.kinds import answer_types, sentence_words
     from archehr.answerability.typed import typed_row
+    from archehr.relevance.text import sentence_texts
 
-    words: set[str] = set().union(*(sentence_words(s.text, lexicon) for s in split.sentences))
-    text = story_pruned(question, words, lexicon)
+    texts = sentence_texts(split.sentences)
+    each = [set(sentence_words(t, lexicon)) for t in texts]
+    words: set[str] = set().union(*each)
+    text = story_pruned(question, words, lexicon, (texts, each))
     if text is None:
         return None
     case, _ = note_case(split, text)

@@ -73,6 +73,17 @@ def test_story_pruned_keeps_the_ask_and_the_story_words_the_note_names() -> None
     assert story_pruned("He drives himself, can he keep driving to radiotherapy?", words | {"keep"}, lex) is None
 
 
+def test_story_pruned_keeps_a_story_word_standing_for_the_notes_drug() -> None:
+    lex = load_lexicon()
+    lines = NOTE.splitlines()
+    note = (lines, [_words(t) for t in lines])
+    # misspelt by a letter, or heard by voice: read as the note's amlodipine only when the note's sentences are given
+    for drug in ("amlodepine", "am low dip een"):
+        q = f"His {drug} was always grand, why is he still taking it?"
+        assert story_pruned(q, _words(NOTE), lex, note) == f"His {drug} was why is he still taking it?"
+        assert story_pruned(q, _words(NOTE), lex) == "why is he still taking it?"
+
+
 def test_story_weighted_averages_the_logits() -> None:
     assert story_weighted(0.2, 0.8, 0.5) == pytest.approx(0.5)
     assert story_weighted(0.2, 0.8, 0.0) == pytest.approx(0.2)

@@ -101,3 +101,34 @@ def test_background_weight_orders_specific_over_common_words():
     bg = Background.count([["daily", "warfarin"], ["daily"], ["daily"]])
     assert bg.weight("daily") < bg.weight("warfarin") < bg.weight("never-seen") == 1.0
     assert Background.from_json(bg.to_json()) == bg
+
+
+_PLAN = ("Plan:\nFlucloxacillin 500 mg four times a day for 7 days.\nUse the salbutamol inhaler when wheezy.\n"
+         "Review in clinic in 2 weeks.")
+
+
+@pytest.mark.parametrize("question", [
+    "how long is he on the flucloxacillin",  # the note's own word
+    "how long is he on the flu clocks a sillin",  # heard by voice: three words, one name
+    "how long is he on the flucloxacilin",  # misspelt by a letter
+    "how long is he on the flucloxa",  # the start of the name, which no other note word begins
+    "when should he use his puffer",  # the everyday word for the note's inhaler
+])
+def test_the_coverage_reads_the_question_as_the_answer_types_do(question):
+    from archehr.ask import note_case
+
+    case, _ = note_case(_PLAN, question)
+    row = dict(zip(FEATURE_NAMES, features(case, Background.count([["daily"], ["tablet"]])), strict=True))
+    assert (row["coverage_weighted"], row["missing_max"]) == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("question", [
+    "how long is he on the amoxicillin",  # another drug
+    "can he have the flu jab",  # "flu" (3 letters, a word of its own) begins flucloxacillin: no drug
+])
+def test_the_coverage_reads_no_drug_the_note_does_not_name(question):
+    from archehr.ask import note_case
+
+    case, _ = note_case(_PLAN, question)
+    row = dict(zip(FEATURE_NAMES, features(case, Background.count([["daily"], ["tablet"]])), strict=True))
+    assert row["coverage_weighted"] == 0.0 and row["missing_max"] == 1.0

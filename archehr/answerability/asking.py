@@ -100,11 +100,15 @@ def asking_part(question: str) -> AskingPart:
     return AskingPart(" ".join(c for c, a in parts if a), " ".join(c for c, a in parts if not a))
 
 
-def story_pruned(question: str, note_words: set[str], lexicon: Glossary) -> str | None:
+def story_pruned(question: str, note_words: set[str], lexicon: Glossary,
+                 note: tuple[list[str], list[set[str]]] | None = None) -> str | None:
     """The question with the story's words that name nothing the note names left out: every asking clause whole,
     and of the story only the words of its concepts the note names (`note_words`: the note's words as
-    `kinds.sentence_words` gives them). None when the question tells no story apart or its story loses no word."""
+    `kinds.sentence_words` gives them). With `note` (the note's sentences and each one's words), a story's word
+    standing for a note's name heard, shortened or misspelt ("his amlodapine") is read as that name
+    (`shorthand.widen`), so it stays. None when the question tells no story apart or its story loses no word."""
     from archehr.answerability.kinds import asked_concepts
+    from archehr.answerability.shorthand import widen
 
     parts = _marked(question)
     if parts is None:
@@ -114,7 +118,10 @@ def story_pruned(question: str, note_words: set[str], lexicon: Glossary) -> str 
         if asking:
             out.append(clause)
             continue
-        named = {t for c in asked_concepts(clause, lexicon) if c.covered_by(note_words) for t in c.surface}
+        concepts = asked_concepts(clause, lexicon)
+        if note is not None:
+            concepts = widen(concepts, clause, note[0], note[1], lexicon)
+        named = {t for c in concepts if c.covered_by(note_words) for t in c.surface}
         # words with no content of their own ("the", "and") stay; a content word stays when the note names it
         kept = [w for w in clause.split() if set(tokens(w)) <= named]
         dropped = dropped or len(kept) < len(clause.split())

@@ -116,6 +116,19 @@ def _with_generics(concepts: list[Concept], question: str) -> list[Concept]:
     return out
 
 
+def resolved_concepts(question: str, texts: list[str], words: list[set[str]]) -> list[Concept]:
+    """The question's concepts (`question_concepts`) read as the answer types read them: by the everyday lexicon
+    ("water tablet", "puffer", "jab") and as the note's names they stand for (`shorthand.widen`: heard, "flu clocks a
+    sillin" for flucloxacillin; shortened, "fludro"; misspelt, "amlodapine", "stiches"), a brand by its generic name;
+    `texts` are the note's sentences, `words` their words. So what the ranking finds the note naming, the coverage
+    counts as named."""
+    from archehr.answerability.shorthand import widen
+    from archehr.glossary import load_lexicon
+
+    lexicon = load_lexicon()
+    return widen(question_concepts(question, lexicon), question, texts, words, lexicon)
+
+
 def _concepts(question: str, glossary: Glossary | None) -> list[Concept]:
     g = glossary if glossary is not None else load_glossary()
     out: list[Concept] = []
@@ -141,8 +154,8 @@ def features(case: Case, background: Background, glossary: Glossary | None = Non
     question = case.question_text
     # a brand drug name counts as found where the note gives its generic ("restoril" for temazepam), as in the
     # answer types: the words a note uses, whichever name the patient knows it by
-    concepts = question_concepts(question, g)
     sents = [set(toks) for toks in (sentence_terms if sentence_terms is not None else note_terms(case, g))]
+    concepts = resolved_concepts(question, sentence_texts(case.sentences), sents)
     headers = [is_header(s.text) for s in case.sentences]
     in_note = set().union(*sents) if sents else set()
     w = np.array([max(background.weight(t) for t in c.surface) for c in concepts]) if concepts else np.zeros(0)
