@@ -51,7 +51,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     `result_awaited` and `unsaid_in_note`). `types` is None when ranking by the selector alone."""
     ruled = model is not None and types is not None and (fact_missing(asked_apart(types, question, split), best,
                                                                        question) or result_awaited(types, split)
-                                                          or unsaid_in_note(types.kind, question, split))
+                                                          or unsaid_in_note(types.kind, question, split)
+                                                          or why_uncaused(types.kind, question, split, best))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
 
 
@@ -67,6 +68,22 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote) -> bool:
     lexicon = load_lexicon()
     named = af.concept_rows(question, texts, lexicon)
     return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon)
+
+
+def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
+    """A why answer whose first line (`best`) holds no cause (`why_causes.says_no_cause`: no cause marker, or a
+    diagnosis line restating the asked finding): the line names the asked thing, not why."""
+    from archehr.answerability import asked_fact as af
+    from archehr.answerability.why_causes import says_no_cause
+    from archehr.glossary import load_lexicon
+
+    if kind != "why" or best is None:
+        return False
+    texts = [s.text for s in split.sentences]
+    if best[0] not in texts:
+        return False
+    i = texts.index(best[0])
+    return says_no_cause(i, texts, af.concept_rows(question, texts, load_lexicon()))
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
