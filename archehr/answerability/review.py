@@ -52,7 +52,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = model is not None and types is not None and (fact_missing(asked_apart(types, question, split), best,
                                                                        question) or result_awaited(types, split)
                                                           or unsaid_in_note(types.kind, question, split,
-                                                                            best[0] if best else None))
+                                                                            best[0] if best else None)
+                                                          or why_uncaused(types.kind, question, split, best))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
 
 
@@ -71,6 +72,22 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     named = af.concept_rows(question, texts, lexicon)
     at = texts.index(first) if first in texts else None
     return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
+
+
+def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
+    """A why answer whose first line (`best`) holds no cause (`why_causes.says_no_cause`: no cause marker, or a
+    diagnosis line restating the asked finding): the line names the asked thing, not why."""
+    from archehr.answerability import asked_fact as af
+    from archehr.answerability.why_causes import says_no_cause
+    from archehr.glossary import load_lexicon
+
+    if kind != "why" or best is None:
+        return False
+    texts = [s.text for s in split.sentences]
+    if best[0] not in texts:
+        return False
+    i = texts.index(best[0])
+    return says_no_cause(i, texts, af.concept_rows(question, texts, load_lexicon()))
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:

@@ -1,0 +1,72 @@
+"""Whether a why answer's first line holds a cause, for `archehr answer`.
+
+A why question ("why did they stop my metformin", "why was he referred to the nurse", "why dont I need the brace")
+is answered by a sentence that says a cause, not by one that only names the thing ("STOP metformin", "Night splint
+is no longer needed"): `archehr answer` flags such a first line for review (`review.why_uncaused`). A first line holds a
+cause (`has_cause`) when it holds a cause marker: the firm, soft and weak why cues of `firm_answers.cause_strength`
+("because", "due to", "to prevent", "as ... is", "risk"), or `_MORE` ("owing to", "in view of", "which is why",
+", so ...", "not suitable", "Reason for referral:", "as not ...", a medicine row's comment after a dash or in
+brackets, a problem's label before its plan, a hold "until kidney function is back to baseline").
+
+A line of the note's diagnosis or indication (`why_answers.diagnosis_lines`) is the reason for what was done
+("why did she need her tonsils out": "Recurrent tonsillitis"), unless it names the asked thing itself with no cause
+marker: a diagnosis that only restates the asked finding ("why does he have coeliac disease": "Coeliac disease.") is
+no reason for it. The cause is not tied to the asked thing's words: the note often names it in other words than the
+question's (a nickname, a misspelling, a class), and requiring the tie flagged many right answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from archehr.answerability import firm_answers as firm
+from archehr.answerability import why_answers as why
+
+# cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
+# comma (", so propranolol is not suitable"), a thing unsafe or unsuitable, a referral's or a request's reason, a
+# negative reason ("as not needed", "as no longer ..."), a hold until something recovers
+_MORE = re.compile(
+    r"\b(?:owing to|in view of|on account of|as a result of|in light of|which is why|that is why|this is why|"
+    r"that's why|the reason|reason (?:is|was|being)|why we|not (?:suitable|appropriate|safe)|unsuitable|"
+    r"interacts? with|interfer\w+ with|stops? \w+ (?:from )?(?:being |working)|can't be used|cannot be used|"
+    r"should not be used|no longer (?:needed|required|necessary) (?:as|because|since|now that)|now that)\b|"
+    r"[,;]\s*so\s+\w+|"
+    r"^\W*(?:reason for (?:referral|request|admission|review|surgery|procedure|the \w+)|referred for|"
+    r"indications?|reasons?)\s*:\s*\S|"
+    r"(?:^|[,;(]|\s)as (?:not|no longer|no)\b|"
+    # a medicine row's comment: "STOP gliclazide - replaced by insulin", "CHANGE metformin ... - kidney function
+    # still recovering", "HOLD apixaban: bleeding"
+    r"^\W*(?:stop(?:ped)?|start(?:ed)?|change[ds]?|hold|held|withh[eo]ld|reduce[ds]?|increase[ds]?|decrease[ds]?|"
+    r"switch(?:ed)?|suspend(?:ed)?|paused?|discontinu\w+)\b[^\n]*?\s[-–—]\s+[a-z]\w+ \w+|"
+    # a problem's label before its plan ("Hepatic encephalopathy: continue lactulose ..."), a reason in brackets
+    # after a stop ("STOP amlodipine 10 mg daily (BP soft after UF)"), a purpose in a table cell ("| For anxiety |")
+    r"^\W*(?:\d+[.)]\s*)?[A-Za-z][\w -]{3,40}:\s*(?:continue|start|stop|hold|increase|reduce|change|switch)\b|"
+    r"^\W*(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?)\b[^(\n]*\([^)]{4,}\)|\|\s*for [a-z]|"
+    r"\b(?:works? best|no need|not needed|(?:does|do|would) not (?:help|change)|"
+    r"at (?:his|her|their|your|my) request)\b|"
+    r"\b(?:until|till) (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?(?:back to|"
+    r"recover|heal|settle|improv|resolv|clear|return|normali[sz]|stable|rechecked)\w*|"
+    r"\b(?:until|till) (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?"
+    r"(?:recover|heal|settle|improv|resolv|clear|return|normali[sz])\w*",
+    re.I | re.M)
+def has_cause(text: str) -> bool:
+    """The text holds a cause marker: a firm, soft or weak why cue of `firm_answers.cause_strength` (with the why row
+    of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`."""
+    from archehr.answerability.holds import HOLDS
+
+    plain = " ".join(text.split())
+    return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain))
+
+
+def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray) -> bool:
+    """Sentence `i`, a why answer's first line, holds no cause at all: no cause marker (`has_cause`) and it is no line
+    of the note's diagnosis, or it is a diagnosis line with no marker that names the asked thing (the asked finding
+    restated: "why does he have coeliac disease" answered by "Coeliac disease.")."""
+    # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
+    # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
+    if has_cause(texts[i]):
+        return False
+    return not why.diagnosis_lines(list(texts))[i] or bool(named.size and named[:, i].any())

@@ -1,0 +1,45 @@
+"""A why answer's first line that holds no cause (`archehr.answerability.why_causes`), flagged for review by
+`archehr.answerability.review.why_uncaused`.
+
+Each note here is a few lines written for these tests (fictional).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from archehr.answerability.review import why_uncaused
+from archehr.answerability.why_causes import has_cause, says_no_cause
+from archehr.data.note_split import split_note
+
+
+def test_cause_markers_in_plain_words_rows_and_holds() -> None:
+    assert has_cause("Warfarin was stopped because of a bleed.")
+    assert has_cause("She has asthma, so labetalol is not suitable.")
+    assert has_cause("STOP diclofenac - this most likely caused the bleed.")
+    assert has_cause("STOP lisinopril 5 mg daily (kidney function low)")
+    assert has_cause("2. Withhold lisinopril until kidney function back to baseline.")
+    assert has_cause("Gastritis: continue omeprazole 20 mg daily.")
+    assert has_cause("Antibiotics were not given owing to a viral cause.")
+    # a line naming the thing and no cause; a "since" of time is no cause
+    assert not has_cause("7. Knee brace is no longer needed.")
+    assert not has_cause("Taking sertraline since the summer.")
+
+
+def test_a_diagnosis_line_is_a_cause_unless_it_restates_the_asked_finding() -> None:
+    texts = ["Diagnosis", "Coeliac disease.", "Plan:", "Night brace no longer needed."]
+    asked = np.array([[False, True, False, False]])  # the question asks about the coeliac disease
+    assert says_no_cause(1, texts, asked)  # "why does he have coeliac disease": restated
+    other = np.array([[False, False, False, True]])  # the question asks about the brace
+    assert not says_no_cause(1, texts, other)  # the diagnosis is the reason for what was done
+    assert says_no_cause(3, texts, other)  # the brace named, no cause
+
+
+def test_review_flags_a_why_answer_whose_first_line_names_the_thing_only() -> None:
+    split = split_note("Plan:\n- Knee brace at night is no longer needed.\n- Keep walking daily.\n", "rules")
+    first = next(s.text for s in split.sentences if "brace" in s.text)
+    assert why_uncaused("why", "why dont i need the knee brace at night", split, (first, 1.0))
+    assert not why_uncaused("when", "when can i stop the knee brace", split, (first, 1.0))
+    caused = split_note("Plan:\n- Knee brace at night is no longer needed as the ligament has healed.\n", "rules")
+    first = next(s.text for s in caused.sentences if "brace" in s.text)
+    assert not why_uncaused("why", "why dont i need the knee brace at night", caused, (first, 1.0))
