@@ -52,13 +52,20 @@ def service_concepts(question: str, concepts: Sequence) -> list[int]:
     return out
 
 
-# the note's writer: a signature or an identity field naming the asked one ("Mr Adrian Kell FRCS (SN)",
-# "Consultant: Dr S. Kowalczyk"); the note's own follow-up then is theirs ("Review in this clinic in 12 months")
+# the note's writer: its header, a signature or an identity field naming the asked one ("ALLERGY CLINIC", "Mr Adrian
+# Kell FRCS (SN)", "Consultant: Dr S. Kowalczyk"); the note's own follow-up then is theirs ("Review in this clinic in
+# 12 months")
 _FIELD = re.compile(r"^\W*(?:consultant|surgeon|physician|doctor|clinician|author|seen by|signed|from|dictated by|"
                     r"provider|attending|therapist|physiotherapist|dietitian|dietician)\b[^:]{0,20}:", re.I)
 SIGNATURE_WORDS = 8
+HEADER_LINES = 8  # a note's header (its service, its author) and its signature stand within so many lines of its ends
 _OWN_VISIT = re.compile(r"\b(?:this clinic|our clinic|(?:the|this) (?:same )?service|review|follow[\s-]*up|f/u|"
-                        r"see (?:you|him|her|them)(?: again)?|return to clinic|rtc|back to clinic)\b", re.I)
+                        r"see (?:you|him|her|them)(?: again)?|return (?:to clinic|in)|come back|rtc|back to clinic)\b",
+                        re.I)
+# no visit to come, which answers the when asked: "I have not arranged further follow-up", "discharged back to GP"
+_NO_VISIT = re.compile(r"\b(?:no|not arranged|not booked|not needed|without) (?:any )?(?:further |routine )?"
+                       r"(?:follow[\s-]*up|appointments?|review)|\bnot (?:arranged|booked) (?:any )?(?:further )?"
+                       r"(?:follow[\s-]*up|appointments?|review)|\bdischarged (?:him |her |them )?(?:back )?to\b", re.I)
 
 
 def service_rows(question: str, concepts: Sequence, named: np.ndarray,
@@ -71,8 +78,9 @@ def service_rows(question: str, concepts: Sequence, named: np.ndarray,
         return None
     rows = named[ks].any(axis=0)
     plain = [" ".join(t.split()) for t in texts]
-    people = named[[k for k in ks if _is_person(question, concepts[k])]].any(axis=0) if plain else rows & False
-    if any(len(plain[i].split()) <= SIGNATURE_WORDS or _FIELD.match(plain[i]) for i in np.flatnonzero(people)):
+    n = len(plain)
+    if any(_FIELD.match(plain[i]) or (i < HEADER_LINES or i >= n - HEADER_LINES)
+           and len(plain[i].split()) <= SIGNATURE_WORDS for i in np.flatnonzero(rows) if i < n):
         rows = rows | np.array([bool(_OWN_VISIT.search(t)) and not _other_service(t) for t in plain], dtype=bool)
     return rows
 
@@ -88,12 +96,15 @@ def _other_service(text: str) -> bool:
 
 
 def _dated(texts: Sequence[str]) -> np.ndarray:
-    """Which sentences give a firm date (the log stamp they open with set aside)."""
+    """Which sentences give a firm date or an interval (the log stamp they open with set aside), or say no visit
+    is to come."""
     from archehr.answerability.asked_fact import _DATE_FIELD, _FIRM, unstamped
+    from archehr.answerability.review import WHEN_GIVEN
     from archehr.answerability.when_answers import BOOKED_SLOT
 
     plain = [" ".join(t.split()) for t in texts]
-    return np.array([bool(_FIRM.search(unstamped(t)) or BOOKED_SLOT.search(unstamped(t)))
+    return np.array([bool(_FIRM.search(unstamped(t)) or BOOKED_SLOT.search(unstamped(t))
+                          or WHEN_GIVEN.search(unstamped(t)) or _NO_VISIT.search(t))
                      and not _DATE_FIELD.search(t) for t in plain], dtype=bool)
 
 

@@ -28,7 +28,7 @@ DECISION = re.compile(
     r"on|giving)|hold\w*|held|withh[eo]ld\w*|omit\w*|paus\w*|suspend\w*|chang\w+|increas\w+|decreas\w+|reduc\w+|"
     r"lower\w*|rais\w+|switch\w*|swap\w*|restart\w*|resum\w+|instead|replac\w+|titrat\w+|taper\w*|wean\w*|"
     r"no longer|back (?:to|on)|go(?:ing)? (?:up|down) to|cut (?:down|back)|add(?:ed)?|prescrib\w+|put on|"
-    r"unchanged|same dose|d/c)\b", re.I)
+    r"unchanged|same dose|d/c|finish\w*|complet\w*|no more)\b", re.I)
 # a dose taken or given, recorded, not decided: "Took ... this morning as usual", "had his usual insulin",
 # "Ondansetron 4 mg ODT given at 19:10", "loading dose of ... given in ED", "received 1 g IV"
 _TAKEN = re.compile(
@@ -49,9 +49,10 @@ LOG_ENTRIES = 3  # a note with at least this many stamped lines is a log
 
 
 def dose_taken(text: str) -> bool:
-    """The line records a dose taken or given, with no order to go on or change it."""
+    """The line records a dose taken or given, with no action on a medicine in it ("No more steroid needed; the
+    single dose given in ED is enough" decides)."""
     plain = " ".join(text.split())
-    return bool(_TAKEN.search(plain)) and not _GOES_ON.search(plain)
+    return bool(_TAKEN.search(plain)) and not _GOES_ON.search(plain) and not DECISION.search(plain)
 
 
 def decides(text: str) -> bool:
@@ -90,47 +91,10 @@ def med_rank(texts: Sequence[str], topic: np.ndarray, score: np.ndarray, current
     return out
 
 
-# a part of the note where each line is a decision: a plan, the medicines on discharge, a reconciliation, the
-# changes, an order table's heading ("CONTINUE taking these medications", "Medication changes:", "P:")
-_DECIDING_PART = re.compile(r"^(?:p|a/?p)$|\b(?:plan|discharge|reconcil\w*|changes?|new|recommend\w*|instructions?|"
-                            r"advice|management|to take|going home|on leaving)\b|" + DECISION.pattern, re.I)
-PART_LINES = 25  # how far back a heading may stand from a line it heads
-
-
-# a question asking what replaces a medicine: "what am I taking instead of wellbutrin", "what replaced it"
-REPLACEMENT_Q = re.compile(r"\b(?:instead of|in place of|replac\w*|substitut\w*|swap\w* (?:for|with)|"
-                           r"switch\w* (?:me |him |her )?(?:from|to))\b", re.I)
-# what a replacement answer says: a medicine started or put in another's place
-_STARTS = re.compile(r"\b(?:start\w*|commenc\w+|initiat\w+|instead|replac\w+|switch\w*|swap\w*|changed? to|new|"
-                     r"add(?:ed)?|prescrib\w+|put on|in place of)\b", re.I)
-_REPLACES = re.compile(r"\b(?:instead|replac\w+|switch\w*|swap\w*|changed? (?:over )?to|in place of)\b", re.I)
-_CLAUSE = re.compile(r"[;|]|,\s+(?=[A-Za-z][\w-]+\s+\d)")
-
-
-def clauses(text: str) -> list[str]:
-    """A line's clauses: a medicine list's entries ("...; metformin 500 mg twice daily; ...") apart."""
-    return [c for c in _CLAUSE.split(" ".join(text.split())) if c.strip()]
-
-
-def undecided(texts: Sequence[str], roles: Sequence[str], i: int, asked: Sequence[bool] | None = None,
-              replacement: bool = False) -> bool:
-    """The line `i` decides nothing on the asked medicine: it is history, records a dose taken, or holds no action
-    (`DECISION`; in the clause naming the asked medicine, `asked` telling which of the line's `clauses` do) and
-    stands under no heading of a deciding part (a plan, the discharge medicines, a START row's heading) within
-    `PART_LINES` lines before it. Asked for a `replacement`, a line starting nothing decides nothing."""
-    from archehr.answerability.roles import _heading
-
-    if roles[i] in ("history", "patient", "complaint", "question", "title") or dose_taken(texts[i]):
+def undecided(texts: Sequence[str], roles: Sequence[str], i: int) -> bool:
+    """The line `i` decides nothing on a medicine: it records a dose taken (`dose_taken`), or it is the story
+    before the visit (history, the patient's words) and holds no action (`DECISION`: "takes cetirizine 10 mg daily
+    for seasonal allergies", not "Takes aspirin 75 mg daily - continue")."""
+    if dose_taken(texts[i]):
         return True
-    parts = clauses(texts[i])
-    own = [c for c, a in zip(parts, asked, strict=False) if a] if asked is not None and any(asked) else parts
-    if replacement:  # another medicine started, or one put in the asked one's place
-        others = [c for c in parts if c not in own] if own is not parts else parts
-        return not (_REPLACES.search(texts[i]) or any(_STARTS.search(c) for c in others))
-    if any(decides(c) for c in own):
-        return False
-    for j in range(i - 1, max(-1, i - 1 - PART_LINES), -1):
-        head = _heading(" ".join(texts[j].split()))
-        if head is not None:
-            return not _DECIDING_PART.search(head)
-    return True
+    return roles[i] in ("history", "patient", "complaint", "question", "title") and not DECISION.search(texts[i])

@@ -52,27 +52,22 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = model is not None and types is not None and (fact_missing(asked_apart(types, question, split), best,
                                                                        question) or result_awaited(types, split)
                                                           or unsaid_in_note(types.kind, question, split)
-                                                          or med_undecided(types, best, question, split))
+                                                          or med_undecided(types, best, split))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
 
 
-def med_undecided(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
-    """A med_change answer whose first line decides nothing on a medicine: history, a dose taken, a plain list
-    entry outside a plan or the discharge medicines (`archehr.answerability.med_decisions.undecided`)."""
-    from archehr.answerability.asked_fact import concept_rows
-    from archehr.answerability.med_decisions import REPLACEMENT_Q, clauses, undecided
+def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) -> bool:
+    """A med_change answer whose first line decides nothing on a medicine: a dose taken, or the story before the
+    visit with no action in it (`archehr.answerability.med_decisions.undecided`)."""
+    from archehr.answerability.med_decisions import undecided
     from archehr.answerability.roles import sentence_roles
-    from archehr.glossary import load_lexicon
 
     if types.kind != "med_change" or best is None:
         return False
     texts = [s.text for s in split.sentences]
     if best[0] not in texts:
         return False
-    named = concept_rows(question, clauses(best[0]), load_lexicon())
-    asked = list(named.any(axis=0)) if named.ndim == 2 and named.size else None
-    return undecided(texts, sentence_roles(split.sentences), texts.index(best[0]), asked,
-                     bool(REPLACEMENT_Q.search(question)))
+    return undecided(texts, sentence_roles(split.sentences), texts.index(best[0]))
 
 
 def unsaid_in_note(kind: str, question: str, split: SplitNote) -> bool:
