@@ -280,7 +280,9 @@ def _course_rows(question: str, plain: Sequence[str], paragraphs: Sequence[str],
 # a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
 # not a condition ("when can he drive": answered by "once he can do an emergency stop")
 _DATE_Q = re.compile(r"\b(?:date|day|appointment|appt|booked|scheduled|operation|surgery|scan|mri|ct|x-?ray|"
-                     r"follow[- ]?up|review|visit|check[- ]?up|clinic|cycle|session|infusion|start|begin)\b", re.I)
+                     r"follow[- ]?up|review|visit|check[- ]?up|clinic|cycle|session|infusion|start|begin|"
+                     # a clinician to be seen: "whens the dietician seeing me", "when do I see Mr Raman"
+                     r"see|seeing|seen)\b", re.I)
 _CONDITION_Q = re.compile(r"\bwhen (?:can|could|may|might|should|must|would)\b|\bhow (?:soon|long)\b|"
                           r"\bwhen will (?:i|we|you) (?:hear|know|get)\b", re.I)
 # the event's date yet to be set: "will be confirmed at the next visit", "the hospital will write to you with the
@@ -293,7 +295,12 @@ UNSET = re.compile(
     r"\b(?:will|we'll|they'll|should|to) (?:write|phone|call|contact|text|send|post|ring|let)\b[^.;]{0,40}"
     r"\b(?:date|appointment|appt|time|letter|details)\b|"
     r"\b(?:date|appointment|appt|letter|details)s? (?:will|should) (?:be )?(?:follow|come|arrive|sent|posted)\b|"
-    r"\bwill be in touch\b", re.I)
+    r"\bwill be in touch\b|"
+    # "date not yet known", "no date yet", "will call you to set up a time", "awaiting an appointment"
+    r"\b(?:date|time|appointment|appt)s? (?:is |are )?(?:not (?:yet |currently )?|yet to be |still to be )"
+    r"(?:known|available|confirmed|set|fixed|given)\b|\bno (?:date|appointment|appt) (?:yet|as yet|given)\b|"
+    r"\bto set up (?:a |an |the )?(?:time|date|appointment|appt|visit)\b|"
+    r"\bawait\w* (?:a |an |the )?(?:date|appointment|appt)\b", re.I)
 # an interval too vague to put on a calendar ("in a few weeks"), when a date is asked
 _VAGUE = re.compile(r"\b(?:in|within|after) (?:a few|a couple of|several|some|the coming|the next few) "
                     r"(?:days|weeks|months)\b", re.I)
@@ -305,11 +312,22 @@ _FIRM = re.compile(
     rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|"
     rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b|"
     r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
-    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b", re.I)
+    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b"
+    # (an interval set by another event is no date of it: "INR to be checked within 72 hours before the extraction")
+    r"(?!\s+(?:before|prior to|of)\b)", re.I)
 # a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
 _DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
 # a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
 _NUMBERED = re.compile(r"\b(cycle|dose|round|session|stage|phase|week|infusion|course|visit)\s*#?\s*(\d+)\b", re.I)
+
+
+def unstamped(text: str) -> str:
+    """The line without the stamp a log's entry opens with ("23/05/2025 10:14  Tooth extraction being planned ..."):
+    the entry's own time is no date of what it plans."""
+    from archehr.answerability.med_decisions import stamp
+
+    head = stamp(text)
+    return text[len(head):] if head and text.startswith(head) else text
 
 
 def _numbers(text: str) -> dict[str, set[str]]:
@@ -353,7 +371,7 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
         if UNSET.search(t) or (vague and _VAGUE.search(t)):
             before = score[i - 1] if i and paragraphs[i - 1] == paragraphs[i] else 0.0
             unset = max(unset, score[i], before)
-    firm = max((score[i] for i, t in enumerate(plain) if _FIRM.search(t) and not _DATE_FIELD.search(t)),
+    firm = max((score[i] for i, t in enumerate(plain) if _FIRM.search(unstamped(t)) and not _DATE_FIELD.search(t)),
                default=0.0)
     return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
 
@@ -457,6 +475,7 @@ def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
                lexicon: Glossary) -> bool:
     """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
     from archehr.answerability.asked_detail import detail_unsaid, medicine_rows
+    from archehr.answerability.asked_service import service_undated
     from archehr.glossary.drugs import drugs_in
 
     medicine = drugs = None
@@ -474,4 +493,5 @@ def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
             or result_earlier(kind, question, texts, named)
             or years_unsaid(kind, question, texts, paragraphs, named)
             or named_as_risk_only(kind, question, texts, named, lexicon)
-            or detail_unsaid(kind, question, texts, paragraphs, named, lexicon))
+            or detail_unsaid(kind, question, texts, paragraphs, named, lexicon)
+            or service_undated(kind, question, texts, kept_concepts(question, lexicon), named))

@@ -28,6 +28,7 @@ import re
 import numpy as np
 
 from archehr.answerability.holds import RANK_CUES
+from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
 from archehr.answerability.test_words import RESULT as _RESULT
@@ -210,6 +211,8 @@ def decision_rank(question: str, texts: list[str], topic: np.ndarray, score: np.
     which = bool(re.search(r"\b(?:which|what)\b", question, re.I))
     out = score.copy()
     for i, t in enumerate(texts):
+        if dose_taken(t):
+            continue  # "Took ... furosemide 40 mg ... as usual" records a dose, it decides nothing
         if _DECIDES.search(t) or (asks_new and RANK_CUES["begun"].search(t)):
             out[i] += W_DECISION * topic[i]  # ("which one is she stopping and which new one is she starting")
         elif not which and RANK_CUES["begun"].search(t):
@@ -233,8 +236,10 @@ def rank_lift(kind: str, question: str, texts: list[str], topic: np.ndarray, sco
     """The rank's score with this module's lifts: a keep-or-stop question's deciding line (`decision_rank`); a result
     question's value row (`value_row_lift`) and, asking the latest value (`_LATEST`) unless `later` already weighed
     it, the later lines (`W_LATER` times the topic times the line's place in the note)."""
-    if kind == "med_change" and asks_decision(question):
-        return decision_rank(question, texts, topic, score)
+    if kind == "med_change":
+        current = asks_decision(question) or bool(RANK_CUES["current_q"].search(question))
+        out = med_rank(texts, topic, score, current)
+        return decision_rank(question, texts, topic, out) if asks_decision(question) else out
     if kind != "test_result":
         return score
     out = score + value_row_lift(texts, topic)

@@ -38,6 +38,7 @@ from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KI
     asked_concepts,
     medicines_asked,
 )
+from archehr.answerability.asked_service import service_share
 from archehr.answerability.course_link import course_strength
 from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
 from archehr.answerability.features import QUESTION_FILLER, Concept
@@ -237,6 +238,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         # "why did she need her tonsils out": "Indication: Recurrent tonsillitis ..." says why, in no word of it
         paras = [s.paragraph_id for s in case.sentences]
         rank = np.maximum(rank, why.diagnosis_carry(texts, np.where(headers, 0.0, rank_topic), rank_held, paras))
+    if kind == "when":
+        rank *= service_share(question, texts, concepts, named)  # another service's dated line
     if kind == "test_result":
         rank *= firm.order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
     absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)

@@ -53,8 +53,23 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
                                                                        question) or result_awaited(types, split)
                                                           or unsaid_in_note(types.kind, question, split,
                                                                             best[0] if best else None)
-                                                          or why_uncaused(types.kind, question, split, best))
+                                                          or why_uncaused(types.kind, question, split, best)
+                                                          or med_undecided(types, best, split))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
+
+
+def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) -> bool:
+    """A med_change answer whose first line decides nothing on a medicine: a dose taken, or the story before the
+    visit with no action in it (`archehr.answerability.med_decisions.undecided`)."""
+    from archehr.answerability.med_decisions import undecided
+    from archehr.answerability.roles import sentence_roles
+
+    if types.kind != "med_change" or best is None:
+        return False
+    texts = [s.text for s in split.sentences]
+    if best[0] not in texts:
+        return False
+    return undecided(texts, sentence_roles(split.sentences), texts.index(best[0]))
 
 
 def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None = None) -> bool:

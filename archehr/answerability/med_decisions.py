@@ -1,0 +1,100 @@
+"""Whether a note sentence decides what happens to a medicine, for a med_change question of `archehr answer`.
+
+A note names a medicine in many lines that decide nothing about it: the history ("takes cetirizine 10 mg daily for
+seasonal allergies"), a nursing log of doses taken ("09:05 Took spironolactone 100 mg, furosemide 40 mg ... this
+morning as usual"), a dose given once in the department ("Ondansetron 4 mg ODT given at 19:10"). A question whether
+to keep, stop or change a medicine is answered by the line that acts on it: an order or a plan ("Continue
+furosemide", "Hold spironolactone from today", "Dose back to 4 mg daily", "START apixaban", "... instead of ...").
+
+- `DECISION` tells a line holding such an action; `dose_taken` a line recording a dose taken or given, which the
+  rank counts `W_TAKEN` of its score for a med_change question;
+- a log of dated or timed entries ("16/05/2025 11:40  INR 2.9." ... "23/05/2025 10:05  INR 1.9.") tells its latest
+  decision last: `log_places` gives each line its entry's place, and the rank lifts later entries by up to
+  `W_LATEST` times the line's topic, so "Dose back to 4 mg daily" of the last entry comes before "Restart warfarin
+  ... at 3 mg daily" of an earlier one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+# an action on a medicine: started, stopped, continued, held, changed, a dose moved ("back to 4 mg", "reduced from"),
+# a replacement ("instead of", "replaced by", "switched to"), an order row ("START", "STOP", "CONTINUE")
+DECISION = re.compile(
+    r"\b(?:start\w*|commenc\w+|initiat\w+|stop\w*|discontinu\w+|cease[ds]?|continu\w*|carry on|keep (?:taking|using|"
+    r"on|giving)|hold\w*|held|withh[eo]ld\w*|omit\w*|paus\w*|suspend\w*|chang\w+|increas\w+|decreas\w+|reduc\w+|"
+    r"lower\w*|rais\w+|switch\w*|swap\w*|restart\w*|resum\w+|instead|replac\w+|titrat\w+|taper\w*|wean\w*|"
+    r"no longer|back (?:to|on)|go(?:ing)? (?:up|down) to|cut (?:down|back)|add(?:ed)?|prescrib\w+|put on|"
+    r"unchanged|same dose|d/c|finish\w*|complet\w*|no more)\b", re.I)
+# a dose taken or given, recorded, not decided: "Took ... this morning as usual", "had his usual insulin",
+# "Ondansetron 4 mg ODT given at 19:10", "loading dose of ... given in ED", "received 1 g IV"
+_TAKEN = re.compile(
+    r"^\W*(?:\d{1,2}[:.]\d{2}\s+)?(?:(?:he|she|they|pt|patient|(?:mr|mrs|ms|miss)\.? \w+)\s+)?"
+    r"(?:took|has taken|had taken|had (?:his|her|their) (?:usual|normal|morning|evening)|received|was given)\b|"
+    r"\b(?:given|administered|taken)\s+(?:at\s+\d{1,2}[:.]\d{2}|in (?:the )?(?:ed|a&e|department|resus|ambulance)|"
+    r"(?:this|that) (?:morning|evening)|stat\b|pre-?hospital)|"
+    r"\b(?:loading|stat|one-off|single|bolus) dose\b", re.I)
+# what still makes a recorded dose a decision: an order to go on or change ("to continue", "then stop")
+_GOES_ON = re.compile(r"\bto (?:continue|stop|start|restart|hold)\b|\b(?:then|and|but|now)\s+(?:continue|stop|"
+                      r"start|restart|hold|reduce|increase)\b|\bfrom (?:now|today|tomorrow)\b", re.I)
+W_TAKEN = 0.6  # the share of its rank a line recording a dose taken or given keeps for a med_change question
+W_LATEST = 0.2  # what the latest entry of a log adds (times the topic) for a med_change question
+# an entry's stamp at the start of a line: "14/05/2025 09:12", "23/05/2025 10:05", "09:05 ...", "2025-05-14 09:12"
+_STAMP = re.compile(r"^\W*(?:(?:\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}-\d{1,2}-\d{1,2})[ ,T]+)?\d{1,2}[:.]\d{2}"
+                    r"\b|^\W*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})\s*[:-]?\s+(?=[A-Za-z])")
+LOG_ENTRIES = 3  # a note with at least this many stamped lines is a log
+
+
+def dose_taken(text: str) -> bool:
+    """The line records a dose taken or given, with no action on a medicine in it ("No more steroid needed; the
+    single dose given in ED is enough" decides)."""
+    plain = " ".join(text.split())
+    return bool(_TAKEN.search(plain)) and not _GOES_ON.search(plain) and not DECISION.search(plain)
+
+
+def decides(text: str) -> bool:
+    """The line holds an action on a medicine (`DECISION`) and is no record of a dose taken (`dose_taken`)."""
+    plain = " ".join(text.split())
+    return bool(DECISION.search(plain)) and not dose_taken(plain)
+
+
+def stamp(text: str) -> str | None:
+    """The entry stamp a line opens with ("14/05/2025 09:12", "09:05"), or None."""
+    m = _STAMP.match(" ".join(text.split()))
+    return m.group(0) if m else None
+
+
+def log_places(texts: Sequence[str]) -> np.ndarray:
+    """Each line's place among a log's entries (0 for lines before the first stamp or in the first entry, 1 in the
+    last entry, evenly between); all 0 when fewer than `LOG_ENTRIES` lines open with a stamp."""
+    starts = [i for i, t in enumerate(texts) if stamp(t)]
+    out = np.zeros(len(texts))
+    if len(starts) < LOG_ENTRIES:
+        return out
+    k = -1
+    for i in range(len(texts)):
+        if k + 1 < len(starts) and starts[k + 1] == i:
+            k += 1
+        out[i] = max(k, 0) / (len(starts) - 1)
+    return out
+
+
+def med_rank(texts: Sequence[str], topic: np.ndarray, score: np.ndarray, current: bool) -> np.ndarray:
+    """The rank's score for a med_change question: a line recording a dose taken keeps `W_TAKEN`; asking what is
+    taken now or whether to go on (`current`), a log's later entries gain up to `W_LATEST` times their topic."""
+    out = score * np.array([W_TAKEN if dose_taken(t) else 1.0 for t in texts])
+    if current:
+        out = out + W_LATEST * topic * log_places(texts)
+    return out
+
+
+def undecided(texts: Sequence[str], roles: Sequence[str], i: int) -> bool:
+    """The line `i` decides nothing on a medicine: it records a dose taken (`dose_taken`), or it is the story
+    before the visit (history, the patient's words) and holds no action (`DECISION`: "takes cetirizine 10 mg daily
+    for seasonal allergies", not "Takes aspirin 75 mg daily - continue")."""
+    if dose_taken(texts[i]):
+        return True
+    return roles[i] in ("history", "patient", "complaint", "question", "title") and not DECISION.search(texts[i])
