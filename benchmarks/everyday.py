@@ -184,7 +184,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AN": ("heldout-an/raw/questions.yaml",), "AO": ("heldout-ao/raw/questions.yaml",),
            "AP": ("heldout-ap/raw/questions.yaml",), "AQ": ("heldout-aq/raw/questions.yaml",),
            "AR": ("heldout-ar/raw/questions.yaml",), "AS": ("heldout-as/raw/questions.yaml",),
-           "AT": ("heldout-at/raw/questions.yaml",), "AU": ("heldout-au/raw/questions.yaml",)}
+           "AT": ("heldout-at/raw/questions.yaml",), "AU": ("heldout-au/raw/questions.yaml",),
+           "AV": ("heldout-av/raw/questions.yaml",), "AW": ("heldout-aw/raw/questions.yaml",),
+           "AX": ("heldout-ax/raw/questions.yaml",), "AY": ("heldout-ay/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
