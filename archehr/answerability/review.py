@@ -78,21 +78,22 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
     (`archehr.answerability.asked_fact.any_unsaid`); or, for a result question, the first cited sentence (`first`, its
     text) gives no result of the asked test (`result_first.first_unresulted`)."""
-    from archehr.answerability import asked_fact as af
+    from archehr.answerability.asked_fact import any_unsaid
+    from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
     texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
     lexicon = load_lexicon()
-    named = af.concept_rows(question, texts, lexicon)
+    named = concept_rows(question, texts, lexicon)
     at = texts.index(first) if first in texts else None
-    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
+    return any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
 
 
 def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
     """A why answer whose first line (`best`) holds no cause (`why_causes.says_no_cause`: no cause marker, or a
     diagnosis line restating the asked finding): the line names the asked thing, not why."""
-    from archehr.answerability import asked_fact as af
+    from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.why_causes import says_no_cause
     from archehr.glossary import load_lexicon
 
@@ -102,7 +103,7 @@ def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, fl
     if best[0] not in texts:
         return False
     i = texts.index(best[0])
-    return says_no_cause(i, texts, af.concept_rows(question, texts, load_lexicon()))
+    return says_no_cause(i, texts, concept_rows(question, texts, load_lexicon()))
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
