@@ -142,28 +142,20 @@ def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: flo
     return confidence
 
 
-def needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
-                 best: tuple[str, float] | None, question: str | None = None) -> bool:
-    """The review flag of an answer given: the confidence model's (below its threshold it was answered only
-    because a sentence holds the asked kind, so flagged; between threshold and review level unless the
-    first line gives the date asked for), or the selector's without one; and, with the answer types
-    (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score."""
-    return model_flags(model, p, selector_flag, types, best) or (
-        model is not None and types is not None and fact_missing(types, best, question))
-
-
 def model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
                 best: tuple[str, float] | None) -> bool:
-    """The confidence model's review flag (`needs_review`), or the selector's without one."""
+    """The confidence model's review flag (below its threshold it was answered only because a sentence holds the asked
+    kind, so flagged; between threshold and review level unless the first line gives the fact asked: `fact_given`), or
+    the selector's without one."""
     if model is not None and p is not None:
         return model.abstains(p) or (model.flags(p) and not fact_given(types, best))
     return selector_flag
 
 
 def fact_missing(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
-    """The fact rules of `needs_review`: the asked fact is not given (no duration or date, a booked event
-    without one, a medicine or activity the note never names, a result awaited or only planned, a blank date)."""
+    """The fact rules of `review_flags` read from the answer types and the first cited line (`best`): the asked fact
+    is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
+    result awaited or only planned, a blank date)."""
     from archehr.answerability.cues import asks_booked_event
 
     best_text = best[0] if best is not None else None
