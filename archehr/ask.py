@@ -154,10 +154,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `direct=False` ranks by the selector alone (no answer types; to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
-    from archehr.answerability.direct import direct_scores
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
-    from archehr.answerability.roles import carry_over
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -170,10 +168,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
-    typed_rank = carry_over(types.ranking, split.sentences)  # a schedule's row takes its title's drug
-    rank = _rank(ev.scores, direct_scores(case) if direct and W_DIRECT else np.zeros(len(ids)),
-                 typed_rank if direct else np.zeros(len(ids)), split, types.kind if direct else "")
-    order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
+    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct)
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
                   lexicon=_lexicon_version(lexicon))
@@ -205,14 +200,37 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                        ans.fallback or ev.fallback)
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
-    best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
-    flagged, ruled = review_flags(model, p, bool(ev.selection.flagged), types if direct else None, best, question,
-                                   split)
-    confidence = shown_confidence(model, p, flagged, float(p) if p is not None else float(ev.selection.confidence),
-                                   ruled)
+    flagged, confidence = _review(model, p, ev.selection, types, direct, order, question, split)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _ranked(case: Any, split: SplitNote, scores: Any, types: Any,
+            direct: bool) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """(rank, typed rank, order): each sentence's rank as the answer (`_rank`; by the selector's scores alone when not
+    `direct`), the answer types' ranking (a schedule's row takes its title's drug), and the sentences ranked above
+    zero, best first."""
+    from archehr.answerability.direct import direct_scores
+    from archehr.answerability.roles import carry_over
+
+    n = len(case.sentence_ids)
+    typed_rank = carry_over(types.ranking, split.sentences)
+    rank = _rank(scores, direct_scores(case) if direct and W_DIRECT else np.zeros(n),
+                 typed_rank if direct else np.zeros(n), split, types.kind if direct else "")
+    order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
+    return rank, typed_rank, order
+
+
+def _review(model: Any, p: float | None, selection: Selection, types: Any, direct: bool, order: list[int],
+            question: str, split: SplitNote) -> tuple[bool, float]:
+    """(flagged, confidence shown) of an answer given, whose first line is `order`'s first sentence
+    (`review.review_flags`, `review.shown_confidence`; by the selector's flag alone when not `direct`)."""
+    best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
+    flagged, ruled = review_flags(model, p, bool(selection.flagged), types if direct else None, best, question, split)
+    confidence = shown_confidence(model, p, flagged, float(p) if p is not None else float(selection.confidence),
+                                  ruled)
+    return flagged, confidence
 
 
 def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,

@@ -8,9 +8,9 @@ program folder and a reference-data folder; at scoring time the worker unzips th
 
 How the program gets the scorer: the scorer is pure Python, so its modules are copied into the program
 folder (`scoring_program/lib/`: `archehr_scoring` and the few `archehr` modules it imports, found by
-reading their imports), and `score.py` puts that folder first on `sys.path`. The image then only needs
-Python >= 3.11 with numpy, lxml and pyyaml: `docker/Dockerfile` in the bundle builds one (an organiser
-pushes it to a registry Codabench can pull and names it with `--docker-image`). Nothing is downloaded
+reading their imports: `archehr.codabench_vendor`), and `score.py` puts that folder first on `sys.path`. The
+image then only needs Python >= 3.11 with numpy, lxml and pyyaml: `docker/Dockerfile` in the bundle builds one
+(an organiser pushes it to a registry Codabench can pull and names it with `--docker-image`). Nothing is downloaded
 at scoring time. Model-based metrics (BERTScore, AlignScore, MEDCON) are left out by default, since the
 image has no models: the overall scores that need them are then shown as clearly named partial means
 (`overall_score_partial`), never as the official number.
@@ -25,7 +25,6 @@ one bundle (one competition) per subtask, each with its own ranking column and F
 
 from __future__ import annotations
 
-import ast
 import datetime as _dt
 import importlib.metadata
 import io
@@ -41,6 +40,7 @@ from typing import Any
 
 from archehr.atomic import write_bytes
 from archehr.codabench_local import program_argv, run_program_locally, unpack_for_scoring  # noqa: F401
+from archehr.codabench_vendor import vendored_files
 from archehr.errors import ConfigError, InputError, Problem
 from archehr.templating import render
 from archehr_scoring.metrics.registry import MODEL_METRICS
@@ -56,9 +56,6 @@ COLUMN_MAX = 36
 LEADERBOARD_TITLE_MAX = 64
 TITLE_MAX = 256
 DOCKER_IMAGE_MAX = 128
-# system code never goes into a scoring program (tests/test_layers.py keeps the scorer free of it)
-_SYSTEM = ("archehr.relevance", "archehr.generate", "archehr.llm", "archehr.pipeline", "archehr.runs",
-           "archehr.question", "archehr.align", "archehr.cli", "archehr.ask")
 
 
 @dataclass(frozen=True)
@@ -194,68 +191,6 @@ def check_docker_image(image: str | None) -> str:
     if any(_PLACEHOLDER.fullmatch(part) for part in m.group("path").split("/")):
         raise bad(f"{image!r} is a placeholder: {DOCKER_IMAGE_HELP}")
     return image
-
-
-# --- the vendored scorer ------------------------------------------------------------------------------
-
-def _imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            out.add(node.module)
-            out |= {f"{node.module}.{a.name}" for a in node.names}
-    return out
-
-
-def _module_file(root: Path, module: str) -> Path | None:
-    """The file of `module` under package folder `root` (whose name is the first part), if it is a module."""
-    rel = Path(*module.split(".")[1:])
-    for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def vendored_files() -> dict[str, bytes]:
-    """{path under lib/: bytes}: every module of archehr_scoring and the archehr modules they import."""
-    import archehr
-    import archehr_scoring
-
-    scoring_root = Path(archehr_scoring.__file__).parent
-    archehr_root = Path(archehr.__file__).parent
-    files: dict[str, bytes] = {}
-    todo: list[Path] = []
-    for f in sorted(scoring_root.rglob("*.py")):
-        if "__pycache__" not in f.parts:
-            files[f"archehr_scoring/{f.relative_to(scoring_root).as_posix()}"] = f.read_bytes()
-            todo.append(f)
-    # the real archehr/__init__ re-exports system code lazily: the program gets a bare package instead
-    files["archehr/__init__.py"] = (f'"""archehr modules the scorer needs (vendored by archehr codabench)."""\n\n'
-                                    f'__version__ = "{archehr.__version__}"\n').encode()
-    seen: set[Path] = set()
-    while todo:
-        for module in sorted(_imported_modules(todo.pop())):
-            if not module.startswith("archehr."):  # the package itself is the bare stub above
-                continue
-            if module.startswith(_SYSTEM):
-                raise ConfigError(f"the scorer imports system code ({module}); it cannot be vendored")
-            f = _module_file(archehr_root, module)
-            if f is None or f in seen:
-                continue
-            seen.add(f)
-            todo.append(f)
-            rel = f.relative_to(archehr_root)
-            files[f"archehr/{rel.as_posix()}"] = f.read_bytes()
-            for parent in rel.parents:  # every package on the way needs its __init__
-                init = archehr_root / parent / "__init__.py"
-                if parent != Path(".") and init.is_file() and init not in seen:
-                    seen.add(init)
-                    todo.append(init)
-                    files[f"archehr/{(parent / '__init__.py').as_posix()}"] = init.read_bytes()
-    return files
 
 
 # --- the bundle -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 
 import archehr
 from archehr.answerability.kinds import HOLDS, ask_kind
-from archehr.answerability.review import needs_review
+from archehr.answerability.review import fact_missing, review_flags
 from archehr.answerability.typed import FEATURES, fit_typed, parse_typed
 from archehr.ask import NOT_IN_NOTE
 from archehr.errors import DataError
@@ -256,19 +256,23 @@ def test_a_pending_result_is_flagged_for_review() -> None:
             "Valganciclovir 900 mg twice daily was started.\n")
     q = "Did the repeat CMV test show it going down?"
     r = archehr.answer(note, q, splitter="rules")
-    case, _ = note_case(note, q, splitter="rules")
+    case, split = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
     # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level
     typed = load_typed()
     typed_p = typed.probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
     assert r.confidence == pytest.approx(min(typed_p, (typed.threshold + typed.review) / 2))
-    # the pending rule flags on its own, whatever the model's P: a model that would flag nothing
+    # the pending rule reads the first line on its own, whatever the model's P: pending or only planned flags, a
+    # result does not
     types = answer_types(case)
-    assert needs_review(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0))
-    assert needs_review(_FlagsNothing(), 0.9, False, types,
-                         ("The biopsy was sent; we will call you if the report shows anything unexpected.", 1.0))
-    assert not needs_review(_FlagsNothing(), 0.9, False, types, ("Repeat CMV PCR was 2,100 IU/mL.", 1.0))
+    assert fact_missing(types, ("repeat CMV PCR pending at discharge.", 1.0), q)
+    planned = "The biopsy was sent; we will call you if the report shows anything unexpected."
+    assert fact_missing(types, (planned, 1.0), q)
+    assert not fact_missing(types, ("Repeat CMV PCR was 2,100 IU/mL.", 1.0), q)
+    # and the answer's review flag is raised by a rule whatever the model's P: a model that would flag nothing
+    assert review_flags(_FlagsNothing(), 0.9, False, types, ("repeat CMV PCR pending at discharge.", 1.0), q,
+                        split) == (True, True)
 
 
 class _FlagsNothing:
@@ -311,14 +315,20 @@ def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence(
     from archehr.data.note_split import note_case
 
     note = "Discharge Instructions:\nFollow up with cardiology in 4 weeks.\nFollow up with your GP on ___.\n"
-    case, _ = note_case(note, "When do I see the heart doctor?", splitter="rules")
+    q = "When do I see the heart doctor?"
+    case, split = note_case(note, q, splitter="rules")
     types = answer_types(case)
     assert types.kind == "when"
+
+    def flags(best: tuple[str, float]) -> tuple[bool, bool]:
+        return review_flags(_FlagsAll(), 0.3, False, types, best, q, split)
+
     # the model's P alone would flag (between threshold and review level): the sentence gives the interval
-    assert not needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 1.0))
-    # a blanked date or a sentence barely on the topic keeps the flag
-    assert needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology on ___.", 1.0))
-    assert needs_review(_FlagsAll(), 0.3, False, types, ("Follow up with cardiology in 4 weeks.", 0.1))
+    assert flags(("Follow up with cardiology in 4 weeks.", 1.0)) == (False, False)
+    # a blanked date keeps the flag (a rule sees the date missing), as does a sentence barely on the topic (the
+    # model's doubt, no rule)
+    assert flags(("Follow up with cardiology on ___.", 1.0)) == (True, True)
+    assert flags(("Follow up with cardiology in 4 weeks.", 0.1)) == (True, False)
 
 
 def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.answerability.asked_fact import DISPENSED
+from archehr.answerability.asked_time import DISPENSED
 from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 

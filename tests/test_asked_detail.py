@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from archehr.answerability.asked_detail import date_undated, dose_unsaid, medicine_rows, result_pending
-from archehr.answerability.asked_fact import concept_rows
+from archehr.answerability.asked_thing import concept_rows
 from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from archehr.answerability import firm_answers, holds, roles, test_words
-from archehr.answerability.asked_fact import asked_rows, concept_rows, fact_unsaid
+from archehr.answerability.asked_fact import fact_unsaid
+from archehr.answerability.asked_thing import asked_rows, concept_rows
 from archehr.answerability.review import review_flags, unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon
@@ -178,7 +179,7 @@ def test_a_when_told_by_a_named_visit(sentences: list[str], unsaid: bool) -> Non
     (["The hand clinic will phone you with an appointment."], True),  # no firm time at all
 ])
 def test_a_call_within_hours_is_a_firm_time(sentences: list[str], unset: bool) -> None:
-    from archehr.answerability.asked_fact import date_unset
+    from archehr.answerability.date_unset import date_unset
 
     q = "when will the hand clinic ring him"
     named = concept_rows(q, sentences, load_lexicon())

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from archehr.answerability.asked_fact import UNSET, concept_rows, date_unset, kept_concepts
 from archehr.answerability.asked_service import service_concepts, service_share, service_undated
+from archehr.answerability.asked_thing import concept_rows, kept_concepts
+from archehr.answerability.date_unset import UNSET, date_unset
 from archehr.glossary import load_lexicon
 
 

@@ -1,6 +1,6 @@
 """The asked fact told only as yet to come or at another time: a date still to be set, a result only from before the
-time asked, no span in months or years when that is asked (`asked_fact.date_unset`, `result_earlier`,
-`years_unsaid`).
+time asked, no span in months or years when that is asked (`date_unset.date_unset`, `asked_result.result_earlier`,
+`asked_time.years_unsaid`).
 
 The notes are written for these tests (fictional), a few lines each.
 """
@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from archehr.answerability.asked_fact import concept_rows, date_unset, named_as_risk_only, result_earlier, years_unsaid
+from archehr.answerability.asked_result import named_as_risk_only, result_earlier
+from archehr.answerability.asked_thing import concept_rows
+from archehr.answerability.asked_time import years_unsaid
+from archehr.answerability.date_unset import date_unset
 from archehr.answerability.review import unsaid_in_note
 from archehr.data.note_split import split_note
 from archehr.glossary import load_lexicon

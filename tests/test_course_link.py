@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from archehr.answerability.asked_fact import any_unsaid, concept_rows
+from archehr.answerability.asked_fact import any_unsaid
+from archehr.answerability.asked_thing import concept_rows
 from archehr.answerability.course_link import COURSE_END, W_WEAK, course_out, course_strength, own_conditions_out
 from archehr.answerability.kinds import answer_types
 from archehr.data.note_split import note_case, split_note

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.answerability.asked_fact import concept_rows
+from archehr.answerability.asked_thing import concept_rows
 from archehr.answerability.result_first import first_unresulted, gives_result
 from archehr.glossary import load_lexicon
 

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from archehr.answerability.asked_fact import concept_rows, fact_unsaid
+from archehr.answerability.asked_fact import fact_unsaid
+from archehr.answerability.asked_thing import concept_rows
 from archehr.answerability.review import fact_given
 from archehr.answerability.test_words import PENDING, RESULT_GIVEN
 from archehr.glossary import load_lexicon

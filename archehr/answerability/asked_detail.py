@@ -5,7 +5,7 @@ A question may ask for a finer fact than its kind: "what date is my next renal c
 not "in 4 months"; "what dose of allopurinol will he start on" wants milligrams, not "we will not start allopurinol
 today"; "what was my B12" asked beside a medicine wants the value, not "Vitamin B12 | PENDING". The note names the
 asked thing, so the answer looks confident; the detail is not there. Each rule reads the sentences naming the asked
-thing (`asked_fact.asked_rows`, or those naming the asked medicine) and tells whether any gives the detail:
+thing (`asked_thing.asked_rows`, or those naming the asked medicine) and tells whether any gives the detail:
 
 - `date_undated`: a calendar date or weekday asked ("what date", "which day of the week", "the date on the
   calendar") and no sentence about the asked thing, or the one after it, gives a date, weekday, clock time or a
@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.asked_fact import _DATE_FIELD, _MONTHS, _with_next, asked_rows, kept_concepts
+from archehr.answerability.asked_thing import MONTHS, asked_rows, kept_concepts, with_next
+from archehr.answerability.date_unset import DATE_FIELD
 from archehr.answerability.test_words import PENDING, RESULT, RESULT_GIVEN
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b(?:\s+of\s+the\s+week)?
 CALENDAR = re.compile(
     rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\.\d{{2}}\s*(?:am|pm)\b|"
     rf"\b\d{{1,2}}\s*(?:am|pm)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b|"
-    rf"\b(?:tomorrow|tonight)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+\d{{1,2}}\b|"
+    rf"\b(?:tomorrow|tonight)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,2}}\b|"
     r"\[\*\*|\bday\s*\d+\b|\bsame day\b", re.I)
 DOSE_ASKED = re.compile(r"\bwhat (?:dose|dosage|strength)\b|\bhow (?:many|much) (?:mg|milligrams?|mcg|micrograms?)\b|"
                         r"\bwhich dose\b|\bhow strong\b", re.I)
@@ -60,13 +61,13 @@ def date_undated(kind: str, question: str, texts: Sequence[str], paragraphs: Seq
     after it, gives a day (`CALENDAR`) other than the record's own date field."""
     if not DATE_ASKED.search(question) or named.ndim != 2 or not named.any():
         return False
-    near = _with_next(asked_rows(named, 0.5), paragraphs)
-    return not any(CALENDAR.search(texts[i]) and not _DATE_FIELD.search(texts[i]) for i in np.flatnonzero(near))
+    near = with_next(asked_rows(named, 0.5), paragraphs)
+    return not any(CALENDAR.search(texts[i]) and not DATE_FIELD.search(texts[i]) for i in np.flatnonzero(near))
 
 
 def medicine_rows(question: str, texts: Sequence[str], named: np.ndarray, lexicon: Glossary) -> np.ndarray:
     """The sentences naming a medicine the question asks about (`kinds.medicines_asked`; rows of `named` are the
-    question's kept concepts, `asked_fact.kept_concepts`)."""
+    question's kept concepts, `asked_thing.kept_concepts`)."""
     from archehr.answerability.kinds import medicines_asked
 
     drugs = medicines_asked(question, lexicon)
@@ -93,7 +94,7 @@ def dose_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], 
     if not rows.any():
         return False
     near = rows.copy()
-    for i in np.flatnonzero(_with_next(rows, paragraphs) & ~rows):
+    for i in np.flatnonzero(with_next(rows, paragraphs) & ~rows):
         near[i] = not medicines_asked(texts[i], lexicon)
     return not any(DOSE.search(texts[i]) for i in np.flatnonzero(near))
 

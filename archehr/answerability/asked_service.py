@@ -98,14 +98,14 @@ def _other_service(text: str) -> bool:
 def _dated(texts: Sequence[str]) -> np.ndarray:
     """Which sentences give a firm date or an interval (the log stamp they open with set aside), or say no visit
     is to come."""
-    from archehr.answerability.asked_fact import _DATE_FIELD, _FIRM, unstamped
+    from archehr.answerability.date_unset import DATE_FIELD, FIRM, unstamped
     from archehr.answerability.review import WHEN_GIVEN
     from archehr.answerability.when_answers import BOOKED_SLOT
 
     plain = [" ".join(t.split()) for t in texts]
-    return np.array([bool(_FIRM.search(unstamped(t)) or BOOKED_SLOT.search(unstamped(t))
+    return np.array([bool(FIRM.search(unstamped(t)) or BOOKED_SLOT.search(unstamped(t))
                           or WHEN_GIVEN.search(unstamped(t)) or _NO_VISIT.search(t))
-                     and not _DATE_FIELD.search(t) for t in plain], dtype=bool)
+                     and not DATE_FIELD.search(t) for t in plain], dtype=bool)
 
 
 def service_undated(kind: str, question: str, texts: Sequence[str], concepts: Sequence, named: np.ndarray) -> bool:

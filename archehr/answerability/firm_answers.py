@@ -27,6 +27,7 @@ import re
 
 import numpy as np
 
+from archehr.answerability.asked_thing import MONTHS
 from archehr.answerability.holds import RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT
@@ -35,14 +36,12 @@ from archehr.answerability.test_words import RESULT as _RESULT
 
 W_WEAK = 0.6  # the share of a firm answer a sentence holding only a weak form of the asked kind counts
 
-_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _EVENTS = (r"birth|admission|discharge|surgery|operation|diagnosis|transplant|visit|appointment|review|stroke|"
            r"delivery|stay|start|beginning|childhood|injury|accident|fall|procedure|treatment|infection|illness|"
            r"retirement|pregnancy")
 # "since" of time: "since the summer", "since 05/04", "since his last visit", "ever since": no cause
 _SINCE_TIME = re.compile(
-    rf"\bever since\b|\bsince\s+(?:\d|(?:{_MONTHS})\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|then\b|"
+    rf"\bever since\b|\bsince\s+(?:\d|(?:{MONTHS})\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|then\b|"
     rf"yesterday|last\b|this\b|then\b|age\b|(?:{_EVENTS})\b|"
     rf"(?:the|his|her|their|my|your|our)\s+(?:last\s+|recent\s+|previous\s+|first\s+)?"
     rf"(?:summer|winter|spring|autumn|fall|weekend|holidays?|new year|christmas|hospital|{_EVENTS})\b)", re.I)

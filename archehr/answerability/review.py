@@ -78,21 +78,22 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
     (`archehr.answerability.asked_fact.any_unsaid`); or, for a result question, the first cited sentence (`first`, its
     text) gives no result of the asked test (`result_first.first_unresulted`)."""
-    from archehr.answerability import asked_fact as af
+    from archehr.answerability.asked_fact import any_unsaid
+    from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
     texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
     lexicon = load_lexicon()
-    named = af.concept_rows(question, texts, lexicon)
+    named = concept_rows(question, texts, lexicon)
     at = texts.index(first) if first in texts else None
-    return af.any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
+    return any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
 
 
 def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
     """A why answer whose first line (`best`) holds no cause (`why_causes.says_no_cause`: no cause marker, or a
     diagnosis line restating the asked finding): the line names the asked thing, not why."""
-    from archehr.answerability import asked_fact as af
+    from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.why_causes import says_no_cause
     from archehr.glossary import load_lexicon
 
@@ -102,7 +103,7 @@ def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, fl
     if best[0] not in texts:
         return False
     i = texts.index(best[0])
-    return says_no_cause(i, texts, af.concept_rows(question, texts, load_lexicon()))
+    return says_no_cause(i, texts, concept_rows(question, texts, load_lexicon()))
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
@@ -141,28 +142,20 @@ def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: flo
     return confidence
 
 
-def needs_review(model: Any, p: float | None, selector_flag: bool, types: Any,
-                 best: tuple[str, float] | None, question: str | None = None) -> bool:
-    """The review flag of an answer given: the confidence model's (below its threshold it was answered only
-    because a sentence holds the asked kind, so flagged; between threshold and review level unless the
-    first line gives the date asked for), or the selector's without one; and, with the answer types
-    (`types`, None when ranking by the selector alone), a fact asked but not given. `best`: the first
-    cited sentence's text and topic score."""
-    return model_flags(model, p, selector_flag, types, best) or (
-        model is not None and types is not None and fact_missing(types, best, question))
-
-
 def model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
                 best: tuple[str, float] | None) -> bool:
-    """The confidence model's review flag (`needs_review`), or the selector's without one."""
+    """The confidence model's review flag (below its threshold it was answered only because a sentence holds the asked
+    kind, so flagged; between threshold and review level unless the first line gives the fact asked: `fact_given`), or
+    the selector's without one."""
     if model is not None and p is not None:
         return model.abstains(p) or (model.flags(p) and not fact_given(types, best))
     return selector_flag
 
 
 def fact_missing(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
-    """The fact rules of `needs_review`: the asked fact is not given (no duration or date, a booked event
-    without one, a medicine or activity the note never names, a result awaited or only planned, a blank date)."""
+    """The fact rules of `review_flags` read from the answer types and the first cited line (`best`): the asked fact
+    is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
+    result awaited or only planned, a blank date)."""
     from archehr.answerability.cues import asks_booked_event
 
     best_text = best[0] if best is not None else None

@@ -1,0 +1,109 @@
+"""The sentences naming what a question asks about: the question's concepts the asked-fact rules read
+(`kept_concepts`), the sentences naming each (`concept_rows`), those naming the most of them (`asked_rows`), and the
+patterns those rules share (a month's name, a date or clock time, a dose).
+
+The rules reading them: `asked_result` (a result asked), `asked_time` (a course's length or a date asked),
+`date_unset` (a date said to be yet to be set), `asked_detail` and `asked_service`; `asked_fact.any_unsaid`
+gathers them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from archehr.glossary import Glossary
+
+# a month's name, in a date ("12 March", "Dec 3")
+MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
+# a dose ("5 mg", "2 puffs"): a medicine's line, no result
+DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)
+# verbs asking for a result ("what did it show"): no concept of what was tested (`kept_concepts`)
+_ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
+                 "better", "worse", "mean", "anything")
+# a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
+DATE_TIME = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
+
+
+def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
+    """Which sentences name each of the question's concepts (`kinds.asked_concepts`; one row a concept, one column
+    a sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
+    generic test word ("the blood test") or a verb asking for a result ("find", "show") beside other concepts
+    says where or how the result was asked, not what: left out."""
+    from archehr.answerability.kinds import sentence_words
+    from archehr.relevance.text import tokens
+
+    concepts = kept_concepts(question, lexicon)
+    words = [sentence_words(t, lexicon) for t in texts]
+    raw = [tokens(t) for t in texts]
+    # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
+    # ("CT" -> "imaging", "mri"): a CT's result is not the MRI's
+    abbrs = {tuple(tokens(e.term)) for e in lexicon.matches(question) if e.kind == "abbr"}
+    out = np.zeros((len(concepts), len(texts)), dtype=bool)
+    for k, c in enumerate(concepts):
+        own = c.surface in abbrs
+        for i, w in enumerate(words):
+            named = c.covered_by(set(raw[i]) | _own_expansions(texts[i], c.surface, lexicon) if own else w)
+            out[k, i] = named or (len(c.surface) == 1 and len(c.surface[0]) >= 5
+                                  and any(t.startswith(c.surface[0]) for t in raw[i]))
+    return out
+
+
+def kept_concepts(question: str, lexicon: Glossary) -> list:
+    """The question's concepts `concept_rows` reads, in its row order (`kinds.asked_concepts` less a generic test word
+    or a verb asking for a result when others remain)."""
+    from archehr.answerability.holds import GENERIC_TESTS
+    from archehr.answerability.kinds import asked_concepts
+    from archehr.relevance.text import tokens
+
+    concepts = asked_concepts(question, lexicon)
+    aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
+    kept = [c for c in concepts if c.surface not in aside]
+    return kept if kept else concepts
+
+
+def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:
+    """The words of the sentence's abbreviations that are the asked one (`surface`), expanded."""
+    from archehr.relevance.text import tokens
+
+    return {x for e in lexicon.matches(text) if e.kind == "abbr" and tuple(tokens(e.term)) == surface
+            for x in tokens(" ".join(e.expansions))}
+
+
+def asked_rows(named: np.ndarray, share: float = 1.0) -> np.ndarray:
+    """The sentences naming the asked thing: those naming the most of the question's concepts (rows of `named`, one
+    column a sentence; at least `share` of the best sentence's score), each concept weighed by how rare it is in
+    the note (as `kinds.answer_types` weighs its topic). Empty when the note names none."""
+    if named.ndim != 2 or not named.size:
+        return np.zeros(named.shape[-1] if named.ndim else 0, dtype=bool)
+    n = named.shape[1]
+    df = named.sum(axis=1)
+    weight = np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
+    score = weight @ named
+    if score.max() <= 0:
+        return np.zeros(n, dtype=bool)
+    return score >= share * score.max() - 1e-9
+
+
+def with_next(rows: np.ndarray, paragraphs: Sequence[str]) -> np.ndarray:
+    """The rows and each one's next sentence in the same paragraph ("2. Continue for at least 6 months")."""
+    out = rows.copy()
+    for i in np.flatnonzero(rows):
+        if i + 1 < len(rows) and paragraphs[i + 1] == paragraphs[i]:
+            out[i + 1] = True
+    return out
+
+
+def topic_scores(named: np.ndarray) -> np.ndarray:
+    """Each sentence's share of the question's concepts, each weighed by its rarity in the note (`asked_rows`)."""
+    n = named.shape[1]
+    df = named.sum(axis=1)
+    weight = np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
+    return weight @ named

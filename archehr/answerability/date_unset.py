@@ -1,0 +1,102 @@
+"""A date asked about that the note says is yet to be set ("will be confirmed at the next visit", "to be booked"):
+`date_unset`. `asked_fact.any_unsaid` gathers this rule with the others.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from archehr.answerability.asked_thing import MONTHS, topic_scores
+
+# a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
+# not a condition ("when can he drive": answered by "once he can do an emergency stop")
+_DATE_Q = re.compile(r"\b(?:date|day|appointment|appt|booked|scheduled|operation|surgery|scan|mri|ct|x-?ray|"
+                     r"follow[- ]?up|review|visit|check[- ]?up|clinic|cycle|session|infusion|start|begin|"
+                     # a clinician to be seen: "whens the dietician seeing me", "when do I see Mr Raman"
+                     r"see|seeing|seen)\b", re.I)
+_CONDITION_Q = re.compile(r"\bwhen (?:can|could|may|might|should|must|would)\b|\bhow (?:soon|long)\b|"
+                          r"\bwhen will (?:i|we|you) (?:hear|know|get)\b", re.I)
+# the event's date yet to be set: "will be confirmed at the next visit", "the hospital will write to you with the
+# appointment", "our team will phone him with a date", "to be booked", "will be planned once ... complete"
+UNSET = re.compile(
+    r"\b(?:will|would|shall) be (?:confirmed|arranged|decided|planned|discussed|agreed|scheduled|booked|organi[sz]ed|"
+    r"fixed|set|finali[sz]ed|determined|sent|posted|made)\b|"
+    r"\b(?:to be|yet to be|not yet|still to be) (?:confirmed|arranged|decided|booked|scheduled|set|fixed|agreed|"
+    r"determined|planned)\b|\b(?:tbc|tba)\b|"
+    r"\b(?:will|we'll|they'll|should|to) (?:write|phone|call|contact|text|send|post|ring|let)\b[^.;]{0,40}"
+    r"\b(?:date|appointment|appt|time|letter|details)\b|"
+    r"\b(?:date|appointment|appt|letter|details)s? (?:will|should) (?:be )?(?:follow|come|arrive|sent|posted)\b|"
+    r"\bwill be in touch\b|"
+    # "date not yet known", "no date yet", "will call you to set up a time", "awaiting an appointment"
+    r"\b(?:date|time|appointment|appt)s? (?:is |are )?(?:not (?:yet |currently )?|yet to be |still to be )"
+    r"(?:known|available|confirmed|set|fixed|given)\b|\bno (?:date|appointment|appt) (?:yet|as yet|given)\b|"
+    r"\bto set up (?:a |an |the )?(?:time|date|appointment|appt|visit)\b|"
+    r"\bawait\w* (?:a |an |the )?(?:date|appointment|appt)\b", re.I)
+# an interval too vague to put on a calendar ("in a few weeks"), when a date is asked
+_VAGUE = re.compile(r"\b(?:in|within|after) (?:a few|a couple of|several|some|the coming|the next few) "
+                    r"(?:days|weeks|months)\b", re.I)
+UNSET_SHARE = 0.5  # the sentence saying the date is yet to be set names at least this share of the best one's topic
+_DATE_WORD = re.compile(r"\b(?:date|day|calendar)\b", re.I)
+# a firm date of an event: a calendar date, a weekday, a clock time, "tomorrow", a counted interval ("in 2 weeks")
+FIRM = re.compile(
+    rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
+    rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS})\b|"
+    rf"\b(?:{MONTHS})\s+\d{{1,2}}\b|"
+    r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
+    r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b"
+    # (an interval set by another event is no date of it: "INR to be checked within 72 hours before the extraction")
+    r"(?!\s+(?:before|prior to|of)\b)", re.I)
+# a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
+DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
+# a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
+_NUMBERED = re.compile(r"\b(cycle|dose|round|session|stage|phase|week|infusion|course|visit)\s*#?\s*(\d+)\b", re.I)
+
+
+
+def unstamped(text: str) -> str:
+    """The line without the stamp a log's entry opens with ("23/05/2025 10:14  Tooth extraction being planned ..."):
+    the entry's own time is no date of what it plans."""
+    from archehr.answerability.med_decisions import stamp
+
+    head = stamp(text)
+    return text[len(head):] if head and text.startswith(head) else text
+
+
+def _numbers(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for word, n in _NUMBERED.findall(text):
+        out.setdefault(word.lower(), set()).add(n)
+    return out
+
+def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
+               named: np.ndarray) -> bool:
+    """A date or booked event asked (a when question naming a date, an appointment, a scan, a start ...) whose
+    sentences in the note say it is yet to be set ("will be confirmed at the next visit", "the hospital will write
+    to you with the appointment", "to be booked"; "in a few weeks" when a date is asked): the sentence saying so
+    (or the one before it, naming the event) names the asked thing more than any sentence giving a firm date does
+    (a calendar date, a weekday, a time, "in 2 weeks"; not the record's own date field, not another numbered
+    event: "cycle 4" for "cycle 5")."""
+    if kind != "when" or named.ndim != 2 or not named.size or not _DATE_Q.search(question) \
+            or _CONDITION_Q.search(question):
+        return False
+    score = topic_scores(named)
+    if score.max() <= 0:
+        return False
+    plain = [" ".join(t.split()) for t in texts]
+    asked = _numbers(question)
+    for i, t in enumerate(plain):
+        theirs = _numbers(t)
+        if any(w in theirs and not (theirs[w] & ns) for w, ns in asked.items()):
+            score[i] = 0.0
+    vague = bool(_DATE_WORD.search(question))
+    unset = 0.0
+    for i, t in enumerate(plain):
+        if UNSET.search(t) or (vague and _VAGUE.search(t)):
+            before = score[i - 1] if i and paragraphs[i - 1] == paragraphs[i] else 0.0
+            unset = max(unset, score[i], before)
+    firm = max((score[i] for i, t in enumerate(plain) if FIRM.search(unstamped(t)) and not DATE_FIELD.search(t)),
+               default=0.0)
+    return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
