@@ -42,6 +42,8 @@ _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-
 # a name before the birth date or record number on a header line: "Maria Delgado-Ruiz DOB: 04/11/1992"
 _NAME_THEN_ID = re.compile(r"^[A-Z][a-z'-]+(?: [A-Z][A-Za-z'-]+){1,3}(?= (?:DOB|MRN):[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# fields parted by semicolons ("DOB: 12/01/2004; Record No: 5518"): the semicolon stays with the field before it
+_SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
 _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
@@ -101,6 +103,10 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
         cuts += [(m.end(), m.end() + 1) for m in [_NAME_THEN_ID.match(line)] if m]
+        # (only where every semicolon parts two fields: "Plan: rest; Dr Lee: call if worse" may be prose)
+        semicolons = list(_SEMICOLON_FIELD.finditer(line))
+        if semicolons and len(semicolons) == line.count(";") - line.rstrip().endswith(";"):
+            cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line)
     if not cuts:
@@ -418,6 +424,19 @@ def is_rule_line(line: str) -> bool:
 def is_page_line(line: str) -> bool:
     """A PDF copy's page header or footer ("Page 2 of 3", "2/3", "- continued -")."""
     return bool(_PAGE_LINE.match(line.strip()))
+
+
+# a message thread's or a log's entry heading on a line of its own, with a date or a time: bracketed ("[Nurse
+# reply - 04/11/2026 09:02, J. Doe, Practice Nurse]") or a date and time and its writer ("03/06/2025 09:42 - Sr
+# A. Lee, CNS"): the entry's stamp, kept with its first sentence
+_STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$"
+                         r"|^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
+                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+[-\u2013\u2014|][ \t]+[A-Z][^!?:;]{1,60}(?<![.!?])$")
+
+
+def is_entry_stamp_line(line: str) -> bool:
+    """A log's or a thread's entry heading that stands over its first line: a date or a time, and who wrote it."""
+    return bool(_STAMP_LINE.match(line.strip()))
 
 
 def starts_with_stamp(line: str) -> bool:

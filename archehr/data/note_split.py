@@ -37,6 +37,7 @@ from archehr.data.note_layout import (
     ORDER_COLUMN,
     field_cells,
     is_breadcrumb,
+    is_entry_stamp_line,
     is_page_line,
     is_readings_line,
     is_rule_line,
@@ -84,9 +85,6 @@ _RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
-# a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
-# reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
-_STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
 
 
 @dataclass(frozen=True)
@@ -328,7 +326,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         number = _LEADING_NUMBER.match(line)
         last_number = int(number.group(1)) if number else last_number
-        if _STAMP_LINE.match(line) and index + 1 < len(paragraph):
+        if is_entry_stamp_line(line) and index + 1 < len(paragraph):
             open_unit = _Unit(s, e, "stamp", lead)
         elif ITEM.match(line):
             open_unit = _Unit(s, e, "list", lead)
