@@ -390,8 +390,15 @@ def soap_letters_apart(paragraphs: list[list[str]]) -> bool:
 _TITLE_LINE = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]{2,})(?: (?:[A-Z][a-z]+|[A-Z]{2,}|of|and|to|for|&)){1,4}$")
 
 
-def heading_line(line: str, starts_unit: bool, next_line: str) -> bool:
-    """A header alone on its line ("Discharge Medications:"), a group of orders' heading, or, where no unit runs on
-    into the line, a title-case heading over a line opening in lower case."""
+# a paragraph's caption in sentence case over its lines, as a patient portal heads its sections ("What happened
+# today", "Your medication list"): a few words, no digit, no stop
+_CAPTION = re.compile(r"^[A-Z][a-z]+(?: [a-z]+){1,5}$")
+
+
+def heading_line(line: str, starts_unit: bool, next_line: str, first: bool = False) -> bool:
+    """A header alone on its line ("Discharge Medications:"), a group of orders' heading, where no unit runs on
+    into the line a title-case heading over a line opening in lower case, or (`first`: the paragraph's first line) a
+    caption over the paragraph's next line, unless that line opens with a date, as an appointment's name does."""
     return bool(HEADER_ONLY.match(line) or ORDER_HEADING.match(line)
-                or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower()))
+                or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower())
+                or (first and _CAPTION.match(line) and next_line.strip() and not starts_with_stamp(next_line)))

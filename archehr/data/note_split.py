@@ -317,7 +317,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if index in groups or heading_line(line, open_unit is None, _next_line(text, paragraph, index + 1)):
+        if index in groups or heading_line(line, open_unit is None, _next_line(text, paragraph, index + 1), index == 0):
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
