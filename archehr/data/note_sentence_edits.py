@@ -78,9 +78,11 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
 
 
-# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
+# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew,
+# not one that says why or when of the medicine before it ("Hydrochlorothiazide 25 mg STOPPED because ...")
 _INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+"
                            r"(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
+                           r"(?! (?:because|as|due|since|after|until|when|while|for|on|in|at|by|today|yesterday)\b)"
                            r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
 
 
