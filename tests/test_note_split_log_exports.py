@@ -70,3 +70,15 @@ def test_an_appointment_stack_keeps_its_closing_sentence():
             "  Hillside Clinic, Room 2\n  Please bring your dressing pack.\n\nCall us if the wound bleeds.\n")
     assert texts(note) == ["Upcoming appointments", "Wound check - Nurse visit Monday, March 2, 2026 at 9:30 AM "
                            "Hillside Clinic, Room 2 Please bring your dressing pack.", "Call us if the wound bleeds."]
+
+
+def test_a_dictated_headers_lower_case_fields_are_one_unit_each():
+    note = ("CARDIOLOGY CLINIC - DICTATED NOTE\npatient ann lee-moss  dob 01/02/1960  ref CX-118\n"
+            "date of visit 3 may 2025  dr jo kent consultant cardiologist\n\nseen today with palpitations.\n")
+    assert texts(note)[:6] == ["CARDIOLOGY CLINIC - DICTATED NOTE", "patient ann lee-moss", "dob 01/02/1960",
+                               "ref CX-118", "date of visit 3 may 2025", "dr jo kent consultant cardiologist"]
+
+
+def test_lower_case_prose_two_spaces_apart_is_no_dictated_header():
+    # (a column that ends a sentence is prose, not a field)
+    assert "dob checked and correct" not in texts("SUMMARY\npatient was seen today.  dob checked and correct\n")

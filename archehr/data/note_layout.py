@@ -110,6 +110,8 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line)
     if not cuts:
+        cuts = _spoken_fields(line)
+    if not cuts:
         return []
     cells, pos = [], 0
     for a, b in sorted(set(cuts)):
@@ -127,6 +129,21 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
+
+
+# a dictated header typed in lower case names its fields without colons ("patient ann lee  dob 01/02/1990  ref
+# AB-123", "date of visit 3 may 2025  dr jo kent consultant"): each column a field when each opens with such a name
+_SPOKEN_LABEL = re.compile(r"(?:patient|pt|name|dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? no|ref|"
+                           r"date of (?:visit|clinic|dictation|letter)|dr|consultant|gp|age|sex|ward) \S")
+
+
+def _spoken_fields(line: str) -> list[tuple[int, int]]:
+    """The gaps between a dictated header's fields named in lower case; [] for any other line."""
+    gaps = [(m.start(), m.end()) for m in re.finditer(r"(?<=\S)(?: {2,}|\t[ \t]*)(?=\S)", line)]
+    starts = [0] + [b for _, b in gaps]
+    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", line):
+        return gaps
+    return []
 
 
 # an age and sex ("52M", "34 F", "5 mo") or a short name and one value with a digit ("Adm 10/02/2026",
