@@ -82,3 +82,13 @@ def test_a_dictated_headers_lower_case_fields_are_one_unit_each():
 def test_lower_case_prose_two_spaces_apart_is_no_dictated_header():
     # (a column that ends a sentence is prose, not a field)
     assert "dob checked and correct" not in texts("SUMMARY\npatient was seen today.  dob checked and correct\n")
+
+
+def test_a_dotted_date_and_time_alone_is_a_stamp_that_stays_with_its_entry():
+    from archehr.data.note_layout import is_stamp_only
+    from archehr.data.note_sentence_edits import should_join
+
+    assert is_stamp_only("18.11.2025 08:05")
+    # (a parser may cut after the stamp: the edit joins it back)
+    assert should_join("18.11.2025 08:05", "Pt asked about her inhaler.", "text")
+    assert not is_stamp_only("18.11.2025 08:05 done.")

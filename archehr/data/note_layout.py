@@ -76,7 +76,9 @@ STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?
 
 
 # a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
-_STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
+# (a date written with dots too: "18.11.2025 08:05")
+_STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?"
+                rf"|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}"
                 rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
 _STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
 
