@@ -85,8 +85,8 @@ def test_lower_case_prose_two_spaces_apart_is_no_dictated_header():
 
 
 def test_a_dotted_date_and_time_alone_is_a_stamp_that_stays_with_its_entry():
-    from archehr.data.note_layout import is_stamp_only
     from archehr.data.note_sentence_edits import should_join
+    from archehr.data.note_stamps import is_stamp_only
 
     assert is_stamp_only("18.11.2025 08:05")
     # (a parser may cut after the stamp: the edit joins it back)

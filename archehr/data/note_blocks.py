@@ -14,16 +14,14 @@ from archehr.data.note_layout import (
     DATA_CELL,
     FIELD,
     ITEM,
-    MONTH_NAME,
     OPEN_END,
     ORDER,
-    STAMP,
-    WEEKDAY,
     field_cells,
     is_page_line,
     is_rule_line,
     laid_out,
 )
+from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap, starts_with_stamp
+from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap
+from archehr.data.note_stamps import starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
 # "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")

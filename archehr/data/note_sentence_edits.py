@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import is_stamp_only
+from archehr.data.note_stamps import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"

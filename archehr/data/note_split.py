@@ -37,7 +37,6 @@ from archehr.data.note_layout import (
     ORDER_COLUMN,
     field_cells,
     is_breadcrumb,
-    is_entry_stamp_line,
     is_page_line,
     is_readings_line,
     is_rule_line,
@@ -59,6 +58,7 @@ from archehr.data.note_sections import (
     writes_labelled_paragraphs,
 )
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
+from archehr.data.note_stamps import is_entry_stamp_line
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
