@@ -51,6 +51,7 @@ def test_a_paragraphs_sentence_case_caption_is_its_own_unit():
 
 def test_a_caption_like_line_that_a_sentence_carries_on_is_no_caption():
     assert texts("The wound was closed\nwith 4 stitches.\n") == ["The wound was closed with 4 stitches."]
+    assert texts("Come back to clinic in\n6 weeks.\n") == ["Come back to clinic in 6 weeks."]
 
 
 def test_an_order_word_saying_why_starts_no_new_order():

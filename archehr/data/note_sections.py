@@ -400,8 +400,10 @@ def heading_line(line: str, starts_unit: bool, next_line: str, first: bool = Fal
     """A header alone on its line ("Discharge Medications:"), a group of orders' heading, where no unit runs on
     into the line a title-case heading over a line opening in lower case, or (`first`: the paragraph's first line) a
     caption over the paragraph's next line, unless that line opens with a date, as an appointment's name does, or
-    carries a sentence on, in lower case or a bracket at the caption's depth ("Knee bend" + "(flexion) is 95")."""
+    carries a sentence on, in lower case or a bracket at the caption's depth ("Knee bend" + "(flexion) is 95"), or the
+    caption stops on an open word ("Follow up with cardiology in" + "2 weeks.")."""
     return bool(HEADER_ONLY.match(line) or ORDER_HEADING.match(line)
                 or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower())
-                or (first and _CAPTION.match(line) and next_line.strip() and not starts_with_stamp(next_line)
+                or (first and _CAPTION.match(line) and not OPEN_END.search(line) and next_line.strip()
+                    and not starts_with_stamp(next_line)
                     and (next_line[:1].isspace() or not re.match(r"[(a-z]", next_line))))
