@@ -14,16 +14,14 @@ from archehr.data.note_layout import (
     DATA_CELL,
     FIELD,
     ITEM,
-    MONTH_NAME,
     OPEN_END,
     ORDER,
-    STAMP,
-    WEEKDAY,
     field_cells,
     is_page_line,
     is_rule_line,
     laid_out,
 )
+from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------
 
@@ -176,6 +174,9 @@ def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
     while last + 1 < len(lines) and last - i < _SET_IN_LINES - 1 and leads[last + 1] == leads[i] \
             and _block_line(lines[last + 1]):
         last += 1
+    # (its last line may be one short sentence for the visit: "Please arrive 10 minutes early.")
+    if last > i and _closing_sentence(lines, leads, last + 1, leads[i]):
+        last += 1
     if last + 1 < len(lines) and leads[last + 1] >= leads[i]:
         return i  # (the stack is no whole: its next line is as deep)
     stack = lines[i:last + 1]
@@ -187,6 +188,14 @@ def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
     if last > i and (dated or (whens == 0 and any(_TO_BE_BOOKED.search(x) for x in stack))):
         return last
     return i
+
+
+def _closing_sentence(lines: list[str], leads: list[int], k: int, depth: int) -> bool:
+    """Is line k, at `depth`, a stack's last line (the next line is shallower, or there is none) and one short
+    sentence?"""
+    return k < len(lines) and leads[k] == depth and (k + 1 == len(lines) or leads[k + 1] < depth) \
+        and len(lines[k]) <= 80 and lines[k].endswith(".") and not _SENTENCE_INSIDE.search(lines[k]) \
+        and not ITEM.match(lines[k]) and not FIELD.match(lines[k])
 
 
 # --- stacked results of a portal -------------------------------------------------------------------------

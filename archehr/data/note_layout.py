@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_stamps import STAMP, STAMP_ONLY, starts_with_stamp
+
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
 _LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
@@ -42,6 +44,8 @@ _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-
 # a name before the birth date or record number on a header line: "Maria Delgado-Ruiz DOB: 04/11/1992"
 _NAME_THEN_ID = re.compile(r"^[A-Z][a-z'-]+(?: [A-Z][A-Za-z'-]+){1,3}(?= (?:DOB|MRN):[ \t]+\S)")
 _FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+# fields parted by semicolons ("DOB: 12/01/2004; Record No: 5518"): the semicolon stays with the field before it
+_SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
 _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
@@ -59,26 +63,6 @@ _PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+
                         r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
                         r"|continued (?:on|from) (?:next|previous) page)"
                         r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
-# (month and day names in title case or, as upper-case exports print them, in capitals: "MAY 16, 2034")
-WEEKDAY = (r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
-            r"|(?:MON|TUES?|WED(?:NES)?|THU(?:RS?)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?)\.?")
-MONTH_NAME = (r"(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*"
-               r"|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*)\.?")
-# a time or date at the start of a line opens a unit: a timed entry ("14:32 Pt ambulated", "0815 Seen by")
-# or a dated one ("12/14/2026 Echo ...", "Mon 12/14 9:30 AM ...", "2026-12-14 ...")
-STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?(?![\d:])"
-                    rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
-                    rf"|{MONTH_NAME}\s+\d{{1,2}}\b"
-                    rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
-                    rf"|{WEEKDAY},?\s+(?:\d|{MONTH_NAME}))")
-
-
-# a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
-_STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}"
-                rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
-_STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
-
-
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
@@ -101,8 +85,14 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
                  if m.start() > first_colon]
         cuts += [(m.end(), m.end() + 1) for m in [_NAME_THEN_ID.match(line)] if m]
+        # (only where every semicolon parts two fields: "Plan: rest; Dr Lee: call if worse" may be prose)
+        semicolons = list(_SEMICOLON_FIELD.finditer(line))
+        if semicolons and len(semicolons) == line.count(";") - line.rstrip().endswith(";"):
+            cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line)
+    if not cuts:
+        cuts = _spoken_fields(line)
     if not cuts:
         return []
     cells, pos = [], 0
@@ -117,10 +107,25 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     cells = [piece for a, b in cells for piece in _measurement_pair(line, a, b)]
     # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
     # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142")
-    if len(cells) == 2 and starts_with_stamp(line) and _STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
+    if len(cells) == 2 and starts_with_stamp(line) and STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
+
+
+# a dictated header typed in lower case names its fields without colons ("patient ann lee  dob 01/02/1990  ref
+# AB-123", "date of visit 3 may 2025  dr jo kent consultant"): each column a field when each opens with such a name
+_SPOKEN_LABEL = re.compile(r"(?:patient|pt|name|dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? no|ref|"
+                           r"date of (?:visit|clinic|dictation|letter)|dr|consultant|gp|age|sex|ward) \S")
+
+
+def _spoken_fields(line: str) -> list[tuple[int, int]]:
+    """The gaps between a dictated header's fields named in lower case; [] for any other line."""
+    gaps = [(m.start(), m.end()) for m in re.finditer(r"(?<=\S)(?: {2,}|\t[ \t]*)(?=\S)", line)]
+    starts = [0] + [b for _, b in gaps]
+    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", line):
+        return gaps
+    return []
 
 
 # an age and sex ("52M", "34 F", "5 mo") or a short name and one value with a digit ("Adm 10/02/2026",
@@ -419,17 +424,6 @@ def is_page_line(line: str) -> bool:
     """A PDF copy's page header or footer ("Page 2 of 3", "2/3", "- continued -")."""
     return bool(_PAGE_LINE.match(line.strip()))
 
-
-def starts_with_stamp(line: str) -> bool:
-    """Does the line open with a time or date, as a timed or dated entry does ("14:32 ...", "Mon 12/14 ...")?"""
-    return bool(STAMP.match(line.strip()))
-
-
-def is_stamp_only(text: str) -> bool:
-    """A time or a date and nothing else, with no full stop ("04/06/2026 09:18", "10:36", "Tue 11/24 8:15 AM")."""
-    text = text.strip()
-    return bool(_STAMP_ONLY.match(text)) and re.search(r"\d[:/-]\d", text) is not None \
-        and not text.endswith((".", "!", "?"))
 
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 

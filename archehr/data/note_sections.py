@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap, starts_with_stamp
+from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap
+from archehr.data.note_stamps import starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
 # "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")
@@ -390,8 +391,19 @@ def soap_letters_apart(paragraphs: list[list[str]]) -> bool:
 _TITLE_LINE = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]{2,})(?: (?:[A-Z][a-z]+|[A-Z]{2,}|of|and|to|for|&)){1,4}$")
 
 
-def heading_line(line: str, starts_unit: bool, next_line: str) -> bool:
-    """A header alone on its line ("Discharge Medications:"), a group of orders' heading, or, where no unit runs on
-    into the line, a title-case heading over a line opening in lower case."""
+# a paragraph's caption in sentence case over its lines, as a patient portal heads its sections ("What happened
+# today", "Your medication list"): a few words, no digit, no stop
+_CAPTION = re.compile(r"^[A-Z][a-z]+(?: [a-z]+){1,5}$")
+
+
+def heading_line(line: str, starts_unit: bool, next_line: str, first: bool = False) -> bool:
+    """A header alone on its line ("Discharge Medications:"), a group of orders' heading, where no unit runs on
+    into the line a title-case heading over a line opening in lower case, or (`first`: the paragraph's first line) a
+    caption over the paragraph's next line, unless that line opens with a date, as an appointment's name does, or
+    carries a sentence on, in lower case or a bracket at the caption's depth ("Knee bend" + "(flexion) is 95"), or the
+    caption stops on an open word ("Follow up with cardiology in" + "2 weeks.")."""
     return bool(HEADER_ONLY.match(line) or ORDER_HEADING.match(line)
-                or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower()))
+                or (starts_unit and _TITLE_LINE.match(line) and next_line.lstrip()[:1].islower())
+                or (first and _CAPTION.match(line) and not OPEN_END.search(line) and next_line.strip()
+                    and not starts_with_stamp(next_line)
+                    and (next_line[:1].isspace() or not re.match(r"[(a-z]", next_line))))

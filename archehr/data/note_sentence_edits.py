@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import is_stamp_only
+from archehr.data.note_stamps import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
                           r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 # (a place's abbreviations too: "Co. Westmeath", "Mt. Hope", "Ft. Collins")
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft)\.$")
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft|Pharm)\.$")
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
-# (a slash or an ampersand between two people too: "O. Devine, CNS / K. Brady RN")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:,(]|\s[-/&]\s|^"
+# (a slash, an ampersand or a semicolon between two people too: "O. Devine, CNS / K. Brady RN", "K. Lee RN; T. Osei RN")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
@@ -78,9 +78,11 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
 
 
-# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew
+# "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew,
+# not one that says why or when of the medicine before it ("Hydrochlorothiazide 25 mg STOPPED because ...")
 _INLINE_ORDER = re.compile(r"(?<=[a-z0-9)\]])(?<!\band)(?<!\bor)(?<!\bto)(?<!\bthen)(?<![Pp]lease)\s+"
                            r"(?=(?:STOP|STOPPED|HOLD|HELD|START|STARTED|DISCONTINUE|RESUME)\b"
+                           r"(?! (?:because|as|due|since|after|until|when|while|for|on|in|at|by|today|yesterday)\b)"
                            r"(?:[: ]+[a-z]|:? [A-Za-z]+ ?:))")
 
 

@@ -58,6 +58,7 @@ from archehr.data.note_sections import (
     writes_labelled_paragraphs,
 )
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
+from archehr.data.note_stamps import is_entry_stamp_line
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem, UnavailableError
 
@@ -71,8 +72,9 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence)
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
+# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence;
+# a test named in mixed case opens one: "... protein and blood. dsDNA and C3/C4 sent")
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
                             # a patient's message starts sentences in lower case ("blisters on it. it's been
                             # burning", "thanks. do I need ..."): after a word, before a word that opens one
                             r"|(?:(?<=[a-z]{3}[.!?])|(?<=[a-z][!?]{2}))\s+(?=(?:i|i'm|im|it's|its|it|do|does|did|can|"
@@ -84,9 +86,6 @@ _RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 _SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
-# a message thread's or a log's entry heading on a line of its own, bracketed, with a date or a time ("[Nurse
-# reply - 04/11/2026 09:02, J. Doe, Practice Nurse]"): the entry's stamp, kept with its first sentence
-_STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$")
 
 
 @dataclass(frozen=True)
@@ -319,7 +318,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         # the previous line as laid out, indentation included: that is what the wrap width measures
         laid_out, prev_line = prev_line, text[line_s:e]
-        if index in groups or heading_line(line, open_unit is None, _next_line(text, paragraph, index + 1)):
+        if index in groups or heading_line(line, open_unit is None, _next_line(text, paragraph, index + 1), index == 0):
             units.append(_Unit(s, e, "header"))
             open_unit = None
             continue
@@ -328,7 +327,7 @@ def _units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool =
             continue
         number = _LEADING_NUMBER.match(line)
         last_number = int(number.group(1)) if number else last_number
-        if _STAMP_LINE.match(line) and index + 1 < len(paragraph):
+        if is_entry_stamp_line(line) and index + 1 < len(paragraph):
             open_unit = _Unit(s, e, "stamp", lead)
         elif ITEM.match(line):
             open_unit = _Unit(s, e, "list", lead)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_blocks import ADDRESS_END
-from archehr.data.note_layout import FIELD, OPEN_END, ORDER, laid_out, starts_with_stamp
+from archehr.data.note_layout import FIELD, OPEN_END, ORDER, laid_out
 from archehr.data.note_sections import is_heading_line
+from archehr.data.note_stamps import starts_with_stamp
 
 _NUMBERISH = re.compile(r"\d")
 # "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
