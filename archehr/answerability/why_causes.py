@@ -52,13 +52,45 @@ _MORE = re.compile(
     r"\b(?:until|till) (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?"
     r"(?:recover|heal|settle|improv|resolv|clear|return|normali[sz])\w*",
     re.I | re.M)
+# cause and purpose in further forms: shorthand ("2/2 pyelonephritis", "c/b AKI requiring CRRT"), a purpose
+# ("as a bridge", "to stop her turning the forearm", "so Chiara can sleep", "for the protein in the urine"), a
+# condition met ("once her temperature had been normal"), a harm ("it made you feel too sleepy", "can add to
+# confusion", "cannot be crushed"), a replacement ("Clopidogrel replaces it"), a need tied to another treatment
+# ("only needed while on methotrexate", "avoid NSAIDs while on lithium"), a medicine row's comment after a dash
+# anywhere in the row ("folic acid 1 mg Stop - only needed ..."), a change with its finding in brackets
+# ("lowered from 71 kg to 70 kg (BP 162/88, edema)")
+_FURTHER = re.compile(
+    r"(?:^|\s)2/2\s|\bc/b\b|\brequiring\b|"
+    r"\bas (?:a|an) (?:bridge|precaution\w*|safety|preventive|substitute|replacement|alternative|trial)\b|"
+    r"(?<!you )(?<!him )(?<!her )(?<!them )(?<!me )\bto (?:stop \w+ (?:from )?\w+ing|keep \w+ (?:from|still|safe|"
+    r"open|clean|dry|steady)|let \w+ (?:heal|rest|settle|recover)|rest|support|ease|relieve|settle|"
+    r"stabili[sz]e|immobili[sz]e|make sure|ensure|minimi[sz]e|lessen|replace|correct|thin|shrink|speed up)\b|"
+    r"\bso (?:that )?\w+ (?:can|could|will|would|may|might|gets?|has)\b|"
+    r"\bfor (?:the|your|his|her|their) (?!next\b|rest\b|first\b|last\b|time\b|moment\b|day\b|night\b|week\b|"
+    r"month\b|year\b|review\b|appointment\b|procedure\b|operation\b|op\b|surgery\b|test\b|scan\b)[a-z]\w+|"
+    r"\bonce (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?(?:had|has|have|was|is|were|are)\b|"
+    r"\bmade (?:you|him|her|me|them|it|things)\b|\b(?:can|may|could|might|will) add to\b|"
+    r"\b(?:cannot|can't|can not|must not|should not) be (?:crushed|split|chewed|opened|taken|given|swallowed|mixed)\b|"
+    r"\b(?:until|till) [^.;]{0,40}?\b(?:is|are|has been|have been) (?:rechecked|recovered|healed|settled|improved|"
+    r"resolved|normal|stable|back)\b|"
+    r"\bafter (?:the |his |her |your |their |a |an )?[\w-]+ (?:[\w-]+ )?(?:showed|found|revealed|confirmed)\b|"
+    r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
+    r"\breplac(?:es|ed by|ing)\b|\binstead of\b|"
+    r"\bonly (?:needed|required|used|given|necessary) (?:while|when|during|if|for|with)\b|"
+    r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
+    r"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+[a-z]\w+ \w+|"
+    r"\b(?:lowered|raised|reduced|increased|decreased|stopped|held|changed)\b[^(\n]*\([^)]*[a-z]{3}[^)]*\)",
+    re.I | re.M)
+
+
 def has_cause(text: str) -> bool:
     """The text holds a cause marker: a firm, soft or weak why cue of `firm_answers.cause_strength` (with the why row
     of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`."""
     from archehr.answerability.holds import HOLDS
 
     plain = " ".join(text.split())
-    return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain))
+    return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain)) \
+        or bool(_FURTHER.search(plain))
 
 
 def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray) -> bool:
