@@ -44,6 +44,8 @@ def test_cause_and_purpose_in_further_forms() -> None:
     assert has_cause("HOLD ramipril 5 mg daily until your kidney function is rechecked next week.")
     assert has_cause("Amoxicillin was started after the chest X-ray showed a consolidation.")
     assert has_cause("Iron tablets started — ferritin was low at 8.")
+    assert has_cause("Start trimethoprim 100 mg as prevention after intercourse.")
+    assert has_cause("Switched to oral cefalexin once cultures came back.")
     # a duration, a day's plan or a dose with no reason stays causeless
     assert not has_cause("START cefalexin 500 mg four times daily for 7 days.")
     assert not has_cause("Follow up for the review in 6 weeks.")

@@ -61,14 +61,16 @@ _MORE = re.compile(
 # ("lowered from 71 kg to 70 kg (BP 162/88, edema)")
 _FURTHER = re.compile(
     r"(?:^|\s)2/2\s|\bc/b\b|\brequiring\b|"
-    r"\bas (?:a|an) (?:bridge|precaution\w*|safety|preventive|substitute|replacement|alternative|trial)\b|"
+    r"\bas (?:a |an )?(?:bridge|precaution\w*|safety|prevention|preventive|prophyla\w+|substitute|replacement|"
+    r"alternative|trial)\b|"
     r"(?<!you )(?<!him )(?<!her )(?<!them )(?<!me )\bto (?:stop \w+ (?:from )?\w+ing|keep \w+ (?:from|still|safe|"
     r"open|clean|dry|steady)|let \w+ (?:heal|rest|settle|recover)|rest|support|ease|relieve|settle|"
     r"stabili[sz]e|immobili[sz]e|make sure|ensure|minimi[sz]e|lessen|replace|correct|thin|shrink|speed up)\b|"
     r"\bso (?:that )?\w+ (?:can|could|will|would|may|might|gets?|has)\b|"
     r"\bfor (?:the|your|his|her|their) (?!next\b|rest\b|first\b|last\b|time\b|moment\b|day\b|night\b|week\b|"
     r"month\b|year\b|review\b|appointment\b|procedure\b|operation\b|op\b|surgery\b|test\b|scan\b)[a-z]\w+|"
-    r"\bonce (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?(?:had|has|have|was|is|were|are)\b|"
+    r"\bonce (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?(?:had|has|have|was|is|were|are|"
+    r"returned|came back|settled|improved|resolved|healed|recovered)\b|"
     r"\bmade (?:you|him|her|me|them|it|things)\b|\b(?:can|may|could|might|will) add to\b|"
     r"\b(?:cannot|can't|can not|must not|should not) be (?:crushed|split|chewed|opened|taken|given|swallowed|mixed)\b|"
     r"\b(?:until|till) [^.;]{0,40}?\b(?:is|are|has been|have been) (?:rechecked|recovered|healed|settled|improved|"
