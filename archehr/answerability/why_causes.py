@@ -7,7 +7,7 @@ cause (`has_cause`) when it holds a cause marker: the firm, soft and weak why cu
 ("because", "due to", "to prevent", "as ... is", "risk"), or `_MORE` ("owing to", "in view of", "which is why",
 ", so ...", "not suitable", "Reason for referral:", "as not ...", a medicine row's comment after a dash or in
 brackets, a problem's label before its plan, a hold "until kidney function is back to baseline"), or `_FURTHER`
-(shorthand "2/2", "c/b"; a purpose "as a bridge", "to stop her turning the forearm", "so Chiara can sleep", "for the
+(shorthand "2/2", "c/b"; a purpose "as a bridge", "to stop her moving the shoulder", "so Maya can rest", "for the
 protein in the urine"; a condition met "once her temperature had been normal"; a harm "it made you feel too sleepy",
 "can add to confusion", "cannot be crushed"; a replacement; "only needed while on methotrexate"; "after the X-ray
 showed"; "Findings:"; a reason after an em dash).
@@ -57,7 +57,7 @@ _MORE = re.compile(
     r"(?:recover|heal|settle|improv|resolv|clear|return|normali[sz])\w*",
     re.I | re.M)
 # cause and purpose in further forms: shorthand ("2/2 pyelonephritis", "c/b AKI requiring CRRT"), a purpose
-# ("as a bridge", "to stop her turning the forearm", "so Chiara can sleep", "for the protein in the urine"), a
+# ("as a bridge", "to stop her moving the shoulder", "so Maya can rest", "for the protein in the urine"), a
 # condition met ("once her temperature had been normal"), a harm ("it made you feel too sleepy", "can add to
 # confusion", "cannot be crushed"), a replacement ("Clopidogrel replaces it"), a need tied to another treatment
 # ("only needed while on methotrexate", "avoid NSAIDs while on lithium"), a medicine row's comment after a dash
@@ -103,9 +103,9 @@ def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray) -> bool:
     """Sentence `i`, a why answer's first line, holds no cause at all: no cause marker (`has_cause`) and it is no line
     of the note's diagnosis, or it is a diagnosis line with no marker that names the asked thing (the asked finding
     restated: "why does he have coeliac disease" answered by "Coeliac disease.")."""
-    # (a long diagnosis line naming the asked thing, "Right ankle sprain, grade 2 (outer ligaments)", is read as a
-    # restatement too: read as a cause when over 3 words, over the 49 writers it unflagged 3 answerable why questions
-    # and lost 1 unanswerable, why AUROC 0.809 -> 0.808)
+    # (a longer diagnosis line naming the asked thing, "Left knee sprain, grade 1 (inner ligament)", stays no cause:
+    # read as a cause when over 3 words, over the 49 writers it unflagged 3 answerable why questions and let 1
+    # unanswerable through, why AUROC 0.809 -> 0.808)
     # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
     # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
     if has_cause(texts[i]):
