@@ -26,6 +26,33 @@ def test_cause_markers_in_plain_words_rows_and_holds() -> None:
     assert not has_cause("Taking sertraline since the summer.")
 
 
+def test_cause_and_purpose_in_further_forms() -> None:
+    # shorthand, a purpose, a condition met, a harm, a replacement, a need tied to another medicine
+    assert has_cause("72F w/ sepsis 2/2 cholangitis c/b AKI requiring dialysis.")
+    assert has_cause("START ibuprofen 200 mg three times daily as a bridge for 5 days.")
+    assert has_cause("A sling was fitted to stop her moving the shoulder while it heals.")
+    assert has_cause("Partner to do the school run so Maya can rest in the mornings.")
+    assert has_cause("Start enalapril 2.5 mg daily for the protein in the urine.")
+    assert has_cause("Fluids were stopped once his sodium had been normal for a day.")
+    assert has_cause("Amitriptyline STOPPED. It made you feel dizzy in the mornings.")
+    assert has_cause("Hyoscine (for your stomach) can add to dry mouth.")
+    assert has_cause("Modified-release capsules cannot be opened for the feeding tube.")
+    assert has_cause("STOP aspirin 75 mg Ticagrelor replaces it.")
+    assert has_cause("vitamin D 800 units Stop - only needed while on prednisolone.")
+    assert has_cause("Avoid NSAIDs (ibuprofen) while on warfarin.")
+    assert has_cause("Target weight: lowered from 80 kg to 79 kg (ankle swelling).")
+    assert has_cause("HOLD ramipril 5 mg daily until your kidney function is rechecked next week.")
+    assert has_cause("Amoxicillin was started after the chest X-ray showed a consolidation.")
+    assert has_cause("Iron tablets started — ferritin was low at 8.")
+    assert has_cause("Start trimethoprim 100 mg as prevention after intercourse.")
+    assert has_cause("Switched to oral cefalexin once cultures came back.")
+    # a duration, a day's plan or a dose with no reason stays causeless
+    assert not has_cause("START cefalexin 500 mg four times daily for 7 days.")
+    assert not has_cause("Follow up for the review in 6 weeks.")
+    assert not has_cause("START apixaban 5 mg daily (from 03/04).")
+    assert not has_cause("Nurse to flush the line weekly.")
+
+
 def test_a_diagnosis_line_is_a_cause_unless_it_restates_the_asked_finding() -> None:
     texts = ["Diagnosis", "Coeliac disease.", "Plan:", "Night brace no longer needed."]
     asked = np.array([[False, True, False, False]])  # the question asks about the coeliac disease
