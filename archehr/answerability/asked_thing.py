@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 # a month's name, in a date ("12 March", "Dec 3")
 MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+# a count, in figures or words ("3", "2.5", "two", "a couple of"), before a unit of time
+NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
 # a dose ("5 mg", "2 puffs"): a medicine's line, no result
 DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)

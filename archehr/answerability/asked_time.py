@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, MONTHS, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.asked_thing import DATE_TIME, DOSE, MONTHS, NUMBER, TEST_SHARE, asked_rows, with_next
 
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
+_N = NUMBER
 _U = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|sessions?)"
 # a course's length: "for 6 weeks", "x5d", "14-day course", "3 more doses", "until review", "lifelong"
 COURSE = re.compile(

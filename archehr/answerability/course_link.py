@@ -20,10 +20,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from archehr.answerability.asked_thing import NUMBER
 from archehr.answerability.firm_answers import W_WEAK
+from archehr.answerability.holds import UNIT
 
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
-_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
+_N = NUMBER
+_UNIT = UNIT
 _SHORT_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?)"
 # a course or an end: a length ("for 6 months", "x5d", "14-day", "2-3 weeks"), "lifelong", "indefinitely",
 # "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from archehr.answerability.asked_thing import NUMBER
 from archehr.answerability.test_words import PENDING, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
@@ -30,7 +31,7 @@ FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gi
 # kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
+_N = NUMBER
 _U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
