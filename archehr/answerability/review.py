@@ -65,12 +65,17 @@ def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) 
     from archehr.answerability.med_decisions import undecided
     from archehr.answerability.roles import sentence_roles
 
-    if types.kind != "med_change" or best is None:
+    if types.kind != "med_change":
         return False
+    texts, at = _first_line(split, best[0] if best else None)
+    return at is not None and undecided(texts, sentence_roles(split.sentences), at)
+
+
+def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | None]:
+    """The note's sentence texts, and where the answer's first line (`first`, its text) stands among them (None when
+    there is none or it is no sentence of the note)."""
     texts = [s.text for s in split.sentences]
-    if best[0] not in texts:
-        return False
-    return undecided(texts, sentence_roles(split.sentences), texts.index(best[0]))
+    return texts, (texts.index(first) if first is not None and first in texts else None)
 
 
 def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None = None) -> bool:
@@ -84,10 +89,10 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
-    texts, paragraphs = [s.text for s in split.sentences], [s.paragraph_id for s in split.sentences]
+    texts, at = _first_line(split, first)
+    paragraphs = [s.paragraph_id for s in split.sentences]
     lexicon = load_lexicon()
     named = concept_rows(question, texts, lexicon)
-    at = texts.index(first) if first in texts else None
     return any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
 
 
@@ -98,13 +103,10 @@ def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, fl
     from archehr.answerability.why_causes import says_no_cause
     from archehr.glossary import load_lexicon
 
-    if kind != "why" or best is None:
+    if kind != "why":
         return False
-    texts = [s.text for s in split.sentences]
-    if best[0] not in texts:
-        return False
-    i = texts.index(best[0])
-    return says_no_cause(i, texts, concept_rows(question, texts, load_lexicon()))
+    texts, at = _first_line(split, best[0] if best else None)
+    return at is not None and says_no_cause(at, texts, concept_rows(question, texts, load_lexicon()))
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
