@@ -41,10 +41,10 @@ CITE_SHARE = 0.25  # ... each scoring at least this share of the best one
 CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
 # then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
 # when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
-# not tuned on, docs/answer.md)
+# not tuned on, docs/answer-methods.md)
 CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
 # ... none when the first's answer-type score is CLOSE_STRONG or more, and only sentences naming the question's topic
-# (chosen with folds by writer, docs/answer.md "Close ones only after a weak first")
+# (chosen with folds by writer, docs/answer-methods.md "Close ones only after a weak first")
 CLOSE_STRONG = 0.5
 CITE_SHARE_STRONG = 0.35  # CITE_SHARE when the first's answer-type score is CLOSE_STRONG or more (chosen the same way)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score

@@ -10,17 +10,17 @@ duration, a date, a result ...) scores `kinds.HOLDS_FLOOR` (0.35) of one naming 
 a later sentence scoring under 0.4 of the first on the answer type alone mostly only names the topic; such
 sentences were rarely among those that answer (about 1 in 18 on our everyday questions, against about 1 in 4 for
 the others cited), so dropping them lets the rank share reach lower. Sentences merely next to the first one in
-its paragraph answered too seldom (about 1 in 20) to be cited for that alone (docs/answer.md).
+its paragraph answered too seldom (about 1 in 20) to be cited for that alone (docs/answer-methods.md).
 
 Why a few close ones whatever their answer type (`close_to_first`): on writers the ranking was not tuned on, the
 first line is wrong for about a third of the questions, and the sentence that answers then mostly ranks below it
 without the asked kind's score; there an uncited sentence ranking at least half of the first answers about 1 time
 in 10 (1 in 6 when the first is wrong, where a citation more costs no precision), and more often when the first
 holds the asked kind only weakly. Citing up to three of them raised recall by about 4 points on such writers for
-about 5 of precision (docs/answer.md, "Cited after the first on new writers"). They come only after a first holding
-the asked kind weakly (`strong`), and only those naming some of the question's topic (`named`): after a first holding
-it firmly (mostly right) or naming nothing of the topic, a close one answered about 1 time in 25 on our everyday
-questions (docs/answer.md, "Close ones only after a weak first").
+about 5 of precision (docs/answer-methods.md, "Cited after the first on new writers"). They come only after a first
+holding the asked kind weakly (`strong`), and only those naming some of the question's topic (`named`): after a
+first holding it firmly (mostly right) or naming nothing of the topic, a close one answered about 1 time in 25 on
+our everyday questions (docs/answer-methods.md, "Close ones only after a weak first").
 """
 
 from __future__ import annotations

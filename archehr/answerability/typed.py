@@ -39,12 +39,13 @@ FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "b
             "top_holds", "top_firm", "top_topic", "top_gap", *(f"typed_{k}" for k in KINDS),
             *(f"coverage_{k}" for k in KINDS))
 # with the per-kind features, 3.0 flagged fewer answerable questions than 1.0 for as many unanswerable ones caught
-# (33 writers dealt into 5 and into 6 folds, `benchmarks/everyday.py --writer-folds`, docs/answer.md); 10.0 no better
+# (33 writers dealt into 5 and into 6 folds, `benchmarks/everyday.py --writer-folds`, docs/answer-methods.md);
+# 10.0 no better
 L2 = 3.0
 # a question that tells a story around its ask ("Is Dad allowed drive himself in? He won't take a lift off anyone"):
 # the weight of the confidence of the question without the story's words the note never names, beside that of the
 # whole question (logits averaged: those words count half). 0.5 measured best over the twenty-one writers'
-# leave-one-writer-out (docs/answer.md): fewer answerable questions flagged for as many unanswerable ones caught
+# leave-one-writer-out (docs/answer-methods.md): fewer answerable questions flagged for as many unanswerable ones caught
 STORY_WEIGHT = 0.5
 # the threshold and the review level: these quantiles of the P of the answerable questions, each scored by a model
 # fitted without its writer (the groups `fit_typed` is given are writers). A writer the model comes to later sees more
@@ -52,7 +53,7 @@ STORY_WEIGHT = 0.5
 # only (`benchmarks/everyday.py --forward-from R`), 19.6% flagged where leave-one-writer-out says 15.2% for the same
 # rule (with the former rule, the 27% quantile of leave-one-voice-out P: 23.0% against 19.5%). 0.20 is the largest
 # share keeping those writers under 20% (X to AI alone: 19.5%); 0.01 keeps their false declines under 1% (0.6%;
-# 2.2% with the former 0.02). docs/answer.md, "The review level for a writer nobody read"
+# 2.2% with the former 0.02). docs/answer-methods.md, "The review level for a writer nobody read"
 FALSE_DECLINE = 0.01
 REVIEW_SHARE = 0.20
 

@@ -25,7 +25,7 @@ from archehr_scoring.answer_format import line_words
 # the "never half a sentence" rule, and an answer must cite something.
 OVERLONG_LINE = "The cited parts of the note address this question."
 # A patient's answer (`archehr answer`) has no 2025 word limit: room for the sentences cited after the first, which
-# the 75 words cut short (chosen with `archehr.ask`'s citing rule, docs/answer.md)
+# the 75 words cut short (chosen with `archehr.ask`'s citing rule, docs/answer-methods.md)
 PATIENT_WORDS = 110
 
 
