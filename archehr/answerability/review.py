@@ -33,6 +33,9 @@ FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gi
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
 _N = NUMBER
+# units of a date or a duration an answer line gives: narrower than `holds.UNIT` on purpose (no "d", "h", "yrs",
+# "doses", "minutes"): with holds.UNIT, 110 sentences of the writers' notes would give a date and 466 a duration
+# differently (hours and minutes of dosing and waiting: "stable 24h", "15 minutes before the first dose")
 _U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
