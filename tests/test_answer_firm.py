@@ -144,6 +144,12 @@ def test_a_result_comes_before_the_next_test_planned_years_ahead() -> None:
     # a length after the comma is no cause
     ("Ferrous sulfate 325 mg once daily, for 3 months.", 0.0),
     ("Ferrous sulfate 325 mg once daily, for the next three months.", 0.0),
+    # a dose with a decimal point between the step and its condition ends no sentence: the condition is a cause
+    ("Start amlodipine 2.5 mg daily for blood pressure.", 1.0),
+    ("Increase warfarin to 7.5 mg for the clot in his leg.", 1.0),
+    # ... while a length after it is still none, and a full stop still ends the step's reach
+    ("Start amlodipine 2.5 mg daily for 2 weeks.", 0.0),
+    ("Started amlodipine 2.5 mg. For now keep going.", 0.0),
 ])
 def test_a_dose_lines_indication(text: str, strength: float) -> None:
     assert cause_strength([text], re.compile(r"(?!)")).tolist() == [strength]

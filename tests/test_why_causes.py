@@ -70,3 +70,30 @@ def test_review_flags_a_why_answer_whose_first_line_names_the_thing_only() -> No
     caused = split_note("Plan:\n- Knee brace at night is no longer needed as the ligament has healed.\n", "rules")
     first = next(s.text for s in caused.sentences if "brace" in s.text)
     assert not why_uncaused("why", "why dont i need the knee brace at night", caused, (first, 1.0))
+
+
+def test_review_flags_reads_a_why_questions_named_concepts_once(monkeypatch) -> None:
+    # unsaid_in_note and why_uncaused both read which sentences name the question's concepts: review_flags reads it
+    # once for both, and the result is the same as each rule reading it alone
+    from types import SimpleNamespace
+
+    from archehr.answerability import asked_thing, review
+
+    calls: list[str] = []
+    real = asked_thing.concept_rows
+
+    def counted(question, texts, lexicon):
+        calls.append(question)
+        return real(question, texts, lexicon)
+
+    monkeypatch.setattr(asked_thing, "concept_rows", counted)
+    split = split_note("Plan:\n- Knee brace at night is no longer needed.\n- Keep walking daily.\n", "rules")
+    first = next(s.text for s in split.sentences if "brace" in s.text)
+    question = "why dont i need the knee brace at night"
+    types = SimpleNamespace(kind="why", best_typed=1.0, best_firm=1.0, missing_drugs=(), missing_activities=(),
+                            topic=np.array([1.0]))
+    model = SimpleNamespace(abstains=lambda p: False, flags=lambda p: False)
+    assert review.review_flags(model, 0.9, False, types, (first, 1.0), question, split) == (True, True)
+    assert calls == [question]
+    rows = review.NamedConcepts(question, split).rows
+    assert not rows.flags.writeable  # (what one rule reads, the next reads unchanged)

@@ -13,6 +13,9 @@ import numpy as np
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, MONTHS, NUMBER, TEST_SHARE, asked_rows, with_next
 
 _N = NUMBER
+# units of a course's length or a time: not `holds.UNIT` on purpose, as a course is also counted in cycles and
+# sessions ("6 cycles"), and a bare "h" is left out (with holds.UNIT, 53 sentences of the writers' notes would give a
+# course's length and 198 a time differently: "x24 h", "stable 24h")
 _U = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|sessions?)"
 # a course's length: "for 6 weeks", "x5d", "14-day course", "3 more doses", "until review", "lifelong"
 COURSE = re.compile(

@@ -73,12 +73,13 @@ _CAUSE = re.compile(
     r"restore|calm|soothe|fight|kill|strengthen|shrink)|"
     r"for (?:\w+ )?(?:prevention|prophylaxis|protection|treatment|relief|control)|"
     # a step taken for a condition, not for a length of time ("for 5 days", "for the past two years", "for now")
-    # or for someone ("given to him for ...")
+    # or for someone ("given to him for ..."); a decimal point is no sentence end ("start amlodipine 2.5 mg daily
+    # for blood pressure")
     r"(?:given|start|started|starting|take|taking|use|using|prescribed|admitted|transferred|moved|kept|"
     r"treated|used|received|nebuli[sz]ed|recommended|offered|added|referred|performed|done|booked|arranged|"
     r"turn\w*|increas\w+|decreas\w+|reduc\w+|rais\w+|lower\w*|chang\w+|switch\w*)\b"
-    r"[^.;]{0,40}?\bfor (?!(?:a |an |the next |another |up to |about |at least |now|life|\d|one|two|three|four|"
-    r"five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
+    r"(?:[^.;]|\.\d){0,40}?\bfor (?!(?:a |an |the next |another |up to |about |at least |now|life|\d|one|two|three|"
+    r"four|five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
     r"(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?)|him|her|you|them|me|us|patients?|children|"
     r"adults)\b))\b|"
     # a purpose leading the sentence: "For the hot flushes I have started megestrol", "For his pain we gave ..."

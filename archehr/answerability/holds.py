@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.asked_thing import NUMBER
 from archehr.answerability.test_words import PENDING as PENDING  # re-exported: kinds, ask and roles read it here
 from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
 from archehr.answerability.test_words import VERDICT as VERDICT
 
-_N = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve|several|a few)"
+_N = NUMBER  # a count in figures or words (`asked_thing.NUMBER`)
 _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
 # a day or a month in a date ("14/10", "3/7"): at most 31, so a blood pressure ("92/60") is no date
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
@@ -176,5 +177,4 @@ ASKS_VERDICT = re.compile(r"\b(?:high|low|normal|ok|okay|alright|all right|fine|
 GENERIC_TESTS = ("blood test", "blood tests", "bloods", "blood work", "bloodwork", "labs", "lab", "lab results",
                  "test", "tests", "results", "blood")
 
-NUMBER = _N  # a count in digits or words
 UNIT = _UNIT  # a unit of time (or of doses)

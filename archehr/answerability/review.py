@@ -11,6 +11,7 @@ flagged answer. `archehr.ask` calls `review_flags` and `shown_confidence` once f
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,9 @@ FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gi
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
 _N = NUMBER
+# units of a date or a duration an answer line gives: narrower than `holds.UNIT` on purpose (no "d", "h", "yrs",
+# "doses", "minutes"): with holds.UNIT, 110 sentences of the writers' notes would give a date and 466 a duration
+# differently (hours and minutes of dosing and waiting: "stable 24h", "15 minutes before the first dose")
 _U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
@@ -50,13 +54,32 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
     asked fact missing (a medicine never named, a result awaited, no date given ...: `fact_missing`,
     `result_awaited` and `unsaid_in_note`). `types` is None when ranking by the selector alone."""
-    ruled = model is not None and types is not None and (fact_missing(asked_apart(types, question, split), best,
-                                                                       question) or result_awaited(types, split)
-                                                          or unsaid_in_note(types.kind, question, split,
-                                                                            best[0] if best else None)
-                                                          or why_uncaused(types.kind, question, split, best)
-                                                          or med_undecided(types, best, split))
+    if model is None or types is None:
+        return model_flags(model, p, selector_flag, types, best), False
+    named = NamedConcepts(question, split)  # (read once for the two rules that need it)
+    ruled = (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
+             or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
+             or why_uncaused(types.kind, question, split, best, named)
+             or med_undecided(types, best, split))
     return ruled or model_flags(model, p, selector_flag, types, best), ruled
+
+
+class NamedConcepts:
+    """Which of the note's sentences name each of the question's concepts (`asked_thing.concept_rows`), read at most
+    once for one answer: `unsaid_in_note` and `why_uncaused` both read it for a why question. The array is read-only,
+    so no rule can change what the next one reads."""
+
+    def __init__(self, question: str, split: SplitNote):
+        self.question, self.split = question, split
+
+    @cached_property
+    def rows(self) -> np.ndarray:
+        from archehr.answerability.asked_thing import concept_rows
+        from archehr.glossary import load_lexicon
+
+        rows = concept_rows(self.question, [s.text for s in self.split.sentences], load_lexicon())
+        rows.flags.writeable = False
+        return rows
 
 
 def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) -> bool:
@@ -78,35 +101,36 @@ def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | N
     return texts, (texts.index(first) if first is not None and first in texts else None)
 
 
-def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None = None) -> bool:
+def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None = None,
+                   named: NamedConcepts | None = None) -> bool:
     """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
     or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
     (`archehr.answerability.asked_fact.any_unsaid`); or, for a result question, the first cited sentence (`first`, its
-    text) gives no result of the asked test (`result_first.first_unresulted`)."""
+    text) gives no result of the asked test (`result_first.first_unresulted`). `named`: the question's concepts as the
+    note names them, when already read."""
     from archehr.answerability.asked_fact import any_unsaid
-    from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
     texts, at = _first_line(split, first)
     paragraphs = [s.paragraph_id for s in split.sentences]
-    lexicon = load_lexicon()
-    named = concept_rows(question, texts, lexicon)
-    return any_unsaid(kind, question, texts, paragraphs, named, lexicon) or first_unresulted(kind, at, texts, named)
+    rows = (named or NamedConcepts(question, split)).rows
+    return any_unsaid(kind, question, texts, paragraphs, rows, load_lexicon()) \
+        or first_unresulted(kind, at, texts, rows)
 
 
-def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
+def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None,
+                 named: NamedConcepts | None = None) -> bool:
     """A why answer whose first line (`best`) holds no cause (`why_causes.says_no_cause`: no cause marker, or a
-    diagnosis line restating the asked finding): the line names the asked thing, not why."""
-    from archehr.answerability.asked_thing import concept_rows
+    diagnosis line restating the asked finding): the line names the asked thing, not why. `named`: the question's
+    concepts as the note names them, when already read."""
     from archehr.answerability.why_causes import says_no_cause
-    from archehr.glossary import load_lexicon
 
     if kind != "why":
         return False
     texts, at = _first_line(split, best[0] if best else None)
-    return at is not None and says_no_cause(at, texts, concept_rows(question, texts, load_lexicon()))
+    return at is not None and says_no_cause(at, texts, (named or NamedConcepts(question, split)).rows)
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:

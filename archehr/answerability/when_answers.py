@@ -28,10 +28,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from archehr.answerability.asked_thing import NUMBER as _N
 from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
 from archehr.answerability.features import Concept
-from archehr.answerability.holds import NUMBER as _N
 from archehr.relevance.text import tokens
 
 W_PAST = 0.5  # the share of a when answer a date of something already done keeps, for a question about what comes

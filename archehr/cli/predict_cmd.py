@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,11 @@ from archehr.cli.common import DataDirOpt, VersionOpt, err, print_problems
 from archehr.cli.leaderboard_cmd import DEFAULT_TASK
 from archehr.errors import ConfigError, Problem
 from archehr_scoring.tasks import predicted_tasks
+
+if TYPE_CHECKING:  # (imported when run: the CLI starts without loading systems)
+    from archehr.data.model import Split
+    from archehr.pipeline import System
+    from archehr.runs import RunResult
 
 
 def register(app: typer.Typer) -> None:
@@ -44,7 +49,7 @@ def predict(
     version_dir: VersionOpt = None,
 ) -> None:
     """Run a system over a split and write a submission plus its provenance (run.json)."""
-    from archehr.data.releases import find_release, load_split
+    from archehr.data.releases import load_split
     from archehr.pipeline import load_system, predicted_task
     from archehr.runs import run_split
     from archehr.system_config import DEFAULT_SYSTEM
@@ -55,12 +60,7 @@ def predict(
     data = load_split(data_dir, split, version_dir)
     sys_obj = load_system(system or DEFAULT_SYSTEM, cache_dir=cache_dir)
     print_problems(list(sys_obj.config.warnings))
-    train = None
-    if sys_obj.wants_training_split() and train_split != split:
-        release = find_release(data_dir, version_dir)
-        if train_split in release.split_names:
-            train = load_split(data_dir, train_split, version_dir)
-    sys_obj.prepare(train)
+    sys_obj.prepare(_training_split(sys_obj, data_dir, split, train_split, version_dir))
     out = Path(out_dir) if out_dir else default_run_dir(sys_obj.config.name, data.name, task)
 
     bar = _Progress(len(data)) if progress else None
@@ -71,6 +71,25 @@ def predict(
     finally:
         if bar:
             bar.close()
+    _report(result, out, min_model_share)
+
+
+def _training_split(sys_obj: System, data_dir: str | None, split: str, train_split: str,
+                    version_dir: str | None) -> Split | None:
+    """The labelled split a system that wants one learns from (its demonstrations), never the split predicted;
+    None when it wants none or the release has no such split."""
+    from archehr.data.releases import find_release, load_split
+
+    if not sys_obj.wants_training_split() or train_split == split:
+        return None
+    if train_split not in find_release(data_dir, version_dir).split_names:
+        return None
+    return load_split(data_dir, train_split, version_dir)
+
+
+def _report(result: RunResult, out: Path, min_model_share: float) -> None:
+    """Print what the run did (cases run and resumed, LLM usage, flags, fallbacks, the model's share); exit 3 when
+    the model answered less than `min_model_share` of the cases."""
     print_problems(result.warnings)
     print(f"{out / 'submission.json'}: {len(result.predictions)} cases ({len(result.done_before)} resumed, "
           f"{len(result.done_now)} run in {result.seconds:.1f}s)")

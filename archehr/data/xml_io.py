@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -96,7 +97,54 @@ def parse_cases_xml(data: bytes, file: str = "<xml>") -> tuple[tuple[Case, ...],
     return tuple(cases), problems
 
 
+_CASE_FIELDS = frozenset({"clinical_specialty", "patient_narrative", "patient_question", "clinician_question",
+                          "note_excerpt", "note_excerpt_sentences"})
+
+
+@dataclass(frozen=True)
+class _CaseXml:
+    """One <case> being read: its child elements by tag, and where to report problems."""
+
+    fields: dict[str, etree._Element]
+    case_id: str
+    file: str
+    problems: list[Problem]
+
+    def problem(self, message: str, field: str, line: int | None, code: str = "error") -> None:
+        self.problems.append(Problem(message, self.file, self.case_id, field, line, code=code))
+
+    def items(self, container: str, tag: str) -> list[etree._Element]:
+        """The <tag> children of an optional container element; anything else is a problem."""
+        out = []
+        for child in self.fields[container] if container in self.fields else ():
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag != tag:
+                self.problem(f"unexpected <{child.tag}> in <{container}>", container, child.sourceline)
+                continue
+            out.append(child)
+        return out
+
+    def text(self, tag: str) -> str | None:
+        return _text(self.fields[tag]) if tag in self.fields else None
+
+
 def _parse_case(el: etree._Element, case_id: str, file: str, problems: list[Problem]) -> Case | None:
+    xml = _CaseXml(_case_fields(el, case_id, file, problems), case_id, file, problems)
+    specialty = xml.text("clinical_specialty")
+    return Case(
+        case_id=case_id,
+        patient_narrative=xml.text("patient_narrative"),
+        patient_question=tuple(_phrases(xml)),
+        clinician_question=xml.text("clinician_question"),
+        note_excerpt=xml.text("note_excerpt"),
+        sentences=tuple(_sentences(xml)),
+        clinical_specialty=tuple(x.strip() for x in specialty.split("|") if x.strip()) if specialty else (),
+    )
+
+
+def _case_fields(el: etree._Element, case_id: str, file: str, problems: list[Problem]) -> dict[str, etree._Element]:
+    """A <case>'s child elements by tag (the first of each); a repeated or unknown element is a problem."""
     fields: dict[str, etree._Element] = {}
     for child in el:
         if not isinstance(child.tag, str):
@@ -106,72 +154,48 @@ def _parse_case(el: etree._Element, case_id: str, file: str, problems: list[Prob
                                     child.sourceline))
             continue
         fields[child.tag] = child
-    known = {"clinical_specialty", "patient_narrative", "patient_question", "clinician_question",
-             "note_excerpt", "note_excerpt_sentences"}
     for tag, child in fields.items():
-        if tag not in known:
+        if tag not in _CASE_FIELDS:
             problems.append(Problem(f"unknown element <{tag}>", file, case_id, tag, child.sourceline))
+    return fields
 
-    def items(container: str, tag: str) -> list[etree._Element]:
-        """The <tag> children of an optional container element; anything else is a problem."""
-        out = []
-        for child in fields[container] if container in fields else ():
-            if not isinstance(child.tag, str):
-                continue
-            if child.tag != tag:
-                problems.append(Problem(f"unexpected <{child.tag}> in <{container}>", file, case_id, container,
-                                        child.sourceline))
-                continue
-            out.append(child)
-        return out
 
+def _phrases(xml: _CaseXml) -> list[Phrase]:
     phrases: list[Phrase] = []
     seen_ids: set[int] = set()
-    for p in items("patient_question", "phrase"):
-        pid = _int_attr(p, "id", file, case_id, "patient_question/phrase", problems)
-        start = _int_attr(p, "start_char_index", file, case_id, "patient_question/phrase", problems)
+    for p in xml.items("patient_question", "phrase"):
+        pid = _int_attr(p, "id", xml.file, xml.case_id, "patient_question/phrase", xml.problems)
+        start = _int_attr(p, "start_char_index", xml.file, xml.case_id, "patient_question/phrase", xml.problems)
         if pid is None or start is None:
             continue
         if pid in seen_ids:
-            problems.append(Problem(f"duplicate phrase id {pid}", file, case_id, "patient_question/phrase",
-                                    p.sourceline, code="duplicate-phrase"))
+            xml.problem(f"duplicate phrase id {pid}", "patient_question/phrase", p.sourceline, "duplicate-phrase")
             continue
         seen_ids.add(pid)
         phrases.append(Phrase(pid, start, _text(p)))
+    return phrases
 
+
+def _sentences(xml: _CaseXml) -> list[NoteSentence]:
     sentences: list[NoteSentence] = []
     seen_sids: set[str] = set()
-    for s in items("note_excerpt_sentences", "sentence"):
+    for s in xml.items("note_excerpt_sentences", "sentence"):
         sid = (s.get("id") or "").strip()
         fld = f"note_excerpt_sentences/sentence[{sid}]" if sid else "note_excerpt_sentences/sentence"
         if not sid:
-            problems.append(Problem("sentence without an id", file, case_id, fld, s.sourceline))
+            xml.problem("sentence without an id", fld, s.sourceline)
             continue
         if sid in seen_sids:
-            problems.append(Problem(f"duplicate sentence id {sid}", file, case_id, fld, s.sourceline,
-                                    code="duplicate-sentence"))
+            xml.problem(f"duplicate sentence id {sid}", fld, s.sourceline, "duplicate-sentence")
             continue
         seen_sids.add(sid)
-        para = _int_attr(s, "paragraph_id", file, case_id, fld, problems)
-        start = _int_attr(s, "start_char_index", file, case_id, fld, problems)
-        length = _int_attr(s, "length", file, case_id, fld, problems, required=False)
+        para = _int_attr(s, "paragraph_id", xml.file, xml.case_id, fld, xml.problems)
+        start = _int_attr(s, "start_char_index", xml.file, xml.case_id, fld, xml.problems)
+        length = _int_attr(s, "length", xml.file, xml.case_id, fld, xml.problems, required=False)
         if para is None or start is None:
             continue
         sentences.append(NoteSentence(sid, para, start, _text(s), length))
-
-    def opt(tag: str) -> str | None:
-        return _text(fields[tag]) if tag in fields else None
-
-    specialty = opt("clinical_specialty")
-    return Case(
-        case_id=case_id,
-        patient_narrative=opt("patient_narrative"),
-        patient_question=tuple(phrases),
-        clinician_question=opt("clinician_question"),
-        note_excerpt=opt("note_excerpt"),
-        sentences=tuple(sentences),
-        clinical_specialty=tuple(x.strip() for x in specialty.split("|") if x.strip()) if specialty else (),
-    )
+    return sentences
 
 
 def read_cases_xml(path: str | os.PathLike[str]) -> tuple[Case, ...]:

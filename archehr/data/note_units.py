@@ -1,0 +1,308 @@
+"""A paragraph of a raw note -> units: what the rules cut before any sentence splitter runs
+(`archehr.data.note_split` splits each unit into sentences).
+
+A unit is a header, a list item, a lab line, a field or a table row, an appointment block, a page line, or prose;
+wrapped lines stay with the unit they carry on. `units` walks a paragraph's lines, carrying from line to line the unit
+still open to wrapped lines, the line above as laid out (the wrap width measures it) and the last list number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from archehr.data.note_blocks import appointment_blocks, is_result_block
+from archehr.data.note_layout import (
+    ITEM,
+    OPEN_END,
+    ORDER,
+    field_cells,
+    is_breadcrumb,
+    is_page_line,
+    is_readings_line,
+    is_rule_line,
+    is_table_row,
+    line_cells,
+    pipe_cells,
+    table_lines,
+    wraps_field_value,
+)
+from archehr.data.note_sections import (
+    entry_heads,
+    group_heads,
+    heading_line,
+    medicine_head,
+    medicine_over_instruction,
+    order_over_instruction,
+    paragraph_labels,
+)
+from archehr.data.note_stamps import is_entry_stamp_line
+from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line
+
+# a line opening with a list number ("3. ", "12) ")
+LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
+# a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
+_RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
+# a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
+SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
+
+
+@dataclass
+class Unit:
+    """A span of the note (`start`, `end`) that the rules cut before any sentence splitter runs; `kind` is the
+    rule's (header, list, lab, field, row, appointment, page, stamp, entry or text)."""
+
+    start: int
+    end: int
+    kind: str
+    lead: int = 0  # the indentation of its first line
+    entry: bool = False  # an entry with lines set in under it that are its own ("Amoxicillin 400 mg/5 mL" + "   Give")
+    medicine: bool = False  # an entry headed by a medicine ("Ofloxacin 0.3% eye drops"): every line set in is its own
+
+
+def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[Unit]:
+    return [Unit(start + a + len(line[a:b]) - len(line[a:b].lstrip()),
+                  start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
+
+
+def _layout_units(line: str, start: int, in_table: bool) -> list[Unit] | None:
+    """The units of a line its layout alone decides (none for a rule line), or None for any other line.
+    `in_table`: the line above or below is a table row too."""
+    if is_rule_line(line):
+        return []
+    if is_page_line(line):
+        return [Unit(start, start + len(line), "page")]
+    if is_breadcrumb(line) or is_readings_line(line):
+        return [Unit(start, start + len(line), "row")]
+    cells = [] if in_table else pipe_cells(line)
+    if len(cells) < 2:
+        cells = field_cells(line)
+    if len(cells) > 1:
+        return _cell_units(line, start, cells, "field")
+    # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
+    if not in_table and not ORDER.match(line) and not (ITEM.match(line) and not LETTER_START.match(line)):
+        # a laid-out line on its own is a table row only when a column is a value, time or date
+        cells = line_cells(line)
+        if len(cells) > 1:
+            return _cell_units(line, start, cells, "row")
+    return None
+
+
+def _next_line(text: str, paragraph: list[tuple[int, int]], index: int) -> str:
+    """A paragraph's line with its indentation ("" past its end)."""
+    return text[paragraph[index][0]:paragraph[index][1]] if index < len(paragraph) else ""
+
+
+def _wrapped_number(line: str, unit: Unit | None, prev: str, last_number: int) -> bool:
+    """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
+    ran high"): a number out of its list's order after a sentence of prose left open?"""
+    number = LEADING_NUMBER.match(line)
+    return bool(number) and int(number.group(1)) not in (1, last_number + 1) and unit is not None \
+        and unit.kind == "text" and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+
+
+def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
+    if unit.entry and lead > unit.lead and (unit.medicine or not prev.endswith((".", "!", "?"))):
+        return True
+    # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
+    if unit.entry and lead == unit.lead and (order_over_instruction(prev, line)
+                                             or medicine_over_instruction(prev, line)):
+        return True
+    if unit.kind == "lab":  # a lab line is carried on only by a line in lower case: "... NS bolus" + "ordered",
+        # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
+        # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
+        if re.search(r"\d\S*,? [A-Za-z][\w-]{2,}$", prev) and re.match(r"[<>]?\d", line):
+            return True
+        return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
+            and continues(prev, line, width, lead, next_line)
+    prev_lead = len(prev) - len(prev.lstrip())
+    if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
+        return prev_lead < lead and continues(prev, line, width, lead, next_line)
+    # a line set back out to the unit's first depth, after lines set in deeper, ends a hanging indent
+    # ("  Albuterol inhaler" + "      4 puffs every 4 hours" + "  Prednisolone 15 mg/5 mL")
+    if unit.lead <= lead < prev_lead and not OPEN_END.search(prev):
+        return False
+    # a result under a result is a line of its own ("Potassium 5.8 on admission, 3.4 at nadir" + "Lactate 2.1")
+    if _RESULT_START.match(line) and _RESULT_START.match(prev.strip()) and not OPEN_END.search(prev):
+        return False
+    return continues(prev, line, width, lead, next_line)
+
+
+def _results_carry_on(unit: Unit | None, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
+    """Does a line that reads as results carry `unit` on rather than open a lab line of its own: in lower case
+    or after a phrase left open ("... contact the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol
+    was" + "3.9 mmol/L and ..."), or under a lab line that the lab rule carries on?"""
+    if unit is None or not (unit.kind == "lab" or (unit.kind in ("text", "list")
+                                                   and (CONTINUES_START.match(line) or OPEN_END.search(prev)))):
+        return False
+    return _carries_on(unit, prev, line, width, lead, next_line)
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    """A paragraph's lines with what `units` reads of them all before walking them one by one."""
+
+    text: str  # the whole note
+    lines: list[tuple[int, int]]  # the paragraph's lines, as offsets into `text`
+    width: int  # the note's wrap width
+    soap: bool  # the note sets SOAP section letters over blocks of lines
+    blocks: dict[int, int]  # an appointment block's (or a stacked result's) first line -> its last
+    in_table: list[bool]  # the line above or below is a table row too
+    heads: set[int]  # lines that head an entry
+    groups: set[int]  # lines that head a group of entries
+    named: list[int | None]  # the length of a section label opening the line, if any
+
+    def next_line(self, index: int) -> str:
+        """The paragraph's line after line `index`, with its indentation ("" past its end)."""
+        return _next_line(self.text, self.lines, index + 1)
+
+
+@dataclass
+class _Walk:
+    """The state carried from line to line: the units so far, the unit wrapped lines may continue, the line above as
+    laid out, and the last list number seen."""
+
+    units: list[Unit] = field(default_factory=list)
+    open_unit: Unit | None = None  # a prose or list unit that wrapped lines may continue
+    prev_line: str = ""
+    last_number: int = -1
+
+    def close(self, units: list[Unit]) -> None:
+        """Add units that no line carries on (a block, a layout's units); the next line opens a unit afresh."""
+        self.units += units
+        self.open_unit, self.prev_line = None, ""
+
+
+def _read_paragraph(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool, labels: bool,
+                    excerpt: bool, sbar: bool, letter: bool) -> _Paragraph:
+    lines = [text[s:e].strip() for s, e in paragraph]
+    laid_out = [text[s:e] for s, e in paragraph]
+    blocks = appointment_blocks(lines, [len(line) - len(line.lstrip()) for line in laid_out])
+    if is_result_block(lines):  # a result stacked on short lines: one unit, like an appointment block
+        blocks = {0: len(lines) - 1}
+    heads = entry_heads(laid_out)
+    named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
+        else [None] * len(lines)
+    return _Paragraph(text, paragraph, width, soap, blocks, table_lines(laid_out), heads,
+                      group_heads(laid_out, heads), named)
+
+
+def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
+          labels: bool = True, excerpt: bool = False, sbar: bool = False, letter: bool = False) -> list[Unit]:
+    """The units of a paragraph's lines. `soap`: the note sets SOAP section letters over blocks of lines; `labels`:
+    a section label before prose on its line is a unit of its own; `excerpt`: the note writes each paragraph on
+    one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose ("A/P: 54F with
+    DKA ..."); `sbar`: an SBAR handover; `letter`: labelled paragraphs, whose labels are units of their own."""
+    para = _read_paragraph(paragraph, text, width, soap, labels, excerpt, sbar, letter)
+    walk = _Walk()
+    skip_to = -1
+    for index in range(len(paragraph)):
+        if index <= skip_to:
+            continue
+        if index in para.blocks:
+            skip_to = para.blocks[index]
+            walk.close([_block_unit(text, paragraph, index, skip_to)])
+        else:
+            _take_line(para, walk, index)
+    return _wrapped_field(_medicine_entries(walk.units, text), text)
+
+
+def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
+    """Walk one line (not in a block): a label before it, then its layout's units, a header, or a unit it opens or
+    carries on."""
+    text = para.text
+    line_s, line_e = para.lines[index]
+    lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
+    s = line_s + lead
+    e = s + len(text[s:line_e].rstrip())
+    s = _after_label(para, walk, index, s, e, lead)
+    line = text[s:e]
+    layout = _layout_units(line, s, para.in_table[index])
+    if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
+        walk.close(layout)
+        return
+    # the previous line as laid out, indentation included: that is what the wrap width measures
+    laid_out, walk.prev_line = walk.prev_line, text[line_s:e]
+    if index in para.groups or heading_line(line, walk.open_unit is None, para.next_line(index), index == 0):
+        walk.units.append(Unit(s, e, "header"))
+        walk.open_unit = None
+        return
+    if walk.open_unit is not None and _wrapped_number(line, walk.open_unit, laid_out, walk.last_number):
+        walk.open_unit.end = e
+        return
+    number = LEADING_NUMBER.match(line)
+    walk.last_number = int(number.group(1)) if number else walk.last_number
+    _open_or_carry_on(para, walk, index, Unit(s, e, "text", lead), laid_out)
+
+
+def _after_label(para: _Paragraph, walk: _Walk, index: int, s: int, e: int, lead: int) -> int:
+    """Where the line's prose starts after a label that is a unit of its own (a named section or a problem heading
+    before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...", in a paragraph of lines; a release's excerpt
+    joins a paragraph into one line and keeps its labels), which it adds; `s` when there is none."""
+    text = para.text
+    section = SECTION_LETTER.match(text[s:e]) if para.soap else None
+    label_end = section.end(1) if section else para.named[index]
+    if not label_end:
+        return s
+    walk.units.append(Unit(s, s + label_end, "header", lead))
+    walk.open_unit = None  # (the prose after a label carries on no line above it)
+    return s + label_end + len(text[s + label_end:e]) - len(text[s + label_end:e].lstrip())
+
+
+def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, laid_out: str) -> None:
+    """Open the unit a line (`unit`, its span and indentation, as "text") starts by its shape, or carry the open
+    unit on into it; `laid_out` is the line above as laid out."""
+    line, open_unit = para.text[unit.start:unit.end], walk.open_unit
+    if is_entry_stamp_line(line) and index + 1 < len(para.lines):
+        unit.kind = "stamp"
+    elif ITEM.match(line):
+        unit.kind = "list"
+    elif is_table_row(line):
+        unit.kind = "row"
+        if para.in_table[index]:  # (a table's row carries on into no line)
+            walk.units.append(unit)
+            walk.open_unit = None
+            return
+    elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, para.width, unit.lead,
+                                                     para.next_line(index)):
+        unit.kind = "lab"
+    elif open_unit is not None and (open_unit.kind == "stamp" or _carries_on(
+            open_unit, laid_out, line, para.width, unit.lead, para.next_line(index))):
+        open_unit.end = unit.end  # (a stamp line takes its entry's first line whatever it holds)
+        if open_unit.kind in ("row", "stamp"):  # a row with its instructions under it: prose sentences
+            open_unit.kind = "text"
+        return
+    unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
+    walk.units.append(unit)
+    walk.open_unit = unit
+
+
+def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
+    """A medicine's entry, its head with the instruction lines under it ("Ofloxacin 0.3% eye drops" + "    Right eye:
+    1 drop 4 times a day. Stop after 11/11/2026."), is one unit, however many sentences its instruction holds: the
+    reading of most writers of gold splits (a few cut the instruction's sentences apart)."""
+    for u in units:
+        if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
+            u.kind = "entry"
+    return units
+
+
+def _wrapped_field(units: list[Unit], text: str) -> list[Unit]:
+    """A paragraph's last line under a line of fields that carries on its last field's value, wrapped inside a title
+    ("Clinic date: 06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field."""
+    if len(units) >= 3 and units[-3].kind == units[-2].kind == "field" and units[-1].kind in ("text", "header") \
+            and "\n" not in text[units[-3].end:units[-2].start] \
+            and text.count("\n", units[-2].end, units[-1].start) == 1 \
+            and wraps_field_value(text[units[-2].start:units[-2].end], text[units[-1].start:units[-1].end]):
+        units[-2].end = units[-1].end
+        return units[:-1]
+    return units
+
+
+def _block_unit(text: str, paragraph: list[tuple[int, int]], first: int, last: int) -> Unit:
+    """An appointment block's (or a result stacked on short lines') lines as one unit, first line to last."""
+    line_s, line_e = paragraph[first]
+    last_s, last_e = paragraph[last]
+    return Unit(line_s + len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip()),
+                 last_s + len(text[last_s:last_e].rstrip()), "appointment")
