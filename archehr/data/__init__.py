@@ -16,7 +16,6 @@ from archehr.data.model import (
 from archehr.data.releases import demo_dir, find_release, load_split, load_split_dir, resolve_data_dir, write_split
 
 
-
 def to_pandas(split: Split | str | None = "dev", data_dir: str | None = None, version_dir: str | None = None) -> object:
     """One row per note sentence as a pandas DataFrame (see `archehr.data.frames`; the `frames` extra)."""
     from archehr.data.frames import to_pandas as _to_pandas

@@ -7,8 +7,8 @@
 Columns (`COLUMNS`): split, case_id, specialty ("|"-joined, as in the XML), patient_narrative,
 patient_question (the marked phrases joined by a space), clinician_question, sentence_id,
 paragraph_id, start_char_index, text, and label (essential | supplementary | not-relevant) when the
-split has a key; a sentence the key does not label (or of a split without a key) has an empty label. pandas, pyarrow and datasets
-are imported only when asked for (the `frames` extra); CSV and JSON Lines need none of them.
+split has a key; a sentence the key does not label (or of a split without a key) has an empty label. pandas,
+pyarrow and datasets are imported only when asked for (the `frames` extra); CSV and JSON Lines need none of them.
 """
 
 from __future__ import annotations

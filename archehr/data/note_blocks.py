@@ -48,8 +48,8 @@ def _when_columns(line: str) -> bool:
 
 
 # a sentence ended inside the line ("10:12 Day 1 call. Patient at home, ..."): wrapped prose, not a block's line
-_SENTENCE_INSIDE = re.compile(r"(?<=[a-z)])(?<!\b(?:Dr|Mr|Ms|St|Rd|Ln|Fl|Ct|Pl|Sq|Rm))(?<!\b(?:Mrs|Ave|Ste))(?<!\bBlvd|\bBldg|\bProf)"
-                              r"[.!?]\s+[A-Z][a-z]")
+_SENTENCE_INSIDE = re.compile(r"(?<=[a-z)])(?<!\b(?:Dr|Mr|Ms|St|Rd|Ln|Fl|Ct|Pl|Sq|Rm))(?<!\b(?:Mrs|Ave|Ste))"
+                              r"(?<!\bBlvd|\bBldg|\bProf)[.!?]\s+[A-Z][a-z]")
 
 
 def _block_line(line: str) -> bool:

@@ -141,7 +141,7 @@ def writes_labelled_paragraphs(paragraphs: list[list[str]]) -> bool:
     marks = [[paragraph_label(line) for line in para] for para in paragraphs]
     texts = [line[end:].split() for para, ends in zip(paragraphs, marks, strict=True)
              for line, end in zip(para, ends, strict=True) if end]
-    together = sum(1 for ends in marks for above, end in zip(ends, ends[1:]) if above and end)
+    together = sum(1 for ends in marks for above, end in zip(ends, ends[1:], strict=False) if above and end)
     return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts) and 2 * together >= len(texts)
 
 
@@ -338,7 +338,8 @@ def entry_heads(raw: list[str]) -> set[int]:
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
                     and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
         | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
-        | {i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \
+        | {i for i in range(len(raw) - 1)
+           if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \
         | _medicine_heads(raw, leads)
 
 

@@ -12,7 +12,6 @@ from lxml import etree
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.errors import DataError, Problem
 
-
 _INT = re.compile(r"-?[0-9]+", re.ASCII)
 # Release integers are ids and character offsets: 18 digits fit in 64 bits (what a Parquet/pandas export holds),
 # and Python's int() refuses strings of more than 4300 digits with a ValueError, not a problem we can report.
