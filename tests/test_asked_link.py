@@ -68,7 +68,7 @@ def test_typed_row_reads_the_linked_fact_per_kind() -> None:
     types = answer_types(case)
     row = dict(zip(FEATURES, typed_row(0.5, types), strict=True))
     assert types.best_linked > 0
-    assert row["linked_how_long"] == types.best_linked and row["linked_when"] == 0.0
+    assert row["linked_how_long"] == types.best_linked and row["linked_test_result"] == 0.0
     case, _ = note_case(split_note(note), "how long do i take the trelix")
     row = dict(zip(FEATURES, typed_row(0.5, answer_types(case)), strict=True))
     assert row["linked_how_long"] == 0.0
