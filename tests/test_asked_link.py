@@ -72,3 +72,17 @@ def test_typed_row_reads_the_linked_fact_per_kind() -> None:
     case, _ = note_case(split_note(note), "how long do i take the trelix")
     row = dict(zip(FEATURES, typed_row(0.5, answer_types(case)), strict=True))
     assert row["linked_how_long"] == 0.0
+
+
+def test_a_firm_date_of_another_event_leaves_the_asked_date_unset() -> None:
+    from archehr.answerability.asked_thing import concept_rows
+    from archehr.answerability.date_unset import date_unset
+    from archehr.glossary import load_lexicon
+
+    q = "when is the florbin scan booked for"
+    unset = "Florbin scan: request sent, awaiting date."
+    other = "Return to clinic in 3 months, or sooner once the florbin scan result is back."
+    own = "Florbin scan in 3 months, or sooner if needed."
+    for texts, expected in (([unset, other], True), ([unset, own], False)):
+        named = concept_rows(q, texts, load_lexicon())
+        assert date_unset("when", q, texts, ["p", "q"], named) is expected

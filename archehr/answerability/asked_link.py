@@ -4,7 +4,7 @@ A sentence may name the asked thing and hold the asked kind of fact, yet the fac
 in another clause: "Start aspirin until the stress test is done; primary care visit in 1 week" gives no date of the
 stress test, "Keep the shield on at night for 1 week" beside "Lace-up brace for 4-6 weeks" gives no course of the
 brace, "CRP 86 (H). Needs GP review to recheck CRP" gives one CRP, not the repeat. `linked` gives each sentence 1
-when one of its clauses (cut at ";", "then", "but", a full stop, a comma before another thing's fact) names at least
+when one of its clauses (cut at ";", "then", "but", a full stop, a comma before "and", "with" or "or") names at least
 `LINK_SHARE` of what the sentence names of the question's topic and holds the fact the kind asks:
 
 - how_long: a course's length or end (`course_link.COURSE_END`, a dose's spacing and schedule steps read out);
@@ -36,8 +36,8 @@ LINK_KINDS = ("how_long", "when", "test_result", "med_change")
 LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the topic names the asked thing
 # where one clause ends and another begins: a semicolon, "then", "but", a full stop inside a line, a blank line, a
 # table's cell, or a comma before "and"/"with" (a second thing of a list with its own fact)
-_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|\.\s+|\bbut\b|\n\s*\n|,\s+(?:and|with|plus)\b",
-                       re.I)
+_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|\.\s+|\bbut\b|\n\s*\n|"
+                       r",\s+(?:and|with|plus|or)\b", re.I)
 # a repeat or a trend asked ("did they redo the crp", "is it going down", "the second test", "better than last time")
 _TREND_Q = re.compile(r"\b(?:redo|redone|re-?did|again|repeat\w*|recheck\w*|re-?test\w*|second|latest|going|coming|"
                       r"gone|went|come|came) (?:\w+ )?(?:down|up)\b|\b(?:redo|redone|repeat\w*|recheck\w*|re-?test\w*|"
@@ -62,6 +62,11 @@ def _fact(kind: str, clause: str, question: str) -> bool:
     return False
 
 
+def clauses(text: str) -> list[str]:
+    """The sentence's clauses (`_BOUNDARY`), spaces made single."""
+    return [c for c in _BOUNDARY.split(" ".join(text.split())) if c and c.strip()]
+
+
 def linked(kind: str, texts: Sequence[str], topic: np.ndarray, question: str,
            names: Callable[[str], float]) -> np.ndarray:
     """Each sentence: 1 when a clause naming the asked thing (at least `LINK_SHARE` of what the sentence names of the
@@ -76,6 +81,5 @@ def linked(kind: str, texts: Sequence[str], topic: np.ndarray, question: str,
         whole = names(plain)
         if whole <= 0:
             continue
-        clauses = [c for c in _BOUNDARY.split(plain) if c and c.strip()]
-        out[i] = float(any(_fact(kind, c, question) and names(c) >= LINK_SHARE * whole - 1e-9 for c in clauses))
+        out[i] = float(any(_fact(kind, c, question) and names(c) >= LINK_SHARE * whole - 1e-9 for c in clauses(plain)))
     return out

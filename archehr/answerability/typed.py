@@ -11,8 +11,9 @@ firm form: a cause clause for why, a date or a booked slot for when), how much o
 less than the sentence naming the most of it (the asked thing named by another sentence than the one that answers);
 and, per kind, the best typed topic score and the note's coverage again (`typed_<kind>`, `coverage_<kind>`: how much
 a sentence holding the asked kind, or the note naming the topic, tells that the note answers is not the same for each
-kind). A logistic regression over those (balanced classes) gives the confidence; below `threshold` the answer is "The
-note does not say.", below `review` it is flagged. The model file is versioned JSON.
+kind); and, for how-long and result questions, the best topic score among sentences giving the asked fact in the
+clause naming the asked thing (`linked_<kind>`, `asked_link.linked`). A logistic regression over those (balanced
+classes) gives the confidence; below `threshold` the answer is "The note does not say.", below `review` it is flagged. The model file is versioned JSON.
 """
 
 from __future__ import annotations
