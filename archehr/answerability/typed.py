@@ -13,7 +13,8 @@ and, per kind, the best typed topic score and the note's coverage again (`typed_
 a sentence holding the asked kind, or the note naming the topic, tells that the note answers is not the same for each
 kind); and, for how-long and result questions, the best topic score among sentences giving the asked fact in the
 clause naming the asked thing (`linked_<kind>`, `asked_link.linked`). A logistic regression over those (balanced
-classes) gives the confidence; below `threshold` the answer is "The note does not say.", below `review` it is flagged. The model file is versioned JSON.
+classes) gives the confidence; below `threshold` the answer is "The note does not say.", below `review` it is flagged.
+The model file is versioned JSON.
 """
 
 from __future__ import annotations
