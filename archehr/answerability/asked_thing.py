@@ -105,7 +105,11 @@ def with_next(rows: np.ndarray, paragraphs: Sequence[str]) -> np.ndarray:
 
 def topic_scores(named: np.ndarray) -> np.ndarray:
     """Each sentence's share of the question's concepts, each weighed by its rarity in the note (`asked_rows`)."""
+    return concept_weights(named) @ named
+
+
+def concept_weights(named: np.ndarray) -> np.ndarray:
+    """Each concept's weight in `topic_scores`: its rarity among the note's sentences (0 for one none names)."""
     n = named.shape[1]
     df = named.sum(axis=1)
-    weight = np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
-    return weight @ named
+    return np.array([0.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import MONTHS, topic_scores
+from archehr.answerability.asked_thing import MONTHS, concept_weights, topic_scores
 
 # a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
 # not a condition ("when can he drive": answered by "once he can do an emergency stop")
@@ -99,4 +99,28 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
             unset = max(unset, score[i], before)
     firm = max((score[i] for i, t in enumerate(plain) if FIRM.search(unstamped(t)) and not DATE_FIELD.search(t)),
                default=0.0)
+    if unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9:
+        return True
+    # the firm date may be another event's, in another clause ("Return to liver clinic in 3 months, or sooner once
+    # the MRCP result is back" dates the clinic, not the MRCP): only a clause naming the asked thing dates it
+    firm = max((score[i] for i, t in enumerate(plain) if FIRM.search(unstamped(t)) and not DATE_FIELD.search(t)
+                and _dated_clause(question, t, concept_weights(named), score[i])), default=0.0)
     return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
+
+
+def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float) -> bool:
+    """A clause of the sentence (`asked_link.clauses`) naming at least `LINK_SHARE` of what the sentence names of the
+    asked thing (`whole`, its topic score; `weights`: the concepts' weights in the note) gives a firm date not said to
+    be yet to be set."""
+    from archehr.answerability.asked_link import LINK_SHARE, clauses
+    from archehr.answerability.asked_thing import concept_rows
+    from archehr.glossary import load_lexicon
+
+    parts = clauses(text)
+    if len(parts) < 2:
+        return True
+    named = concept_rows(question, parts, load_lexicon())
+    if named.shape[0] != len(weights):
+        return True
+    return any(FIRM.search(unstamped(c)) and not UNSET.search(c) and s >= LINK_SHARE * whole - 1e-9
+               for c, s in zip(parts, weights @ named, strict=True))

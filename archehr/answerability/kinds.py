@@ -38,6 +38,7 @@ from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KI
     asked_concepts,
     medicines_asked,
 )
+from archehr.answerability.asked_link import linked
 from archehr.answerability.asked_service import service_share
 from archehr.answerability.course_link import course_strength
 from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
@@ -161,6 +162,15 @@ class AnswerTypes:
     # the rank's answer score: `score` with the cues the typed confidence does not read (a drug continued when the
     # new one is asked, a value's flag, a deferral, another drug than the one asked); None: as `score`
     rank: np.ndarray | None = None
+    # the sentence gives the asked fact in a clause naming the asked thing (`asked_link.linked`); None: none does
+    linked: np.ndarray | None = None
+
+    @property
+    def best_linked(self) -> float:
+        """The best topic score among sentences giving the asked fact in a clause naming the asked thing."""
+        if self.linked is None or not self.topic.size:
+            return 0.0
+        return float((self.topic * self.linked).max())
 
     @property
     def ranking(self) -> np.ndarray:
@@ -247,8 +257,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
             if e.kind == "activity"}
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
+    link = linked(kind, texts, topic, question, lambda text: _names(text, concepts, tw, lex))
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts, holds & (held >= 1.0), rank)
+                       absent_acts, holds & (held >= 1.0), rank, link)
 
 
 def _names(text: str, concepts: list[Concept], weight: np.ndarray, lex: Glossary) -> float:
