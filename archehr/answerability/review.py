@@ -221,7 +221,7 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
         return False
     text, topic = best
     if types.kind == "why":
-        return topic >= HOLDS_MIN and cause_given(text)
+        return cause_given(text, topic)
     if types.kind == "may_i":
         # "Do not drive while taking oxycodone" to "can he drive to work tomorrow": the asked activity allowed or not
         return topic >= HOLDS_MIN and _activity_answered(question, text)
@@ -230,16 +230,19 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
 
 
-def cause_given(text: str) -> bool:
-    """The sentence says a cause outright ("... to prevent another attack", "Start colecalciferol for low vitamin D",
-    "caused by ..."): the firm why form of `firm_answers.cause_strength`. A why answer whose first line names the
-    topic and says one is not flagged only because its confidence is middling. A softer form ("as ...", ", so ...")
-    is not read: over the 49 writers' why questions it would also clear about one unanswerable first line for each
-    five answerable ones."""
-    from archehr.answerability.firm_answers import cause_strength
+def cause_given(text: str, topic: float) -> bool:
+    """A why answer's first line (`text`, naming `topic` of the question's topic) says a cause: outright ("... to
+    prevent another attack", "Start colecalciferol for low vitamin D", "caused by ...", the firm why form of
+    `firm_answers.cause_strength`) and names at least `HOLDS_MIN` of the topic, or in a softer form ("..., so we'll
+    start your hep B vaccine", "... as his doses are still being adjusted") and names at least `TOPIC_NAMED` of it.
+    Such a line is not flagged only because its confidence is middling. (A softer form naming less of the topic is not
+    read: over the 49 writers' why questions it would also clear about one unanswerable first line for each five
+    answerable ones.)"""
+    from archehr.answerability.firm_answers import W_SOFT, cause_strength
     from archehr.answerability.holds import HOLDS
 
-    return float(cause_strength([" ".join(text.split())], HOLDS["why"])[0]) >= 1.0
+    strength = float(cause_strength([" ".join(text.split())], HOLDS["why"])[0])
+    return (strength >= 1.0 and topic >= HOLDS_MIN) or (strength >= W_SOFT and topic >= TOPIC_NAMED)
 
 
 def names_asked(types: Any) -> bool:
