@@ -55,13 +55,13 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     asked fact missing (a medicine never named, a result awaited, no date given ...: `fact_missing`,
     `result_awaited` and `unsaid_in_note`). `types` is None when ranking by the selector alone."""
     if model is None or types is None:
-        return model_flags(model, p, selector_flag, types, best), False
+        return model_flags(model, p, selector_flag, types, best, question), False
     named = NamedConcepts(question, split)  # (read once for the two rules that need it)
     ruled = (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split))
-    return ruled or model_flags(model, p, selector_flag, types, best), ruled
+    return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
 class NamedConcepts:
@@ -170,12 +170,12 @@ def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: flo
 
 
 def model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
-                best: tuple[str, float] | None) -> bool:
+                best: tuple[str, float] | None, question: str | None = None) -> bool:
     """The confidence model's review flag (below its threshold it was answered only because a sentence holds the asked
     kind, so flagged; between threshold and review level unless the first line gives the fact asked: `fact_given`), or
     the selector's without one."""
     if model is not None and p is not None:
-        return model.abstains(p) or (model.flags(p) and not fact_given(types, best))
+        return model.abstains(p) or (model.flags(p) and not fact_given(types, best, question))
     return selector_flag
 
 
@@ -199,7 +199,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if types.missing_drugs:
         return True
     # likewise an activity a may-I question asks about ("Can he drive?") that the note never names
-    if types.kind == "may_i" and types.missing_activities:
+    if types.kind == "may_i" and types.missing_activities and not _activity_answered(question, best_text):
         return True
     if best_text is None:
         return False
@@ -213,6 +213,16 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     return types.kind == "when" and blank_date(best_text)
 
 
+def _activity_answered(question: str | None, first: str | None) -> bool:
+    """A may-I first line allowing or forbidding the asked activity ("Do not drive while taking oxycodone" to "can
+    my husband drive to work tomorrow"): the activities the note never names (work) are the question's story, not
+    what it asks (`may_answers.activity_answered`)."""
+    from archehr.answerability.may_answers import activity_answered
+    from archehr.glossary import load_lexicon
+
+    return question is not None and activity_answered(question, first, load_lexicon())
+
+
 def result_awaited(types: Any, split: SplitNote) -> bool:
     """A result question whose test the note names most fully (the sentences naming the most of the question's
     topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
@@ -223,17 +233,40 @@ def result_awaited(types: Any, split: SplitNote) -> bool:
     return any(PENDING.search(split.sentences[i].text) for i in top)
 
 
-def fact_given(types: Any, best: tuple[str, float] | None) -> bool:
-    """A when (how long, test result) question whose first cited sentence names the topic (at least `HOLDS_MIN`
-    of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for 12
-    months") or a result ("eGFR 84 mL/min", "negative", "in range") of its own: the asked fact is there, so a
-    middling confidence is no reason for review (the other flags, a pending or only planned test among them,
-    still apply)."""
+def fact_given(types: Any, best: tuple[str, float] | None, question: str | None = None) -> bool:
+    """A when (how long, test result, why, may-I) question whose first cited sentence names the topic (at least
+    `HOLDS_MIN` of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for
+    12 months"), a result ("eGFR 84 mL/min", "negative", "in range"), to a why question a cause (`cause_given`), to
+    a may-I question (`question`) a permission or a prohibition of the asked activity (`_activity_answered`) of its
+    own: the asked fact is there, so a middling confidence is no reason for review (the other flags, a pending or
+    only planned test among them, still apply)."""
     given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN, "test_result": RESULT_GIVEN}
-    if types is None or best is None or types.kind not in given:
+    if types is None or best is None:
         return False
     text, topic = best
+    if types.kind == "why":
+        return cause_given(text, topic)
+    if types.kind == "may_i":
+        # "Do not drive while taking oxycodone" to "can he drive to work tomorrow": the asked activity allowed or not
+        return topic >= HOLDS_MIN and _activity_answered(question, text)
+    if types.kind not in given:
+        return False
     return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
+
+
+def cause_given(text: str, topic: float) -> bool:
+    """A why answer's first line (`text`, naming `topic` of the question's topic) says a cause: outright ("... to
+    prevent another attack", "Start colecalciferol for low vitamin D", "caused by ...", the firm why form of
+    `firm_answers.cause_strength`) and names at least `HOLDS_MIN` of the topic, or in a softer form ("..., so we'll
+    start your hep B vaccine", "... as his doses are still being adjusted") and names at least `TOPIC_NAMED` of it.
+    Such a line is not flagged only because its confidence is middling. (A softer form naming a quarter to half of the
+    topic is not read: among the 49 writers' why questions, scored in-sample, it would clear one unanswerable first
+    line for three answerable ones.)"""
+    from archehr.answerability.firm_answers import W_SOFT, cause_strength
+    from archehr.answerability.holds import HOLDS
+
+    strength = float(cause_strength([" ".join(text.split())], HOLDS["why"])[0])
+    return (strength >= 1.0 and topic >= HOLDS_MIN) or (strength >= W_SOFT and topic >= TOPIC_NAMED)
 
 
 def names_asked(types: Any) -> bool:

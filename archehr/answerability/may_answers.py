@@ -1,0 +1,69 @@
+"""Whether a may-I answer's first line allows or forbids the activity asked about, for `archehr answer`'s review flag.
+
+A may-I question often names more activities than the one it asks about: "can my husband drive to work tomorrow",
+"can I drive later tonight to collect my son from football", "can I have a beer or two watching the game". The
+asked activity is the one after the last asking words ("can I", "allowed to", "ok to", "is it safe to") that lead
+to one, or the first the question names when none do ("gym? bike?"). A note that never names the others (work,
+football, the game) still answers the question when a line allows or forbids the asked one: "Do not drive while
+taking oxycodone", "You may keep driving as long as ...", "No gym, running or team sports until ...".
+
+`activity_answered` tells such a first line: it names the asked activity (by the lexicon's activity entries and
+their classes: "a beer" is alcohol, "the car" driving) and holds a permission or a prohibition (`PERMISSION`). Only
+a plain permission or prohibition counts: "stop" or "should" alone ("Stop aspirin", "should take it with food")
+was too broad for medicine questions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from archehr.glossary import Glossary
+
+# the asking words before the activity asked about: "can I", "allowed to", "is it ok to", "safe for him to"
+ASKING = re.compile(r"\b(?:can|could|may|allowed|permitted|ok|okay|alright|all right|fine|safe|able|cleared|"
+                    r"when|should|do i have to)\b", re.I)
+# a permission: "you may", "can go back", "ok to", "is fine", "no restrictions", "return to work", "cleared for"
+_PERMIT = (r"\b(?:you|he|she|they|we|patient|pt|child|baby)\s+(?:may|can|could)\s+(?!not\b|cause\b|be\b)|"
+           r"\b(?:may|can)\s+(?:now\s+|then\s+|gradually\s+|safely\s+|still\s+|keep\s+)?(?:return|resume|restart|"
+           r"go back|get back|start|continue|drive|shower|bathe|bath|swim|fly|travel|work|lift|eat|drink|have|"
+           r"play|exercise|walk)\b|"
+           r"\b(?:ok|okay|fine|safe|allowed|permitted|cleared)\s+(?:to|for)\b|"
+           r"\b(?:is|are)\s+(?:\w+\s+){0,2}?(?:fine|ok|okay|safe|allowed|permitted)\b|"
+           r"\bno (?:restrictions?|limits?)\b|\bnormal activit\w+|\bas tolerated\b|"
+           r"\breturn to (?:normal|usual|work|school|driving|sport|play|activit|full)\w*")
+# a prohibition or a limit: "do not", "must not", "avoid", "no driving", "off work", "not until", "stay home"
+_FORBID = (r"\b(?:do not|don'?t|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|not to|avoid\w*|"
+           r"refrain|abstain)\b|"
+           r"\bno\s+(?:more\s+)?(?:[a-z-]+\s+){0,2}?(?:\w+ing|baths?|sex|intercourse|sports?|alcohol|flights?|work|"
+           r"school|gym|contact|heavy|strenuous)\b|"
+           r"\boff (?:work|school|the)\b|\bstay (?:home|off|away|out)\b|\bnot (?:until|before)\b|\bnothing\b|"
+           r"\blimit(?:ed)? to\b")
+PERMISSION = re.compile(rf"{_PERMIT}|{_FORBID}", re.I)
+
+
+def asked_activity(question: str, lexicon: Glossary) -> str | None:
+    """The term of the activity the question asks about: the first activity entry after its last asking words
+    (`ASKING`) that lead to one ("ok so he can't drink but is he allowed to smoke weed" asks about smoking), else
+    the first activity it names; None when it names none."""
+    ends = [m.end() for m in ASKING.finditer(question)]
+    for part in [question[e:] for e in reversed(ends)] + [question]:
+        for e in lexicon.matches(part):
+            if e.kind == "activity":
+                return e.term
+    return None
+
+
+def activity_answered(question: str, first: str | None, lexicon: Glossary) -> bool:
+    """The first line (`first`) names the question's asked activity (`asked_activity`, by its words or its
+    lexicon class) and allows or forbids something (`PERMISSION`)."""
+    from archehr.answerability.kinds import QUESTION_FILLER, asked_concepts, sentence_words
+    from archehr.relevance.text import tokens
+
+    term = asked_activity(question, lexicon)
+    if first is None or term is None or not PERMISSION.search(" ".join(first.split())):
+        return False
+    surface = tuple(t for t in tokens(term) if t not in QUESTION_FILLER)
+    words = sentence_words(first, lexicon)
+    return any(c.surface == surface and c.covered_by(words) for c in asked_concepts(question, lexicon))
