@@ -56,10 +56,27 @@ def test_cause_and_purpose_in_further_forms() -> None:
 def test_a_diagnosis_line_is_a_cause_unless_it_restates_the_asked_finding() -> None:
     texts = ["Diagnosis", "Coeliac disease.", "Plan:", "Night brace no longer needed."]
     asked = np.array([[False, True, False, False]])  # the question asks about the coeliac disease
-    assert says_no_cause(1, texts, asked)  # "why does he have coeliac disease": restated
+    assert says_no_cause(1, texts, asked, "why does he have coeliac disease")  # restated
     other = np.array([[False, False, False, True]])  # the question asks about the brace
     assert not says_no_cause(1, texts, other)  # the diagnosis is the reason for what was done
     assert says_no_cause(3, texts, other)  # the brace named, no cause
+
+
+def test_a_diagnosis_line_saying_more_than_the_asked_thing_is_a_cause() -> None:
+    texts = ["Diagnosis", "Left wrist sprain, mild.", "Plan:", "Splint for 1 week."]
+    asked = np.array([[False, True, False, False]])  # the question names the wrist, the line names it too
+    assert not says_no_cause(1, texts, asked, "what is actually wrong with my wrist")  # "sprain", "mild" added
+    assert says_no_cause(1, texts, asked, "why does she have a mild left wrist sprain")  # nothing added
+
+
+def test_a_heading_over_a_medicine_row_gives_its_reason() -> None:
+    texts = ["Tablets paused (low blood pressure):", "HOLD bisoprolol 5 mg daily", "HOLD ramipril 2.5 mg daily"]
+    none = np.zeros((1, 3), dtype=bool)
+    assert not says_no_cause(2, texts, none, "why did they stop his ramipril")  # the reason in the heading's brackets
+    plain = ["Tablets paused:", "HOLD bisoprolol 5 mg daily", "HOLD ramipril 2.5 mg daily"]
+    assert says_no_cause(2, plain, none, "why did they stop his ramipril")  # a heading with no reason
+    told = ["Tablets paused (low blood pressure):", "Ramipril 2.5 mg daily, on hold"]
+    assert says_no_cause(1, told, np.zeros((1, 2), dtype=bool), "why")  # no row opening with its action
 
 
 def test_review_flags_a_why_answer_whose_first_line_names_the_thing_only() -> None:

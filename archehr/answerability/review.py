@@ -130,7 +130,7 @@ def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, fl
     if kind != "why":
         return False
     texts, at = _first_line(split, best[0] if best else None)
-    return at is not None and says_no_cause(at, texts, (named or NamedConcepts(question, split)).rows)
+    return at is not None and says_no_cause(at, texts, (named or NamedConcepts(question, split)).rows, question)
 
 
 def asked_apart(types: Any, question: str, split: SplitNote) -> Any:

@@ -14,9 +14,11 @@ showed"; "Findings:"; a reason after an em dash).
 
 A line of the note's diagnosis or indication (`why_answers.diagnosis_lines`) is the reason for what was done
 ("why did she need her tonsils out": "Recurrent tonsillitis"), unless it names the asked thing itself with no cause
-marker: a diagnosis that only restates the asked finding ("why does he have coeliac disease": "Coeliac disease.") is
-no reason for it. The cause is not tied to the asked thing's words: the note often names it in other words than the
-question's (a nickname, a misspelling, a class), and requiring the tie flagged many right answers.
+marker and adds no word to the question's: a diagnosis that only restates the asked finding ("why does he have
+coeliac disease": "Coeliac disease.") is no reason for it. A medicine row opening with its action ("HOLD furosemide
+40 mg OM") takes the reason the heading over it gives ("Meds held (kidney injury, sick day rules):").
+The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
+nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
 
 from __future__ import annotations
@@ -99,15 +101,51 @@ def has_cause(text: str) -> bool:
         or bool(_FURTHER.search(plain))
 
 
-def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray) -> bool:
-    """Sentence `i`, a why answer's first line, holds no cause at all: no cause marker (`has_cause`) and it is no line
-    of the note's diagnosis, or it is a diagnosis line with no marker that names the asked thing (the asked finding
-    restated: "why does he have coeliac disease" answered by "Coeliac disease.")."""
-    # (a longer diagnosis line naming the asked thing, "Left knee sprain, grade 1 (inner ligament)", stays no cause:
-    # read as a cause when over 3 words, over the 49 writers it unflagged 3 answerable why questions and let 1
-    # unanswerable through, why AUROC 0.809 -> 0.808)
+def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str = "") -> bool:
+    """Sentence `i`, a why answer's first line, holds no cause at all: no cause marker (`has_cause`), no reason in
+    the heading over it (`heading_reason`), and it is no line of the note's diagnosis, or it is a diagnosis line with
+    no marker that names the asked thing and adds nothing to the question's words (the asked finding restated: "why
+    does he have coeliac disease" answered by "Coeliac disease."; "Right ankle sprain, grade 2" to "what is wrong
+    with my ankle" names the diagnosis)."""
+    # (a diagnosis line naming the asked thing and adding words, read as a cause: over the 49 writers' leave-one-
+    # writer-out 3 answerable why questions no longer flagged, in 3 writers, for 1 unanswerable one let through; why
+    # AUROC 0.810 -> 0.811)
     # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
     # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
-    if has_cause(texts[i]):
+    if has_cause(texts[i]) or heading_reason(i, texts):
         return False
-    return not why.diagnosis_lines(list(texts))[i] or bool(named.size and named[:, i].any())
+    if not why.diagnosis_lines(list(texts))[i]:
+        return True
+    return bool(named.size and named[:, i].any()) and not adds_words(texts[i], question)
+
+
+def adds_words(line: str, question: str) -> bool:
+    """The line names a word of three letters or more (stemmed) the question does not: it says more than the asked
+    thing ("Right ankle sprain" to "my ankle"), not the asked finding restated."""
+    from archehr.relevance.text import tokens
+
+    asked = set(tokens(question))
+    return any(len(t) >= 3 and t.isalpha() and t not in asked for t in tokens(line))
+
+
+# a heading over a list giving its reason: "Meds HELD (AKI, sick day rules):", "Stopped because of the fall:"
+_HEADING_LINE = re.compile(r"^[^.!?\n]{2,80}:\s*$")
+_BRACKET_REASON = re.compile(r"\([^)]*[A-Za-z]{2,}[^)]*\)")
+HEADING_REACH = 8  # the list rows a heading's reason reaches down to
+# a medicine row opening with its action ("HOLD furosemide 40 mg OM", "- Stop aspirin"): a row of the list a heading
+# gives the reason for
+_ACTION_ROW = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:stop(?:ped)?|hold|held|withh[eo]ld|omit|suspend(?:ed)?|paused?|"
+                         r"start(?:ed)?|reduce[ds]?|increase[ds]?|change[ds]?|switch(?:ed)?)\b", re.I)
+
+
+def heading_reason(i: int, texts: Sequence[str]) -> bool:
+    """The nearest heading over sentence `i` (a line ending in a colon, at most `HEADING_REACH` lines up) gives a
+    reason: a cause marker (`has_cause`) or a reason in brackets ("Meds HELD (AKI, sick day rules):" over "HOLD
+    furosemide 40 mg OM"), when `i` is a medicine row opening with its action (`_ACTION_ROW`)."""
+    if not _ACTION_ROW.match(texts[i]):
+        return False
+    for j in range(i - 1, max(i - 1 - HEADING_REACH, -1), -1):
+        t = " ".join(texts[j].split())
+        if _HEADING_LINE.match(t):
+            return bool(_BRACKET_REASON.search(t)) or has_cause(t)
+    return False
