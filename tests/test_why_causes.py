@@ -69,6 +69,14 @@ def test_a_diagnosis_line_saying_more_than_the_asked_thing_is_a_cause() -> None:
     assert says_no_cause(1, texts, asked, "why does she have a mild left wrist sprain")  # nothing added
 
 
+def test_a_lab_value_row_gives_no_cause() -> None:
+    none = np.zeros((1, 2), dtype=bool)
+    texts = ["Results:", "Sodium 129 mmol/L (low)"]
+    assert says_no_cause(1, texts, none, "why is his sodium low")  # the value restated, a finding word only
+    caused = ["Results:", "Sodium 129 mmol/L (low) due to fluid pill"]
+    assert not says_no_cause(1, caused, none, "why is his sodium low")  # a cause said outright
+
+
 def test_a_heading_over_a_medicine_row_gives_its_reason() -> None:
     texts = ["Tablets paused (low blood pressure):", "HOLD bisoprolol 5 mg daily", "HOLD ramipril 2.5 mg daily"]
     none = np.zeros((1, 3), dtype=bool)
