@@ -248,8 +248,9 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     `HOLDS_MIN` of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for
     12 months"), a result ("eGFR 84 mL/min", "negative", "in range"), to a why question a cause (`cause_given`), to
     a may-I question (`question`) a permission or a prohibition of the asked activity (`_activity_answered`) of its
-    own: the asked fact is there, so a middling confidence is no reason for review (the other flags, a pending or
-    only planned test among them, still apply)."""
+    own, or with a time or a condition to a may-I question asked as a when (`_timed_permission`): the asked fact is
+    there, so a middling confidence is no reason for review (the other flags, a pending or only planned test among
+    them, still apply)."""
     given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN, "test_result": RESULT_GIVEN}
     if types is None or best is None:
         return False
