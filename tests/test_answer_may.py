@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from archehr.answerability.may_answers import PERMISSION, activity_answered, asked_activity
+from archehr.answerability.may_answers import PERMISSION, activity_answered, asked_activity, timed_permission
 from archehr.answerability.review import cause_given, fact_given, fact_missing
 from archehr.glossary import load_lexicon
 
@@ -89,3 +89,23 @@ def test_a_softer_cause_counts_when_the_line_names_most_of_the_topic() -> None:
     sentence = "Iron stopped as the levels are back to normal."
     assert cause_given(sentence, 0.6)
     assert not cause_given(sentence, 0.3)
+
+
+@pytest.mark.parametrize(("sentence", "given"), [
+    ("Must not drive for 1 month.", True),  # a prohibition with its length
+    ("No driving until cleared at the clinic.", True),  # ... with its condition
+    ("Do not drive.", False),  # no time, no condition
+    ("Return to driving will be discussed at your clinic visit.", False),  # yet to be decided
+    ("No flying for 3 weeks.", False),  # another activity
+])
+def test_a_may_i_question_asked_as_when_is_answered_by_a_timed_permission(sentence: str, given: bool) -> None:
+    question = "when is she allowed to drive again"
+    assert timed_permission(question, sentence, load_lexicon()) is given
+    types = SimpleNamespace(kind="when", best_typed=0.0, best_firm=0.0, missing_drugs=0, missing_activities=0)
+    assert fact_missing(types, (sentence, 1.0), question) is not given
+    assert fact_given(types, (sentence, 0.5), question) is given
+
+
+def test_a_timed_permission_answers_only_a_question_asking_may_i() -> None:
+    # a when question asking of an event, not of a permission: the drive's date is not a prohibition's length
+    assert not timed_permission("when is the driving assessment", "No driving for 1 month.", load_lexicon())

@@ -209,3 +209,21 @@ def test_a_course_length_not_told_by_a_last_visit_or_a_session(question: str, se
 ])
 def test_a_next_event_is_not_dated_by_the_last_one(sentences: list[str], unsaid: bool) -> None:
     assert _unsaid("when", "when does he get the next tetanus booster", sentences) is unsaid
+
+
+@pytest.mark.parametrize(("question", "sentences", "unset"), [
+    # a day and time asked: an interval with the letter yet to come gives neither
+    ("what day and time is her wound clinic appointment",
+     ["Wound clinic follow-up in 2 weeks; appointment letter to be mailed."], True),
+    # a when asked: the interval answers it
+    ("when is her wound clinic appointment",
+     ["Wound clinic follow-up in 2 weeks; appointment letter to be mailed."], False),
+    # a weekday and a clock time give the day asked, whatever the letter
+    ("what day and time is her wound clinic appointment",
+     ["Wound clinic follow-up on Monday at 10:30; appointment letter to be mailed."], False),
+])
+def test_an_interval_does_not_give_the_day_asked(question: str, sentences: list[str], unset: bool) -> None:
+    from archehr.answerability.date_unset import date_unset
+
+    named = concept_rows(question, sentences, load_lexicon())
+    assert date_unset("when", question, sentences, [str(i) for i in range(len(sentences))], named) is unset

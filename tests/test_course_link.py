@@ -96,3 +96,19 @@ def test_the_rank_puts_the_course_before_a_spacing() -> None:
     texts = [s.text for s in split.sentences]
     best = texts[int(np.argmax(types.ranking))]
     assert "lifelong" in best
+
+
+@pytest.mark.parametrize(("sentence", "length"), [
+    ("She went home with the 52-hour zoxamab pump attached.", True),  # a compound before the treatment
+    ("Finish the 10-day zoxamab course.", True),
+    ("Zoxamab given for a 3-hour infusion.", True),  # "for a" before the compound
+    ("Zoxamab: ring the 24-hour chemotherapy line if unwell.", False),  # a service open round the clock
+    ("Zoxamab 12-hour trough level to be taken.", False),  # a test's timing
+])
+def test_a_hyphenated_length_before_a_treatment_word_is_a_course(sentence: str, length: bool) -> None:
+    from archehr.answerability.asked_time import COURSE
+    from archehr.answerability.holds import HOLDS
+
+    assert bool(HOLDS["how_long"].search(sentence)) is length
+    assert bool(COURSE.search(sentence)) is length
+    assert (_strength(sentence) == 1.0) is length

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, MONTHS, NUMBER, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.holds import LENGTH_COMPOUND
 
 _N = NUMBER
 # units of a course's length or a time: not `holds.UNIT` on purpose, as a course is also counted in cycles and
@@ -22,7 +23,7 @@ COURSE = re.compile(
     rf"\b(?:for|over|x|total of|another|next)\s*(?:a |an |the |at least |up to |about |around )?(?:first |next )?{_N}"
     rf"(?:\s*(?:-|to|–)\s*{_N})?[\s-]*(?:more\s+|further\s+)?{_U}\b|\bx\s*\d+\s*{_U}?\b|"
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
-    r"\b\d+[\s-](?:day|week|month)\b|"
+    rf"\b\d+[\s-](?:day|week|month)\b|{LENGTH_COMPOUND}|"
     # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
     rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"

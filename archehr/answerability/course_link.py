@@ -22,7 +22,7 @@ import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER
 from archehr.answerability.firm_answers import W_WEAK
-from archehr.answerability.holds import UNIT
+from archehr.answerability.holds import LENGTH_COMPOUND, UNIT
 
 _N = NUMBER
 _UNIT = UNIT
@@ -31,6 +31,7 @@ _SHORT_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?)"
 # "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"
 COURSE_END = re.compile(
     rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:more\s+|additional\s+|further\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
+    rf"{LENGTH_COMPOUND}|"
     r"\bx\s*\d|\b\d+\s*d\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|\blong[- ]term\b|"
     r"\brest of (?:your|his|her|their|my) li|\bongoing\b|\bfor good\b|"
     # "until" or "through" with an end: a date, a stop, a review or a healing ("until stopped", "until seen in GI

@@ -28,7 +28,8 @@ UNSET = re.compile(
     r"determined|planned)\b|\b(?:tbc|tba)\b|"
     r"\b(?:will|we'll|they'll|should|to) (?:write|phone|call|contact|text|send|post|ring|let)\b[^.;]{0,40}"
     r"\b(?:date|appointment|appt|time|letter|details)\b|"
-    r"\b(?:date|appointment|appt|letter|details)s? (?:will|should) (?:be )?(?:follow|come|arrive|sent|posted)\b|"
+    r"\b(?:date|appointment|appt|letter|details)s? (?:(?:will|should) (?:be )?|(?:is |are )?to be )"
+    r"(?:follow|come|arrive|sent|posted|mailed|e-?mailed)\b|"
     r"\bwill be in touch\b|"
     # "date not yet known", "no date yet", "will call you to set up a time", "awaiting an appointment"
     r"\b(?:date|time|appointment|appt)s? (?:is |are )?(?:not (?:yet |currently )?|yet to be |still to be )"
@@ -40,15 +41,21 @@ _VAGUE = re.compile(r"\b(?:in|within|after) (?:a few|a couple of|several|some|th
                     r"(?:days|weeks|months)\b", re.I)
 UNSET_SHARE = 0.5  # the sentence saying the date is yet to be set names at least this share of the best one's topic
 _DATE_WORD = re.compile(r"\b(?:date|day|calendar)\b", re.I)
-# a firm date of an event: a calendar date, a weekday, a clock time, "tomorrow", a counted interval ("in 2 weeks")
+# a firm date of an event: a calendar date, a weekday, a clock time, "tomorrow" (`_DAY`), or a counted interval ("in 2
+# weeks")
+_DAY = (rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
+        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS})\b|"
+        rf"\b(?:{MONTHS})\s+\d{{1,2}}\b")
 FIRM = re.compile(
-    rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
-    rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS})\b|"
-    rf"\b(?:{MONTHS})\s+\d{{1,2}}\b|"
+    rf"{_DAY}|"
     r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
     r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b"
     # (an interval set by another event is no date of it: "INR to be checked within 72 hours before the extraction")
     r"(?!\s+(?:before|prior to|of)\b)", re.I)
+# a day or a time asked ("what day and time is her appointment", "the exact date"): an interval ("in 2 weeks") does not
+# give it, so only a calendar date, a weekday, a clock time or "tomorrow" counts
+_DAY_Q = re.compile(r"\b(?:what|which|exact) (?:day|date|time|hour)\b|\bday and time\b", re.I)
+DAY_FIRM = re.compile(_DAY, re.I)
 # a record's own date field ("Date of review: 09/10/2024", "Clinic date: 07/03/2025"): the visit written up, past
 DATE_FIELD = re.compile(r"^\W*[A-Za-z ]{0,30}\bdate\b[A-Za-z ]{0,20}:", re.I)
 # a numbered event ("cycle 5"): a sentence about another of the same ("cycle 4 given 10/24/2024") is not about it
@@ -92,26 +99,28 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
         if any(w in theirs and not (theirs[w] & ns) for w, ns in asked.items()):
             score[i] = 0.0
     vague = bool(_DATE_WORD.search(question))
+    firm_re = DAY_FIRM if _DAY_Q.search(question) else FIRM
     unset = 0.0
     for i, t in enumerate(plain):
         if UNSET.search(t) or (vague and _VAGUE.search(t)):
             before = score[i - 1] if i and paragraphs[i - 1] == paragraphs[i] else 0.0
             unset = max(unset, score[i], before)
-    firm = max((score[i] for i, t in enumerate(plain) if FIRM.search(unstamped(t)) and not DATE_FIELD.search(t)),
+    firm = max((score[i] for i, t in enumerate(plain) if firm_re.search(unstamped(t)) and not DATE_FIELD.search(t)),
                default=0.0)
     if unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9:
         return True
     # the firm date may be another event's, in another clause ("Return to liver clinic in 3 months, or sooner once
     # the MRCP result is back" dates the clinic, not the MRCP): only a clause naming the asked thing dates it
-    firm = max((score[i] for i, t in enumerate(plain) if FIRM.search(unstamped(t)) and not DATE_FIELD.search(t)
-                and _dated_clause(question, t, concept_weights(named), score[i])), default=0.0)
+    firm = max((score[i] for i, t in enumerate(plain) if firm_re.search(unstamped(t)) and not DATE_FIELD.search(t)
+                and _dated_clause(question, t, concept_weights(named), score[i], firm_re)), default=0.0)
     return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
 
 
-def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float) -> bool:
+def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float,
+                  firm_re: re.Pattern[str] = FIRM) -> bool:
     """A clause of the sentence (`asked_link.clauses`) naming at least `LINK_SHARE` of what the sentence names of the
     asked thing (`whole`, its topic score; `weights`: the concepts' weights in the note) gives a firm date not said to
-    be yet to be set."""
+    be yet to be set (`firm_re`: `DAY_FIRM` when a day or a time is asked)."""
     from archehr.answerability.asked_link import LINK_SHARE, clauses
     from archehr.answerability.asked_thing import concept_rows
     from archehr.glossary import load_lexicon
@@ -122,5 +131,5 @@ def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float) -
     named = concept_rows(question, parts, load_lexicon())
     if named.shape[0] != len(weights):
         return True
-    return any(FIRM.search(unstamped(c)) and not UNSET.search(c) and s >= LINK_SHARE * whole - 1e-9
+    return any(firm_re.search(unstamped(c)) and not UNSET.search(c) and s >= LINK_SHARE * whole - 1e-9
                for c, s in zip(parts, weights @ named, strict=True))

@@ -21,6 +21,12 @@ _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 # a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
 _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
+# a length told as a compound before the treatment it measures ("46-hour fluorouracil pump", "a 10-day course", "7-day
+# supply", "14-day heart monitor"), or after "for a" ("for a 5-day course"): a length, unlike a compound naming a
+# service or a test ("24-hour oncology line", "12-hour trough", "24-hour urine")
+LENGTH_COMPOUND = (rf"\b{_N}-(?:hours?|hrs?|days?|weeks?|months?)\s+(?:[\w-]+\s+){{0,2}}?(?:course|pump|infusion|"
+                   r"supply|treatment|programme|program|regimen|drip|taper|trial|stay|monitor|patch|break|block)s?\b|"
+                   rf"\bfor an?\s+{_N}-(?:hours?|hrs?|days?|weeks?|months?)\b")
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
@@ -28,7 +34,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
         rf"the\s+(?:next|first|last|coming)\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
-        rf"\b\d+-(?:day|week|month)\b|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
+        rf"\b\d+-(?:day|week|month)\b|{LENGTH_COMPOUND}|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
         rf"\btaper\w*\b|\bplanned for\b|\blong-term\b|\bstop date\b|\bduration\b|"
         # shorthand and spoken durations: "14d", "x 2 yrs", "2-4 weeks", "days-weeks", "while on lenalidomide",

@@ -67,3 +67,23 @@ def activity_answered(question: str, first: str | None, lexicon: Glossary) -> bo
     surface = tuple(t for t in tokens(term) if t not in QUESTION_FILLER)
     words = sentence_words(first, lexicon)
     return any(c.surface == surface and c.covered_by(words) for c in asked_concepts(question, lexicon))
+
+
+# a may-I question asked as a when or a how long ("when is she allowed to drive again", "how soon can he swim"):
+# its answer is a permission or a prohibition with its time or condition, not a date of an event
+_WHEN_MAY_Q = re.compile(r"\b(?:when|how (?:long|soon)|what (?:day|date|week))\b[^?.]*?\b(?:can|could|may|allowed|"
+                         r"permitted|ok|okay|alright|all right|fine|safe|able|cleared)\b", re.I)
+
+
+def timed_permission(question: str | None, first: str | None, lexicon: Glossary) -> bool:
+    """A may-I question asked as a when or a how long (`_WHEN_MAY_Q`) whose first line (`first`) allows or forbids
+    the asked activity (`activity_answered`) with a time or a condition (`asked_time.WHEN`: "Must not drive for
+    1 month", "No driving until cleared at clinic"), not one saying it is yet to be decided (`date_unset.UNSET`:
+    "Return to work will be discussed at your clinic visit"): the when or how-long fact is given."""
+    from archehr.answerability.asked_time import WHEN
+    from archehr.answerability.date_unset import UNSET
+
+    if question is None or first is None or not _WHEN_MAY_Q.search(question):
+        return False
+    plain = " ".join(first.split())
+    return bool(WHEN.search(plain)) and not UNSET.search(plain) and activity_answered(question, first, lexicon)

@@ -186,8 +186,9 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     from archehr.answerability.cues import asks_booked_event
 
     best_text = best[0] if best is not None else None
-    # the topic is named but no sentence about it gives the asked duration or date: a human should check
-    if types.kind in FACT_KINDS and types.best_typed < FACT_MIN:
+    # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
+    # a may-I question asked as a when is answered by a permission with its time: `_timed_permission`)
+    if types.kind in FACT_KINDS and types.best_typed < FACT_MIN and not _timed_permission(question, best_text):
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
     # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
@@ -223,6 +224,15 @@ def _activity_answered(question: str | None, first: str | None) -> bool:
     return question is not None and activity_answered(question, first, load_lexicon())
 
 
+def _timed_permission(question: str | None, first: str | None) -> bool:
+    """A may-I question asked as a when ("when is she allowed to drive again") whose first line allows or forbids
+    the asked activity with a time or a condition ("Must not drive for 1 month": `may_answers.timed_permission`)."""
+    from archehr.answerability.may_answers import timed_permission
+    from archehr.glossary import load_lexicon
+
+    return timed_permission(question, first, load_lexicon())
+
+
 def result_awaited(types: Any, split: SplitNote) -> bool:
     """A result question whose test the note names most fully (the sentences naming the most of the question's
     topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
@@ -238,8 +248,9 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     `HOLDS_MIN` of it) and gives a date or an interval ("Follow up with cardiology in 4-6 weeks"), a duration ("for
     12 months"), a result ("eGFR 84 mL/min", "negative", "in range"), to a why question a cause (`cause_given`), to
     a may-I question (`question`) a permission or a prohibition of the asked activity (`_activity_answered`) of its
-    own: the asked fact is there, so a middling confidence is no reason for review (the other flags, a pending or
-    only planned test among them, still apply)."""
+    own, or with a time or a condition to a may-I question asked as a when (`_timed_permission`): the asked fact is
+    there, so a middling confidence is no reason for review (the other flags, a pending or only planned test among
+    them, still apply)."""
     given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN, "test_result": RESULT_GIVEN}
     if types is None or best is None:
         return False
@@ -251,6 +262,8 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
         return topic >= HOLDS_MIN and _activity_answered(question, text)
     if types.kind not in given:
         return False
+    if types.kind in FACT_KINDS and topic >= HOLDS_MIN and _timed_permission(question, text):
+        return True  # "when is she allowed to drive again": "Must not drive for 1 month"
     return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
 
 
