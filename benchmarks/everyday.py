@@ -186,7 +186,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AR": ("heldout-ar/raw/questions.yaml",), "AS": ("heldout-as/raw/questions.yaml",),
            "AT": ("heldout-at/raw/questions.yaml",), "AU": ("heldout-au/raw/questions.yaml",),
            "AV": ("heldout-av/raw/questions.yaml",), "AW": ("heldout-aw/raw/questions.yaml",),
-           "AX": ("heldout-ax/raw/questions.yaml",), "AY": ("heldout-ay/raw/questions.yaml",)}
+           "AX": ("heldout-ax/raw/questions.yaml",), "AY": ("heldout-ay/raw/questions.yaml",),
+           "AZ": ("heldout-az/raw/questions.yaml",), "BA": ("heldout-ba/raw/questions.yaml",),
+           "BB": ("heldout-bb/raw/questions.yaml",), "BC": ("heldout-bc/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
