@@ -164,6 +164,28 @@ def test_page_lines_stand_alone(line):
     assert kinds(note)[1] == "page"
 
 
+@pytest.mark.parametrize("line", [
+    "Lakeview Clinic - Sleep Service          Page 1 of 2",
+    "Printed 02/03/2031 10:15 by JDOE      Lab system v2      Page 2 of 2",
+    "Ann Okoro   MRN: 88123   Clinic Letter (continued)",
+    "OKORO, ANN      MRN: 88123      (continued)",
+])
+def test_a_running_header_with_its_page_mark_last_is_one_unit(line):
+    note = f"Take aspirin daily.\n{line}\nWalk every day.\n"
+    assert texts(note) == ["Take aspirin daily.", " ".join(line.split()), "Walk every day."]
+    assert kinds(note)[1] == "page"
+
+
+@pytest.mark.parametrize("line, cells", [
+    # a title in capitals stays a unit of its own; so does a title beside a one-page copy's mark
+    ("SLEEP STUDY REPORT          Page 1 of 2", ["SLEEP STUDY REPORT", "Page 1 of 2"]),
+    ("Lakeview Clinic - Sleep Service          Page 1 of 1", ["Lakeview Clinic - Sleep Service", "Page 1 of 1"]),
+])
+def test_a_title_beside_a_page_mark_stays_apart(line, cells):
+    assert not note_layout.is_page_furniture(line)
+    assert texts(f"{line}\nPatient: Ann Okoro\n") == [*cells, "Patient: Ann Okoro"]
+
+
 @pytest.mark.parametrize("rule", ["-----", "=====", "* * * *", "______", "+----+----+"])
 def test_rule_lines_are_no_sentence(rule):
     assert texts(f"VISIT SUMMARY\n{rule}\nPatient: Ann Okoro\n") == ["VISIT SUMMARY", "Patient: Ann Okoro"]

@@ -425,6 +425,23 @@ def is_page_line(line: str) -> bool:
     return bool(_PAGE_LINE.match(line.strip()))
 
 
+# the last column of a PDF copy's running header or footer: a page of a copy with more than one ("Page 2 of 2"), or
+# the mark of a page carried on ("ED Discharge Summary (continued)")
+_PAGE_COLUMN = re.compile(r"page\s+\d+\s*(?:of|/)\s*(?:[2-9]|\d{2,})$", re.IGNORECASE)
+
+
+def is_page_furniture(line: str) -> bool:
+    """A PDF copy's running header or footer laid out in columns, a page mark last ("Clinic Name      Page 1 of
+    2", "Printed 05/09 08:31    LIMS v7    Page 2 of 2", "Ann SMITH   MRN: 123   (continued)"): one unit, as
+    most writers of gold splits keep it. A title written in capitals first stays a unit of its own ("DISCHARGE
+    SUMMARY      Page 1 of 2", "SMITH, ANN      DOB 01/02/1950      Page 2 of 2"), and so does a title beside
+    a one-page copy's "Page 1 of 1"; a page carried on is marked so whatever the case ("SMITH, ANN   (continued)")."""
+    body = line.strip()
+    cells = [c for c in re.split(r"(?:[ ]*\t[ \t]*|[ ]{3,}|\s+\|\s+)", body) if c.strip()]
+    last = cells[-1].strip() if len(cells) >= 2 else ""
+    return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper())
+
+
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"

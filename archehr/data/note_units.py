@@ -18,6 +18,7 @@ from archehr.data.note_layout import (
     ORDER,
     field_cells,
     is_breadcrumb,
+    is_page_furniture,
     is_page_line,
     is_readings_line,
     is_rule_line,
@@ -70,7 +71,7 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[Unit] | None:
     `in_table`: the line above or below is a table row too."""
     if is_rule_line(line):
         return []
-    if is_page_line(line):
+    if is_page_line(line) or is_page_furniture(line):
         return [Unit(start, start + len(line), "page")]
     if is_breadcrumb(line) or is_readings_line(line):
         return [Unit(start, start + len(line), "row")]
