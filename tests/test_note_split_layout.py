@@ -193,6 +193,30 @@ def test_rule_lines_are_no_sentence(rule):
 
 # --- wrapping ---------------------------------------------------------------------------------------------
 
+# a note wrapped at 90 columns, so that the shorter lines below are left open, not full
+_WRAPPED = ("The patient was reviewed in the clinic this morning with his wife and their daughter and\n"
+            "was well.\n")
+
+
+@pytest.mark.parametrize("tail, sentences", [
+    # a year under a line left open on a word carries its sentence on
+    ("Reason: A short episode of chest tightness that began in March\n2029. Ex-smoker since the spring.\n",
+     ["Reason: A short episode of chest tightness that began in March 2029.", "Ex-smoker since the spring."]),
+    ("Weekly review by the team since the admission. Cannabis use, stopped\n2027.\n",
+     ["Weekly review by the team since the admission.", "Cannabis use, stopped 2027."]),
+    # and so does a ratio before lower-case words ("20/40 right eye")
+    ("The clinic measured his vision after the drops and found acuity\n20/40 right eye, 20/25 left.\n",
+     ["The clinic measured his vision after the drops and found acuity 20/40 right eye, 20/25 left."]),
+])
+def test_a_year_or_ratio_carries_on_a_line_left_open(tail, sentences):
+    assert texts(_WRAPPED + tail)[1:] == sentences
+
+
+def test_a_year_after_a_closed_sentence_starts_anew():
+    assert texts(_WRAPPED + "Seen by the clinic team today.\n2029 plan: review in the spring.\n")[1:] == [
+        "Seen by the clinic team today.", "2029 plan: review in the spring."]
+
+
 def test_a_wrapped_upper_case_sentence_stays_one():
     note = ("HOSPITAL COURSE:\nPT IS AN 85 Y/O M ADMITTED WITH 2 WEEKS OF LEG SWELLING AND SHORTNESS OF BREATH\n"
             "WHEN LYING FLAT. ECHO SHOWED EF 30%.\nDISCHARGE INSTRUCTIONS AND SUMMARY\n")

@@ -44,7 +44,7 @@ _BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
 LETTER_START = re.compile(r"^[A-Za-z]\.\s")
 _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
-_COUNT_START = re.compile(r"^\d+(?:[.,]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+_COUNT_START = re.compile(r"^\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 
 
 # a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
@@ -156,6 +156,10 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # a bracket left open at the line's end is closed on the next line, whatever that line opens with ("... for 7
     # days (last dose" + "26 February 2025). The urine culture ...")
     if prev.count("(") > prev.count(")") and re.match(r"^[^()]*\)", line):
+        return True
+    # a year under a line left open on a word ends or carries on its sentence ("... haematuria in December" +
+    # "2024. Smoker, 40 pack-years.", "... stopped" + "2021.")
+    if re.match(r"^(?:19|20)\d{2}(?:[.,;)]?(?:\s|$))", line) and re.search(r"[A-Za-z]$", prev.rstrip()):
         return True
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
         return bool(re.match(r"^\S+\.(?:\s|$)", line)) and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
