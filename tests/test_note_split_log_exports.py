@@ -80,6 +80,23 @@ def test_a_dictated_headers_lower_case_fields_are_one_unit_each():
                                "ref CX-118", "date of visit 3 may 2025", "dr jo kent consultant cardiologist"]
 
 
+def test_a_dictated_headers_fields_with_colons_or_after_a_title_are_one_unit_each():
+    note = ("patient: ann lee-moss    dob: 01/02/1960    nhs no: 123 456 7890\n"
+            "dictated by: dr jo kent, consultant    date seen: 03/05/2025\n\nseen today with palpitations.\n")
+    assert texts(note)[:5] == ["patient: ann lee-moss", "dob: 01/02/1960", "nhs no: 123 456 7890",
+                               "dictated by: dr jo kent, consultant", "date seen: 03/05/2025"]
+    note = ("cardiology clinic dictation   pt: ann lee-moss   dob 01/02/1960   dictated by dr jo kent   transcribed "
+            "04/05/2025\n\nseen today with palpitations.\n")
+    assert texts(note)[:5] == ["cardiology clinic dictation", "pt: ann lee-moss", "dob 01/02/1960",
+                               "dictated by dr jo kent", "transcribed 04/05/2025"]
+
+
+def test_a_lower_case_title_before_one_field_is_no_dictated_header():
+    # (a title is set apart only before two fields or more)
+    assert texts("SUMMARY\nseen in the clinic today   dob 01/02/1960\n")[1:] != ["seen in the clinic today",
+                                                                              "dob 01/02/1960"]
+
+
 def test_lower_case_prose_two_spaces_apart_is_no_dictated_header():
     # (a column that ends a sentence is prose, not a field)
     assert "dob checked and correct" not in texts("SUMMARY\npatient was seen today.  dob checked and correct\n")

@@ -115,14 +115,21 @@ def field_cells(line: str) -> list[tuple[int, int]]:
 
 # a dictated header typed in lower case names its fields without colons ("patient ann lee  dob 01/02/1990  ref
 # AB-123", "date of visit 3 may 2025  dr jo kent consultant"): each column a field when each opens with such a name
+# (or with them: "patient: ann lee    dob: 01/02/1990"; and "dictated by dr jo kent", "transcribed 04/05/2025")
 _SPOKEN_LABEL = re.compile(r"(?:patient|pt|name|dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? no|ref|"
-                           r"date of (?:visit|clinic|dictation|letter)|dr|consultant|gp|age|sex|ward) \S")
+                           r"date of (?:visit|clinic|dictation|letter)|dr|consultant|gp|age|sex|ward|dictated by|"
+                           r"typed|transcribed|seen by|date seen) \S|[a-z][a-z .'/-]{0,24}: \S")
+# a dictation's title before its fields ("urology outpatient dictation   pt: ...")
+_SPOKEN_TITLE = re.compile(r"[a-z][a-z '&/-]{2,50}(?=\s{2}|\t)")
 
 
 def _spoken_fields(line: str) -> list[tuple[int, int]]:
-    """The gaps between a dictated header's fields named in lower case; [] for any other line."""
+    """The gaps between a dictated header's fields named in lower case (after a title of its own, when two
+    fields or more follow it); [] for any other line."""
     gaps = [(m.start(), m.end()) for m in re.finditer(r"(?<=\S)(?: {2,}|\t[ \t]*)(?=\S)", line)]
     starts = [0] + [b for _, b in gaps]
+    if len(starts) >= 3 and _SPOKEN_TITLE.match(line) and not _SPOKEN_LABEL.match(line):
+        starts = starts[1:]
     if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", line):
         return gaps
     return []
