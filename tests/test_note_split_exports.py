@@ -117,3 +117,11 @@ def test_a_cut_after_a_stamp_alone_or_before_a_number_after_no_sentence_end_is_u
     assert not should_join("Seen on 04/06/2026 09:18.", "Medications reviewed.", "text")  # a sentence ended
     assert not should_join("He took 2 tablets.", "3 hours later he felt better.", "text")  # a sentence ended
     assert not should_join("Na 129", "140 after fluids", "lab")  # a lab line's own cuts stand
+
+
+def test_an_initial_after_by_before_a_surname_ends_no_sentence():
+    assert should_join("Notes written by K.", "Adebayo unless signed otherwise.", "text")
+    assert should_join("Wound reviewed with T.", "Lindqvist today.", "text")
+    # (a letter after no such word ends its sentence: "... hepatitis B." + "Next review ...")
+    assert not should_join("Immune to hepatitis B.", "Next review in a year.", "text")
+    assert not should_join("Covered by plan B.", "Call the clinic.", "text")
