@@ -3,10 +3,10 @@
     python benchmarks/st1_quality.py [--folds 5] [--mode phrase|narrative|both] [--no-bertscore] [--final]
 
 Tuning pool (the only data any rule or switch may be chosen on):
-  real       the 20 real public 2025-dev narratives (/work/shared/data/official-public/2025-dev)
+  real       the 20 real public 2025-dev narratives (../shared/data/official-public/2025-dev)
   demo       every demo case with a clinician question (data/demo/{dev,test,test-2026})
-  syn-dev    /work/shared/data/synthetic/dev
-`--final` also scores /work/shared/data/synthetic/test: the held-out check, to be run once at the end.
+  syn-dev    ../shared/data/synthetic/dev
+`--final` also scores ../shared/data/synthetic/test: the held-out check, to be run once at the end.
 
 Writers: `baseline` = first 15 words of the question phrase; `legacy` = the template as first
 written (`rules.FIRST_CONFIG`: every switch off); `default` = the shipped `template_question`; `-x`/`+x` rows =
