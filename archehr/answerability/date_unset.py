@@ -105,15 +105,17 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
         if UNSET.search(t) or (vague and _VAGUE.search(t)):
             before = score[i - 1] if i and paragraphs[i - 1] == paragraphs[i] else 0.0
             unset = max(unset, score[i], before)
-    firm = max((score[i] for i, t in enumerate(plain) if firm_re.search(unstamped(t)) and not DATE_FIELD.search(t)),
-               default=0.0)
-    if unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9:
+    if unset < UNSET_SHARE * score.max() - 1e-9:
+        return False
+    dated = [i for i, t in enumerate(plain) if firm_re.search(unstamped(t)) and not DATE_FIELD.search(t)]
+    if unset > max((score[i] for i in dated), default=0.0) + 1e-9:
         return True
     # the firm date may be another event's, in another clause ("Return to liver clinic in 3 months, or sooner once
-    # the MRCP result is back" dates the clinic, not the MRCP): only a clause naming the asked thing dates it
-    firm = max((score[i] for i, t in enumerate(plain) if firm_re.search(unstamped(t)) and not DATE_FIELD.search(t)
-                and _dated_clause(question, t, concept_weights(named), score[i], firm_re)), default=0.0)
-    return bool(unset >= UNSET_SHARE * score.max() - 1e-9 and unset > firm + 1e-9)
+    # the MRCP result is back" dates the clinic, not the MRCP): only a clause naming the asked thing dates it (read
+    # only when the sentences' firm dates would otherwise win: it reads the clauses' concepts)
+    weights = concept_weights(named)
+    firm = max((score[i] for i in dated if _dated_clause(question, plain[i], weights, score[i], firm_re)), default=0.0)
+    return bool(unset > firm + 1e-9)
 
 
 def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float,
