@@ -435,6 +435,10 @@ def is_page_line(line: str) -> bool:
 # the last column of a PDF copy's running header or footer: a page of a copy with more than one ("Page 2 of 2"), or
 # the mark of a page carried on ("ED Discharge Summary (continued)")
 _PAGE_COLUMN = re.compile(r"page\s+\d+\s*(?:of|/)\s*(?:[2-9]|\d{2,})$", re.IGNORECASE)
+# the columns of a running header: tabs, three spaces or more, spaced pipes. Not `line_cells`/`pipe_cells`, which
+# give no cells for a row of data (a record number: "Clinic      WIERZBICKI T   HCH-09-55671      Page 2 of 2"; 3
+# raw-note header lines would stop being furniture), nor `COLUMN_GAP`, which keeps a gap after a colon in its cell
+_FURNITURE_GAP = re.compile(r"(?:[ ]*\t[ \t]*|[ ]{3,}|\s+\|\s+)")
 
 
 def is_page_furniture(line: str) -> bool:
@@ -444,7 +448,7 @@ def is_page_furniture(line: str) -> bool:
     SUMMARY      Page 1 of 2", "SMITH, ANN      DOB 01/02/1950      Page 2 of 2"), and so does a title beside
     a one-page copy's "Page 1 of 1"; a page carried on is marked so whatever the case ("SMITH, ANN   (continued)")."""
     body = line.strip()
-    cells = [c for c in re.split(r"(?:[ ]*\t[ \t]*|[ ]{3,}|\s+\|\s+)", body) if c.strip()]
+    cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
     return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper())
 
