@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from archehr.data import note_layout
+from archehr.data import note_layout, note_page
 from archehr.data.note_split import spacy_available, split_note
 
 
@@ -182,7 +182,7 @@ def test_a_running_header_with_its_page_mark_last_is_one_unit(line):
     ("Lakeview Clinic - Sleep Service          Page 1 of 1", ["Lakeview Clinic - Sleep Service", "Page 1 of 1"]),
 ])
 def test_a_title_beside_a_page_mark_stays_apart(line, cells):
-    assert not note_layout.is_page_furniture(line)
+    assert not note_page.is_page_furniture(line)
     assert texts(f"{line}\nPatient: Ann Okoro\n") == [*cells, "Patient: Ann Okoro"]
 
 

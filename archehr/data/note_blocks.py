@@ -17,10 +17,9 @@ from archehr.data.note_layout import (
     OPEN_END,
     ORDER,
     field_cells,
-    is_page_line,
-    is_rule_line,
     laid_out,
 )
+from archehr.data.note_page import is_page_line, is_rule_line
 from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------

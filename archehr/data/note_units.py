@@ -17,17 +17,14 @@ from archehr.data.note_layout import (
     OPEN_END,
     ORDER,
     field_cells,
-    is_breadcrumb,
-    is_page_furniture,
-    is_page_line,
     is_readings_line,
-    is_rule_line,
     is_table_row,
     line_cells,
     pipe_cells,
     table_lines,
     wraps_field_value,
 )
+from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line
 from archehr.data.note_sections import (
     entry_heads,
     group_heads,

@@ -1,0 +1,59 @@
+"""The lines of a copied page rather than of the note: rule lines ("-----"), a PDF copy's page header or footer
+("Page 2 of 3") and its running header laid out in columns ("Clinic Name      Page 1 of 2"), a portal's trail of
+pages ("Home > Results > Kidney panel"). `note_units` reads each as a unit of its own, or as no sentence at all.
+
+Each function takes one line without its line break.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
+# (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# a PDF copy's page header or footer
+# (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
+_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
+                        r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
+                        r"|continued (?:on|from) (?:next|previous) page)"
+                        r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
+# a portal's trail of pages: an arrow between its steps
+_CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
+
+
+def is_breadcrumb(line: str) -> bool:
+    """A portal's trail of pages ("Home > Results > Kidney panel"): one unit, no sentence inside it."""
+    return len(_CRUMB.findall(line)) >= 2 and not re.search(r"[.!?]\s", line)
+
+
+def is_rule_line(line: str) -> bool:
+    """A line drawn with one rule character ("-----", "=====", "* * * *"): layout, no sentence."""
+    return bool(_RULE_LINE.match(line.strip()))
+
+
+def is_page_line(line: str) -> bool:
+    """A PDF copy's page header or footer ("Page 2 of 3", "2/3", "- continued -")."""
+    return bool(_PAGE_LINE.match(line.strip()))
+
+
+# the last column of a PDF copy's running header or footer: a page of a copy with more than one ("Page 2 of 2"), or
+# the mark of a page carried on ("ED Discharge Summary (continued)")
+_PAGE_COLUMN = re.compile(r"page\s+\d+\s*(?:of|/)\s*(?:[2-9]|\d{2,})$", re.IGNORECASE)
+# the columns of a running header: tabs, three spaces or more, spaced pipes. Not `note_layout`'s `line_cells` or
+# `pipe_cells`, which give no cells for a row of data (a record number: "Clinic      WIERZBICKI T   HCH-09-55671
+# Page 2 of 2"; 3 raw-note header lines would stop being furniture), nor `COLUMN_GAP`, which keeps a gap after a
+# colon in its cell
+_FURNITURE_GAP = re.compile(r"(?:[ ]*\t[ \t]*|[ ]{3,}|\s+\|\s+)")
+
+
+def is_page_furniture(line: str) -> bool:
+    """A PDF copy's running header or footer laid out in columns, a page mark last ("Clinic Name      Page 1 of
+    2", "Printed 05/09 08:31    LIMS v7    Page 2 of 2", "Ann SMITH   MRN: 123   (continued)"): one unit, as
+    most writers of gold splits keep it. A title written in capitals first stays a unit of its own ("DISCHARGE
+    SUMMARY      Page 1 of 2", "SMITH, ANN      DOB 01/02/1950      Page 2 of 2"), and so does a title beside
+    a one-page copy's "Page 1 of 1"; a page carried on is marked so whatever the case ("SMITH, ANN   (continued)")."""
+    body = line.strip()
+    cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
+    last = cells[-1].strip() if len(cells) >= 2 else ""
+    return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper())
