@@ -74,6 +74,20 @@ def test_typed_row_reads_the_linked_fact_per_kind() -> None:
     assert row["linked_how_long"] == 0.0
 
 
+def test_the_link_is_computed_only_when_the_row_reads_it() -> None:
+    # a when question's row reads no link (`TYPED_LINKS`): the per-sentence link is never computed for it; a
+    # how-long question's row reads it, computed then with the kind the question was read as
+    note = "Plan:\nZoxamab 10 mg daily for 6 weeks.\nFlorbin scan on 12/08 at 9:30.\n"
+    case, _ = note_case(split_note(note), "when is the florbin scan")
+    types = answer_types(case)
+    typed_row(0.5, types)
+    assert "linked" not in vars(types)
+    case, _ = note_case(split_note(note), "how long do i take the zoxamab")
+    types = answer_types(case)
+    typed_row(0.5, types)
+    assert "linked" in vars(types) and types.linked is not None and types.linked.max() == 1.0
+
+
 def test_a_firm_date_of_another_event_leaves_the_asked_date_unset() -> None:
     from archehr.answerability.asked_thing import concept_rows
     from archehr.answerability.date_unset import date_unset

@@ -25,7 +25,7 @@ import functools
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -162,15 +162,24 @@ class AnswerTypes:
     # the rank's answer score: `score` with the cues the typed confidence does not read (a drug continued when the
     # new one is asked, a value's flag, a deferral, another drug than the one asked); None: as `score`
     rank: np.ndarray | None = None
-    # the sentence gives the asked fact in a clause naming the asked thing (`asked_link.linked`); None: none does
-    linked: np.ndarray | None = None
+    # computes, per sentence, whether it gives the asked fact in a clause naming the asked thing
+    # (`asked_link.linked`, for the kind this question was read as); None: none does. Called only when `best_linked`
+    # is read, which the typed row does only for the row's kinds of `typed.TYPED_LINKS`. The row's kind is not always
+    # the one computed for: a story-pruned question takes the whole question's (`ask._story_row`), so whether it is
+    # needed cannot be told here, and it is left to the reader.
+    linked_by: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def linked(self) -> np.ndarray | None:
+        """Per sentence, 1 when it gives the asked fact in a clause naming the asked thing (`linked_by`)."""
+        return None if self.linked_by is None else self.linked_by()
 
     @property
     def best_linked(self) -> float:
         """The best topic score among sentences giving the asked fact in a clause naming the asked thing."""
-        if self.linked is None or not self.topic.size:
+        if not self.topic.size or (linked := self.linked) is None:
             return 0.0
-        return float((self.topic * self.linked).max())
+        return float((self.topic * linked).max())
 
     @property
     def ranking(self) -> np.ndarray:
@@ -257,7 +266,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
             if e.kind == "activity"}
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
-    link = linked(kind, texts, topic, question, lambda text: _names(text, concepts, tw, lex))
+    link = functools.partial(linked, kind, texts, topic, question,
+                             functools.partial(_names, concepts=concepts, weight=tw, lex=lex))
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
                        absent_acts, holds & (held >= 1.0), rank, link)
 

@@ -87,8 +87,8 @@ def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
 
 def _linked_row(types: AnswerTypes) -> list[float]:
     """Per kind of `TYPED_LINKS`, the best topic score among sentences giving the asked fact in a clause naming the
-    asked thing (`asked_link.linked`)."""
-    return [types.best_linked * (types.kind == k) for k in TYPED_LINKS]
+    asked thing (`asked_link.linked`); read only for the row's own kind, so it is computed only there."""
+    return [types.best_linked if types.kind == k else 0.0 for k in TYPED_LINKS]
 
 
 def story_weighted(whole: float, pruned: float, weight: float | None = None) -> float:
