@@ -227,16 +227,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     tw = weight * _topic_shares(concepts, kind, question)
     # the rank's topic: a generic test word or a drug already taken counts less (the confidence keeps `topic`)
     rank_topic = (tw @ named) / float(tw.sum()) if float(tw.sum()) > 0 else np.zeros(n)
-    pattern = HOLDS.get(kind)
-    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
-    if kind == "how_long":
-        # a course already completed ("He completed 21 days of aspirin plus clopidogrel") tells the past, not
-        # how long to go on, unless the sentence also says what follows ("then", "continue", "until")
-        holds &= np.array([not (DONE.search(t) and not GOES_ON.search(t)) for t in texts], dtype=bool)
-        if outcome_question(question):
-            # how long an outcome takes is told by a sentence about that outcome, not by a course's length
-            # ("Tamsulosin 0.4 mg daily for 14 days to help the stone pass" does not say when the stone passes)
-            holds &= np.array([bool(OUTCOME.search(t)) for t in texts], dtype=bool)
+    holds = _holds(kind, question, texts)
     if not concepts:
         # nothing but the kind asked ("which of my meds did they stop"): any sentence holding it is half an answer
         topic = rank_topic = 0.5 * holds.astype(float)
@@ -270,6 +261,21 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
                              functools.partial(_names, concepts=concepts, weight=tw, lex=lex))
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
                        absent_acts, holds & (held >= 1.0), rank, link)
+
+
+def _holds(kind: str, question: str, texts: list[str]) -> np.ndarray:
+    """Does each sentence hold the kind of answer asked for (`HOLDS`; for how long, a course still to run)?"""
+    pattern = HOLDS.get(kind)
+    holds = np.array([bool(pattern.search(t)) if pattern is not None else False for t in texts], dtype=bool)
+    if kind == "how_long":
+        # a course already completed ("He completed 21 days of aspirin plus clopidogrel") tells the past, not
+        # how long to go on, unless the sentence also says what follows ("then", "continue", "until")
+        holds &= np.array([not (DONE.search(t) and not GOES_ON.search(t)) for t in texts], dtype=bool)
+        if outcome_question(question):
+            # how long an outcome takes is told by a sentence about that outcome, not by a course's length
+            # ("Tamsulosin 0.4 mg daily for 14 days to help the stone pass" does not say when the stone passes)
+            holds &= np.array([bool(OUTCOME.search(t)) for t in texts], dtype=bool)
+    return holds
 
 
 def _names(text: str, concepts: list[Concept], weight: np.ndarray, lex: Glossary) -> float:
