@@ -75,6 +75,12 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
+def _visit_sentence(line: str) -> bool:
+    """One short sentence, no list item or field: the instruction that closes an appointment's lines."""
+    return len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line) \
+        and not ITEM.match(line) and not FIELD.match(line)
+
+
 def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
     short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit").
@@ -99,7 +105,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.!?]\s", lines[i - 1]) \
+                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\b[A-Z])[.!?]\s", lines[i - 1]) \
                 and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
@@ -107,6 +113,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
                 and not _opens_block(lines, last + 1) and (not pending or deeper(last + 1, i)) \
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
+            last += 1
+        # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
+        if last > first and last + 2 == len(lines) and _visit_sentence(lines[last + 1]) \
+                and (leads is None or leads[last + 1] == leads[last]):
             last += 1
         if last > first:  # a date line alone is an ordinary line
             blocks[first] = last

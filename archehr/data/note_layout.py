@@ -334,6 +334,17 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
                or _DATE_FIELD.match(c) for c in later)
 
 
+def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Does a pipe line open with two title cells, no field among them ("Riverside Dermatology Portal | Message
+    thread | Patient: Ann Lee")? Then it is a title bar that carries a field at its end, one unit, as most writers
+    of gold splits keep it; a name before fields ("Lee, Ann | DOB 1966-04-19") opens a line of header fields."""
+    if len(gaps) < 2:
+        return False
+    first, second = line[:gaps[0][0]].strip(), line[gaps[0][1]:gaps[1][0]].strip()
+    return not any(_ID_NAME.match(c) or re.match(rf"^{_LABEL}:", c) or _DATE_FIELD.match(c) for c in (first, second)) \
+        and "," not in first
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
@@ -343,7 +354,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
-    if gaps and all("|" in line[a:b] for a, b in gaps) and not _holds_field(line, gaps):
+    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)):
         return []  # a title line or a strip of readings set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
@@ -404,7 +415,7 @@ def table_lines(raw: list[str]) -> list[bool]:
 
 # a field's value cut at a capitalised word of a title ("Consultant: Mr A. Kell, Paediatric"), and the one to three
 # capitalised words that end it on the next line ("Neurosurgeon")
-_OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S.*\b[A-Z][a-z]+$")
+_OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+(?:\S.*\b)?[A-Z][a-z]+$")
 _TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
 
 

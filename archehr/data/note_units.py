@@ -206,7 +206,7 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
             walk.close([_block_unit(text, paragraph, index, skip_to)])
         else:
             _take_line(para, walk, index)
-    return _wrapped_field(_medicine_entries(walk.units, text), text)
+    return _wrapped_field(_medicine_entries(walk.units, text), text, width)
 
 
 def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
@@ -289,16 +289,31 @@ def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
     return units
 
 
-def _wrapped_field(units: list[Unit], text: str) -> list[Unit]:
-    """A paragraph's last line under a line of fields that carries on its last field's value, wrapped inside a title
-    ("Clinic date: 06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field."""
-    if len(units) >= 3 and units[-3].kind == units[-2].kind == "field" and units[-1].kind in ("text", "header") \
-            and "\n" not in text[units[-3].end:units[-2].start] \
-            and text.count("\n", units[-2].end, units[-1].start) == 1 \
-            and wraps_field_value(text[units[-2].start:units[-2].end], text[units[-1].start:units[-1].end]):
-        units[-2].end = units[-1].end
-        return units[:-1]
+def _wrapped_field(units: list[Unit], text: str, width: int = 0) -> list[Unit]:
+    """A line under a line of fields that carries on its last field's value, wrapped inside a title ("Clinic date:
+    06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field: as the paragraph's last
+    line, or between two lines of fields when the line of fields is as wide as the note's wrap width would let the
+    carried word sit ("Requested by: S. Lee RM    Location: Kingsmere" + "Antenatal Clinic" + "Collected: ...")."""
+    k = 1
+    while k + 1 < len(units):
+        field, line = units[k], units[k + 1]
+        last = k + 2 == len(units)
+        if units[k - 1].kind == field.kind == "field" and line.kind in ("text", "header") \
+                and "\n" not in text[units[k - 1].end:field.start] \
+                and text.count("\n", field.end, line.start) == 1 and "\n" not in text[line.start:line.end] \
+                and (last or (units[k + 2].kind == "field" and _overruns(text, field, line, width))) \
+                and wraps_field_value(text[field.start:field.end], text[line.start:line.end]):
+            field.end = line.end
+            del units[k + 1]
+        k += 1
     return units
+
+
+def _overruns(text: str, field: Unit, line: Unit, width: int) -> bool:
+    """Would the carried line's first word have run the field's line past the wrap width?"""
+    line_start = text.rfind("\n", 0, field.end) + 1
+    first_word = text[line.start:line.end].split()[0]
+    return width > 0 and field.end - line_start + 1 + len(first_word) > width
 
 
 def _block_unit(text: str, paragraph: list[tuple[int, int]], first: int, last: int) -> Unit:
