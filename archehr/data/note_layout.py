@@ -56,7 +56,9 @@ _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
 # a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
 # (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
-_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# (a JSON dump's lone braces and brackets draw its layout too: "{", "}," "],")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$"
+                        r"|^[{}\[\]]{1,2},?$")
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
 _PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
@@ -464,11 +466,16 @@ def is_page_furniture(line: str) -> bool:
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
 # "a)" "A." "ii." "#"
+# (a phone app's symbol or emoji marks its items as a bullet does: "\u2705 Sertraline 50mg", "\U0001f539 Tue 3 June")
+SYMBOL_MARK = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?"
 ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
-                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
-                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
+                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|" + SYMBOL_MARK
+                  + r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
                   # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
                   r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
+# a machine export's key and its value: "visit_date=2025-03-14", a JSON dump's "\"diagnosis\": \"Sprain\"," (each
+# line a field of its own, whatever case its key is in)
+KEY_VALUE = re.compile(r'^(?:"[A-Za-z_][\w .-]{0,30}"\s*:|[A-Za-z_][\w.]{0,30}=)\s*\S')
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from archehr.data.note_blocks import appointment_blocks, is_result_block
 from archehr.data.note_layout import (
     ITEM,
+    KEY_VALUE,
     OPEN_END,
     ORDER,
     field_cells,
@@ -268,6 +269,8 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, para.width, unit.lead,
                                                      para.next_line(index)):
         unit.kind = "lab"
+    elif KEY_VALUE.match(line):  # (an export's key and value opens a unit: no line above runs on into it)
+        unit.kind = "text"
     elif open_unit is not None and (open_unit.kind == "stamp" or _carries_on(
             open_unit, laid_out, line, para.width, unit.lead, para.next_line(index))):
         open_unit.end = unit.end  # (a stamp line takes its entry's first line whatever it holds)
