@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 # (also a phone app's symbol or emoji bullet, "\u2705 ", and an e-mail's quote marks, "> ")
 _BULLET = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8"
                      r"\u27a2\u27a4\u2192\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|\[[ xX\u2713\u2714*-]?\]"
-                     r"|[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?|>+(?=\s))\s*")
+                     r"|[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?|>+(?=\s)|o(?=[ \t]+[A-Z]))\s*")
 
 
 # a hyphen at a line's end inside a word ("bleach-" + "based"): the gold unit writes the word whole

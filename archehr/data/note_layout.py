@@ -470,12 +470,14 @@ def is_page_furniture(line: str) -> bool:
 SYMBOL_MARK = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?"
 ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|" + SYMBOL_MARK
-                  + r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
+                  # (Word's outline bullet, a lower-case "o" before a capital: "o Keep the dressing on.")
+                  + r"|o(?=[ \t]+[A-Z])|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
                   # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
                   r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
 # a machine export's key and its value: "visit_date=2025-03-14", a JSON dump's "\"diagnosis\": \"Sprain\"," (each
 # line a field of its own, whatever case its key is in)
-KEY_VALUE = re.compile(r'^(?:"[A-Za-z_][\w .-]{0,30}"\s*:|[A-Za-z_][\w.]{0,30}=)\s*\S')
+# (a YAML dump's lower-case key too: "clinician: Nurse K. Obi")
+KEY_VALUE = re.compile(r'^(?:"[A-Za-z_][\w .-]{0,30}"\s*:|[A-Za-z_][\w.]{0,30}=|[a-z][a-z0-9_]{0,30}:[ \t])\s*\S')
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
