@@ -127,8 +127,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
 # when an appointment is to be, set in under its name: a date, a week ("Week of 21 October 2024"), a date not yet set
 _WEEK_OF = re.compile(r"^(?:(?:the )?week (?:of|commencing|beginning)|w/c)\b", re.IGNORECASE)
 # an appointment the clinic will book ("The eye clinic will call you to set up a time", "... will phone you to book")
+# (or books it itself: "Not yet scheduled - your PD nurse will book this after your first month")
 _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) you\b.{0,40}"
-                           r"\b(?:schedule|book|arrange|set up|make)\b", re.IGNORECASE)
+                           r"\b(?:schedule|book|arrange|set up|make)\b|\bnot yet (?:scheduled|booked)\b.{0,40}"
+                           r"\bwill (?:schedule|book|arrange)\b", re.IGNORECASE)
 # a heading over appointments, not one's name: "Upcoming Appointments", "Follow-up", "Scheduled visits"
 _GROUP_HEADING = re.compile(rf"{_BLOCK_HEADING.pattern}|^(?:follow[- ]?ups?|next steps)$", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[AaPp]\.?[Mm]\b")
@@ -141,8 +143,13 @@ def _title_line(line: str) -> bool:
         and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line) and not _WHEN_LINE.match(line)
 
 
+# (set in under an appointment's name, a weekday that recurs or a month of a year says when too: "Tuesdays
+# 10:00-11:00 for 12 weeks", "October 2026 - your GP surgery will send you a reminder")
+_RECURRING_WHEN = re.compile(rf"^(?:{WEEKDAY}s,?\s|{MONTH_NAME}\s+\d{{4}}\b)")
+
+
 def _when_first(line: str) -> bool:
-    return bool((_WHEN_LINE.match(line) or _WEEK_OF.match(line)) and _block_line(line)) \
+    return bool((_WHEN_LINE.match(line) or _WEEK_OF.match(line) or _RECURRING_WHEN.match(line)) and _block_line(line)) \
         or bool(_PENDING_WHEN.match(line))
 
 
@@ -162,6 +169,14 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
         if under and (end == len(lines) or leads[end] <= leads[i]) \
                 and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) and _when_first(lines[i + 1]) \
                 and all(len(lines[j]) <= 120 and not ITEM.match(lines[j]) for j in under):
+            blocks[i] = under[-1]
+            i = under[-1] + 1
+            continue
+        # (a date line with the clinic in its columns, its who and where set in under it: "Thu Oct 8, 2026 10:30 AM
+        # Anticoagulation Clinic" + "    D. Marsh, PharmD   Lakemoor Medical Building")
+        if under and (end == len(lines) or leads[end] <= leads[i]) and _WHEN_LINE.match(lines[i]) \
+                and laid_out(lines[i]) and not _SENTENCE_INSIDE.search(lines[i]) \
+                and all(_block_line(lines[j]) or laid_out(lines[j]) and not lines[j].endswith(".") for j in under):
             blocks[i] = under[-1]
             i = under[-1] + 1
             continue
