@@ -76,9 +76,10 @@ def _label_line(lines: list[str], i: int) -> bool:
 
 
 def _visit_sentence(line: str) -> bool:
-    """One short sentence, no list item or field: the instruction that closes an appointment's lines."""
-    return len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line) \
-        and not ITEM.match(line) and not FIELD.match(line)
+    """One short sentence, no list item, or a field: the instruction or the note that closes an appointment's
+    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2")."""
+    return not ITEM.match(line) and ((len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line)
+                                      and not FIELD.match(line)) or bool(FIELD.match(line) and len(line) <= 160))
 
 
 def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:

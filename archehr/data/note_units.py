@@ -39,7 +39,7 @@ from archehr.data.note_sections import (
     paragraph_labels,
 )
 from archehr.data.note_stamps import is_entry_stamp_line
-from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line
+from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
 # a line opening with a list number ("3. ", "12) ")
 LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
@@ -115,6 +115,9 @@ def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_li
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
         # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
         if re.search(r"\d\S*,? [A-Za-z][\w-]{2,}$", prev) and re.match(r"[<>]?\d", line):
+            return True
+        # (or a measurement running on in lower case: "... normal, with neutrophils" + "3.4 x10^9/L, and her ...")
+        if MEASURE_START.match(line) and re.search(r"[a-z]{2}$", prev.rstrip()):
             return True
         return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
             and continues(prev, line, width, lead, next_line)
@@ -196,6 +199,8 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
     a section label before prose on its line is a unit of its own; `excerpt`: the note writes each paragraph on
     one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose ("A/P: 54F with
     DKA ..."); `sbar`: an SBAR handover; `letter`: labelled paragraphs, whose labels are units of their own."""
+    if _signature_block([text[s:e].strip() for s, e in paragraph]):  # (a sign-off's lines: one unit each)
+        return [_block_unit(text, paragraph, k, k) for k in range(len(paragraph))]
     para = _read_paragraph(paragraph, text, width, soap, labels, excerpt, sbar, letter)
     walk = _Walk()
     skip_to = -1
@@ -280,6 +285,18 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
     walk.units.append(unit)
     walk.open_unit = unit
+
+
+# a clinician named with a title, in lower case as a dictation types it: "dr felix amankwah", "mr j o'neill"
+_LOWER_SIGNER = re.compile(r"^(?:dr|mr|mrs|ms|miss|prof|sister|nurse)\.? [a-z][a-z'-]+(?: [a-z][a-z'-]+){0,3}$")
+
+
+def _signature_block(lines: list[str]) -> bool:
+    """A dictation's sign-off typed in lower case: a paragraph of two to five short lines opening with a
+    clinician's name and title ("dr felix amankwah" + "specialty doctor in urology" + "cc gp, dr ..."), no line
+    ending a sentence. Its lines are units of their own, as a sign-off's lines in capitals are."""
+    return 2 <= len(lines) <= 5 and bool(_LOWER_SIGNER.match(lines[0])) \
+        and all(0 < len(x) <= 60 and not x.endswith((".", "!", "?", ",", ";", ":")) for x in lines)
 
 
 def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
