@@ -267,7 +267,9 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
         unit.kind = "list"
     elif is_table_row(line):
         unit.kind = "row"
-        if para.in_table[index]:  # (a table's row carries on into no line)
+        # (a table's row carries on into no line, unless it heads an entry with its lines set in under it:
+        # "STOP      Vitamin gummies - dose far too low for this" + "          degree of deficiency")
+        if para.in_table[index] and index not in para.heads:
             walk.units.append(unit)
             walk.open_unit = None
             return
