@@ -117,3 +117,72 @@ def test_a_parsers_cuts_after_a_bold_label_a_chat_stamp_or_before_closing_quotes
     assert should_join('"advice": "Drink plenty of water.', '",', "text")
     # (a sentence's end before the next sentence stays a cut)
     assert not should_join("Rest for two days.", "Drink plenty of water.", "text")
+
+
+def test_set_in_appointments_said_by_a_recurring_weekday_a_month_or_a_booking_to_come():
+    note = ("Upcoming appointments\n"
+            "  Pulmonary Rehab Class\n"
+            "     Thursdays 14:00-15:00 for 8 weeks\n"
+            "     Hillview Leisure Centre, Hall 1\n"
+            "  Kidney blood test\n"
+            "     March 2027 - the surgery will text you a reminder\n")
+    assert texts(note) == ["Upcoming appointments",
+                           "Pulmonary Rehab Class Thursdays 14:00-15:00 for 8 weeks Hillview Leisure Centre, Hall 1",
+                           "Kidney blood test March 2027 - the surgery will text you a reminder"]
+    booked = ("    Hearing Test\n"
+              "    Not yet scheduled - the audiology team will book this after your scan\n")
+    assert texts(booked) == ["Hearing Test Not yet scheduled - the audiology team will book this after your scan"]
+
+
+def test_a_date_line_in_columns_takes_its_who_and_where_set_in_under_it():
+    note = ("Follow-up\n"
+            "Tue Mar 3, 2026 9:00 AM   Wound Clinic\n"
+            "    Ana Ruiz, RN   Hillview Building, Room 4\n"
+            "Fri Mar 13, 2026 1:30 PM   Surgery\n"
+            "    Omar Haddad, MD   Hillview Building, Room 9\n")
+    assert texts(note) == ["Follow-up",
+                           "Tue Mar 3, 2026 9:00 AM Wound Clinic Ana Ruiz, RN Hillview Building, Room 4",
+                           "Fri Mar 13, 2026 1:30 PM Surgery Omar Haddad, MD Hillview Building, Room 9"]
+
+
+def test_an_appointment_block_takes_the_field_that_closes_it():
+    note = ("Visit 2\n"
+            "Monday 14/09/2026, 10:20\n"
+            "Clinic Room 3, Nurse Bell\n"
+            "Due: Tetanus booster; Hepatitis A dose 2\n")
+    assert texts(note) == ["Visit 2 Monday 14/09/2026, 10:20 Clinic Room 3, Nurse Bell Due: Tetanus booster; "
+                           "Hepatitis A dose 2"]
+
+
+def test_a_lower_case_sign_off_gives_a_unit_a_line():
+    note = ("the wound has healed well and he can go back to work next week.\n"
+            "\n"
+            "mr tomas kiely\n"
+            "consultant plastic surgeon\n"
+            "cc gp, dr ruth hale, hillview surgery\n")
+    assert texts(note)[1:] == ["mr tomas kiely", "consultant plastic surgeon", "cc gp, dr ruth hale, hillview surgery"]
+
+
+def test_a_measurement_running_on_in_lower_case_carries_its_sentence_on():
+    note = ("Her kidney function is stable and her potassium is normal, with sodium at\n"
+            "139 mmol/L, and she can stay on the same dose of ramipril for now.\n"
+            "Please keep the oxygen at the prescribed rate and do not turn it above\n"
+            "2 L/min yourself, even if you feel more breathless.\n")
+    assert texts(note) == ["Her kidney function is stable and her potassium is normal, with sodium at 139 mmol/L, "
+                           "and she can stay on the same dose of ramipril for now.",
+                           "Please keep the oxygen at the prescribed rate and do not turn it above 2 L/min yourself, "
+                           "even if you feel more breathless."]
+    # (an age's "y/o" under a heading opens its own sentence)
+    assert texts("HPI\n8 y/o boy fell off his bike onto his left wrist.\n") == \
+        ["HPI", "8 y/o boy fell off his bike onto his left wrist."]
+
+
+def test_an_order_row_of_a_table_carries_on_into_its_line_set_in():
+    note = ("CHANGE    Ramipril 5 mg -> 10 mg once daily\n"
+            "STOP      Ibuprofen 400 mg as needed - not safe with your kidney function at\n"
+            "          this level\n"
+            "START     Paracetamol 1 g up to four times a day\n"
+            "          when needed for pain\n")
+    assert texts(note) == ["CHANGE Ramipril 5 mg -> 10 mg once daily",
+                           "STOP Ibuprofen 400 mg as needed - not safe with your kidney function at this level",
+                           "START Paracetamol 1 g up to four times a day when needed for pain"]

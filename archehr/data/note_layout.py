@@ -415,18 +415,6 @@ def table_lines(raw: list[str]) -> list[bool]:
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-# a field's value cut at a capitalised word of a title ("Consultant: Mr A. Kell, Paediatric"), and the one to three
-# capitalised words that end it on the next line ("Neurosurgeon")
-_OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+(?:\S.*\b)?[A-Z][a-z]+$")
-_TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
-
-
-def wraps_field_value(field: str, line: str) -> bool:
-    """Does `line`, the last of its paragraph, under a line of fields, carry on that line's last field (`field`),
-    whose value the export wrapped inside a title ("Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon")?"""
-    return bool(_OPEN_TITLE.match(field.strip())) and bool(_TITLE_END.match(line.strip()))
-
-
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
 
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from archehr.data.note_blocks import appointment_blocks, is_result_block
+from archehr.data.note_field_wraps import wrapped_field
 from archehr.data.note_layout import (
     ITEM,
     KEY_VALUE,
@@ -27,7 +28,6 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     table_lines,
-    wraps_field_value,
 )
 from archehr.data.note_sections import (
     entry_heads,
@@ -212,7 +212,7 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
             walk.close([_block_unit(text, paragraph, index, skip_to)])
         else:
             _take_line(para, walk, index)
-    return _wrapped_field(_medicine_entries(walk.units, text), text, width)
+    return wrapped_field(_medicine_entries(walk.units, text), text, width)
 
 
 def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
@@ -309,33 +309,6 @@ def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
         if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
             u.kind = "entry"
     return units
-
-
-def _wrapped_field(units: list[Unit], text: str, width: int = 0) -> list[Unit]:
-    """A line under a line of fields that carries on its last field's value, wrapped inside a title ("Clinic date:
-    06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field: as the paragraph's last
-    line, or between two lines of fields when the line of fields is as wide as the note's wrap width would let the
-    carried word sit ("Requested by: S. Lee RM    Location: Kingsmere" + "Antenatal Clinic" + "Collected: ...")."""
-    k = 1
-    while k + 1 < len(units):
-        field, line = units[k], units[k + 1]
-        last = k + 2 == len(units)
-        if units[k - 1].kind == field.kind == "field" and line.kind in ("text", "header") \
-                and "\n" not in text[units[k - 1].end:field.start] \
-                and text.count("\n", field.end, line.start) == 1 and "\n" not in text[line.start:line.end] \
-                and (last or (units[k + 2].kind == "field" and _overruns(text, field, line, width))) \
-                and wraps_field_value(text[field.start:field.end], text[line.start:line.end]):
-            field.end = line.end
-            del units[k + 1]
-        k += 1
-    return units
-
-
-def _overruns(text: str, field: Unit, line: Unit, width: int) -> bool:
-    """Would the carried line's first word have run the field's line past the wrap width?"""
-    line_start = text.rfind("\n", 0, field.end) + 1
-    first_word = text[line.start:line.end].split()[0]
-    return width > 0 and field.end - line_start + 1 + len(first_word) > width
 
 
 def _block_unit(text: str, paragraph: list[tuple[int, int]], first: int, last: int) -> Unit:
