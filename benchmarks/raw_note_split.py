@@ -3,7 +3,11 @@
 Each folder holds NAME.txt (the note as pasted) and NAME.sentences.txt (its gold split, one unit a line:
 each header field, list item, appointment, lab or result line and "STOP ..." order is a unit, and a
 hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `split_note` equals it (white
-space folded, a leading bullet or checkbox dropped): it was merged with a neighbour or cut.
+space folded, a leading bullet, checkbox, emoji bullet or e-mail quote mark dropped): it was merged with a neighbour
+or cut. `tests/fixtures/export_zoo` holds ten invented notes in export shapes rare in the writers' folders (CSV,
+key=value, HL7 segments, JSON, a quoted e-mail, a markdown table, a phone app's emoji list, a fax cover, a 1.1
+outline, a two-column leaflet), `tests/fixtures/export_zoo_blind` six more written after the rules for the first;
+pass them as FOLDER to score them.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 
