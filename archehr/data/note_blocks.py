@@ -74,6 +74,13 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
+def _visit_sentence(line: str) -> bool:
+    """One short sentence, no list item, or a field: the instruction or the note that closes an appointment's
+    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2")."""
+    return not ITEM.match(line) and ((len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line)
+                                      and not FIELD.match(line)) or bool(FIELD.match(line) and len(line) <= 160))
+
+
 def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict[int, int]:
     """{first line: last line} of each appointment block in a paragraph: a date or time line with the
     short lines that follow it (time, who, where) and the one label line before it ("Follow-up visit").
@@ -98,7 +105,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.!?]\s", lines[i - 1]) \
+                and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\b[A-Z])[.!?]\s", lines[i - 1]) \
                 and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
@@ -106,6 +113,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
                 and not _opens_block(lines, last + 1) and (not pending or deeper(last + 1, i)) \
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
+            last += 1
+        # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
+        if last > first and last + 2 == len(lines) and _visit_sentence(lines[last + 1]) \
+                and (leads is None or leads[last + 1] == leads[last]):
             last += 1
         if last > first:  # a date line alone is an ordinary line
             blocks[first] = last
@@ -116,8 +127,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
 # when an appointment is to be, set in under its name: a date, a week ("Week of 21 October 2024"), a date not yet set
 _WEEK_OF = re.compile(r"^(?:(?:the )?week (?:of|commencing|beginning)|w/c)\b", re.IGNORECASE)
 # an appointment the clinic will book ("The eye clinic will call you to set up a time", "... will phone you to book")
+# (or books it itself: "Not yet scheduled - your PD nurse will book this after your first month")
 _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) you\b.{0,40}"
-                           r"\b(?:schedule|book|arrange|set up|make)\b", re.IGNORECASE)
+                           r"\b(?:schedule|book|arrange|set up|make)\b|\bnot yet (?:scheduled|booked)\b.{0,40}"
+                           r"\bwill (?:schedule|book|arrange)\b", re.IGNORECASE)
 # a heading over appointments, not one's name: "Upcoming Appointments", "Follow-up", "Scheduled visits"
 _GROUP_HEADING = re.compile(rf"{_BLOCK_HEADING.pattern}|^(?:follow[- ]?ups?|next steps)$", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[AaPp]\.?[Mm]\b")
@@ -130,8 +143,13 @@ def _title_line(line: str) -> bool:
         and not FIELD.match(line) and not ORDER.match(line) and not laid_out(line) and not _WHEN_LINE.match(line)
 
 
+# (set in under an appointment's name, a weekday that recurs or a month of a year says when too: "Tuesdays
+# 10:00-11:00 for 12 weeks", "October 2026 - your GP surgery will send you a reminder")
+_RECURRING_WHEN = re.compile(rf"^(?:{WEEKDAY}s,?\s|{MONTH_NAME}\s+\d{{4}}\b)")
+
+
 def _when_first(line: str) -> bool:
-    return bool((_WHEN_LINE.match(line) or _WEEK_OF.match(line)) and _block_line(line)) \
+    return bool((_WHEN_LINE.match(line) or _WEEK_OF.match(line) or _RECURRING_WHEN.match(line)) and _block_line(line)) \
         or bool(_PENDING_WHEN.match(line))
 
 
@@ -151,6 +169,14 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
         if under and (end == len(lines) or leads[end] <= leads[i]) \
                 and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) and _when_first(lines[i + 1]) \
                 and all(len(lines[j]) <= 120 and not ITEM.match(lines[j]) for j in under):
+            blocks[i] = under[-1]
+            i = under[-1] + 1
+            continue
+        # (a date line with the clinic in its columns, its who and where set in under it: "Thu Oct 8, 2026 10:30 AM
+        # Anticoagulation Clinic" + "    D. Marsh, PharmD   Lakemoor Medical Building")
+        if under and (end == len(lines) or leads[end] <= leads[i]) and _WHEN_LINE.match(lines[i]) \
+                and laid_out(lines[i]) and not _SENTENCE_INSIDE.search(lines[i]) \
+                and all(_block_line(lines[j]) or laid_out(lines[j]) and not lines[j].endswith(".") for j in under):
             blocks[i] = under[-1]
             i = under[-1] + 1
             continue

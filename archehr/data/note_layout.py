@@ -326,6 +326,17 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
                or _DATE_FIELD.match(c) for c in later)
 
 
+def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Does a pipe line open with two title cells, no field among them ("Riverside Dermatology Portal | Message
+    thread | Patient: Ann Lee")? Then it is a title bar that carries a field at its end, one unit, as most writers
+    of gold splits keep it; a name before fields ("Lee, Ann | DOB 1966-04-19") opens a line of header fields."""
+    if len(gaps) < 2:
+        return False
+    first, second = line[:gaps[0][0]].strip(), line[gaps[0][1]:gaps[1][0]].strip()
+    return not any(_ID_NAME.match(c) or re.match(rf"^{_LABEL}:", c) or _DATE_FIELD.match(c) for c in (first, second)) \
+        and "," not in first
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
@@ -335,7 +346,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
-    if gaps and all("|" in line[a:b] for a, b in gaps) and not _holds_field(line, gaps):
+    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)):
         return []  # a title line or a strip of readings set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
@@ -394,27 +405,24 @@ def table_lines(raw: list[str]) -> list[bool]:
                 for j in (i - 1, i + 1)) for i in range(len(raw))]
 
 
-# a field's value cut at a capitalised word of a title ("Consultant: Mr A. Kell, Paediatric"), and the one to three
-# capitalised words that end it on the next line ("Neurosurgeon")
-_OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S.*\b[A-Z][a-z]+$")
-_TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
-
-
-def wraps_field_value(field: str, line: str) -> bool:
-    """Does `line`, the last of its paragraph, under a line of fields, carry on that line's last field (`field`),
-    whose value the export wrapped inside a title ("Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon")?"""
-    return bool(_OPEN_TITLE.match(field.strip())) and bool(_TITLE_END.match(line.strip()))
 
 
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
 # "a)" "A." "ii." "#"
+# (a phone app's symbol or emoji marks its items as a bullet does: "\u2705 Sertraline 50mg", "\U0001f539 Tue 3 June")
+SYMBOL_MARK = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?"
 ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
-                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]"
-                  r"|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
+                  r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|" + SYMBOL_MARK
+                  # (Word's outline bullet, a lower-case "o" before a capital: "o Keep the dressing on.")
+                  + r"|o(?=[ \t]+[A-Z])|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
                   # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
                   r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
+# a machine export's key and its value: "visit_date=2025-03-14", a JSON dump's "\"diagnosis\": \"Sprain\"," (each
+# line a field of its own, whatever case its key is in)
+# (a YAML dump's lower-case key too: "clinician: Nurse K. Obi")
+KEY_VALUE = re.compile(r'^(?:"[A-Za-z_][\w .-]{0,30}"\s*:|[A-Za-z_][\w.]{0,30}=|[a-z][a-z0-9_]{0,30}:[ \t])\s*\S')
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
 FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"

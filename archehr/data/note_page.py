@@ -11,7 +11,9 @@ import re
 
 # a line of rule characters only ("------", "======", "* * * *", "______", a table's "|----|----|", "+----+")
 # (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
-_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$")
+# (a JSON dump's lone braces and brackets draw its layout too: "{", "}," "],")
+_RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$"
+                        r"|^[{}\[\]]{1,2},?$")
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
 _PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"

@@ -30,14 +30,19 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     p, n = prev.rstrip(), nxt.lstrip()
     if _MARKER_ONLY.match(p) or _PLACEHOLDER_ONLY.match(n) or _PLACEHOLDER_ONLY.match(p):
         return True
-    if p.endswith(":"):  # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end
+    # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end (in markdown's bold too: "**Plan:**")
+    if p.rstrip("*_").endswith(":"):
+        return True
+    # a parser's cut before closing quotes and marks alone ('"Rest the ankle."' + '",' in a JSON dump)
+    if re.fullmatch(r"[\"'\u201d\u2019)\]}]+[.,;]?", n):
         return True
     # an age's abbreviation before the sex ("71 y.o. F", "8 yo. M"): one item of a header
     if _AGE_SEX.search(p) and re.match(r"(?:[MFmf]|male|female|man|woman|boy|girl)\b", n, re.IGNORECASE):
         return True
     # an entry's time or date alone is no sentence: it stays with the entry's first ("04/06/2026 09:18" +
     # "Medications reviewed with wife."; a parser may cut there, the rules never do)
-    if is_stamp_only(p):
+    # (in a chat export's brackets too: "[09/06/2025, 14:02]" + "Dr Lee: Your results are back.")
+    if is_stamp_only(p) or (p[:1] == "[" and p.endswith("]") and is_stamp_only(p[1:-1])):
         return True
     # a cut before a number after no sentence's end is inside a drug's entry or a phrase ("STOP: Theophylline
     # (Uniphyllin Continus)" + "200 mg twice daily - nausea and no benefit.")

@@ -187,6 +187,8 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
                for para in paragraphs for k, (a, b) in enumerate(para)) \
         or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2 \
         or soap_letters_apart([[note[a:b].strip() for a, b in para] for para in paragraphs])
+    # (questions and answers, "Q: Can I drive?" + "A: No. ...", are no SOAP note: each letter stays with its line)
+    soap = soap and not re.search(r"^[ \t]*Q:[ \t]+\S", note, re.MULTILINE)
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
     labels = "___" not in note

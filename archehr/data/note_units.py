@@ -12,8 +12,10 @@ import re
 from dataclasses import dataclass, field
 
 from archehr.data.note_blocks import appointment_blocks, is_result_block
+from archehr.data.note_field_wraps import wrapped_field
 from archehr.data.note_layout import (
     ITEM,
+    KEY_VALUE,
     OPEN_END,
     ORDER,
     field_cells,
@@ -22,7 +24,6 @@ from archehr.data.note_layout import (
     line_cells,
     pipe_cells,
     table_lines,
-    wraps_field_value,
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line
 from archehr.data.note_sections import (
@@ -35,7 +36,7 @@ from archehr.data.note_sections import (
     paragraph_labels,
 )
 from archehr.data.note_stamps import is_entry_stamp_line
-from archehr.data.note_wrap import CONTINUES_START, LETTER_START, continues, is_lab_line
+from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
 # a line opening with a list number ("3. ", "12) ")
 LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
@@ -111,6 +112,9 @@ def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_li
         # after a phrase left open ("... serum osm 249, consistent with" + "SIADH"), or by the value of a test
         # named at its end ("... potassium 4.6 (3.5-5.3), creatinine" + "88 (59-104), eGFR >90.")
         if re.search(r"\d\S*,? [A-Za-z][\w-]{2,}$", prev) and re.match(r"[<>]?\d", line):
+            return True
+        # (or a measurement running on in lower case: "... normal, with neutrophils" + "3.4 x10^9/L, and her ...")
+        if MEASURE_START.match(line) and re.search(r"[a-z]{2}$", prev.rstrip()):
             return True
         return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
             and continues(prev, line, width, lead, next_line)
@@ -192,6 +196,8 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
     a section label before prose on its line is a unit of its own; `excerpt`: the note writes each paragraph on
     one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose ("A/P: 54F with
     DKA ..."); `sbar`: an SBAR handover; `letter`: labelled paragraphs, whose labels are units of their own."""
+    if _signature_block([text[s:e].strip() for s, e in paragraph]):  # (a sign-off's lines: one unit each)
+        return [_block_unit(text, paragraph, k, k) for k in range(len(paragraph))]
     para = _read_paragraph(paragraph, text, width, soap, labels, excerpt, sbar, letter)
     walk = _Walk()
     skip_to = -1
@@ -203,7 +209,7 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
             walk.close([_block_unit(text, paragraph, index, skip_to)])
         else:
             _take_line(para, walk, index)
-    return _wrapped_field(_medicine_entries(walk.units, text), text)
+    return wrapped_field(_medicine_entries(walk.units, text), text, width)
 
 
 def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
@@ -258,13 +264,17 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
         unit.kind = "list"
     elif is_table_row(line):
         unit.kind = "row"
-        if para.in_table[index]:  # (a table's row carries on into no line)
+        # (a table's row carries on into no line, unless it heads an entry with its lines set in under it:
+        # "STOP      Vitamin gummies - dose far too low for this" + "          degree of deficiency")
+        if para.in_table[index] and index not in para.heads:
             walk.units.append(unit)
             walk.open_unit = None
             return
     elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, para.width, unit.lead,
                                                      para.next_line(index)):
         unit.kind = "lab"
+    elif KEY_VALUE.match(line):  # (an export's key and value opens a unit: no line above runs on into it)
+        unit.kind = "text"
     elif open_unit is not None and (open_unit.kind == "stamp" or _carries_on(
             open_unit, laid_out, line, para.width, unit.lead, para.next_line(index))):
         open_unit.end = unit.end  # (a stamp line takes its entry's first line whatever it holds)
@@ -276,6 +286,18 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     walk.open_unit = unit
 
 
+# a clinician named with a title, in lower case as a dictation types it: "dr felix amankwah", "mr j o'neill"
+_LOWER_SIGNER = re.compile(r"^(?:dr|mr|mrs|ms|miss|prof|sister|nurse)\.? [a-z][a-z'-]+(?: [a-z][a-z'-]+){0,3}$")
+
+
+def _signature_block(lines: list[str]) -> bool:
+    """A dictation's sign-off typed in lower case: a paragraph of two to five short lines opening with a
+    clinician's name and title ("dr felix amankwah" + "specialty doctor in urology" + "cc gp, dr ..."), no line
+    ending a sentence. Its lines are units of their own, as a sign-off's lines in capitals are."""
+    return 2 <= len(lines) <= 5 and bool(_LOWER_SIGNER.match(lines[0])) \
+        and all(0 < len(x) <= 60 and not x.endswith((".", "!", "?", ",", ";", ":")) for x in lines)
+
+
 def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
     """A medicine's entry, its head with the instruction lines under it ("Ofloxacin 0.3% eye drops" + "    Right eye:
     1 drop 4 times a day. Stop after 11/11/2026."), is one unit, however many sentences its instruction holds: the
@@ -283,18 +305,6 @@ def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
     for u in units:
         if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
             u.kind = "entry"
-    return units
-
-
-def _wrapped_field(units: list[Unit], text: str) -> list[Unit]:
-    """A paragraph's last line under a line of fields that carries on its last field's value, wrapped inside a title
-    ("Clinic date: 06/02/2025     Consultant: Mr A. Kell, Paediatric" + "Neurosurgeon"), joins that field."""
-    if len(units) >= 3 and units[-3].kind == units[-2].kind == "field" and units[-1].kind in ("text", "header") \
-            and "\n" not in text[units[-3].end:units[-2].start] \
-            and text.count("\n", units[-2].end, units[-1].start) == 1 \
-            and wraps_field_value(text[units[-2].start:units[-2].end], text[units[-1].start:units[-1].end]):
-        units[-2].end = units[-1].end
-        return units[:-1]
     return units
 
 

@@ -45,6 +45,8 @@ LETTER_START = re.compile(r"^[A-Za-z]\.\s")
 _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 _COUNT_START = re.compile(r"^\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+# a measurement and its unit before lower-case words: "2 L/min yourself, even ...", "3.4 x10^9/L, and her ..."
+MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%.]*,?\s+[a-z]{2,}\b")
 
 
 # a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
@@ -150,6 +152,9 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
         return True
     # "... within" + "3 to 5 days.": a count and a lower-case word carry on a sentence left open
     if _COUNT_START.match(line) and (not prev.rstrip().endswith((".", "!", "?", ":", ";")) or ABBREV.search(prev)):
+        return True
+    # (under a line left open on a lower-case word: "... turn the flow up above" + "2 L/min yourself, even ...")
+    if MEASURE_START.match(line) and re.search(r"[a-z]{2}$", prev.rstrip()):
         return True
     # (a date that ends a sentence carries on the line left open above it: "... every morning, starting" +
     # "06/04/2035. It may take 4-6 weeks.")
