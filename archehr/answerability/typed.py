@@ -135,10 +135,11 @@ class TypedConfidence:
 
 
 def fit_typed(rows: np.ndarray, y: np.ndarray, groups: np.ndarray, false_decline: float = FALSE_DECLINE,
-              review_share: float = REVIEW_SHARE, training: dict[str, Any] | None = None) -> TypedConfidence:
+              review_share: float = REVIEW_SHARE, training: dict[str, Any] | None = None,
+              l2: float = L2) -> TypedConfidence:
     """Fit on every row; threshold and review level from out-of-fold P (leave one group out: `groups` are the
     questions' writers) of the answerable rows: about `false_decline` of them declined and `review_share` declined
-    or flagged."""
+    or flagged. `l2`: the shrinkage (`L2`; another only to measure it, `benchmarks/typed_refit.py`)."""
     if y.all() or not y.any():
         raise ConfigError(Problem("typed confidence needs both answerable and unanswerable questions"))
     oof = np.zeros(len(y))
@@ -147,12 +148,12 @@ def fit_typed(rows: np.ndarray, y: np.ndarray, groups: np.ndarray, false_decline
         if y[tr].all() or not y[tr].any():
             raise ConfigError(Problem(f"group {g!r}: its complement lacks a class", field="groups"))
         sc = Scaler.fit(rows[tr])
-        oof[te] = fit_logistic(sc.transform(rows[tr]), y[tr], L2, balanced=True).predict_proba(sc.transform(rows[te]))
+        oof[te] = fit_logistic(sc.transform(rows[tr]), y[tr], l2, balanced=True).predict_proba(sc.transform(rows[te]))
     pos = oof[y.astype(bool)]
     threshold = round(float(np.quantile(pos, false_decline)), 3)
     review = round(max(threshold, float(np.quantile(pos, review_share))), 3)
     scaler = Scaler.fit(rows)
-    head = fit_logistic(scaler.transform(rows), y, L2, balanced=True)
+    head = fit_logistic(scaler.transform(rows), y, l2, balanced=True)
     info = dict(training or {})
     info.update({"rows": int(len(y)), "answerable": int(y.sum()), "groups": sorted(str(g) for g in np.unique(groups)),
                  "threshold_rule": f"{false_decline:g} quantile of out-of-fold P of answerable rows (one group out)",

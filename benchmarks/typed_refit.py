@@ -1,0 +1,179 @@
+"""The typed confidence refitted offline: each question's decision inputs recorded once, then scored under other fits.
+
+`archehr answer` declines, flags and shows a confidence from the typed confidence's P and from inputs no fit of it
+changes: the feature rows of the question (whole, and without its story), whether the note never names the asked
+thing (`absent`), whether a sentence holds the asked kind (`held`: flag, never decline), whether a fact rule flags
+the first line (`ruled`) and whether the first line gives the asked fact (`given`). `--record` answers every
+question of `everyday.WRITERS` once (about 5 minutes) with a confidence that never declines, so every input is
+seen, and writes them as JSON lines; scoring then refits the confidence for each held-out writer (leave one writer
+out, or `--forward-from W`: each writer from W on fitted on the writers before it) and applies `archehr.ask`'s
+decision to the recorded inputs: for the shipped settings it gives `everyday.py`'s decisions question for question,
+in seconds per fit instead of minutes. `--l2`, `--drop` (feature name prefixes), `--false-decline` and
+`--review-share` are the fit's settings to measure.
+
+    python benchmarks/typed_refit.py --record /tmp/typed.jsonl
+    python benchmarks/typed_refit.py --inputs /tmp/typed.jsonl --forward-from AV --drop typed_ coverage_
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from archehr.answerability import typed as T  # noqa: E402
+from archehr.answerability.review import shown_confidence  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """One question's decision inputs (see the module's docstring); `ruled` and `given` are read only if answered."""
+
+    writer: str
+    answerable: bool
+    row: np.ndarray
+    pruned: np.ndarray | None
+    lexical_p: float
+    absent: bool
+    held: bool
+    ruled: bool
+    given: bool
+    generator_declined: bool
+
+
+def decide(model: Any, q: Inputs, cols: np.ndarray | None = None) -> tuple[bool, bool, float]:
+    """(declined, flagged, confidence shown) as `archehr.ask.answer` decides them, `model` a `TypedConfidence` fitted
+    on the columns `cols` of the rows (all when None)."""
+    if q.absent:
+        return True, False, q.lexical_p
+    pick = (lambda r: r) if cols is None else (lambda r: r[cols])
+    p = model.probability(pick(q.row), None if q.pruned is None else pick(q.pruned))
+    if (model.abstains(p) and not q.held) or q.generator_declined:
+        return True, False, p
+    flagged = q.ruled or model.abstains(p) or (model.flags(p) and not q.given)
+    return False, flagged, shown_confidence(model, p, flagged, p, q.ruled)
+
+
+def record(out: Path) -> None:
+    """Answer every writer's questions once, recording each one's decision inputs (`Inputs`) as a JSON line."""
+    from everyday import WRITERS, load_questions
+
+    import archehr
+    import archehr.ask as ask
+    from archehr.answerability import review
+    from archehr.answerability.typed import load_typed, typed_row
+    from archehr.pipeline import load_system
+
+    seen: dict[str, Any] = {}
+    judge, flags = ask._judge, ask.review_flags
+
+    def judged(model: Any, typed: Any, p: Any, types: Any, story: Any = None) -> Any:
+        out = judge(model, typed, p, types, story)
+        seen.update(row=typed_row(p, types), pruned=ask._story_row(model, types, *story) if story else None,
+                    lexical_p=p, absent=out[2] != "", held=bool(types.best_typed >= review.HOLDS_MIN
+                                                                 or review.names_asked(types)))
+        return out
+
+    def flagged(model: Any, p: Any, selector: Any, types: Any, best: Any, question: str, split: Any) -> Any:
+        out = flags(model, p, selector, types, best, question, split)
+        seen.update(ruled=out[1], given=review.fact_given(types, best, question))
+        return out
+
+    ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
+    never = replace(load_typed(), threshold=0.0)  # declines nothing, so every answer's rules are read
+    system, lines = load_system(None), []
+    for w, files in WRITERS.items():
+        for q in load_questions([ROOT / "data" / "everyday" / f for f in files]):
+            seen.clear()
+            r = archehr.answer(q.note, q.question, system=system, typed=never)
+            lines.append(json.dumps({
+                "writer": w, "source": q.source, "id": q.qid, "answerable": q.answerable,
+                "row": seen["row"].tolist(), "pruned": None if seen["pruned"] is None else seen["pruned"].tolist(),
+                "lexical_p": seen["lexical_p"], "absent": seen["absent"], "held": seen["held"],
+                "ruled": bool(seen.get("ruled", False)), "given": bool(seen.get("given", False)),
+                "generator_declined": bool(r.abstained and not seen["absent"])}))
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def read_inputs(path: Path) -> list[Inputs]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        out.append(Inputs(d["writer"], d["answerable"], np.array(d["row"]),
+                          None if d["pruned"] is None else np.array(d["pruned"]), d["lexical_p"], d["absent"],
+                          d["held"], d["ruled"], d["given"], d["generator_declined"]))
+    return out
+
+
+def figures(decisions: list[tuple[bool, bool, float]], answerable: np.ndarray) -> dict[str, float]:
+    """Unanswerable declined or flagged, answerable flagged, false decline, AUROC of the confidence shown."""
+    from everyday import auroc
+
+    d = np.array([x[0] for x in decisions]), np.array([x[1] for x in decisions]), np.array([x[2] for x in decisions])
+    a = answerable
+    return {"caught": float((d[0] | d[1])[~a].mean()), "flagged": float(d[1][a].mean()),
+            "false_decline": float(d[0][a].mean()), "auroc": auroc(d[2][a], d[2][~a])}
+
+
+def score(qs: list[Inputs], plan: list[tuple[str, list[str]]], cols: np.ndarray, l2: float, false_decline: float,
+          review_share: float) -> dict[str, dict[str, float]]:
+    """Each (writer, writers fitted on) of `plan`: the confidence fitted on those writers' rows (columns `cols`),
+    the writer's figures; "mean" and "pooled" over them."""
+    x = np.array([q.row[cols] for q in qs])
+    y = np.array([q.answerable for q in qs], dtype=float)
+    g = np.array([q.writer for q in qs])
+    out, pooled, held_y = {}, [], []
+    for w, train in plan:
+        tr = np.isin(g, train)
+        model = T.fit_typed(x[tr], y[tr], g[tr], false_decline, review_share, l2=l2)
+        idx = np.flatnonzero(g == w)
+        dec = [decide(model, qs[i], cols) for i in idx]
+        out[w] = figures(dec, y[idx].astype(bool))
+        pooled += dec
+        held_y += list(y[idx].astype(bool))
+    keys = ("caught", "flagged", "false_decline", "auroc")
+    mean = {k: float(np.nanmean([out[w][k] for w, _ in plan])) for k in keys}
+    return {**out, "mean": mean, "pooled": figures(pooled, np.array(held_y))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from everyday import WRITERS, forward_folds
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--record", type=Path, metavar="OUT", help="answer every question once and write its inputs")
+    ap.add_argument("--inputs", type=Path, help="the inputs --record wrote")
+    ap.add_argument("--forward-from", metavar="W", help="each writer from W on, fitted on the writers before it")
+    ap.add_argument("--l2", type=float, default=T.L2)
+    ap.add_argument("--drop", nargs="*", default=[], metavar="PREFIX", help="leave out features named so")
+    ap.add_argument("--false-decline", type=float, default=T.FALSE_DECLINE)
+    ap.add_argument("--review-share", type=float, default=T.REVIEW_SHARE)
+    args = ap.parse_args(argv)
+    if args.record:
+        record(args.record)
+        return 0
+    if not args.inputs:
+        raise SystemExit("give --record OUT or --inputs FILE")
+    qs, writers = read_inputs(args.inputs), tuple(WRITERS)
+    plan = ([(held[0], list(before)) for before, held in forward_folds(writers, args.forward_from)]
+            if args.forward_from else [(w, [v for v in writers if v != w]) for w in writers])
+    cols = np.array([k for k, n in enumerate(T.FEATURES) if not n.startswith(tuple(args.drop))])
+    got = score(qs, plan, cols, args.l2, args.false_decline, args.review_share)
+    print("| writer | unanswerable declined or flagged | answerable flagged | false decline | AUROC |")
+    print("|---|---|---|---|---|")
+    for w, f in got.items():
+        print(f"| {w} | {100 * f['caught']:.1f}% | {100 * f['flagged']:.1f}% | {100 * f['false_decline']:.1f}% | "
+              f"{f['auroc']:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

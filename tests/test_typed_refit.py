@@ -1,0 +1,79 @@
+"""`benchmarks/typed_refit.py`: `archehr answer`'s decline, flag and confidence shown, applied to recorded inputs
+under a refitted typed confidence; and `fit_typed`'s shrinkage setting."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from archehr.answerability.typed import L2, TypedConfidence, fit_typed
+from archehr.relevance.logistic import LogisticModel, Scaler
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench():  # the benchmark script's module
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import typed_refit
+    finally:
+        sys.path.pop(0)
+    return typed_refit
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+# P = sigmoid(first column): threshold 0.1, review level 0.5
+MODEL = TypedConfidence(Scaler(np.zeros(1), np.ones(1)), LogisticModel(np.ones(1), 0.0), 0.1, 0.5, {})
+
+
+def _q(p: float, **kw):
+    tr = _bench()
+    base = dict(writer="W", answerable=True, row=np.array([_logit(p), 0.0]), pruned=None, lexical_p=0.2,
+                absent=False, held=False, ruled=False, given=False, generator_declined=False)
+    return tr.Inputs(**{**base, **kw})
+
+
+def test_decide_declines_flags_and_shows_as_answer_does() -> None:
+    tr = _bench()
+    cols = np.array([0])
+    # the note never names the asked thing: declined, the lexical P shown
+    assert tr.decide(MODEL, _q(0.9, absent=True), cols) == (True, False, 0.2)
+    # below the threshold: declined, unless a sentence holds the asked kind (then answered and flagged)
+    declined, flagged, shown = tr.decide(MODEL, _q(0.05), cols)
+    assert declined and not flagged and abs(shown - 0.05) < 1e-9
+    assert tr.decide(MODEL, _q(0.05, held=True), cols)[:2] == (False, True)
+    # between threshold and review level: flagged at its P, unless the first line gives the asked fact (then not
+    # flagged, shown at the review level)
+    declined, flagged, shown = tr.decide(MODEL, _q(0.3), cols)
+    assert (declined, flagged) == (False, True) and abs(shown - 0.3) < 1e-9
+    assert tr.decide(MODEL, _q(0.3, given=True), cols) == (False, False, 0.5)
+    # a rule flags a confident answer: shown halfway between threshold and review level
+    declined, flagged, shown = tr.decide(MODEL, _q(0.9, ruled=True), cols)
+    assert (declined, flagged) == (False, True) and abs(shown - 0.3) < 1e-9
+    # the generator declining declines
+    assert tr.decide(MODEL, _q(0.9, generator_declined=True), cols)[0] is True
+
+
+def test_decide_reads_the_columns_fitted_on() -> None:
+    tr = _bench()
+    q = _q(0.9, row=np.array([0.0, _logit(0.9)]))
+    assert abs(tr.decide(MODEL, q, np.array([1]))[2] - 0.9) < 1e-9
+    # the first column says P 0.5: at the review level, so not flagged
+    declined, flagged, shown = tr.decide(MODEL, q, np.array([0]))
+    assert (declined, flagged) == (False, False) and abs(shown - 0.5) < 1e-9
+
+
+def test_fit_typed_shrinks_more_with_a_larger_l2() -> None:
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(60, 2))
+    y = (rows[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(float)
+    groups = np.array(["A", "B", "C"] * 20)
+    loose, tight = fit_typed(rows, y, groups, l2=0.1), fit_typed(rows, y, groups, l2=100.0)
+    assert abs(tight.head.weights[0]) < abs(loose.head.weights[0])
+    assert fit_typed(rows, y, groups).head.weights.tolist() == fit_typed(rows, y, groups, l2=L2).head.weights.tolist()
