@@ -358,8 +358,9 @@ def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], du
         ranker = tmp / f"first-fold-{i}.json" if first else None
         if ranker is not None:
             fit_on(groups, {writer_of(q.source) for q in train}).save(ranker)
+        models = (out,) if ranker is None else (out, ranker)
         for w in fold:
-            scored[w] = {f: [run_one(q, system, out, ranker) for q in q_list] for f, q_list in qs[w].items()}
+            scored[w] = {f: [run_one(q, system, *models) for q in q_list] for f, q_list in qs[w].items()}
     if dump:
         dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in scored.items()
                                 for rs in by.values() for r in rs), encoding="utf-8")
