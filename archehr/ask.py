@@ -140,7 +140,8 @@ def _render(lines: tuple[AnswerLine, ...]) -> str:
 
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
-           answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped") -> NoteAnswer:
+           answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped",
+           first: Any = None) -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -151,6 +152,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     model file, a loaded `AnswerabilityModel`, or None to never abstain (the confidence is then the
     selector's). `typed`: the typed confidence model over it (`archehr.answerability.typed`: "shipped",
     a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
+    `first`: None for the hand ranking's first sentence, or a first-line ranker (`answerability.first_rank`: a model
+    file or a loaded `FirstRanker`) choosing it among the hand ranking's best few (with `direct` only).
     `direct=False` ranks by the selector alone (no answer types; to measure them). Raises
     `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
     """
@@ -169,6 +172,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
     rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct)
+    if first is not None and direct:
+        rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
                   lexicon=_lexicon_version(lexicon))
@@ -220,6 +225,35 @@ def _ranked(case: Any, split: SplitNote, scores: Any, types: Any,
                  typed_rank if direct else np.zeros(n), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     return rank, typed_rank, order
+
+
+def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, typed_rank: np.ndarray, types: Any,
+                   scores: Any) -> tuple[np.ndarray, list[int]]:
+    """(rank, order) with the first-line ranker's choice among the hand ranking's best few put first: its rank is
+    raised just above the hand first's, so the citations after it are chosen by shares of nearly the same rank."""
+    from archehr.answerability.first_rank import FirstRanker, load_first_ranker, note_candidates
+
+    ranker = first if isinstance(first, FirstRanker) else load_first_ranker(first)
+    chosen = ranker.first(note_candidates(case, order, rank, typed_rank, types, scores, ranker.k))
+    if chosen < 0 or chosen == order[0]:
+        return rank, order
+    rank = rank.copy()
+    rank[chosen] = float(rank[order[0]]) * (1 + 1e-6) + 1e-12
+    return rank, [chosen] + [i for i in order if i != chosen]
+
+
+def first_line_candidates(note: str | SplitNote, question: str, system: Any = None, k: int | None = None) -> Any:
+    """The candidates a first-line ranker chooses among for this question (`first_rank.Candidates`, their note
+    indices in the hand order) and the note's sentence ids: what `benchmarks/first_ranker.py` fits on."""
+    from archehr.answerability.first_rank import K, note_candidates
+    from archehr.answerability.kinds import answer_types
+    from archehr.glossary import load_lexicon
+
+    case, split = note_case(note, question)
+    ev = _system(system, None).evidence_for(case)
+    types = answer_types(case, load_lexicon())
+    rank, typed_rank, order = _ranked(case, split, ev.scores, types, True)
+    return note_candidates(case, order, rank, typed_rank, types, ev.scores, k or K), list(case.sentence_ids)
 
 
 def _review(model: Any, p: float | None, selection: Selection, types: Any, direct: bool, order: list[int],

@@ -150,9 +150,10 @@ def load_questions(paths: list[Path]) -> list[Question]:
     return out
 
 
-def run_one(q: Question, system: Any, typed: Any) -> dict[str, Any]:
+def run_one(q: Question, system: Any, typed: Any, first: Any = None) -> dict[str, Any]:
     # typed=None: the lexical P alone; code without the typed model (an older checkout) is run as it is
     extra = {"typed": typed} if "typed" in inspect.signature(archehr.answer).parameters else {}
+    extra.update({"first": first} if first is not None else {})  # a first-line ranker (benchmarks/first_ranker.py)
     r = archehr.answer(q.note, q.question, system=system, **extra)
     cited = [s.id for s in r.cited]
     first = list(r.lines[0].citations) if r.lines and not r.abstained else []
@@ -335,22 +336,31 @@ def _known(writers: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], dump: Path | None = None,
-                  fitted_on: tuple[tuple[str, ...], ...] | None = None, review_share: float | None = None) -> None:
+                  fitted_on: tuple[tuple[str, ...], ...] | None = None, review_share: float | None = None,
+                  first: bool = False) -> None:
     """For each fold of writers, the typed confidence model fitted on the other folds' writers' questions (or on
     the writers `fitted_on` gives for it), the fold's questions scored with it; each writer's figures, their mean,
-    and all held-out questions pooled."""
+    and all held-out questions pooled. `first`: the first-line ranker fitted on the same writers too."""
     base = ROOT / "data" / "everyday"
     writers = list(dict.fromkeys([w for fold in folds for w in fold] + [w for f in fitted_on or () for w in f]))
     qs = {w: {f: load_questions([base / f]) for f in WRITERS[w]} for w in writers}
     scored: dict[str, dict[str, list[dict[str, Any]]]] = {}
     cache: dict[tuple[str, str], Any] = {}
+    if first:
+        from first_ranker import fit_on, question_groups
+
+        groups = question_groups([q for by in qs.values() for q_list in by.values() for q in q_list], system)
     for i, fold in enumerate(folds):
         train = [q for v, by in qs.items() if (v not in fold if fitted_on is None else v in fitted_on[i])
                  for q_list in by.values() for q in q_list]
         out = tmp / f"typed-fold-{i}.json"
         fit_typed_model(train, out, cache, review_share)
+        ranker = tmp / f"first-fold-{i}.json" if first else None
+        if ranker is not None:
+            fit_on(groups, {writer_of(q.source) for q in train}).save(ranker)
+        models = (out,) if ranker is None else (out, ranker)
         for w in fold:
-            scored[w] = {f: [run_one(q, system, out) for q in q_list] for f, q_list in qs[w].items()}
+            scored[w] = {f: [run_one(q, system, *models) for q in q_list] for f, q_list in qs[w].items()}
     if dump:
         dump.write_text("".join(json.dumps({"writer": w, **r}) + "\n" for w, by in scored.items()
                                 for rs in by.values() for r in rs), encoding="utf-8")
@@ -407,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--writers", nargs="+", default=list(WRITERS), metavar="W",
                     help="the writers of --leave-one-writer-out, --writer-folds and --forward-from (default: "
                          f"{' '.join(WRITERS)})")
+    ap.add_argument("--first-ranker", action="store_true",
+                    help="with the folds: also fit the first-line ranker (benchmarks/first_ranker.py) on each fold's "
+                         "training writers and answer with it")
     ap.add_argument("--review-share", type=float, metavar="Q",
                     help="fit the typed models' review level at this quantile (default: typed.REVIEW_SHARE)")
     args = ap.parse_args(argv)
@@ -421,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
                  if args.leave_one_writer_out else writer_folds(writers, args.writer_folds))
         with tempfile.TemporaryDirectory() as tmp:
             grouped_folds(load_system(None), Path(tmp), folds, args.dump,
-                          tuple(before for before, _ in chained) if chained else None, args.review_share)
+                          tuple(before for before, _ in chained) if chained else None, args.review_share,
+                          args.first_ranker)
         return 0
     if not args.questions:
         raise SystemExit("no question files (data/everyday/questions-*.yaml); give --questions")
