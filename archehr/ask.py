@@ -174,6 +174,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct)
     if first is not None and direct:
         rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
+    elif direct:
+        rank, order = _fact_first(types, order, rank, split)
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
                   lexicon=_lexicon_version(lexicon))
@@ -236,6 +238,19 @@ def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, ty
     ranker = first if isinstance(first, FirstRanker) else load_first_ranker(first)
     chosen = ranker.first(note_candidates(case, order, rank, typed_rank, types, scores, ranker.k))
     if chosen < 0 or chosen == order[0]:
+        return rank, order
+    rank = rank.copy()
+    rank[chosen] = float(rank[order[0]]) * (1 + 1e-6) + 1e-12
+    return rank, [chosen] + [i for i in order if i != chosen]
+
+
+def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote) -> tuple[np.ndarray, list[int]]:
+    """(rank, order) with a sentence giving the asked result or cause put first when the first gives none
+    (`answerability.first_fact`)."""
+    from archehr.answerability.first_fact import fact_first
+
+    chosen = fact_first(types.kind, order, rank, [s.text for s in split.sentences], types.topic)
+    if chosen is None:
         return rank, order
     rank = rank.copy()
     rank[chosen] = float(rank[order[0]]) * (1 + 1e-6) + 1e-12
