@@ -175,7 +175,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if first is not None and direct:
         rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
     elif direct:
-        rank, order = _fact_first(types, order, rank, split)
+        rank, order = _fact_first(types, order, rank, split, question)
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
                   lexicon=_lexicon_version(lexicon))
@@ -244,12 +244,19 @@ def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, ty
     return rank, [chosen] + [i for i in order if i != chosen]
 
 
-def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote) -> tuple[np.ndarray, list[int]]:
+def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote,
+                question: str) -> tuple[np.ndarray, list[int]]:
     """(rank, order) with a sentence giving the asked result or cause put first when the first gives none
-    (`answerability.first_fact`)."""
+    (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
+    (`answerability.when_first`)."""
     from archehr.answerability.first_fact import fact_first
+    from archehr.answerability.when_first import when_first
 
-    chosen = fact_first(types.kind, order, rank, [s.text for s in split.sentences], types.topic)
+    texts = [s.text for s in split.sentences]
+    if types.kind == "when":
+        chosen = when_first(question, order, rank, texts, types.topic)
+    else:
+        chosen = fact_first(types.kind, order, rank, texts, types.topic)
     if chosen is None:
         return rank, order
     rank = rank.copy()

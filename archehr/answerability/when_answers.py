@@ -167,6 +167,12 @@ HEADER_UNITS = 8  # how many of a note's first units may be its header
 W_TEST_VISIT = 0.6  # the share a test's slot keeps for a question asking to see a clinician
 
 
+def says_visit(text: str) -> bool:
+    """The line says a visit: a follow-up, a review, a return to clinic, an appointment ("We will see her again in
+    the follow-up clinic")."""
+    return bool(_VISIT_SAID.search(" ".join(text.split())))
+
+
 def asks_clinician(question: str) -> bool:
     """The question asks to see a clinician ("when do I go back in to see the doctor"), not a test or a step."""
     return bool(_CLINICIAN_ASKED.search(plain_question(question)))

@@ -1,0 +1,91 @@
+"""A when question's first answer line that dates the asked event, not the note's own writing, for `archehr answer`.
+
+A note dates its own writing in ways that are no answer to "when is my appointment": the stamp that opens a log
+entry ("12/03/2026 09:15 Dressing changed, site clean"), the visit being written up ("I saw him in clinic today").
+The hand ranking may lead with such a line when it names the asked thing, while a line just below dates it still to
+come ("Line to stay until the antibiotics finish on 18/03, then remove", "We will see him again on 2 May at 10:00").
+For a when question not asking the past (`when_answers.asks_past`), `when_first` puts first the best of the next
+`REACH` sentences that names some of the topic (or a visit, for a question asking one: the note's own clinic is
+seldom named in its follow-up line), ranks at least `SHARE` of the first and gives a time to come
+(`dates_to_come`), when the first only stamps its entry or tells today's visit (`stamps_only`; a listed booked
+slot, a date and time before a clinician or a place, is no stamp). A first line with
+any other date, even a past one, keeps its place: a dated line is often another event's date.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from archehr.answerability.asked_thing import NUMBER as _N
+from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
+
+REACH = 5  # the sentences after the first that may take its place (as `first_fact.REACH`)
+SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# a date: "18/03", "18/03/2026", "18.03.2026" (a dotted one only with its year: "0.4 mg" is none), "2026-03-18",
+# "18 March", "March 18, 2026"
+_DATE = (rf"(?:\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
+         rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")
+_CLOCK = r"(?:\d{1,2}[:.]\d{2}(?:\s*(?:am|pm))?|\d{1,2}\s*(?:am|pm))"
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# the stamp opening a log entry: a date and its clock time ("12/03/2026 09:15", "2026-03-12 14:40 -")
+_STAMP = re.compile(rf"^\W*(?:{_WEEKDAY},?\s+)?{_DATE},?\s+(?:at\s+)?{_CLOCK}\b\W*", re.I)
+# a booked slot listed, not a log entry: its date and time followed by the clinician or the place, with nothing told
+# done ("17/12/2026 3:20 PM Jo Bell, MD Lakeshore Surgery Clinic, 2nd floor")
+_SLOT_WHO = re.compile(r"\b(?:md|do|dr|doctor|consultant|surgeon|clinic|surgery|practice|suite|floor|room|"
+                       r"appointment|appt)\b", re.I)
+_TOLD_DONE = re.compile(r"\b(?:\w+ed|seen|taken|given|done|had|was|were|rang|spoke|said|told|sent)\b", re.I)
+# today's visit told: "seen today", "thanks for coming in today", "I reviewed her in clinic today"
+_TODAY = re.compile(r"\btoday\b", re.I)
+# a time to come: a date, a weekday, an interval ahead ("in 2 weeks", "within 10 days", "next week", "tomorrow")
+_TIME = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b|\b(?:in|within)\s+(?:about\s+|the next\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?"
+                   r"\s*(?:days?|weeks?|wks?|months?)\b|\bnext\s+(?:week|month)\b|\btomorrow\b", re.I)
+# a time said to come: a plan, a booking, a review, what waits until then
+_AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
+                    r"clinic|attend|please|to be|to stay|return|come back|see (?:you|him|her|them)|until|then|"
+                    r"rearranged|arranged)\b", re.I)
+
+
+def stamps_only(text: str) -> bool:
+    """The line dates only its own writing: a log entry's opening stamp with no other date or time to come after it
+    ("12/03/2026 09:15 Dressing changed, site clean"), or today's visit told with none ("I saw him today")."""
+    plain = " ".join(text.split())
+    stamp = _STAMP.match(plain)
+    rest = plain[stamp.end():] if stamp else plain
+    if _TIME.search(rest) or (stamp is None and not _TODAY.search(plain)):
+        return False
+    if stamp is not None and _SLOT_WHO.search(rest) and not _TOLD_DONE.search(rest):
+        return False  # a booked slot listed
+    return not re.search(r"\b(?:will|next|booked|scheduled|planned)\b", rest, re.I)
+
+
+def dates_to_come(text: str) -> bool:
+    """The line gives a time still to come, beyond any stamp opening it ("review on 24/06", "PICC to stay until
+    the course ends on 18/03", "We will see her again in 3 months")."""
+    plain = " ".join(text.split())
+    stamp = _STAMP.match(plain)
+    rest = plain[stamp.end():] if stamp else plain
+    return bool(_TIME.search(rest) and _AHEAD.search(rest))
+
+
+def when_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
+               topic: np.ndarray) -> int | None:
+    """The sentence (an index of `texts`) to put first in `order` in place of its first, or None to keep it: for a
+    when question not asking the past whose first sentence only stamps its entry or tells today's visit, the first
+    of the next `REACH` sentences of `order` that names some of the topic (`topic` above 0) or a visit when one is
+    asked (`when_answers.asks_visit`), ranks at least `SHARE` of the first and gives a time to come."""
+    if not order or asks_past(question) or not stamps_only(texts[order[0]]):
+        return None
+    floor = SHARE * float(rank[order[0]])
+    visit = asks_visit(question)
+    for i in order[1:1 + REACH]:
+        if float(rank[i]) < floor:
+            break
+        named = topic[i] > 0 or (visit and says_visit(texts[i]))
+        if named and dates_to_come(texts[i]):
+            return int(i)
+    return None
