@@ -189,7 +189,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AV": ("heldout-av/raw/questions.yaml",), "AW": ("heldout-aw/raw/questions.yaml",),
            "AX": ("heldout-ax/raw/questions.yaml",), "AY": ("heldout-ay/raw/questions.yaml",),
            "AZ": ("heldout-az/raw/questions.yaml",), "BA": ("heldout-ba/raw/questions.yaml",),
-           "BB": ("heldout-bb/raw/questions.yaml",), "BC": ("heldout-bc/raw/questions.yaml",)}
+           "BB": ("heldout-bb/raw/questions.yaml",), "BC": ("heldout-bc/raw/questions.yaml",),
+           "BD": ("heldout-bd/raw/questions.yaml",), "BE": ("heldout-be/raw/questions.yaml",),
+           "BF": ("heldout-bf/raw/questions.yaml",), "BG": ("heldout-bg/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
