@@ -231,22 +231,19 @@ def _ranked(case: Any, split: SplitNote, scores: Any, types: Any,
 
 def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, typed_rank: np.ndarray, types: Any,
                    scores: Any) -> tuple[np.ndarray, list[int]]:
-    """(rank, order) with the first-line ranker's choice among the hand ranking's best few put first: its rank is
-    raised just above the hand first's, so the citations after it are chosen by shares of nearly the same rank."""
+    """(rank, order) with the first-line ranker's choice among the hand ranking's best few put first."""
     from archehr.answerability.first_rank import FirstRanker, load_first_ranker, note_candidates
 
     ranker = first if isinstance(first, FirstRanker) else load_first_ranker(first)
     chosen = ranker.first(note_candidates(case, order, rank, typed_rank, types, scores, ranker.k))
     if chosen < 0 or chosen == order[0]:
         return rank, order
-    rank = rank.copy()
-    rank[chosen] = float(rank[order[0]]) * (1 + 1e-6) + 1e-12
-    return rank, [chosen] + [i for i in order if i != chosen]
+    return _put_first(chosen, order, rank)
 
 
 def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote,
                 question: str) -> tuple[np.ndarray, list[int]]:
-    """(rank, order) with a sentence giving the asked result or cause put first when the first gives none
+    """(rank, order) with a sentence giving the asked result put first when the first gives none
     (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
     (`answerability.when_first`)."""
     from archehr.answerability.first_fact import fact_first
@@ -259,6 +256,12 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
         chosen = fact_first(types.kind, order, rank, texts, types.topic)
     if chosen is None:
         return rank, order
+    return _put_first(chosen, order, rank)
+
+
+def _put_first(chosen: int, order: list[int], rank: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """(rank, order) with `chosen` first: its rank raised just above the first's, so the citations after it are
+    chosen by shares of nearly the same rank."""
     rank = rank.copy()
     rank[chosen] = float(rank[order[0]]) * (1 + 1e-6) + 1e-12
     return rank, [chosen] + [i for i in order if i != chosen]

@@ -2,11 +2,11 @@
 
 The hand ranking may lead with a sentence naming much of the question's topic but giving none of the asked fact,
 while a sentence just below it gives it: "were his inflammation markers raised" led by "Bloods requested (ESR, CRP)"
-over "ESR 38 (H), CRP 21 (H)"; "why can't I have the propranolol" led by "STOP propranolol 40 mg" over "beta-blockers
-can bring on wheeze". For a result question (a first line giving no result, `result_first.gives_result`: an order, a
-plan, a result only in a condition) and a why question (a first line holding no cause marker, `why_causes.has_cause`),
-`fact_first` puts first the best of the next `REACH` sentences that gives the fact, names some of the topic and ranks
-at least `SHARE` of the first. Other kinds, and a first line already giving the fact, keep the hand order.
+over "ESR 38 (H), CRP 21 (H)". For a result question whose first line gives no result (`result_first.gives_result`:
+an order, a plan, a result only in a condition), `fact_first` puts first the best of the next `REACH` sentences that
+gives one, names some of the topic and ranks at least `SHARE` of the first. Other kinds, and a first line already
+giving the fact, keep the hand order. (The same for a why question's cause was measured and not kept: most wrong why
+first lines do hold a cause, that of another action; docs/answer-methods.md.)
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ _GIVES = {"test_result": gives_result}
 def fact_first(kind: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
                topic: np.ndarray) -> int | None:
     """The sentence (an index of `texts`) to put first in `order` in place of its first, or None to keep it: for a
-    result or why question whose first sentence gives no result or cause, the first of the next `REACH` sentences of
-    `order` that gives one, names some of the topic (`topic` above 0) and ranks at least `SHARE` of the first."""
+    result question whose first sentence gives no result, the first of the next `REACH` sentences of `order` that
+    gives one, names some of the topic (`topic` above 0) and ranks at least `SHARE` of the first."""
     gives = _GIVES.get(kind)
     if gives is None or not order or gives(texts[order[0]]):
         return None
