@@ -11,7 +11,7 @@ first lines do hold a cause, that of another action; docs/answer-methods.md.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -31,10 +31,16 @@ def fact_first(kind: str, order: Sequence[int], rank: np.ndarray, texts: Sequenc
     gives = _GIVES.get(kind)
     if gives is None or not order or gives(texts[order[0]]):
         return None
-    floor = SHARE * float(rank[order[0]])
+    return next_with(order, rank, SHARE, lambda i: topic[i] > 0 and gives(texts[i]))
+
+
+def next_with(order: Sequence[int], rank: np.ndarray, share: float, accept: Callable[[int], bool]) -> int | None:
+    """The first of the next `REACH` sentences of `order` after its first that ranks at least `share` of the first
+    and that `accept` takes, or None (the scan stops at the first ranking lower)."""
+    floor = share * float(rank[order[0]])
     for i in order[1:1 + REACH]:
         if float(rank[i]) < floor:
             break
-        if topic[i] > 0 and gives(texts[i]):
+        if accept(i):
             return int(i)
     return None

@@ -5,8 +5,8 @@ entry ("12/03/2026 09:15 Dressing changed, site clean"), the visit being written
 The hand ranking may lead with such a line when it names the asked thing, while a line just below dates it still to
 come ("Line to stay until the antibiotics finish on 18/03, then remove", "We will see him again on 2 May at 10:00").
 For a when question not asking the past (`when_answers.asks_past`), `when_first` puts first the best of the next
-`REACH` sentences that names some of the topic (or a visit, for a question asking one: the note's own clinic is
-seldom named in its follow-up line), ranks at least `SHARE` of the first and gives a time to come
+`first_fact.REACH` sentences that names some of the topic (or a visit, for a question asking one: the note's own
+clinic is seldom named in its follow-up line), ranks at least `SHARE` of the first and gives a time to come
 (`dates_to_come`), when the first only stamps its entry or tells today's visit (`stamps_only`; a listed booked
 slot, a date and time before a clinician or a place, is no stamp). A first line with
 any other date, even a past one, keeps its place: a dated line is often another event's date.
@@ -20,9 +20,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER as _N
+from archehr.answerability.first_fact import next_with
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
 
-REACH = 5  # the sentences after the first that may take its place (as `first_fact.REACH`)
 SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -53,9 +53,7 @@ _AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointm
 def stamps_only(text: str) -> bool:
     """The line dates only its own writing: a log entry's opening stamp with no other date or time to come after it
     ("12/03/2026 09:15 Dressing changed, site clean"), or today's visit told with none ("I saw him today")."""
-    plain = " ".join(text.split())
-    stamp = _STAMP.match(plain)
-    rest = plain[stamp.end():] if stamp else plain
+    plain, stamp, rest = _after_stamp(text)
     if _TIME.search(rest) or (stamp is None and not _TODAY.search(plain)):
         return False
     if stamp is not None and _SLOT_WHO.search(rest) and not _TOLD_DONE.search(rest):
@@ -66,26 +64,25 @@ def stamps_only(text: str) -> bool:
 def dates_to_come(text: str) -> bool:
     """The line gives a time still to come, beyond any stamp opening it ("review on 24/06", "PICC to stay until
     the course ends on 18/03", "We will see her again in 3 months")."""
+    rest = _after_stamp(text)[2]
+    return bool(_TIME.search(rest) and _AHEAD.search(rest))
+
+
+def _after_stamp(text: str) -> tuple[str, re.Match[str] | None, str]:
+    """The line with its white space folded, the log stamp opening it (or None) and what follows that stamp."""
     plain = " ".join(text.split())
     stamp = _STAMP.match(plain)
-    rest = plain[stamp.end():] if stamp else plain
-    return bool(_TIME.search(rest) and _AHEAD.search(rest))
+    return plain, stamp, plain[stamp.end():] if stamp else plain
 
 
 def when_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
                topic: np.ndarray) -> int | None:
     """The sentence (an index of `texts`) to put first in `order` in place of its first, or None to keep it: for a
     when question not asking the past whose first sentence only stamps its entry or tells today's visit, the first
-    of the next `REACH` sentences of `order` that names some of the topic (`topic` above 0) or a visit when one is
-    asked (`when_answers.asks_visit`), ranks at least `SHARE` of the first and gives a time to come."""
+    of the next `first_fact.REACH` sentences of `order` that names some of the topic (`topic` above 0) or a visit
+    when one is asked (`when_answers.asks_visit`), ranks at least `SHARE` of the first and gives a time to come."""
     if not order or asks_past(question) or not stamps_only(texts[order[0]]):
         return None
-    floor = SHARE * float(rank[order[0]])
     visit = asks_visit(question)
-    for i in order[1:1 + REACH]:
-        if float(rank[i]) < floor:
-            break
-        named = topic[i] > 0 or (visit and says_visit(texts[i]))
-        if named and dates_to_come(texts[i]):
-            return int(i)
-    return None
+    return next_with(order, rank, SHARE,
+                     lambda i: (topic[i] > 0 or (visit and says_visit(texts[i]))) and dates_to_come(texts[i]))
