@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
-from pathlib import Path
 
+import benchmark_module
 import numpy as np
 import pytest
 
@@ -21,8 +20,6 @@ from archehr.answerability.typed import FEATURES, fit_typed, parse_typed
 from archehr.ask import NOT_IN_NOTE
 from archehr.errors import DataError
 from archehr.glossary import load_glossary, load_lexicon, merge, parse_glossary
-
-ROOT = Path(__file__).resolve().parents[1]
 
 PNEUMONIA = """Discharge Summary
 
@@ -153,12 +150,7 @@ def test_typed_confidence_fit_and_round_trip() -> None:
 
 
 def _bench():  # the benchmark script's module, for its figures
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import everyday
-    finally:
-        sys.path.pop(0)
-    return everyday
+    return benchmark_module.load("everyday")
 
 
 def test_benchmark_figures_by_hand() -> None:

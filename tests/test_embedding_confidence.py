@@ -3,21 +3,12 @@ columns, scored by writer."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import benchmark_module
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _bench():  # the experiment script's module
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import embedding_confidence
-    finally:
-        sys.path.pop(0)
-    return embedding_confidence
+    return benchmark_module.load("embedding_confidence")
 
 
 def _rows() -> dict[str, np.ndarray]:

@@ -3,22 +3,15 @@ model fitted on the other folds' writers only, figures per writer, their mean an
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import benchmark_module
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _bench():  # the benchmark script's module
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import everyday
-    finally:
-        sys.path.pop(0)
-    return everyday
+    return benchmark_module.load("everyday")
 
 
 def test_writers_are_dealt_into_folds_in_order() -> None:

@@ -4,24 +4,16 @@ under a refitted typed confidence; and `fit_typed`'s shrinkage setting."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
+import benchmark_module
 import numpy as np
 
 from archehr.answerability.typed import L2, TypedConfidence, fit_typed
 from archehr.relevance.logistic import LogisticModel, Scaler
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _bench():  # the benchmark script's module
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import typed_refit
-    finally:
-        sys.path.pop(0)
-    return typed_refit
+    return benchmark_module.load("typed_refit")
 
 
 def _logit(p: float) -> float:
