@@ -6,8 +6,9 @@ hard-wrapped sentence is one). A gold unit is *broken* when no sentence of `spli
 space folded, a leading bullet, checkbox, emoji bullet or e-mail quote mark dropped): it was merged with a neighbour
 or cut. `tests/fixtures/export_zoo` holds ten invented notes in export shapes rare in the writers' folders (CSV,
 key=value, HL7 segments, JSON, a quoted e-mail, a markdown table, a phone app's emoji list, a fax cover, a 1.1
-outline, a two-column leaflet), `tests/fixtures/export_zoo_blind` six more written after the rules for the first;
-pass them as FOLDER to score them.
+outline, a two-column leaflet), `tests/fixtures/export_zoo_blind` six more written after the rules for the first,
+`tests/fixtures/export_zoo2_blind` fifteen more written before the rules that followed them; pass them as FOLDER to
+score them.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 

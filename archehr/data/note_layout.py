@@ -190,6 +190,10 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     if label and len(cells) < 3:
         return []
     texts = [line[a:b].strip() for a, b in cells]
+    # columns two spaces apart on each side of the gaps make one row of a table, spaced unevenly ("Cycle  Day  Date
+    # Drug  Dose  Status" over "C1  D1  03/03/2025  ...")
+    if all(re.search(r"\S  \S", t) for t in texts):
+        return []
     # items pushed to the line's ends by wide gaps stand apart ("9:41" ... "5G 62%", "< Back ... Share"),
     # unless a value follows its name across the gap ("Creatinine            1.9")
     if all(len(line[a:b]) >= _WIDE_GAP for a, b in gaps) and not any(_VALUE_START.match(t) for t in texts[1:]):

@@ -13,7 +13,9 @@ import re
 # (box-drawing rules too: "\u2500\u2500\u2500", "\u2501\u2501\u2501", "\u2550\u2550\u2550")
 # (a JSON dump's lone braces and brackets draw its layout too: "{", "}," "],")
 _RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$"
-                        r"|^[{}\[\]]{1,2},?$")
+                        r"|^[{}\[\]]{1,2},?$"
+                        # (a box-drawn table's border joins its rule with corners: "\u250c\u2500\u252c\u2510")
+                        r"|^[\u2500-\u257f]{3,}$")
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
 _PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
@@ -58,4 +60,12 @@ def is_page_furniture(line: str) -> bool:
     body = line.strip()
     cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
-    return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper())
+    return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper()) \
+        or (len(cells) >= 2 and bool(_PRINTED.match(cells[0])) and bool(_CONFIDENTIAL.match(last)))
+
+
+# a footer's print stamp and its mark of confidence, first and last of its columns ("Printed 19/02/2025 11:42
+# CONFIDENTIAL - PATIENT COPY", "Printed ... by PORTAL    Page 1 of 1    CONFIDENTIAL"): one unit, as the writers
+# who copy such footers keep it. A page mark first ("Page 1 of 2    Printed ...") is no such footer: a writer cuts it
+_PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
+_CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)

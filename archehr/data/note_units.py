@@ -35,7 +35,7 @@ from archehr.data.note_sections import (
     order_over_instruction,
     paragraph_labels,
 )
-from archehr.data.note_stamps import is_entry_stamp_line
+from archehr.data.note_stamps import is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
 # a line opening with a list number ("3. ", "12) ")
@@ -258,7 +258,7 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     """Open the unit a line (`unit`, its span and indentation, as "text") starts by its shape, or carry the open
     unit on into it; `laid_out` is the line above as laid out."""
     line, open_unit = para.text[unit.start:unit.end], walk.open_unit
-    if is_entry_stamp_line(line) and index + 1 < len(para.lines):
+    if (is_entry_stamp_line(line) or _message_stamp(para, index, line)) and index + 1 < len(para.lines):
         unit.kind = "stamp"
     elif ITEM.match(line):
         unit.kind = "list"
@@ -284,6 +284,15 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
     walk.units.append(unit)
     walk.open_unit = unit
+
+
+def _message_stamp(para: _Paragraph, index: int, line: str) -> bool:
+    """A message's date and time alone over its text, opening the paragraph ("Mon 12 May, 09:14" + "Riverside
+    Surgery: Your results are back. ..."), as a phone's or a portal's message list prints them: the stamp stays with
+    the message's first sentence. A date alone heads a day's block ("12/03/2025" + "09:14 Phoned ..."), and a line
+    opening with its own time is an entry of its own."""
+    return index == 0 and is_stamp_only(line) and re.search(r"\d:\d\d", line) is not None \
+        and index + 1 < len(para.lines) and not starts_with_stamp(para.next_line(index))
 
 
 # a clinician named with a title, in lower case as a dictation types it: "dr felix amankwah", "mr j o'neill"
