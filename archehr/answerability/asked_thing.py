@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
+
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
-# a month's name, in a date ("12 March", "Dec 3")
-MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
-         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 # a count, in figures or words ("3", "2.5", "two", "a couple of"), before a unit of time
 NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
@@ -31,7 +30,7 @@ DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets
 _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
                  "better", "worse", "mean", "anything")
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
-DATE_TIME = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
+DATE_TIME = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{DAY_MONTH}\b")
 
 
 def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
