@@ -7,6 +7,8 @@ import pytest
 
 from archehr.answerability.dates import (
     AM_PM,
+    CLOCK,
+    DATE,
     DAY_MONTH,
     DOTTED_DATE,
     HOUR_MINUTE,
@@ -107,3 +109,24 @@ def test_clock_time() -> None:
 def test_tomorrow() -> None:
     assert re.search(rf"\b{TOMORROW}\b", "Bloods tomorrow morning", re.I)
     assert not whole(TOMORROW, "today")
+
+
+@pytest.mark.parametrize("text", ["18/03", "18/03/2026", "18.03.2026", "2026-03-18", "18 March", "18th March 2026",
+                                  "March 18", "Mar. 18th, 2026", "3 sept"])
+def test_date_any_form(text: str) -> None:
+    assert whole(DATE, text)
+
+
+@pytest.mark.parametrize("text", ["18.03", "0.4", "March", "18"])
+def test_date_not_a_look_alike(text: str) -> None:
+    assert not whole(DATE, text)
+
+
+@pytest.mark.parametrize("text", ["09:15", "9.15", "10:15 am", "10.15am", "3pm", "3 PM"])
+def test_clock_any_form(text: str) -> None:
+    assert whole(CLOCK, text)
+
+
+def test_clock_needs_minutes_or_am_pm() -> None:
+    assert not whole(CLOCK, "3")
+    assert not whole(CLOCK, "915")

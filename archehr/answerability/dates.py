@@ -14,7 +14,9 @@ larger pattern and compiled with `re.I`, as every rule that reads them does. The
 - `ORDINAL`: the suffix a day may carry, "1st", "22nd", "3rd", "18th" (optional);
 - `WEEKDAY`: a weekday's full name, "Monday", "wednesday"; `WEEKDAY_SHORT`: its three letters, "Mon", "tue";
 - `HOUR_MINUTE`: "09:15", "9:15"; `AM_PM`: "am", "pm" (as in "3pm", "10:15 am");
-- `TOMORROW`: the day after the note's, "tomorrow".
+- `TOMORROW`: the day after the note's, "tomorrow";
+- `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
+  `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
 
 The rules that read them: `when_first` (a log stamp, a time to come), `when_answers` (a booked slot, a date of
 something done, the note's own date), `result_first` and `asked_thing.DATE_TIME` (a date or a clock time read out
@@ -38,3 +40,13 @@ WEEKDAY_SHORT = r"(?:mon|tue|wed|thu|fri|sat|sun)"
 HOUR_MINUTE = r"\d{1,2}:\d{2}"
 AM_PM = r"(?:am|pm)"
 TOMORROW = r"tomorrow"
+
+# a month named in a date, by its first three letters and any more, with or without a full stop ("Mar", "March",
+# "Sept.")
+MONTH_WORD = rf"{MONTH_STEM}[a-z]*\.?"
+# a date in any of the forms above: "18/03", "18/03/2026", "18.03.2026", "2026-03-18", "18 March", "18th March 2026",
+# "March 18", "Mar 18th, 2026"
+DATE = (rf"(?:{SLASH_DATE}|{DOTTED_DATE}|{ISO_DATE}|"
+        rf"\d{{1,2}}{ORDINAL}\s+{MONTH_WORD}(?:\s+\d{{4}})?|{MONTH_WORD}\s+\d{{1,2}}{ORDINAL}(?:,?\s+\d{{4}})?)")
+# a clock time: "09:15", "9.15", "10:15 am", "3pm"
+CLOCK = rf"(?:\d{{1,2}}[:.]\d{{2}}(?:\s*{AM_PM})?|\d{{1,2}}\s*{AM_PM})"

@@ -20,18 +20,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER as _N
-from archehr.answerability.dates import AM_PM, DOTTED_DATE, ISO_DATE, MONTH_STEM, ORDINAL, SLASH_DATE, TOMORROW, WEEKDAY
+from archehr.answerability.dates import CLOCK, DATE, TOMORROW, WEEKDAY
 from archehr.answerability.first_fact import next_with
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
 
 SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
 
-_MONTH = rf"{MONTH_STEM}[a-z]*\.?"
-# a date: "18/03", "18/03/2026", "18.03.2026" (a dotted one only with its year: "0.4 mg" is none), "2026-03-18",
-# "18 March", "March 18, 2026"
-_DATE = (rf"(?:{SLASH_DATE}|{DOTTED_DATE}|{ISO_DATE}|"
-         rf"\d{{1,2}}{ORDINAL}\s+{_MONTH}(?:\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}{ORDINAL}(?:,?\s+\d{{4}})?)")
-_CLOCK = rf"(?:\d{{1,2}}[:.]\d{{2}}(?:\s*{AM_PM})?|\d{{1,2}}\s*{AM_PM})"
+# a date ("18/03", "18.03.2026", "2026-03-18", "18 March", "March 18, 2026") and a clock time ("09:15", "3pm")
+_DATE = DATE
+_CLOCK = CLOCK
 _WEEKDAY = WEEKDAY
 # the stamp opening a log entry: a date and its clock time ("12/03/2026 09:15", "2026-03-12 14:40 -")
 _STAMP = re.compile(rf"^\W*(?:{_WEEKDAY},?\s+)?{_DATE},?\s+(?:at\s+)?{_CLOCK}\b\W*", re.I)
