@@ -258,3 +258,11 @@ def test_the_notes_own_date_is_no_date_to_come() -> None:
     # half as a date of what was, and a share again as no visit
     strength = W_PAST * W_NOT_VISIT
     assert _held("Date: 21/10/2026", "when is my next physio appointment") == (True, pytest.approx(strength))
+
+
+
+def test_a_dotted_log_stamp_is_no_booked_slot() -> None:
+    # `dates.DATE` reads "18.03.2026" and `dates.CLOCK` "10.20"; the slot reads neither, so an entry's stamp is no slot
+    asked = "what time do we need to be there"
+    assert _held("18.03.2026 10.20 Returned from the endoscopy suite.", asked) == (True, 1.0)
+    assert _held("Scan on 18/03/2026 at 10:20.", asked) == (True, pytest.approx(1 + W_SLOT))

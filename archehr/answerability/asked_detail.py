@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.asked_thing import MONTHS, asked_rows, kept_concepts, with_next
+from archehr.answerability.asked_thing import asked_rows, kept_concepts, with_next
 from archehr.answerability.date_unset import DATE_FIELD
+from archehr.answerability.dates import MONTHS
 from archehr.answerability.test_words import PENDING, RESULT, RESULT_GIVEN
 
 if TYPE_CHECKING:

@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
+
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
-# a month's name, in a date ("12 March", "Dec 3")
-MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
-         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 # a count, in figures or words ("3", "2.5", "two", "a couple of"), before a unit of time
 NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
@@ -30,8 +29,10 @@ DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets
 # verbs asking for a result ("what did it show"): no concept of what was tested (`kept_concepts`)
 _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
                  "better", "worse", "mean", "anything")
-# a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08")
-DATE_TIME = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}/\d{1,2}\b")
+# a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"), and any
+# bare "12/08" too, a score's "26/30" with it; `result_first` reads a bare day and month as a date only after a word
+# dating it, keeping a score (reading it so here too was not measured)
+DATE_TIME = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{DAY_MONTH}\b")
 
 
 def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:

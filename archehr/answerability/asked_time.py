@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, MONTHS, NUMBER, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.asked_thing import DATE_TIME, DOSE, NUMBER, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
 from archehr.answerability.holds import LENGTH_COMPOUND
 
 _N = NUMBER
@@ -37,9 +38,9 @@ COURSE = re.compile(
 # "after 6 weeks", "POD 3", "tomorrow"
 WHEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
-    rf"\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}/\d{{4}}\b|\b\d{{1,2}}:\d{{2}}\b|"
-    rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:tomorrow|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
-    rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,4}}\b|"
+    rf"\[\*\*\d{{4}}-|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
+    rf"\b{WEEKDAY}\b|\b(?:{TOMORROW}|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
+    rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,4}}\b|"
     r"\bweek\s*\d+\b|\b(?:annual(?:ly)?|yearly|weekly|monthly|daily)\b|"
     # a condition is a when answer too: "may return to work after the third infusion", "once fever-free",
     # "until cleared in clinic", "at your post-op visit" (not "once a week", a frequency)

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import MONTHS, concept_weights, topic_scores
+from archehr.answerability.asked_thing import concept_weights, topic_scores
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
 
 # a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
 # not a condition ("when can he drive": answered by "once he can do an emergency stop")
@@ -43,8 +44,8 @@ UNSET_SHARE = 0.5  # the sentence saying the date is yet to be set names at leas
 _DATE_WORD = re.compile(r"\b(?:date|day|calendar)\b", re.I)
 # a firm date of an event: a calendar date, a weekday, a clock time, "tomorrow" (`_DAY`), or a counted interval ("in 2
 # weeks")
-_DAY = (rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
-        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS})\b|"
+_DAY = (rf"\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b{HOUR_MINUTE}\b|"
+        rf"\b{WEEKDAY}\b|\b{TOMORROW}\b|\b\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b|"
         rf"\b(?:{MONTHS})\s+\d{{1,2}}\b")
 FIRM = re.compile(
     rf"{_DAY}|"

@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from archehr.answerability.asked_thing import MONTHS
+from archehr.answerability.dates import MONTHS
 from archehr.answerability.holds import RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT

@@ -16,14 +16,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
 from archehr.answerability.test_words import NOT_DONE, PENDING, RESULT, RESULT_GIVEN, TABLE_RESULT
 
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"; a day and
 # month after "on", "from", "booked" ...), not a score or a fraction ("MoCA 26/30", "acuity 6/6"); a test's name
-# holding a digit ("HbA1c", "B12") likewise
-_DATE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|"
-                   r"(?:\b(?:on|from|since|until|till|by|due|date|dated|booked|for|before|after|of)\s+|^\W*)\d{1,2}/\d{1,2}\b",
-                   re.I)
+# holding a digit ("HbA1c", "B12") likewise. Unlike `asked_thing.DATE_TIME`, a bare day and month counts only after a
+# word that dates it or opening the line: a result's "26/30" is its value, which this rule looks for
+_DATE = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|"
+                   rf"(?:\b(?:on|from|since|until|till|by|due|date|dated|booked|for|before|after|of)\s+|^\W*)"
+                   rf"{DAY_MONTH}\b", re.I)
 _NAMED_DIGIT = re.compile(r"\b[A-Za-z]+\d+[A-Za-z]*\b")
 # a result in plain words ("blood results acceptable", "nothing abnormal", "fine", "pan-S"), a score or a fraction
 # ("26/30", "0/12 nodes"), a finding ruled out after a result's label ("Pathology: appendicitis; no neoplasm",

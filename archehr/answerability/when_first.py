@@ -20,18 +20,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER as _N
+from archehr.answerability.dates import CLOCK, DATE, TOMORROW, WEEKDAY
 from archehr.answerability.first_fact import next_with
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
 
 SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-# a date: "18/03", "18/03/2026", "18.03.2026" (a dotted one only with its year: "0.4 mg" is none), "2026-03-18",
-# "18 March", "March 18, 2026"
-_DATE = (rf"(?:\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
-         rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")
-_CLOCK = r"(?:\d{1,2}[:.]\d{2}(?:\s*(?:am|pm))?|\d{1,2}\s*(?:am|pm))"
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# a date ("18/03", "18.03.2026", "2026-03-18", "18 March", "March 18, 2026") and a clock time ("09:15", "3pm")
+_DATE = DATE
+_CLOCK = CLOCK
+_WEEKDAY = WEEKDAY
 # the stamp opening a log entry: a date and its clock time ("12/03/2026 09:15", "2026-03-12 14:40 -")
 _STAMP = re.compile(rf"^\W*(?:{_WEEKDAY},?\s+)?{_DATE},?\s+(?:at\s+)?{_CLOCK}\b\W*", re.I)
 # a booked slot listed, not a log entry: its date and time followed by the clinician or the place, with nothing told
@@ -43,7 +41,7 @@ _TOLD_DONE = re.compile(r"\b(?:\w+ed|seen|taken|given|done|had|was|were|rang|spo
 _TODAY = re.compile(r"\btoday\b", re.I)
 # a time to come: a date, a weekday, an interval ahead ("in 2 weeks", "within 10 days", "next week", "tomorrow")
 _TIME = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b|\b(?:in|within)\s+(?:about\s+|the next\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?"
-                   r"\s*(?:days?|weeks?|wks?|months?)\b|\bnext\s+(?:week|month)\b|\btomorrow\b", re.I)
+                   rf"\s*(?:days?|weeks?|wks?|months?)\b|\bnext\s+(?:week|month)\b|\b{TOMORROW}\b", re.I)
 # a time said to come: a plan, a booking, a review, what waits until then
 _AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
                     r"clinic|attend|please|to be|to stay|return|come back|see (?:you|him|her|them)|until|then|"

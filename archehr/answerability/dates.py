@@ -1,0 +1,52 @@
+"""Dates, clock times and weekdays as notes and patients write them: regular-expression fragments the answerability
+rules build their patterns from, so that "a date" means the same forms wherever it is read.
+
+Each name is a fragment (a string, not a compiled pattern, with no word boundaries of its own), to be put inside a
+larger pattern and compiled with `re.I`, as every rule that reads them does. The forms:
+
+- `SLASH_DATE`: a day and month, with or without its year, "18/03", "18/03/2026", "3/12/26"; in UK notes "3/12" is
+  also shorthand for three months ("review in 3/12"): either way a time, which is how the when rules read it;
+- `DOTTED_DATE`: "18.03.2026", only with its year ("0.4 mg" and "12.5" are no dates);
+- `ISO_DATE`: "2026-03-18";
+- `NUMERIC_DATE`: any day, month and year joined by "/", "." or "-" ("12/08/2026", "2026.03.18", "18-03-26");
+- `MONTH_STEM` (a month's first three letters: "Mar" in "March", "Mar.", "MARCH"), `MONTHS` (a month's name
+  whole or in its usual short forms, an alternation to group: "march", "mar", "sept");
+- `ORDINAL`: the suffix a day may carry, "1st", "22nd", "3rd", "18th" (optional);
+- `WEEKDAY`: a weekday's full name, "Monday", "wednesday"; `WEEKDAY_SHORT`: its three letters, "Mon", "tue";
+- `HOUR_MINUTE`: "09:15", "9:15"; `AM_PM`: "am", "pm" (as in "3pm", "10:15 am");
+- `TOMORROW`: the day after the note's, "tomorrow";
+- `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
+  `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
+
+The rules that read them: `when_first` (a log stamp, a time to come), `when_answers` (a booked slot, a date of
+something done, the note's own date), `result_first` and `asked_thing.DATE_TIME` (a date or a clock time read out
+before looking for a value), `date_unset` (a firm date), `asked_time` (a when answer). The note splitter's own stamp
+patterns (`archehr.data.note_stamps`) stay apart: the data layer imports nothing of the answerability rules.
+"""
+
+from __future__ import annotations
+
+SLASH_DATE = r"\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+DAY_MONTH = r"\d{1,2}/\d{1,2}"  # "18/03", "3/12": a day and month, or the UK shorthand for a count of months
+DOTTED_DATE = r"\d{1,2}\.\d{1,2}\.\d{2,4}"
+ISO_DATE = r"\d{4}-\d{1,2}-\d{1,2}"
+NUMERIC_DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}"
+MONTH_STEM = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+MONTHS = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+ORDINAL = r"(?:st|nd|rd|th)?"
+WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+WEEKDAY_SHORT = r"(?:mon|tue|wed|thu|fri|sat|sun)"
+HOUR_MINUTE = r"\d{1,2}:\d{2}"
+AM_PM = r"(?:am|pm)"
+TOMORROW = r"tomorrow"
+
+# a month named in a date, by its first three letters and any more, with or without a full stop ("Mar", "March",
+# "Sept.")
+MONTH_WORD = rf"{MONTH_STEM}[a-z]*\.?"
+# a date in any of the forms above: "18/03", "18/03/2026", "18.03.2026", "2026-03-18", "18 March", "18th March 2026",
+# "March 18", "Mar 18th, 2026"
+DATE = (rf"(?:{SLASH_DATE}|{DOTTED_DATE}|{ISO_DATE}|"
+        rf"\d{{1,2}}{ORDINAL}\s+{MONTH_WORD}(?:\s+\d{{4}})?|{MONTH_WORD}\s+\d{{1,2}}{ORDINAL}(?:,?\s+\d{{4}})?)")
+# a clock time: "09:15", "9.15", "10:15 am", "3pm"
+CLOCK = rf"(?:\d{{1,2}}[:.]\d{{2}}(?:\s*{AM_PM})?|\d{{1,2}}\s*{AM_PM})"
