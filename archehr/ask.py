@@ -248,10 +248,13 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
     (`answerability.when_first`)."""
     from archehr.answerability.first_fact import fact_first
     from archehr.answerability.when_first import when_first
+    from archehr.answerability.why_fields import field_first
 
     texts = [s.text for s in split.sentences]
     if types.kind == "when":
         chosen = when_first(question, order, rank, texts, types.topic)
+    elif types.kind == "why":
+        chosen = field_first(question, order, texts, types.topic)
     else:
         chosen = fact_first(types.kind, order, rank, texts, types.topic)
     if chosen is None:

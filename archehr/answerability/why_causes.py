@@ -10,7 +10,8 @@ brackets, a problem's label before its plan, a hold "until kidney function is ba
 (shorthand "2/2", "c/b"; a purpose "as a bridge", "to stop her moving the shoulder", "so Maya can rest", "for the
 protein in the urine"; a condition met "once her temperature had been normal"; a harm "it made you feel too sleepy",
 "can add to confusion", "cannot be crushed"; a replacement; "only needed while on methotrexate"; "after the X-ray
-showed"; "Findings:"; a reason after an em dash).
+showed"; "Findings:"; a reason after an em dash), or is a labelled reason field for what was done (`gives_reason`:
+"Reason for tracheostomy: ...", "Indication: ...", of `data.reason_fields`; not a visit's complaint).
 
 A line of the note's diagnosis or indication (`why_answers.diagnosis_lines`) is the reason for what was done
 ("why did she need her tonsils out": "Recurrent tonsillitis"), unless it names the asked thing itself with no cause
@@ -31,6 +32,7 @@ import numpy as np
 
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
+from archehr.data.reason_fields import reason_field
 
 # cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
 # comma (", so propranolol is not suitable"), a thing unsafe or unsuitable, a referral's or a request's reason, a
@@ -99,7 +101,15 @@ def has_cause(text: str) -> bool:
 
     plain = " ".join(text.split())
     return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain)) \
-        or bool(_FURTHER.search(plain))
+        or bool(_FURTHER.search(plain)) or gives_reason(plain)
+
+
+def gives_reason(text: str) -> bool:
+    """The line is a labelled reason field (`data.reason_fields`: "Reason for tracheostomy: ...", "Indication: ...")
+    for what was done, not a visit's complaint ("Presenting complaint:", "Reason for visit:": the complaint
+    restated, no reason for what the visit did)."""
+    field = reason_field(text)
+    return field is not None and field.subject != "visit"
 
 
 def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str = "") -> bool:
