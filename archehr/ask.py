@@ -154,11 +154,11 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
     `first`: None for the hand ranking's first sentence, or a first-line ranker (`answerability.first_rank`: a model
     file or a loaded `FirstRanker`) choosing it among the hand ranking's best few (with `direct` only).
-    `ranker`: "hand" (the answer types alone) or "embedding" (MiniLM's similarity of each sentence with the question
-    lifts those naming none of its topic, `answerability.embed_rank`; needs the models extra: UnavailableError when
-    the model is not installed, never a silent fallback). `direct=False` ranks by the selector alone (no answer types;
-    to measure them). Raises
-    `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
+    `ranker`: "hand" (the answer types alone) or "embedding" (when the hand ranking's best is weak, MiniLM's
+    similarity of each sentence with the question lifts its answer score, `answerability.embed_rank`; needs the models
+    extra: UnavailableError when the model is not installed, never a silent fallback). `direct=False` ranks by the
+    selector alone (no answer types; to measure them). Raises `InputError` for an empty note or question,
+    `UnavailableError` for splitter "spacy" without the model.
     """
     from archehr.answerability.embed_rank import check_ranker
     from archehr.answerability.kinds import answer_types

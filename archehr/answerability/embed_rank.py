@@ -7,8 +7,11 @@ weeks.") names none of it and ranks nowhere. Here each sentence's cosine with th
 relevance encoder, `archehr.relevance.embedding`) is scaled within the note, from the note's median sentence (0) to
 its most similar one (1), and lifts the sentence's answer score (`embedding_lift`): by `W_EMBED` of it for one
 holding the asked kind of answer, `HOLDS_FLOOR` of that for one that does not (as a named topic counts in
-`kinds._score`), and only for sentences naming none of the question's topic when `FALLBACK_ONLY` (those the hand
-ranking cannot see).
+`kinds._score`), only when the hand ranking's best answer score is under `WEAK` (no sentence names the topic and
+holds the asked kind firmly: there the first line is mostly right already). `FALLBACK_ONLY` would lift only the
+sentences naming none of the topic; lifting every sentence did better. The three were chosen among seven
+candidates by leave-one-writer-out and forward over the everyday writers (`benchmarks/embed_ranker.py`,
+docs/answer-methods.md "Sentence similarity as a ranking signal").
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ import numpy as np
 from archehr.errors import ConfigError, Problem
 
 RANKERS = ("hand", "embedding")
-W_EMBED = 0.3  # the lift of the note's most similar sentence holding the asked kind (docs/answer-methods.md)
+W_EMBED = 0.2  # the lift of the note's most similar sentence holding the asked kind (docs/answer-methods.md)
 HOLDS_FLOOR = 0.35  # ... its share for a sentence not holding it (kinds.HOLDS_FLOOR)
-FALLBACK_ONLY = True  # lift only the sentences naming none of the question's topic
-WEAK = None  # lift only when the hand ranking's best answer score is under this (None: always)
+FALLBACK_ONLY = False  # lift only the sentences naming none of the question's topic
+WEAK: float | None = 0.5  # lift only when the hand ranking's best answer score is under this (None: always)
 
 
 def check_ranker(ranker: str) -> str:
