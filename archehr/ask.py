@@ -141,7 +141,7 @@ def _render(lines: tuple[AnswerLine, ...]) -> str:
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
            answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped",
-           first: Any = None) -> NoteAnswer:
+           first: Any = None, ranker: str = "hand") -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -154,15 +154,20 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
     `first`: None for the hand ranking's first sentence, or a first-line ranker (`answerability.first_rank`: a model
     file or a loaded `FirstRanker`) choosing it among the hand ranking's best few (with `direct` only).
-    `direct=False` ranks by the selector alone (no answer types; to measure them). Raises
-    `InputError` for an empty note or question, `UnavailableError` for splitter "spacy" without the model.
+    `ranker`: "hand" (the answer types alone) or "embedding" (when the hand ranking's best is weak, MiniLM's
+    similarity of each sentence with the question lifts its answer score, `answerability.embed_rank`; needs the models
+    extra: UnavailableError when the model is not installed, never a silent fallback). `direct=False` ranks by the
+    selector alone (no answer types; to measure them). Raises `InputError` for an empty note or question,
+    `UnavailableError` for splitter "spacy" without the model.
     """
+    from archehr.answerability.embed_rank import check_ranker
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
 
+    check_ranker(ranker)
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = _system(system, cache_dir)
     model = resolve_model(answerability) if answerability is not None else None
@@ -171,7 +176,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
-    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct)
+    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct, ranker == "embedding")
     if first is not None and direct:
         rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
     elif direct:
@@ -213,20 +218,32 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                       notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
-def _ranked(case: Any, split: SplitNote, scores: Any, types: Any,
-            direct: bool) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def _ranked(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool,
+            embedded: bool = False) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """(rank, typed rank, order): each sentence's rank as the answer (`_rank`; by the selector's scores alone when not
-    `direct`), the answer types' ranking (a schedule's row takes its title's drug), and the sentences ranked above
-    zero, best first."""
+    `direct`), the answer types' ranking (a schedule's row takes its title's drug; with `embedded`, lifted by MiniLM's
+    similarity with the question, `embed_rank.embedding_lift`), and the sentences ranked above zero, best first."""
     from archehr.answerability.direct import direct_scores
     from archehr.answerability.roles import carry_over
 
     n = len(case.sentence_ids)
     typed_rank = carry_over(types.ranking, split.sentences)
+    if embedded and direct:
+        typed_rank = typed_rank + _embedding_lift(case, split, types, typed_rank)
     rank = _rank(scores, direct_scores(case) if direct and W_DIRECT else np.zeros(n),
                  typed_rank if direct else np.zeros(n), split, types.kind if direct else "")
     order = [i for i in np.argsort(-rank, kind="stable").tolist() if rank[i] > 0]
     return rank, typed_rank, order
+
+
+def _embedding_lift(case: Any, split: SplitNote, types: Any, hand: np.ndarray) -> np.ndarray:
+    """What each sentence's answer score gains from MiniLM's similarity with the question (`embed_rank`)."""
+    from archehr.answerability.embed_rank import embedding_lift, question_cosines
+    from archehr.relevance.text import is_header, sentence_texts
+
+    cos = question_cosines(case.question_text, sentence_texts(split.sentences))
+    headers = np.array([is_header(s.text) for s in split.sentences], dtype=bool)
+    return embedding_lift(cos, types.topic, types.holds, headers, hand)
 
 
 def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, typed_rank: np.ndarray, types: Any,

@@ -38,6 +38,9 @@ def answer(
                                                "cosines, the models extra) | reading (MiniLM token alignment, "
                                                "the models extra) | PATH to a model file | off (never say "
                                                "'the note does not say')")] = "lexical",
+    ranker: Annotated[str, typer.Option("--ranker", help="hand (default: the answer types) | embedding (MiniLM "
+                                        "similarity with the question also ranks sentences naming none of its "
+                                        "words; the models extra, an error without it)")] = "hand",
 ) -> None:
     """Answer a patient question from one raw note: split it into numbered sentences, run a system, print the
     cited answer, the cited sentences, the confidence and the review flag."""
@@ -48,7 +51,7 @@ def answer(
     result = run_answer(_read(note, "note"), question,
                         narrative=_read(narrative, "narrative") if narrative is not None else None,
                         system=system, splitter=splitter,
-                        answerability=None if answerability == "off" else answerability)
+                        answerability=None if answerability == "off" else answerability, ranker=ranker)
     for n in result.note.notes:
         err(f"note: {n}")
     if fmt == "json":
