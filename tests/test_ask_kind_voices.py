@@ -12,7 +12,7 @@ from archehr.answerability.asked_for import ask_kind
 @pytest.mark.parametrize(("question", "kind"), [
     # the length asked in a noun, no "how long"
     ("knee replacement healing time", "how_long"),
-    ("hernia repair time off", "how_long"),
+    ("hernia repair recovery time", "how_long"),
     ("duration of the steroid course?", "how_long"),
     ("How much time the drain stays?", "how_long"),
     # a reason asked without "why"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.asking import asking_part
-from archehr.answerability.cues import VISIT, cue_table, plain_question
+from archehr.answerability.cues import MEDICINE, VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.answerability.test_words import NOT_A_DOSE
 from archehr.glossary import Glossary
@@ -26,12 +26,15 @@ _WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|t
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|carry on|stop|quit|start|restart|resume|go back on|supposed to|"
                            r"meant to)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*|with)\b|"
-                           r"\b(?:come|get|go|be taken) off\b", re.I)
+                           r"\b(?:come|get|go|be taken) off\b|"
+                           # "should he stop the allopurinol": a medicine stopped or restarted, no permission
+                           r"\b(?:stop|quit|restart|resume)\s+(?:the|his|her|my|their)\s+" + MEDICINE + r"\b", re.I)
 # "how long till the results come back", "how long before I hear": the wait for an awaited event, answered by when it
 # comes (a when question), not by how long something lasts
 _AWAITED = re.compile(r"\bhow long (?:un)?til+\b|\bhow long (?:before|until)\b", re.I)
-_AWAITED_EVENT = re.compile(r"\b(?:results?|hear|heard|come back|comes back|back|letter|call|phone|ring|"
-                            r"appointment|appt|seen|see (?:the|a|my|him|her)|booked|referral|report)\b", re.I)
+_AWAITED_EVENT = re.compile(r"\b(?:results?|tests?|bloods?|scans?|biopsy|report|cultures?|swabs?)\s+(?:(?:are|is) )?"
+                            r"(?:come|comes|coming|be|are|is) back\b|\b(?:results?|hear|heard|letter|phone call|"
+                            r"appointment|appt|booked|referral)\b", re.I)
 # "what time do I come back for the blood test": a time asked outright, not a return instruction
 _TIME_ASKED = re.compile(r"\b(?:what|which) (?:day|date|time)\b", re.I)
 # a verbless fragment naming an activity ("driving after stent", "alcohol with antibiotics", "shower with stitches

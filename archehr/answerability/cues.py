@@ -24,11 +24,13 @@ _NOT_MEDS = (r"(?:again|pain|brain|skin|groin|chin|begin|within|origin|margin|ca
 # a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
         r"steroids?|shots?|tablets?|prescriptions?|patch(?:es)?|vitamins?|supplements?|drips?|infusions?|doses?|"
-        r"painkillers?|insulins|puffers?|drops|jabs?|injections?|creams?|hrt|"
+        r"painkillers?|pain ?killers?|pain (?:meds|medicines?|medications?|relief|relievers?)|"
+        r"insulins|puffers?|drops|jabs?|injections?|creams?|hrt|"
         r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
         r"aspirin|(?!" + _NOT_MEDS + r")"
         r"[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
+MEDICINE = _MED
 CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
     # type rows, first match wins: "was my potassium low?", "what was my A1c?", "how high was ...": a measured value
     ("type", "value", r"\b(?:was|were|is|are)\s+(?:my|his|her|their|the)\s+[\w -]{2,30}?\s*"
@@ -52,7 +54,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
     ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|"
         # the length asked in a noun ("recovery time off work", "course length", "how much time in bed")
-        r"\bhow much (?:more )?time\b|\b(?:recovery|healing|recovering) time\b|\btime off\b|\bduration\b|"
+        r"\bhow much (?:more )?time\b|\b(?:recovery|healing|recovering) time\b|\bduration\b|"
         r"\blength\b(?! of (?:the )?(?:wound|cut|scar|incision))|\bwhen (?:can|do|does|should|will)"
         r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
         r" li(?:fe|ves)\b|\bforever\b|\bpermanent(?:ly)?\b|\bhow many more\b|"
@@ -79,12 +81,13 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\b(?:is|are|am|be) (?:\w+ ){0,3}?(?:able|permitted|fit) to\b|\bpermitted\b|"
         r"\bmay (?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel|use|return)\b|"
         # a learner's statement order opening the question: "I can eat normal food now?", "he can go school?"
-        r"^\s*(?:i|he|she|we|they|my \w+) (?:can|may) (?!not\b)\w+"),
+        r"^\s*(?:i|he|she|we|they|my \w+) (?:can|may) (?!not\b|still\b)\w+"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
         r"show|shows|showed|shown|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
         r"figure out|figured out|damag\w*|results?|findings?|"
-        r"(?:good|ok|okay|normal|fine|bad) or not|normal|abnormal|alright|all right|okay|ok|"
+        r"(?:good|ok|okay|normal|fine|bad) or not|still (?:low|high|raised|elevated|abnormal)|"
+        r"normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|hi|lo|ok|okay|"
         r"normal|alright|fine|good|better|up|down|off|cancer|cancerous|benign|malignant|serious|positive|"
@@ -141,6 +144,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bis (?:the|my|his|her|this|that) [\w-]+(?: [\w-]+)? new\b|"
         r"\bhow (?:much|many) (?:of )?(?:the |my |his |her )?[\w-]+(?: [\w-]+){0,2}? (?:do|does|should|am|is|must) "
         r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give)\b|"
+        r"\b(?:restart|resume|start (?:it|that|them|those|this) again)\b|"
+        # "I can still take my Aleve?": a medicine kept on, whatever its name
+        r"\b(?:still|keep|continue|carry on) (?:to )?(?:take|taking|use|using) (?:my|his|her|their|the) \w+|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
         # "did they change his lantus", "is he coming home with any ativan", "do i still use my spiriva", "how many
         # units": a medicine's change or dose, whatever its name
