@@ -63,6 +63,10 @@ def report(data: dict, read: list[str]) -> list[str]:
     if two:
         either = sum(r in (q["kind"], q["also"]) for q, r in two)
         lines.append(f"two questions, either kind read: {_pct(either, len(two))}")
+    conv = [(q, r) for q, r in zip(qs, read, strict=True) if "everyday_kind" in q]
+    if conv:
+        right = sum(r == q.get("everyday_kind", q["kind"]) for q, r in zip(qs, read, strict=True))
+        lines.append(f"with the everyday sets' labels for {len(conv)} forms: {_pct(right, len(qs))}")
     confusion = Counter((q["kind"], r) for q, r in zip(qs, read, strict=True))
     lines.append("confusion (rows gold, columns read): " + " ".join(f"{k[:6]:>6s}" for k in ALL_KINDS))
     for g in ALL_KINDS:
