@@ -77,3 +77,12 @@ def test_the_report_counts_each_split_kind_and_voice() -> None:
     assert any(line.startswith("split  dev") and "(1/2)" in line for line in lines)
     assert any(line.startswith("voice  b") and "(0/1)" in line for line in lines)
     assert any("either kind read" in line and "(1/1)" in line for line in lines)
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    # a medicine stopped, asked as a permission, is a medication change; asked with "when", a date
+    ("should she stop the lisinopril before the scan", "med_change"),
+    ("when can she restart the lisinopril", "when"),
+])
+def test_a_medicine_stopped_asked_as_leave_is_a_change(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind

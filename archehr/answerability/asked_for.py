@@ -26,9 +26,10 @@ _WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|t
 # "Should I still take furosemide?", "can he keep taking it": a medication change, not a permission
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|carry on|stop|quit|start|restart|resume|go back on|supposed to|"
                            r"meant to)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*|with)\b|"
-                           r"\b(?:come|get|go|be taken) off\b|"
-                           # "should he stop the allopurinol": a medicine stopped or restarted, no permission
-                           r"\b(?:stop|quit|restart|resume)\s+(?:the|his|her|my|their)\s+" + MEDICINE + r"\b", re.I)
+                           r"\b(?:come|get|go|be taken) off\b", re.I)
+# "should he stop the allopurinol": a medicine stopped or restarted, asked as a permission; a medication change
+# ("when can he restart his aspirin" stays a when question)
+_STOP_MED = re.compile(r"\b(?:stop|quit|restart|resume)\s+(?:the|his|her|my|their)\s+" + MEDICINE + r"\b", re.I)
 # "how long till the results come back", "how long before I hear": the wait for an awaited event, answered by when it
 # comes (a when question), not by how long something lasts
 _AWAITED = re.compile(r"\bhow long (?:un)?til+\b|\bhow long (?:before|until)\b", re.I)
@@ -122,10 +123,13 @@ def _kind_of(question: str) -> str:
         return "other"
     if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
         return "med_change"
+    first = min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
+    if first == "may_i" and "med_change" in found and _STOP_MED.search(question):
+        return "med_change"
     if "when" in found and "may_i" in found and _RETURN.search(question) and not VISIT.search(question) \
             and not _TIME_ASKED.search(question):
         return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
-    return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
+    return first
 
 
 def _awaits(question: str) -> bool:
