@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.asking import asking_part
-from archehr.answerability.cues import VISIT, cue_table, plain_question
+from archehr.answerability.cues import MEDICINE, VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
 from archehr.answerability.test_words import NOT_A_DOSE
 from archehr.glossary import Glossary
@@ -27,6 +27,24 @@ _WHAT_TO_TAKE = re.compile(r"\bwhat (?:do|should|can|does|will) (?:i|he|she|we|t
 _STILL_TAKING = re.compile(r"\b(?:still|keep|continue|carry on|stop|quit|start|restart|resume|go back on|supposed to|"
                            r"meant to)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:tak\w*|on|us\w*|with)\b|"
                            r"\b(?:come|get|go|be taken) off\b", re.I)
+# "should he stop the allopurinol": a medicine stopped or restarted, asked as a permission; a medication change
+# ("when can he restart his aspirin" stays a when question)
+_STOP_MED = re.compile(r"\b(?:stop|quit|restart|resume)\s+(?:the|his|her|my|their)\s+" + MEDICINE + r"\b", re.I)
+# "how long till the results come back", "how long before I hear": the wait for an awaited event, answered by when it
+# comes (a when question), not by how long something lasts
+_AWAITED = re.compile(r"\bhow long (?:un)?til+\b|\bhow long (?:before|until)\b", re.I)
+_AWAITED_EVENT = re.compile(r"\b(?:results?|tests?|bloods?|scans?|biopsy|report|cultures?|swabs?)\s+(?:(?:are|is) )?"
+                            r"(?:come|comes|coming|be|are|is) back\b|\b(?:results?|hear|heard|letter|phone call|"
+                            r"appointment|appt|booked|referral)\b", re.I)
+# "what time do I come back for the blood test": a time asked outright, not a return instruction
+_TIME_ASKED = re.compile(r"\b(?:what|which) (?:day|date|time)\b", re.I)
+# a verbless fragment naming an activity ("driving after stent", "alcohol with antibiotics", "shower with stitches
+# ok"): the permission for it, when no question word or verb says another kind
+_NO_VERB_OPENING = re.compile(r"^\s*(?!(?:how|when|why|what|which|who|where|is|are|was|were|do|does|did|has|have|"
+                              r"had|can|could|will|would|should|may|am|i|he|she|we|they|my|his|her|our|their)\b)"
+                              r"[a-z]", re.I)
+_FRAGMENT_LINK = re.compile(r"\b(?:after|with|while|on|during|post|ok|okay|safe|allowed|yet|now)\b", re.I)
+_BARE_VERDICT = re.compile(r"^\s*(?:ok|okay|alright|all right|fine|safe)\W*$", re.I)
 # a question's opening clause telling what happened another time ("last time they gave us prednisolone for 5 days,
 # do i need a steroid this time"): background, not what is asked about
 _BACKGROUND = re.compile(r"^\s*(?:the\s+)?(?:last|other|previous) time\b[^,.;?]*[,.;]|^\s*previously\b[^,.;?]*[,.;]",
@@ -72,6 +90,8 @@ def ask_kind(question: str) -> str:
     when a story is told around them (`asking.asking_part`), else from the whole question."""
     question = _POLITE.sub(" ", plain_question(question))
     kind = _ask_kind(question)
+    if kind in ("other", "test_result") and _activity_fragment(question):
+        return "may_i"
     if kind == "may_i" and _QUOTED_VALUE.search(question) and _VERDICT_ASKED.search(question) \
             and not _ACTIVITY.search(question):
         return "test_result"  # "mum haemoglobin 112, is it ok?": the value's verdict, no permission
@@ -93,6 +113,9 @@ def _ask_kind(question: str) -> str:
 def _kind_of(question: str) -> str:
     """The kind whose cue opens earliest in `question` (why and how long anywhere win), or "other"."""
     found = {name: m.start() for name, pattern in _ASKS if (m := pattern.search(question)) is not None}
+    if "how_long" in found and "why" not in found and _awaits(question):
+        # the results' "come back" is no return to hospital either
+        return "when"
     for name in _FIRST_WINS:
         if name in found:
             return name
@@ -100,9 +123,35 @@ def _kind_of(question: str) -> str:
         return "other"
     if _WHAT_TO_TAKE.search(question) or ("med_change" in found and _STILL_TAKING.search(question)):
         return "med_change"
-    if "when" in found and "may_i" in found and _RETURN.search(question) and not VISIT.search(question):
+    first = min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
+    if first == "may_i" and "med_change" in found and _STOP_MED.search(question):
+        return "med_change"
+    if "when" in found and "may_i" in found and _RETURN.search(question) and not VISIT.search(question) \
+            and not _TIME_ASKED.search(question):
         return "may_i"  # "When should I go back to the ER?": the answer is a return instruction, not a date
-    return min(found, key=lambda k: (found[k], [n for n, _ in _ASKS].index(k)))
+    return first
+
+
+def _awaits(question: str) -> bool:
+    """The question's only how-long cue asks how long until an awaited event (results, a letter, an appointment)."""
+    how_long = dict(_ASKS)["how_long"]
+    starts = [m.start() for m in how_long.finditer(question)]
+    waits = [m for m in _AWAITED.finditer(question) if _AWAITED_EVENT.search(question, m.end(), m.end() + 50)]
+    return bool(waits) and all(any(abs(s - m.start()) <= 4 for m in waits) for s in starts)
+
+
+def _activity_fragment(question: str) -> bool:
+    """The question is a verbless fragment naming something a patient does and may ask leave for (an `activity`
+    of the everyday lexicon: driving, a shower, alcohol), beside a condition ("after", "with") or a bare "ok?"."""
+    from archehr.glossary import load_lexicon
+
+    if not _NO_VERB_OPENING.search(question) or len(question.split()) > 8:
+        return False
+    acts = [e for e in load_lexicon().matches(question) if e.kind == "activity"]
+    if not acts:
+        return False
+    words = question.split()
+    return bool(_FRAGMENT_LINK.search(question)) or len(words) <= 2 or bool(_BARE_VERDICT.search(words[-1]))
 
 
 def asked_concepts(question: str, lexicon: Glossary) -> list[Concept]:

@@ -15,13 +15,22 @@ from __future__ import annotations
 
 import re
 
+# everyday words with a drug name's ending ("again", "groin", "someone"): no medicine ("start again", "the groin
+# ... now" tell no medication change)
+_NOT_MEDS = (r"(?:again|pain|brain|skin|groin|chin|begin|within|origin|margin|cabin|main|plain|rain|train|drain|"
+             r"stain|strain|vein|protein|done|one|someone|anyone|everyone|none|gone|bone|alone|phone|stone|tone|"
+             r"zone|ozone|cone|line|fine|mine|nine|wine|spine|urine|routine|machine|medicine|discipline|am|exam|"
+             r"team|program|diagram|side|inside|outside|aside|wide|guide|decide|ride|tide|beside)\b")
 # a medicine in a patient's words, or a drug name by its usual endings (the med_change kind row)
 _MED = (r"(?:medicines?|medications?|meds|pills?|drugs?|antibiotics?|blood thinners?|thinners?|inhalers?|insulin|"
         r"steroids?|shots?|tablets?|prescriptions?|patch(?:es)?|vitamins?|supplements?|drips?|infusions?|doses?|"
-        r"painkillers?|insulins|puffers?|drops|jabs?|injections?|creams?|hrt|"
+        r"painkillers?|pain ?killers?|pain (?:meds|medicines?|medications?|relief|relievers?)|"
+        r"insulins|puffers?|drops|jabs?|injections?|creams?|hrt|"
         r"\w+ pills?|\w+ medicines?|\w+ meds|chemo\w*|"
-        r"aspirin|[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
+        r"aspirin|(?!" + _NOT_MEDS + r")"
+        r"[a-z]+(?:pril|sartan|olol|statin|azole|mycin|cillin|floxacin|zepam|pine|done|fen|xaban|parin|"
         r"gliptin|glutide|ide|one|ine|am|in))")
+MEDICINE = _MED
 CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
     # type rows, first match wins: "was my potassium low?", "what was my A1c?", "how high was ...": a measured value
     ("type", "value", r"\b(?:was|were|is|are)\s+(?:my|his|her|their|the)\s+[\w -]{2,30}?\s*"
@@ -38,11 +47,15 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
     # when she takes the antibiotic?" asks may I; "When can he go back to work?" asks when); why and how
     # long cues anywhere win
     ("kind", "why", r"\bwhy\b|\bhow come\b|\bwhat (?:caused|causes|made|is the reason|was the reason|brought)\b|"
-        r"\breason (?:for|why)\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
+        r"\breason (?:for|why)\b|\b(?:for )?what reason\b|\bwhat(?:'s| is| was)? the reason\b|"
+        r"\bis (?:that|this|it) the reason\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
         r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
         r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
     ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
-        r"\bfor how long\b|\buntil when\b|\bhow much longer\b|\bwhen (?:can|do|does|should|will)"
+        r"\bfor how long\b|\buntil when\b|\bhow much longer\b|"
+        # the length asked in a noun ("recovery time off work", "course length", "how much time in bed")
+        r"\bhow much (?:more )?time\b|\b(?:recovery|healing|recovering) time\b|\bduration\b|"
+        r"\blength\b(?! of (?:the )?(?:wound|cut|scar|incision))|\bwhen (?:can|do|does|should|will)"
         r" (?:i|he|she|we|they) (?:stop|finish|come off|be done)\b|\brest of (?:my|his|her|their)"
         r" li(?:fe|ves)\b|\bforever\b|\bpermanent(?:ly)?\b|\bhow many more\b|"
         # "stopped for good" tells which drug was stopped (a medication change), not how long
@@ -66,11 +79,15 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\s+(?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel)\b|"
         # a permission in a formal frame: "whether Mr Pike is able to shower", "whether she may fly"
         r"\b(?:is|are|am|be) (?:\w+ ){0,3}?(?:able|permitted|fit) to\b|\bpermitted\b|"
-        r"\bmay (?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel|use|return)\b"),
+        r"\bmay (?:have|go|eat|drink|swim|drive|fly|play|bathe|shower|lift|travel|use|return)\b|"
+        # a learner's statement order opening the question: "I can eat normal food now?", "he can go school?"
+        r"^\s*(?:i|he|she|we|they|my \w+) (?:can|may) (?!not\b|still\b)\w+"),
     ("kind", "test_result", r"\b(?:did (?:i|he|she|we|they|you|my \w+|his \w+|her \w+) (?:pass|fail)|"
         r"(?:my|his|her|the) score|score on|"
         r"show|shows|showed|shown|find|found|come back|came back|pick up|picked up|grew|grow|growing|"
-        r"figure out|figured out|damag\w*|results?|normal|abnormal|alright|all right|okay|ok|"
+        r"figure out|figured out|damag\w*|results?|findings?|"
+        r"(?:good|ok|okay|normal|fine|bad) or not|still (?:low|high|raised|elevated|abnormal)|"
+        r"normal|abnormal|alright|all right|okay|ok|"
         r"how (?:well|low|high|bad|big)|how (?:was|were|is|are) (?:my|his|her|the)|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w' -]{0,30}?(?:low|high|hi|lo|ok|okay|"
         r"normal|alright|fine|good|better|up|down|off|cancer|cancerous|benign|malignant|serious|positive|"
@@ -117,8 +134,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\b(?:still|keep)\s+(?:(?:meant|supposed) to\s+)?(?:be\s+)?(?:taking|using|on)\s+(?:it|them|this|that)\b|"
         # "did they up my moms lipitor dose", "did they lower his metformin", "do i keep taking biktarvy",
         # "is she still suppose to take her prilosec", "what hrt has the dr put me on", "stop the albuterol"
-        r"\b(?:up|upped|raise|raised|lower|lowered|double|doubled|halve|halved|cut down|reduce|reduced|increase|"
-        r"increased|decrease|decreased|changing)\s+(?:my|his|her|their|the|mum'?s|mom'?s|moms|dad'?s|dads)\b|"
+        r"\b(?:up|upped|upping|raise|raised|raising|lower|lowered|lowering|double|doubled|doubling|halve|halved|"
+        r"halving|cut down|cutting down|reduce|reduced|reducing|increase|increased|increasing|decrease|decreased|"
+        r"decreasing|changing)\s+(?:my|his|her|their|the|mum'?s|mom'?s|moms|dad'?s|dads)\b|"
         r"\b(?:do|does|did|should|shall|will|am|is|are)\s+(?:i|he|she|we|they|you|mum|mom|dad|my \w+)\s+(?:still\s+)?"
         r"(?:keep|carry on|continue|stop|quit)\s+(?:taking|using|with|on)\b|"
         r"\b(?:suppos\w*|meant|ment) to (?:be )?(?:take|taking|use|using|stay on|be on)\b|"
@@ -126,6 +144,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bis (?:the|my|his|her|this|that) [\w-]+(?: [\w-]+)? new\b|"
         r"\bhow (?:much|many) (?:of )?(?:the |my |his |her )?[\w-]+(?: [\w-]+){0,2}? (?:do|does|should|am|is|must) "
         r"(?:i|he|she|we|they) (?:meant to |supposed to )?(?:take|inject|use|give)\b|"
+        r"\b(?:restart|resume|start (?:it|that|them|those|this) again)\b|"
+        # "I can still take my Aleve?": a medicine kept on, whatever its name
+        r"\b(?:still|keep|continue|carry on) (?:to )?(?:take|taking|use|using) (?:my|his|her|their|the) \w+|"
         r"\b(?:put|putting) (?:me|him|her|them|us|you) on\b|\bbeen put on\b|\bdone with (?:my|his|her|their)\b|"
         # "did they change his lantus", "is he coming home with any ativan", "do i still use my spiriva", "how many
         # units": a medicine's change or dose, whatever its name
