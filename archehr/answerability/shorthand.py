@@ -127,9 +127,7 @@ def widen(concepts: list[Concept], question: str, texts: list[str], words: list[
     shortened ("fludro": fludrocortisone; "tac levels": tacrolimus), misspelt ("predisone", "stiches")."""
     from archehr.answerability.misspelt import _misspelt, _with_drug, note_drug_names
     from archehr.answerability.sounds_alike import with_heard
-    from archehr.answerability.term_parts import with_parts
 
-    concepts = with_parts(concepts, question, words, lexicon)  # "iron drip" named by "iron" where nothing else names it
     concepts = with_heard(concepts, question, texts, words, lexicon)
     concepts = with_shorthand(concepts, question, texts, words, lexicon)
     drugs = note_drug_names(texts)

@@ -31,8 +31,6 @@ KINDS = ("abbr", "lay", "class", "activity")
 EVERYDAY_PATH = Path(__file__).resolve().parent / "everyday.tsv"
 # common English words that begin a drug's name: never read as the drug shortened (`answerability.shorthand`)
 SHORT_WORDS_PATH = Path(__file__).resolve().parent / "short_words.txt"
-# words that never stand alone for a lexicon term of several words ("drip" of "iron drip": `answerability.term_parts`)
-GENERIC_WORDS_PATH = Path(__file__).resolve().parent / "generic_words.txt"
 HEADER = ("term", "kind", "expansions")
 
 
@@ -207,7 +205,7 @@ def _default_glossary() -> Glossary:
 
 # the rules `load_lexicon` applies to the files' entries: part of the lexicon's version, so a change of rule
 # changes the version recorded with the answers
-LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1 term-parts-1"
+LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1"
 
 
 def with_british_spellings(g: Glossary) -> Glossary:
@@ -232,8 +230,7 @@ def with_british_spellings(g: Glossary) -> Glossary:
     # English words a drug's shortened name must not be (`answerability.shorthand`)
     return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}",
                                             BRANDS_PATH.read_text(encoding="utf-8"),
-                                            SHORT_WORDS_PATH.read_text(encoding="utf-8"),
-                                            GENERIC_WORDS_PATH.read_text(encoding="utf-8")))
+                                            SHORT_WORDS_PATH.read_text(encoding="utf-8")))
 
 
 @functools.lru_cache(maxsize=1)
@@ -249,4 +246,4 @@ def load_lexicon() -> Glossary:
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
-           "EVERYDAY_PATH", "GENERIC_WORDS_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "with_british_spellings"]
+           "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "with_british_spellings"]
