@@ -76,6 +76,7 @@ class NoteAnswer:
     evidence_confidence: float | None = None  # the selector's separation confidence (as in predict's run.json)
     kind: str = ""  # the kind of answer the question asks for (archehr.answerability.kinds.KINDS, or "other")
     lexicon: str = ""  # the glossary version (with its everyday layer) and the drug-name source used
+    ranker: str = ""  # the sentence ranking used: "hand" or "embedding" (archehr.answerability.embed_rank)
 
     @property
     def text(self) -> str:
@@ -102,6 +103,7 @@ class NoteAnswer:
             "cited_as": dict(self.cited_as),
             "kind": self.kind,
             "lexicon": self.lexicon,
+            "ranker": self.ranker,
         }
 
 
@@ -141,7 +143,7 @@ def _render(lines: tuple[AnswerLine, ...]) -> str:
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
            splitter: str = "auto", specialty: tuple[str, ...] = (), cache_dir: str | Path | None = None,
            answerability: Any = "lexical", direct: bool = True, typed: Any = "shipped",
-           first: Any = None, ranker: str = "hand") -> NoteAnswer:
+           first: Any = None, ranker: str = "auto") -> NoteAnswer:
     """Answer a patient question from a raw clinical note, citing the note's sentences, or say the note
     does not say.
 
@@ -154,20 +156,21 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     a model file, a loaded `TypedConfidence`, or None for the lexical P alone).
     `first`: None for the hand ranking's first sentence, or a first-line ranker (`answerability.first_rank`: a model
     file or a loaded `FirstRanker`) choosing it among the hand ranking's best few (with `direct` only).
-    `ranker`: "hand" (the answer types alone) or "embedding" (when the hand ranking's best is weak, MiniLM's
-    similarity of each sentence with the question lifts its answer score, `answerability.embed_rank`; needs the models
-    extra: UnavailableError when the model is not installed, never a silent fallback). `direct=False` ranks by the
-    selector alone (no answer types; to measure them). Raises `InputError` for an empty note or question,
-    `UnavailableError` for splitter "spacy" without the model.
+    `ranker`: "auto" (the default: "embedding" when MiniLM is installed, else "hand" with a note saying so), "hand"
+    (the answer types alone) or "embedding" (when the hand ranking's best is weak, MiniLM's similarity of each
+    sentence with the question lifts its answer score, `answerability.embed_rank`; needs the models extra:
+    UnavailableError when the model is not installed). The ranker used is recorded with the answer.
+    `direct=False` ranks by the selector alone (no answer types; to measure them). Raises `InputError` for an empty
+    note or question, `UnavailableError` for splitter "spacy" without the model.
     """
-    from archehr.answerability.embed_rank import check_ranker
+    from archehr.answerability.embed_rank import resolve_ranker
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
 
-    check_ranker(ranker)
+    ranker, ranker_note = resolve_ranker(ranker)
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = _system(system, cache_dir)
     model = resolve_model(answerability) if answerability is not None else None
@@ -181,9 +184,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
         rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
     elif direct:
         rank, order = _fact_first(types, order, rank, split, question)
+    ranked_note = (ranker_note,) if ranker_note else ()
     common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
-                  lexicon=_lexicon_version(lexicon))
+                  lexicon=_lexicon_version(lexicon), ranker=ranker)
 
     def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
         # related: the sentences naming most of the question's topic (not the first of the history)
@@ -192,7 +196,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
         related = tuple(by_id[ids[i]] for i in sorted(near))
         return NoteAnswer(answer=NOT_IN_NOTE, lines=(AnswerLine(NOT_IN_NOTE, ()),), cited=(),
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
-                          notes=split.notes + notes, abstained=True, related=related, **common)
+                          notes=split.notes + ranked_note + notes, abstained=True, related=related, **common)
 
     model, p, absent = _judge(model, typed, p, types, (case.question_text, split, lexicon))
     if absent:
@@ -215,7 +219,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     flagged, confidence = _review(model, p, ev.selection, types, direct, order, question, split)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
-                      notes=split.notes + notes, cited_as=_cited_as(ev.scores, shown), **common)
+                      notes=split.notes + ranked_note + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
 
 def _ranked(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool,

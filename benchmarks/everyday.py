@@ -150,13 +150,14 @@ def load_questions(paths: list[Path]) -> list[Question]:
     return out
 
 
-RANKER = "hand"  # `archehr.answer`'s ranker (--ranker)
+RANKER = "auto"  # `archehr.answer`'s ranker (--ranker)
 
 
 def run_one(q: Question, system: Any, typed: Any, first: Any = None) -> dict[str, Any]:
     # typed=None: the lexical P alone; code without the typed model (an older checkout) is run as it is
     extra = {"typed": typed} if "typed" in inspect.signature(archehr.answer).parameters else {}
-    extra.update({"ranker": RANKER} if RANKER != "hand" else {})
+    # an older checkout without rankers is run as it is (its hand ranking)
+    extra.update({"ranker": RANKER} if "ranker" in inspect.signature(archehr.answer).parameters else {})
     extra.update({"first": first} if first is not None else {})  # a first-line ranker (benchmarks/first_ranker.py)
     r = archehr.answer(q.note, q.question, system=system, **extra)
     cited = [s.id for s in r.cited]
@@ -428,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
                          "training writers and answer with it")
     ap.add_argument("--review-share", type=float, metavar="Q",
                     help="fit the typed models' review level at this quantile (default: typed.REVIEW_SHARE)")
-    ap.add_argument("--ranker", default="hand", help="archehr.answer's ranker: hand (default) or embedding (MiniLM)")
+    ap.add_argument("--ranker", default="auto", help="archehr.answer's ranker: auto (default: embedding when MiniLM "
+                    "is installed, else hand), hand or embedding")
     args = ap.parse_args(argv)
     global RANKER
     RANKER = args.ranker

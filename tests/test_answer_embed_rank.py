@@ -8,7 +8,7 @@ import pytest
 
 import archehr
 from archehr.answerability import embed_rank
-from archehr.answerability.embed_rank import check_ranker, embedding_lift, question_cosines, scaled
+from archehr.answerability.embed_rank import HAND_ONLY, check_ranker, embedding_lift, question_cosines, scaled
 from archehr.errors import ConfigError, UnavailableError
 
 NONE = np.zeros(4, dtype=bool)
@@ -83,8 +83,8 @@ def test_embedding_ranker_puts_the_most_similar_sentence_first(monkeypatch: pyte
     # the question names nothing of the note (every topic score 0): the hand ranking falls back on the selector,
     # which does not put the lifting rule first; the fake MiniLM finds that rule alike, and as it holds a may-I
     # answer it gains the whole weight, more than the selector's share (W_SELECTOR 0.15) can give another
-    hand = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None)
-    assert _first(hand) != LIFTING
+    hand = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None, ranker="hand")
+    assert _first(hand) != LIFTING and hand.ranker == "hand"
     enc = _FakeEncoder(QUESTION, {LIFTING})
     monkeypatch.setattr(emb, "get_encoder", lambda: enc)
     monkeypatch.setattr(embed_rank, "W_EMBED", 0.3)
@@ -102,12 +102,29 @@ def test_embedding_ranker_without_the_model_says_so(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(emb, "get_encoder", missing)
     with pytest.raises(UnavailableError, match="not installed"):
         archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None, ranker="embedding")
-    hand = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None)  # the hand ranking needs no model
+    hand = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None, ranker="hand")  # needs no model
     assert hand.lines
 
 
+def test_auto_ranker_uses_the_model_when_installed_and_says_when_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    import archehr.relevance.embedding as emb
+
+    monkeypatch.setattr(emb, "embeddings_available", lambda: (True, ""))
+    monkeypatch.setattr(emb, "get_encoder", lambda: _FakeEncoder(QUESTION, {LIFTING}))
+    monkeypatch.setattr(embed_rank, "W_EMBED", 0.3)  # as above: the fake encoder's lift reaches the first line
+    monkeypatch.setattr(embed_rank, "WEAK", None)
+    auto = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None)
+    assert auto.ranker == "embedding" and _first(auto) == LIFTING
+    assert not [n for n in auto.notes if n.startswith(HAND_ONLY)]
+    monkeypatch.setattr(emb, "embeddings_available", lambda: (False, "torch is not installed"))
+    auto = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None)
+    assert auto.ranker == "hand" and _first(auto) != LIFTING
+    assert f"{HAND_ONLY}: torch is not installed" in auto.notes
+    assert auto.to_dict()["ranker"] == "hand"
+
+
 def test_unknown_ranker_is_a_config_error() -> None:
-    assert check_ranker("embedding") == "embedding"
+    assert check_ranker("embedding") == "embedding" and check_ranker("auto") == "auto"
     with pytest.raises(ConfigError, match="unknown ranker 'bm25'"):
         archehr.answer(NOTE, QUESTION, splitter="rules", ranker="bm25")
 

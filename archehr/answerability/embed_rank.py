@@ -22,10 +22,11 @@ import numpy as np
 
 from archehr.errors import ConfigError, Problem
 
-RANKERS = ("hand", "embedding")
+RANKERS = ("auto", "hand", "embedding")
 W_EMBED = 0.2  # the lift of the note's most similar sentence holding the asked kind (docs/answer-methods.md)
 HOLDS_FLOOR = 0.35  # ... its share for a sentence not holding it (kinds.HOLDS_FLOOR)
 FALLBACK_ONLY = False  # lift only the sentences naming none of the question's topic
+HAND_ONLY = "ranked by the answer types alone, sentence similarity is unavailable"  # the note "auto" leaves
 WEAK: float | None = 0.5  # lift only when the hand ranking's best answer score is under this (None: always)
 
 
@@ -34,6 +35,19 @@ def check_ranker(ranker: str) -> str:
     if ranker not in RANKERS:
         raise ConfigError(Problem(f"unknown ranker {ranker!r} (known: {', '.join(RANKERS)})", field="ranker"))
     return ranker
+
+
+def resolve_ranker(ranker: str) -> tuple[str, str | None]:
+    """The ranker a call uses and a note saying why when "auto" could not use the model: "auto" is "embedding"
+    when MiniLM is installed (checked without loading it) and "hand" otherwise, with the reason recorded with the
+    answer (never a silent choice); "hand" and "embedding" are themselves (ConfigError for another name)."""
+    check_ranker(ranker)
+    if ranker != "auto":
+        return ranker, None
+    from archehr.relevance.embedding import embeddings_available
+
+    ok, why = embeddings_available()
+    return ("embedding", None) if ok else ("hand", f"{HAND_ONLY}: {why}")
 
 
 def question_cosines(question: str, texts: Sequence[str], encoder: object | None = None) -> np.ndarray:

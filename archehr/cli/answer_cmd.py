@@ -38,9 +38,10 @@ def answer(
                                                "cosines, the models extra) | reading (MiniLM token alignment, "
                                                "the models extra) | PATH to a model file | off (never say "
                                                "'the note does not say')")] = "lexical",
-    ranker: Annotated[str, typer.Option("--ranker", help="hand (default: the answer types) | embedding (MiniLM "
-                                        "similarity with the question also ranks sentences naming none of its "
-                                        "words; the models extra, an error without it)")] = "hand",
+    ranker: Annotated[str, typer.Option("--ranker", help="auto (default: embedding when MiniLM is installed, else "
+                                        "hand, with a note) | hand (the answer types alone) | embedding (MiniLM "
+                                        "similarity with the question also ranks sentences; the models extra, an "
+                                        "error without it)")] = "auto",
 ) -> None:
     """Answer a patient question from one raw note: split it into numbered sentences, run a system, print the
     cited answer, the cited sentences, the confidence and the review flag."""
@@ -52,7 +53,9 @@ def answer(
                         narrative=_read(narrative, "narrative") if narrative is not None else None,
                         system=system, splitter=splitter,
                         answerability=None if answerability == "off" else answerability, ranker=ranker)
-    for n in result.note.notes:
+    from archehr.answerability.embed_rank import HAND_ONLY
+
+    for n in (*result.note.notes, *(n for n in result.notes if n.startswith(HAND_ONLY))):
         err(f"note: {n}")
     if fmt == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
