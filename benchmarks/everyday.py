@@ -196,7 +196,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "AZ": ("heldout-az/raw/questions.yaml",), "BA": ("heldout-ba/raw/questions.yaml",),
            "BB": ("heldout-bb/raw/questions.yaml",), "BC": ("heldout-bc/raw/questions.yaml",),
            "BD": ("heldout-bd/raw/questions.yaml",), "BE": ("heldout-be/raw/questions.yaml",),
-           "BF": ("heldout-bf/raw/questions.yaml",), "BG": ("heldout-bg/raw/questions.yaml",)}
+           "BF": ("heldout-bf/raw/questions.yaml",), "BG": ("heldout-bg/raw/questions.yaml",),
+           "BH": ("heldout-bh/raw/questions.yaml",), "BI": ("heldout-bi/raw/questions.yaml",),
+           "BJ": ("heldout-bj/raw/questions.yaml",), "BK": ("heldout-bk/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
