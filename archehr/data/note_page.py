@@ -61,11 +61,15 @@ def is_page_furniture(line: str) -> bool:
     cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
     return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper()) \
-        or (len(cells) >= 2 and bool(_PRINTED.match(cells[0])) and bool(_CONFIDENTIAL.match(last)))
+        or (len(cells) >= 2 and bool(_PRINTED.match(cells[0]))
+            and (bool(_CONFIDENTIAL.match(last)) or not any(is_page_line(c) for c in cells[1:])))
 
 
 # a footer's print stamp and its mark of confidence, first and last of its columns ("Printed 19/02/2025 11:42
 # CONFIDENTIAL - PATIENT COPY", "Printed ... by PORTAL    Page 1 of 1    CONFIDENTIAL"): one unit, as the writers
-# who copy such footers keep it. A page mark first ("Page 1 of 2    Printed ...") is no such footer: a writer cuts it
+# who copy such footers keep it; so is a print stamp beside the organisation that printed it, no page mark among its
+# columns ("Printed 02/03 10:14    Northgate Labs, 4 Mill Way, Fairbury"). A page mark first ("Page 1 of 2    Printed
+# ...") is no such footer, nor a print stamp beside a one-page copy's mark ("Printed 11/17 11:52 AM    Page 1 of 1"):
+# a writer cuts them
 _PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
 _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)

@@ -20,8 +20,15 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
 # (a slash, an ampersand or a semicolon between two people too: "O. Devine, CNS / K. Brady RN", "K. Lee RN; T. Osei RN")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Prof|DR|MR|MRS)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
+# (a nurse's or other clinician's role before the initial too, as a log's entries name their writer: "09:12 RN A." +
+# "Lyle: Pt called ...", "Phone call, RN M." + "O'Brien - Wife rang", "Sister J." + "Hale")
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|DR|MR|MRS|RN|RGN|RMN|LPN|LVN|NP|ANP|APRN|CNS|CNM"
+                      r"|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
+# an entry's writer named after its time or date, an initial and a surname before a comma, a colon, a dash or a
+# bracket ("04/18/2025 11:52 N." + "Greer, PA-C: Wound check done"): a letter after a time ends no sentence there
+_STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s[A-Z]\.$")
+_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:,|:|\s+[-\u2013(])")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
@@ -57,6 +64,8 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
+        return True
+    if _STAMP_INITIAL.search(p) and _SURNAME_THEN_MARK.match(n):
         return True
     # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
     # CENTER", "MT. HOPE CLINIC"): a title ends in no full stop
@@ -159,6 +168,30 @@ def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) ->
     out: list[tuple[int, int]] = []
     for s, e in spans:
         for m in _lower_case_ends(text, s, e):
+            out.append((s, m.start()))
+            s = m.end()
+        out.append((s, e))
+    return out
+
+
+# a clinical query opens a sentence with its question mark after a full stop ("... thenar eminence. ?retained FB
+# ?collection.", "... x 5 weeks. ?Cause."): a parser that reads "?" as no word's start runs the two together
+_QUERY_START = re.compile(r"(?<=[A-Za-z0-9%)][.!])\s+(?=\?[A-Za-z])")
+
+
+def query_cuts(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """Each span cut before a query that opens a sentence ("On simvastatin." + "?alcohol-related liver disease.").
+    A query's mark a parser left at the end of the sentence before ("On simvastatin. ?" + "alcohol-related ...") is
+    first joined back to its query."""
+    joined: list[tuple[int, int]] = []
+    for s, e in spans:
+        if joined and re.search(r"\s\?$", text[joined[-1][0]:joined[-1][1]]) and text[s:s + 1].isalpha():
+            joined[-1] = (joined[-1][0], e)
+        else:
+            joined.append((s, e))
+    out: list[tuple[int, int]] = []
+    for s, e in joined:
+        for m in _QUERY_START.finditer(text, s, e):
             out.append((s, m.start()))
             s = m.end()
         out.append((s, e))

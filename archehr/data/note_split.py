@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import ITEM, ORDER_COLUMN
 from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
-from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, should_join
+from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
 from archehr.data.note_spacy import SPACY_FIX, spacy_available, spacy_segmenter
 from archehr.data.note_units import LEADING_NUMBER, SECTION_LETTER, Unit, units
 from archehr.data.note_wrap import is_lab_line, text_lines, wrap_width
@@ -161,6 +161,7 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))
     merged = lower_case_cuts(merged, text, unit.start)
+    merged = query_cuts(merged, text)
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
     if not excerpt:
         merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]
