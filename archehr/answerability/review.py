@@ -182,7 +182,7 @@ def model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
 def fact_missing(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
     """The fact rules of `review_flags` read from the answer types and the first cited line (`best`): the asked fact
     is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
-    result awaited or only planned, a blank date)."""
+    result awaited or only planned, a blank date, a first line dating another event)."""
     from archehr.answerability.cues import asks_booked_event
 
     best_text = best[0] if best is not None else None
@@ -211,7 +211,18 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
-    return types.kind == "when" and blank_date(best_text)
+    if types.kind == "when" and blank_date(best_text):
+        return True
+    # the first line dates another event: the writer's signature, another clinician's visit, a test for a visit
+    # asked, a consultation for an operation asked (`when_other.dates_other_event`)
+    return types.kind == "when" and question is not None and _dates_other(question, best_text)
+
+
+def _dates_other(question: str, first: str) -> bool:
+    """The when answer's first line dates another event than the one asked (`when_other.dates_other_event`)."""
+    from archehr.answerability.when_other import dates_other_event
+
+    return dates_other_event(question, first)
 
 
 def _activity_answered(question: str | None, first: str | None) -> bool:

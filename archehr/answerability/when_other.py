@@ -1,0 +1,66 @@
+"""A when question's first answer line that dates another event than the one asked, for the review flag.
+
+"when do I see the surgeon again" answered by the surgeon's signature and its time ("P. Ramanathan, Plastic
+Surgery, 09/07/2024 15:40"), "when is my appointment with Mr Reyes" by a visit with Dr Okafor, "when will he get his
+appointment with the kidney specialist" by "Repeat U&E in 4 weeks", "when are they taking his appendix out" by the
+date of the surgical consultation: the line names the topic and holds a date, so the answer looks confident, but the
+date is of the note's own writing, another clinician's visit, a test or a talk about the operation, not of the
+asked event. `dates_other_event` tells such a line (`archehr.answerability.review` flags the answer):
+
+- a signature: a short line ending with a date and its clock time, nothing said to come;
+- another person: the question asks a person by title ("Mr Reyes") and the line names another by title, not them;
+- a test for a visit: the question asks to see a clinician and the line books a test with no clinician on it
+  (`when_answers.books_a_test`);
+- a consultation for a procedure: the question asks a removal or an operation, no visit, and the line dates a
+  consultation, an assessment or a discussion.
+
+A line dating something already done ("Stent placed on 03/05") was tried as well and left out: over the 45 earliest
+writers' when questions it flagged 6 answerable answers (4 of them with the right first line) for 1 unanswerable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from archehr.answerability.dates import CLOCK, DATE
+from archehr.answerability.when_answers import asks_clinician, asks_past, asks_visit, books_a_test
+
+SIGNATURE_WORDS = 12  # a signature line holds at most so many words
+# a short line ending with a date and its clock time: "R. Castellanos, Consultant Hand Surgeon 06/05/2025 14:52"
+_SIGNATURE = re.compile(rf"^.{{0,80}}?\b{DATE},?\s+(?:at\s+)?{CLOCK}\W*$", re.I)
+# said to come: a plan, a booking, a visit ("will", "booked", "review", "clinic", "please attend")
+_AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
+                    r"clinic|attend|please|to be|return|come back|check|see (?:you|him|her|them)|until|then|"
+                    r"arranged)\b", re.I)
+# a person by title ("Mr Reyes", "Dr. Okafor"): "miss", "doctor" and "nurse" left out, as patients write them as
+# words ("miss class", "the doctor about")
+_PERSON = re.compile(r"\b(?:mr|mrs|ms|dr|prof|sister)\.?\s+([a-z][a-z-]+)\b(?!')", re.I)
+_NOT_NAMES = frozenset("""appt appointment again next visit clinic the my his her for and when will was about who that
+this there today tomorrow with from back said says told""".split())
+_CONSULT = re.compile(r"\b(?:consult|consultation|assessment|to assess|to discuss|discussion|evaluation|opinion)\b",
+                      re.I)
+# a removal or an operation asked: "when are they taking my gallbladder out", "when do they remove the plate"
+_PROCEDURE_ASKED = re.compile(r"\b(?:tak(?:e|ing) \w+(?: \w+)? out|taken out|remov\w*|operation|op|surgery)\b", re.I)
+
+
+def dates_other_event(question: str, first: str) -> bool:
+    """The first line (`first`) dates another event than the when question asks (the module's docstring); False for
+    a question asking when something was done."""
+    if asks_past(question):
+        return False
+    plain = " ".join(first.split())
+    return (signature(plain) or other_person(question, plain) or (asks_clinician(question) and books_a_test(plain))
+            or (bool(_PROCEDURE_ASKED.search(question)) and not asks_visit(question)
+                and bool(_CONSULT.search(plain))))
+
+
+def signature(text: str) -> bool:
+    """A short line ending with a date and its clock time, nothing said to come: the writer signing the note."""
+    return len(text.split()) <= SIGNATURE_WORDS and bool(_SIGNATURE.match(text)) and not _AHEAD.search(text)
+
+
+def other_person(question: str, text: str) -> bool:
+    """The question asks a person by title and the line names only others by title."""
+    asked = {m.group(1).lower() for m in _PERSON.finditer(question)} - _NOT_NAMES
+    said = {m.group(1).lower() for m in _PERSON.finditer(text)}
+    return bool(asked and said) and not any(a in text.lower() for a in asked)
