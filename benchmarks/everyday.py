@@ -198,7 +198,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BD": ("heldout-bd/raw/questions.yaml",), "BE": ("heldout-be/raw/questions.yaml",),
            "BF": ("heldout-bf/raw/questions.yaml",), "BG": ("heldout-bg/raw/questions.yaml",),
            "BH": ("heldout-bh/raw/questions.yaml",), "BI": ("heldout-bi/raw/questions.yaml",),
-           "BJ": ("heldout-bj/raw/questions.yaml",), "BK": ("heldout-bk/raw/questions.yaml",)}
+           "BJ": ("heldout-bj/raw/questions.yaml",), "BK": ("heldout-bk/raw/questions.yaml",),
+           "BL": ("heldout-bl/raw/questions.yaml",), "BM": ("heldout-bm/raw/questions.yaml",),
+           "BN": ("heldout-bn/raw/questions.yaml",), "BO": ("heldout-bo/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
