@@ -242,9 +242,11 @@ def _ranked(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool,
 
 def _embedding_lift(case: Any, split: SplitNote, types: Any, hand: np.ndarray) -> np.ndarray:
     """What each sentence's answer score gains from MiniLM's similarity with the question (`embed_rank`)."""
-    from archehr.answerability.embed_rank import embedding_lift, question_cosines
+    from archehr.answerability.embed_rank import embedding_lift, lifts, question_cosines
     from archehr.relevance.text import is_header, sentence_texts
 
+    if not lifts(hand):  # a firm hand ranking is left as it is: no sentence is encoded, no model loaded
+        return np.zeros(len(split.sentences))
     cos = question_cosines(case.question_text, sentence_texts(split.sentences))
     headers = np.array([is_header(s.text) for s in split.sentences], dtype=bool)
     return embedding_lift(cos, types.topic, types.holds, headers, hand)

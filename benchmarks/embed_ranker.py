@@ -14,7 +14,6 @@ line, recall, precision, false decline, answerable flagged, per kind, with the f
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import time
@@ -45,7 +44,8 @@ def name(c: Candidate) -> str:
 
 
 def run(qs: list[Any], system: Any, cand: Candidate) -> list[dict[str, Any]]:
-    embed_rank.embedding_lift = functools.partial(_LIFT, weight=cand[1], fallback_only=cand[2], weak=cand[3])
+    # the candidate's weight, reach and gate, read by `embed_rank` at each call (its gate also before encoding)
+    embed_rank.W_EMBED, embed_rank.FALLBACK_ONLY, embed_rank.WEAK = cand[1], cand[2], cand[3]
     out = []
     for q in qs:
         r = archehr.answer(q.note, q.question, system=system, ranker=cand[0])
@@ -55,8 +55,6 @@ def run(qs: list[Any], system: Any, cand: Candidate) -> list[dict[str, Any]]:
                     "abstained": r.abstained, "flagged": r.flagged, "confidence": r.confidence})
     return out
 
-
-_LIFT = embed_rank.embedding_lift
 
 
 def first_ok(r: dict[str, Any]) -> bool:

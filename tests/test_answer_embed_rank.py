@@ -139,3 +139,16 @@ def test_real_minilm_finds_the_sentence_sharing_no_word() -> None:
     cos = question_cosines("Can I go swimming at the lake?", ["Do not soak in a bath or pool for two weeks.",
                                                               "Potassium was low at 3.2 and was given back."])
     assert cos[0] > cos[1]
+
+
+def test_a_firm_hand_ranking_encodes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import archehr.relevance.embedding as emb
+
+    # a gate of 0: every hand ranking counts as firm, so the similarity could lift nothing and no sentence (nor
+    # the question) is encoded; the answer is the hand ranking's
+    enc = _FakeEncoder(QUESTION, {LIFTING})
+    monkeypatch.setattr(emb, "get_encoder", lambda: enc)
+    monkeypatch.setattr(embed_rank, "WEAK", 0.0)
+    got = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None, ranker="embedding")
+    hand = archehr.answer(NOTE, QUESTION, splitter="rules", answerability=None, ranker="hand")
+    assert enc.seen == [] and got.ranker == "embedding" and got.answer == hand.answer

@@ -74,6 +74,14 @@ def scaled(cos: np.ndarray, headers: np.ndarray) -> np.ndarray:
     return np.where(headers, 0.0, out)
 
 
+def lifts(hand: np.ndarray | None, weak: float | None = -1.0) -> bool:
+    """Whether the similarity may lift this question's sentences at all: the hand ranking's best score (`hand`) is
+    under `weak` (unset: this module's `WEAK`, read at the call; None: always). Checked before the sentences are
+    encoded, so a question the hand ranking answers firmly costs no MiniLM."""
+    weak = WEAK if weak == -1.0 else weak
+    return weak is None or hand is None or not hand.size or float(hand.max()) < weak
+
+
 def embedding_lift(cos: np.ndarray, topic: np.ndarray, holds: np.ndarray, headers: np.ndarray,
                    hand: np.ndarray | None = None, weight: float | None = None, floor: float = HOLDS_FLOOR,
                    fallback_only: bool | None = None, weak: float | None = -1.0) -> np.ndarray:
@@ -84,8 +92,7 @@ def embedding_lift(cos: np.ndarray, topic: np.ndarray, holds: np.ndarray, header
     and `WEAK` (read at the call)."""
     weight = W_EMBED if weight is None else weight
     fallback_only = FALLBACK_ONLY if fallback_only is None else fallback_only
-    weak = WEAK if weak == -1.0 else weak
-    if weak is not None and hand is not None and hand.size and float(hand.max()) >= weak:
+    if not lifts(hand, weak):
         return np.zeros(len(cos))
     s = scaled(cos, np.asarray(headers, dtype=bool))
     lift = weight * s * (floor + (1.0 - floor) * np.asarray(holds, dtype=float))
