@@ -184,6 +184,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
     result awaited or only planned, a blank date, a first line dating another event)."""
     from archehr.answerability.cues import asks_booked_event
+    from archehr.answerability.when_other import dates_other_event
 
     best_text = best[0] if best is not None else None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
@@ -215,14 +216,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return True
     # the first line dates another event: the writer's signature, another clinician's visit, a test for a visit
     # asked, a consultation for an operation asked (`when_other.dates_other_event`)
-    return types.kind == "when" and question is not None and _dates_other(question, best_text)
-
-
-def _dates_other(question: str, first: str) -> bool:
-    """The when answer's first line dates another event than the one asked (`when_other.dates_other_event`)."""
-    from archehr.answerability.when_other import dates_other_event
-
-    return dates_other_event(question, first)
+    return types.kind == "when" and question is not None and dates_other_event(question, best_text)
 
 
 def _activity_answered(question: str | None, first: str | None) -> bool:
