@@ -4,8 +4,9 @@ An answer is flagged for review when the answerability model doubts it (below it
 cited sentence gives the date, duration or result asked: `fact_given`), or when a rule sees the asked fact missing
 from the note: a medicine or activity the note never names, a result still awaited or only planned, no sentence
 about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
-rules of `archehr.answerability.asked_fact` through `unsaid_in_note`). `shown_confidence` caps the confidence of a
-flagged answer. `archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives.
+rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
+fact is not known yet (`fact_undetermined`). `shown_confidence` caps the confidence of a flagged answer.
+`archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
-             or med_undecided(types, best, split))
+             or med_undecided(types, best, split) or fact_undetermined(types, best, question, split))
     return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
@@ -92,6 +93,21 @@ def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) 
         return False
     texts, at = _first_line(split, best[0] if best else None)
     return at is not None and undecided(texts, sentence_roles(split.sentences), at)
+
+
+def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
+    """The first cited line (`best`), or a sentence naming the most of the question's topic, says the asked fact is
+    not given yet in a phrasing of `undetermined.tsv` for the question's kind ("report to follow" to a result
+    question, "appointment letter to follow" to a when, "until review" to a how long, "no decision yet" to a may-I or
+    a medicine change), and the first line does not give it (`fact_given`): for review, never a decline."""
+    from archehr.answerability.undetermined import ASKED_FACTS, asked_undetermined
+
+    if best is None or types.kind not in ASKED_FACTS or fact_given(types, best, question):
+        return False
+    lines = [best[0]]
+    if types.topic.size and types.topic.max() > 0:
+        lines += [split.sentences[i].text for i in np.flatnonzero(types.topic >= types.topic.max() - 1e-9)]
+    return any(asked_undetermined(types.kind, t) for t in lines)
 
 
 def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | None]:
