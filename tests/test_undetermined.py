@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from archehr.answerability.undetermined import FACTS, asked_undetermined, load, undetermined
+from archehr.errors import DataError
 
 
 def _table(tmp_path: Path, text: str) -> Path:
@@ -44,7 +45,7 @@ def test_a_question_kind_reads_its_own_missing_fact(tmp_path: Path) -> None:
 
 
 def test_a_malformed_line_is_an_error_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match=":2:"):
+    with pytest.raises(DataError, match=":2:"):
         load(_table(tmp_path, "date\ttbc\nreason\tunknown\n"))
 
 

@@ -14,6 +14,8 @@ import functools
 import re
 from pathlib import Path
 
+from archehr.errors import DataError, Problem
+
 PATH = Path(__file__).resolve().parent / "undetermined.tsv"
 FACTS = ("result", "date", "duration", "decision")
 # which missing fact answers each kind of question as "not known yet" (a why question's cause has no such form)
@@ -30,7 +32,7 @@ def load(path: Path = PATH) -> dict[str, tuple[str, ...]]:
             continue
         fact, _, phrase = line.partition("\t")
         if fact not in out or not phrase.strip():
-            raise ValueError(f"{path}:{n}: expected '<{'|'.join(FACTS)}>\\t<phrase>', got {line!r}")
+            raise DataError(Problem(f"expected '<{'|'.join(FACTS)}>\\t<phrase>', got {line!r}", str(path), line=n))
         out[fact].append(" ".join(phrase.lower().split()))
     return {f: tuple(p) for f, p in out.items()}
 
