@@ -4,23 +4,28 @@ The typed confidence (`archehr.answerability.typed`) reads hand-made answer type
 unanswerable questions are mostly near misses (the note names the topic but not the asked duration, date, result or
 reason), it separates answerable from unanswerable questions less well. This measures a learned alternative: for
 each question, the hand ranking's best sentences (`archehr.ask.first_line_candidates`) are the candidates; each
-(question, candidate) pair is described by the question's and the sentence's MiniLM vectors (elementwise product,
-absolute difference, cosine) and a few of the hand ranking's own measures of the sentence (its share of the best
-rank, answer-type score, topic share, holding the asked kind); a logistic regression learns P(the sentence answers
+(question, candidate) pair is described by the question's and the sentence's MiniLM vectors (elementwise product and
+absolute difference, each reduced to --dims principal directions of the pairs of the writers before --forward-from;
+cosine) and a few of the hand ranking's own measures of the sentence (its share of the best rank, answer-type score,
+topic share, holding the asked kind); a logistic regression learns P(the sentence answers
 the question) from the writers' gold sentences (label 1: a gold sentence of an answerable question; every candidate
 of an unanswerable question 0). The question's verifier score is the best candidate's P.
 
 Measured, always out of writer (leave one writer out, and forward: each writer from --forward-from on fitted on the
-writers before it; the verifier's L2 chosen inside the training writers by grouped cross-validation):
+writers before it; the verifier's L2 chosen once by five-fold cross-validation over the writers before --forward-from,
+grouped by writer):
 (a) the AUROC of the verifier score alone (answerable against unanswerable), pooled over the recent writers and over
     all; (b) the verifier score (as a logit) added to the typed confidence's feature rows, refitted offline on the
     inputs `benchmarks/typed_refit.py --record` wrote, with `archehr.ask`'s decision: unanswerable declined or flagged,
-    answerable flagged, false decline, AUROC of the confidence shown; (c) first line when the verifier's best
-    candidate answers first instead of the hand ranking's first.
+    answerable flagged, false decline, AUROC of the confidence shown (the training writers' verifier scores
+    cross-fitted in --inner groups of writers, so no fold's confidence reads a score fitted on its own writer);
+    (c) first line (a gold candidate first) when the verifier's best candidate answers first instead of the hand
+    ranking's first.
 
     nice python benchmarks/typed_refit.py --record /tmp/typed.jsonl               # about 10 minutes
     nice python benchmarks/answer_verifier.py --extract /tmp/verifier.npz         # about 10 minutes
-    python benchmarks/answer_verifier.py --from /tmp/verifier.npz --inputs /tmp/typed.jsonl
+    python benchmarks/answer_verifier.py --from /tmp/verifier.npz --inputs /tmp/typed.jsonl   # about 10 minutes
+    python benchmarks/answer_verifier.py --from /tmp/verifier.npz --parts hand    # the hand measures and cosine only
 """
 
 from __future__ import annotations
