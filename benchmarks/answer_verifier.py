@@ -144,14 +144,18 @@ def _fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[Scaler, Any]:
     return sc, fit_logistic(sc.transform(x), y.astype(float), l2, balanced=True)
 
 
-def question_scores(d: dict[str, Any], p: np.ndarray, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per question of the candidates `sel`: the best candidate's P and its place (-1 and 0 when none)."""
+def question_scores(d: dict[str, Any], p: np.ndarray, sel: np.ndarray,
+                    first: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per question of the candidates `sel`: the best candidate's P and its place (-1 and 0 when none); with
+    `first`, the hand ranking's first candidate's P is written into it."""
     n = len(d["y"])
     best, place = np.zeros(n), np.full(n, -1)
     for j in np.flatnonzero(sel):
         q = d["cq"][j]
         if p[j] > best[q] or place[q] < 0:
             best[q], place[q] = p[j], d["place"][j]
+        if first is not None and d["place"][j] == 0:
+            first[q] = p[j]
     return best, place
 
 
@@ -178,20 +182,23 @@ def choose_l2(d: dict[str, Any], train: np.ndarray, folds: int = 5) -> float:
 
 
 def _scored(d: dict[str, Any], train: np.ndarray, test: np.ndarray, l2: float) -> tuple[np.ndarray, np.ndarray]:
-    """Verifier score and best place of the questions of the `test` candidates, fitted on the `train` ones."""
+    """Verifier score and best place of the questions of the `test` candidates, fitted on the `train` ones; the
+    hand ranking's first candidate's P is written into `d["first_p"]`."""
     sc, head = _fit(d["x"][train], d["label"][train], l2)
     p = np.zeros(len(test))
     p[test] = head.predict_proba(sc.transform(d["x"][test]))
-    return question_scores(d, p, test)
+    return question_scores(d, p, test, d["first_p"])
 
 
 def out_of_writer(d: dict[str, Any], plan: list[tuple[str, list[str]]], l2: float,
-                  inner: int = 5) -> dict[str, Any]:
+                  inner: int = 5, margin: bool = False) -> dict[str, Any]:
     """Each question's verifier score and best place, from a verifier fitted on its plan's training writers; and,
     per fold, every question's score as that fold's typed confidence reads it: the training writers' cross-fitted
     (their writers dealt into `inner` groups, each scored by a verifier fitted on the others), the tested writer's
-    from the verifier fitted on all of them (`inner` 0: no cross-fitting, the fold's scores are None)."""
+    from the verifier fitted on all of them (`inner` 0: no cross-fitting, the fold's scores are None); with
+    `margin`, each fold's scores are (best P, the hand ranking's first's P) pairs."""
     n = len(d["y"])
+    d["first_p"] = np.zeros(n)
     score, place, per_fold = np.full(n, np.nan), np.full(n, -1), {}
     for w, train_writers in plan:
         tr = np.isin(d["cw"], train_writers)
@@ -200,14 +207,14 @@ def out_of_writer(d: dict[str, Any], plan: list[tuple[str, list[str]]], l2: floa
         score[mine], place[mine] = s[mine], pl[mine]
         if not inner:
             continue
-        fold = np.where(mine, s, np.nan)
+        fold, first = np.where(mine, s, np.nan), np.where(mine, d["first_p"], np.nan)
         group = {v: i % inner for i, v in enumerate(train_writers)}
         g = np.array([group.get(v, -1) for v in d["cw"]])
         for f in range(inner):
             s, _ = _scored(d, tr & (g != f), tr & (g == f), l2)
             held = np.isin(d["writer"], [v for v in train_writers if group[v] == f])
-            fold[held] = s[held]
-        per_fold[w] = fold
+            fold[held], first[held] = s[held], d["first_p"][held]
+        per_fold[w] = np.column_stack([fold, first]) if margin else fold
     return {"score": score, "place": place, "per_fold": per_fold or None}
 
 
@@ -246,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=6, help="candidates per question (default 6, first_rank.K)")
     ap.add_argument("--parts", choices=("all", "emb", "hand"), default="all")
     ap.add_argument("--dims", type=int, default=32, help="principal directions kept of q*s and of |q-s| (0: all)")
+    ap.add_argument("--margin", action="store_true",
+                    help="(b) also reads the best P's logit minus that of the hand ranking's first candidate")
     ap.add_argument("--inner", type=int, default=5, help="groups the training writers' scores are cross-fitted in")
     ap.add_argument("--l2", type=float, default=None,
                     help="fixed L2 (default: chosen by grouped CV over the writers before --forward-from)")
@@ -264,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     # chosen once, on writers no recent writer's figure is tested on
     l2 = args.l2 or choose_l2(d, np.isin(d["cw"], writers[:writers.index(args.forward_from)]))
     for name, plan in plans.items():
-        got = out_of_writer(d, plan, l2)
+        got = out_of_writer(d, plan, l2, args.inner, args.margin)
         tested = tuple(w for w, _ in plan)
         print(f"## {name} (k={args.k}, parts={args.parts}, dims={args.dims}, L2 {l2:g})")
         print(f"(a) verifier AUROC: recent {pooled_auroc(d, got['score'], RECENT)}; "

@@ -34,11 +34,13 @@ def read(path: Path) -> list[tuple[tuple[str, str], Inputs]]:
 
 def with_score(recorded: list[tuple[tuple[str, str], Inputs]], at: dict[tuple[str, str], int],
                score: np.ndarray) -> list[Inputs]:
-    """The inputs with the verifier score's logit appended to each row (0 where the question has none)."""
+    """The inputs with the verifier score's logit appended to each row (0 where the question has none); a score of
+    two columns (best P, the hand ranking's first's P) appends the best's logit and its margin over the first's."""
     out = []
     for key, q in recorded:
-        v = score[at[key]]
-        v = _logit(float(v)) if not np.isnan(v) else 0.0
+        v = np.atleast_1d(score[at[key]])
+        z = [_logit(float(x)) if not np.isnan(x) else 0.0 for x in v]
+        v = np.array(z[:1] + [z[0] - z[1]] if len(z) == 2 else z)
         out.append(replace(q, row=np.append(q.row, v), pruned=None if q.pruned is None else np.append(q.pruned, v)))
     return out
 
