@@ -9,10 +9,12 @@ seen, and writes them as JSON lines; scoring then refits the confidence for each
 out, or `--forward-from W`: each writer from W on fitted on the writers before it) and applies `archehr.ask`'s
 decision to the recorded inputs: for the shipped settings it gives `everyday.py`'s decisions question for question,
 in seconds per fit instead of minutes. `--l2`, `--drop` (feature name prefixes), `--false-decline` and
-`--review-share` are the fit's settings to measure.
+`--review-share` are the fit's settings to measure, `--absent-decline` the outright decline's; `--pool-from W`
+pools the writers from W on apart (the recent ones, whose near-miss questions are the hardest).
 
     python benchmarks/typed_refit.py --record /tmp/typed.jsonl
     python benchmarks/typed_refit.py --inputs /tmp/typed.jsonl --forward-from AV --drop typed_ coverage_
+    python benchmarks/typed_refit.py --inputs /tmp/typed.jsonl --false-decline 0.01 --absent-decline 1 --pool-from AV
 """
 
 from __future__ import annotations
@@ -48,12 +50,21 @@ class Inputs:
     ruled: bool
     given: bool
     generator_declined: bool
+    # the note names nothing the question asks about and the lexical model declines (before `typed.ABSENT_DECLINE`
+    # is applied: None in inputs recorded without it), and whether it asks for a result
+    names_nothing: bool | None = None
+    result_kind: bool = False
 
 
-def decide(model: Any, q: Inputs, cols: np.ndarray | None = None) -> tuple[bool, bool, float]:
+def decide(model: Any, q: Inputs, cols: np.ndarray | None = None,
+           absent_decline: float | None = None) -> tuple[bool, bool, float]:
     """(declined, flagged, confidence shown) as `archehr.ask.answer` decides them, `model` a `TypedConfidence` fitted
-    on the columns `cols` of the rows (all when None)."""
-    if q.absent:
+    on the columns `cols` of the rows (all when None); with `absent_decline`, the outright decline of a question the
+    note names nothing of taken at that lexical P instead of `typed.ABSENT_DECLINE` (inputs recording it)."""
+    absent = q.absent
+    if absent_decline is not None and q.names_nothing is not None:
+        absent = q.names_nothing and (q.lexical_p < absent_decline or q.result_kind)
+    if absent:
         return True, False, q.lexical_p
     pick = (lambda r: r) if cols is None else (lambda r: r[cols])
     p = model.probability(pick(q.row), None if q.pruned is None else pick(q.pruned))
@@ -78,6 +89,9 @@ def record(out: Path) -> None:
 
     def judged(model: Any, typed: Any, p: Any, types: Any, story: Any = None) -> Any:
         out = judge(model, typed, p, types, story)
+        names_nothing = bool(types.concepts and (types.note_coverage == 0 or (types.missing_known and types.kind ==
+                                                                               "test_result")) and model.abstains(p))
+        seen.update(names_nothing=names_nothing, result_kind=types.kind == "test_result")
         seen.update(row=typed_row(p, types), pruned=ask._story_row(model, types, *story) if story else None,
                     lexical_p=p, absent=out[2] != "", held=bool(types.best_typed >= review.HOLDS_MIN
                                                                  or review.names_asked(types)))
@@ -100,7 +114,8 @@ def record(out: Path) -> None:
                 "row": seen["row"].tolist(), "pruned": None if seen["pruned"] is None else seen["pruned"].tolist(),
                 "lexical_p": seen["lexical_p"], "absent": seen["absent"], "held": seen["held"],
                 "ruled": bool(seen.get("ruled", False)), "given": bool(seen.get("given", False)),
-                "generator_declined": bool(r.abstained and not seen["absent"])}))
+                "generator_declined": bool(r.abstained and not seen["absent"]),
+                "names_nothing": seen["names_nothing"], "result_kind": seen["result_kind"]}))
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -110,7 +125,8 @@ def read_inputs(path: Path) -> list[Inputs]:
         d = json.loads(line)
         out.append(Inputs(d["writer"], d["answerable"], np.array(d["row"]),
                           None if d["pruned"] is None else np.array(d["pruned"]), d["lexical_p"], d["absent"],
-                          d["held"], d["ruled"], d["given"], d["generator_declined"]))
+                          d["held"], d["ruled"], d["given"], d["generator_declined"], d.get("names_nothing"),
+                          bool(d.get("result_kind", False))))
     return out
 
 
@@ -125,24 +141,29 @@ def figures(decisions: list[tuple[bool, bool, float]], answerable: np.ndarray) -
 
 
 def score(qs: list[Inputs], plan: list[tuple[str, list[str]]], cols: np.ndarray, l2: float, false_decline: float,
-          review_share: float) -> dict[str, dict[str, float]]:
+          review_share: float, absent_decline: float | None = None,
+          pool: tuple[str, ...] = ()) -> dict[str, dict[str, float]]:
     """Each (writer, writers fitted on) of `plan`: the confidence fitted on those writers' rows (columns `cols`),
-    the writer's figures; "mean" and "pooled" over them."""
+    the writer's figures; "mean" and "pooled" over them, and with `pool` "pooled W1-Wn" over those writers."""
     x = np.array([q.row[cols] for q in qs])
     y = np.array([q.answerable for q in qs], dtype=float)
     g = np.array([q.writer for q in qs])
-    out, pooled, held_y = {}, [], []
+    out, pooled, held_y, part, part_y = {}, [], [], [], []
     for w, train in plan:
         tr = np.isin(g, train)
         model = T.fit_typed(x[tr], y[tr], g[tr], false_decline, review_share, l2=l2)
         idx = np.flatnonzero(g == w)
-        dec = [decide(model, qs[i], cols) for i in idx]
+        dec = [decide(model, qs[i], cols, absent_decline) for i in idx]
         out[w] = figures(dec, y[idx].astype(bool))
         pooled += dec
         held_y += list(y[idx].astype(bool))
+        if w in pool:
+            part += dec
+            part_y += list(y[idx].astype(bool))
     keys = ("caught", "flagged", "false_decline", "auroc")
     mean = {k: float(np.nanmean([out[w][k] for w, _ in plan])) for k in keys}
-    return {**out, "mean": mean, "pooled": figures(pooled, np.array(held_y))}
+    extra = {f"pooled {pool[0]}-{pool[-1]}": figures(part, np.array(part_y))} if part else {}
+    return {**out, "mean": mean, "pooled": figures(pooled, np.array(held_y)), **extra}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drop", nargs="*", default=[], metavar="PREFIX", help="leave out features named so")
     ap.add_argument("--false-decline", type=float, default=T.FALSE_DECLINE)
     ap.add_argument("--review-share", type=float, default=T.REVIEW_SHARE)
+    ap.add_argument("--absent-decline", type=float, default=None, metavar="P",
+                    help="the lexical P under which a question the note names nothing of is declined outright "
+                         f"(default: as recorded, i.e. {T.ABSENT_DECLINE}; 1 declines every such question)")
+    ap.add_argument("--pool-from", metavar="W", help="also print the figures pooled over W and the writers after it")
     args = ap.parse_args(argv)
     if args.record:
         record(args.record)
@@ -166,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = ([(held[0], list(before)) for before, held in forward_folds(writers, args.forward_from)]
             if args.forward_from else [(w, [v for v in writers if v != w]) for w in writers])
     cols = np.array([k for k, n in enumerate(T.FEATURES) if not n.startswith(tuple(args.drop))])
-    got = score(qs, plan, cols, args.l2, args.false_decline, args.review_share)
+    got = score(qs, plan, cols, args.l2, args.false_decline, args.review_share, args.absent_decline,
+                writers[writers.index(args.pool_from):] if args.pool_from in writers else ())
     print("| writer | unanswerable declined or flagged | answerable flagged | false decline | AUROC |")
     print("|---|---|---|---|---|")
     for w, f in got.items():

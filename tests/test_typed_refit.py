@@ -69,3 +69,17 @@ def test_fit_typed_shrinks_more_with_a_larger_l2() -> None:
     loose, tight = fit_typed(rows, y, groups, l2=0.1), fit_typed(rows, y, groups, l2=100.0)
     assert abs(tight.head.weights[0]) < abs(loose.head.weights[0])
     assert fit_typed(rows, y, groups).head.weights.tolist() == fit_typed(rows, y, groups, l2=L2).head.weights.tolist()
+
+
+def test_decide_applies_another_outright_decline_level_to_inputs_recording_it() -> None:
+    tr = _bench()
+    cols = np.array([0])
+    # the note names nothing the question asks about; the lexical P 0.2 (recorded: not declined outright)
+    q = _q(0.9, names_nothing=True)
+    assert tr.decide(MODEL, q, cols)[0] is False
+    assert tr.decide(MODEL, q, cols, absent_decline=0.3) == (True, False, 0.2)
+    assert tr.decide(MODEL, q, cols, absent_decline=0.1)[0] is False
+    # a result question is declined outright at any level
+    assert tr.decide(MODEL, _q(0.9, names_nothing=True, result_kind=True), cols, absent_decline=0.1)[0] is True
+    # inputs recorded without it keep their recorded decision
+    assert tr.decide(MODEL, _q(0.9, absent=True), cols, absent_decline=0.0)[0] is True
