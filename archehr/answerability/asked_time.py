@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, NUMBER, TEST_SHARE, asked_rows, with_next
-from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
+from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
 from archehr.answerability.holds import LENGTH_COMPOUND
 
 _N = NUMBER
@@ -38,7 +38,7 @@ COURSE = re.compile(
 # "after 6 weeks", "POD 3", "tomorrow"
 WHEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
-    rf"\[\*\*\d{{4}}-|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
+    rf"{DEID_DATE}|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
     rf"\b{WEEKDAY}\b|\b(?:{TOMORROW}|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
     rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,4}}\b|"
     r"\bweek\s*\d+\b|\b(?:annual(?:ly)?|yearly|weekly|monthly|daily)\b|"

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.dates import WEEKDAY
 from archehr.answerability.firm_answers import W_WEAK
 from archehr.answerability.holds import LENGTH_COMPOUND, UNIT
 
@@ -36,7 +37,7 @@ COURSE_END = re.compile(
     r"\brest of (?:your|his|her|their|my) li|\bongoing\b|\bfor good\b|"
     # "until" or "through" with an end: a date, a stop, a review or a healing ("until stopped", "until seen in GI
     # clinic", "through 10/21"), not any condition ("two tabs until new supply", "not wait until morning")
-    r"\b(?:until|till|through|thru)\s+(?:\[\*\*|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    rf"\b(?:until|till|through|thru)\s+(?:\[\*\*|\d|{WEEKDAY}\b|"
     r"(?:[\w'-]+\s+){0,5}?(?:stop\w*|finish\w*|complet\w*|review\w*|seen|clinic|appointment|heal\w*|gone|"
     r"resolv\w*|normal|told|advised|otherwise|end\w*|over|off|remov\w*|out)\b)", re.I)
 # a dose's spacing or a wait around an event: "4 hours apart", "at least 4 hours between it and", "30 minutes
