@@ -24,14 +24,15 @@ import re
 
 from archehr.answerability.dates import CLOCK, DATE
 from archehr.answerability.when_answers import asks_clinician, asks_past, asks_visit, books_a_test
+from archehr.answerability.when_first import AHEAD_WORDS
 
 SIGNATURE_WORDS = 12  # a signature line holds at most so many words
 # a short line ending with a date and its clock time: "R. Castellanos, Consultant Hand Surgeon 06/05/2025 14:52"
 _SIGNATURE = re.compile(rf"^.{{0,80}}?\b{DATE},?\s+(?:at\s+)?{CLOCK}\W*$", re.I)
-# said to come: a plan, a booking, a visit ("will", "booked", "review", "clinic", "please attend")
-_AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
-                    r"clinic|attend|please|to be|return|come back|check|see (?:you|him|her|them)|until|then|"
-                    r"arranged)\b", re.I)
+# said to come, so no signature: a plan, a booking, a visit (`when_first.AHEAD_WORDS`: "will", "booked", "review",
+# "clinic", "please attend") or a check ("Wound check 12/03/2026 10:00"); not `when_first`'s "to stay" and
+# "rearranged", which read a log entry's plan
+_AHEAD = re.compile(rf"\b(?:{AHEAD_WORDS}|check)\b", re.I)
 # a person by title ("Mr Reyes", "Dr. Okafor"): "miss", "doctor" and "nurse" left out, as patients write them as
 # words ("miss class", "the doctor about")
 _PERSON = re.compile(r"\b(?:mr|mrs|ms|dr|prof|sister)\.?\s+([a-z][a-z-]+)\b(?!')", re.I)
