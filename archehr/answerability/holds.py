@@ -29,6 +29,13 @@ _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 LENGTH_COMPOUND = (rf"\b{_N}-(?:hours?|hrs?|days?|weeks?|months?)\s+(?:[\w-]+\s+){{0,2}}?(?:course|pump|infusion|"
                    r"supply|treatment|programme|program|regimen|drip|taper|trial|stay|monitor|patch|break|block)s?\b|"
                    rf"\bfor an?\s+{_N}-(?:hours?|hrs?|days?|weeks?|months?)\b")
+# a dose's spacing or a wait around an event, told by its length ("at least 2 hours apart", "30 minutes before food"),
+# and its pieces: `asked_time` reads it as a how-long answer, `course_link` takes it out of a line, with more forms,
+# before reading a course
+SPACING_LEAD = r"at least |about |around |up to "
+SPACING_UNIT = r"hours?|hrs?|minutes?|mins?"
+SPACING_SIDE = r"apart|before|after|later|earlier|from"
+SPACING = rf"\b(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
