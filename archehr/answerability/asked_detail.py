@@ -28,7 +28,17 @@ import numpy as np
 
 from archehr.answerability.asked_thing import asked_rows, kept_concepts, with_next
 from archehr.answerability.date_unset import DATE_FIELD
-from archehr.answerability.dates import MONTHS
+from archehr.answerability.dates import (
+    AM_PM,
+    DAY_MONTH,
+    HOUR_MINUTE,
+    ISO_DATE,
+    MONTHS,
+    ORDINAL,
+    TOMORROW,
+    WEEKDAY,
+    WEEKDAY_SHORT,
+)
 from archehr.answerability.test_words import PENDING, RESULT, RESULT_GIVEN
 
 if TYPE_CHECKING:
@@ -38,11 +48,12 @@ if TYPE_CHECKING:
 # ("she forgets which day." is no ask: the day word ends its clause)
 DATE_ASKED = re.compile(r"\b(?:what|which) (?:date|day)\b(?:\s+of\s+the\s+week)?(?!\s*[.,;!])|\bthe (?:exact )?date\b|"
                         r"\bwhen exactly\b|\bexact (?:date|day)\b|\bcalendar\b", re.I)
-# a day on the calendar: a date, a weekday, a clock time, "tomorrow", "day 5", "the same day" (not "in 4 months")
+# a day on the calendar: a date, a weekday, a clock time, "tomorrow", "day 5", "the same day" (not "in 4 months");
+# its clock time is narrower than `dates.CLOCK`: "9.15" only with its "am" or "pm" ("2.50" alone is a number)
 CALENDAR = re.compile(
-    rf"\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\.\d{{2}}\s*(?:am|pm)\b|"
-    rf"\b\d{{1,2}}\s*(?:am|pm)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b|"
-    rf"\b(?:tomorrow|tonight)\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,2}}\b|"
+    rf"\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b{HOUR_MINUTE}\b|\b\d{{1,2}}\.\d{{2}}\s*{AM_PM}\b|"
+    rf"\b\d{{1,2}}\s*{AM_PM}\b|\b{WEEKDAY}s?\b|\b{WEEKDAY_SHORT}\b|"
+    rf"\b(?:{TOMORROW}|tonight)\b|\b\d{{1,2}}{ORDINAL}\s+(?:of\s+)?(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,2}}\b|"
     r"\[\*\*|\bday\s*\d+\b|\bsame day\b", re.I)
 DOSE_ASKED = re.compile(r"\bwhat (?:dose|dosage|strength)\b|\bhow (?:many|much) (?:mg|milligrams?|mcg|micrograms?)\b|"
                         r"\bwhich dose\b|\bhow strong\b", re.I)

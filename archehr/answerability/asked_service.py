@@ -29,10 +29,20 @@ _SERVICE = re.compile(r"^(?:\w*olog(?:y|ist|i)\w*|\w*iatr\w*|dentist\w*|dental|d
                       r"physio\w*|podiatr\w*|chiropod\w*|optom\w*|optician\w*|orthodont\w*|orthopaed\w*|orthoped\w*|"
                       r"orthot\w*|prosthet\w*|midwi\w*|audiolog\w*|pharmacist|psycholog\w*|counsel\w*|"
                       r"therapist|ophthalm\w*|dermat\w*|endocrin\w*|rheumat\w*|neurosurg\w*)$")
-# a person named by a title in the question: "Mr Raman", "Dr. Kell", "Sister Brennan"
-_PERSON = re.compile(r"\b(?:mr|mrs|ms|miss|dr|doctor|prof|professor|sister|nurse)\.?\s+([a-z][a-z'-]+)", re.I)
-_NOT_NAMES = frozenset({"appt", "appointment", "again", "next", "visit", "clinic", "the", "my", "his", "her", "a",
-                        "for", "and", "or", "to", "at", "on", "in", "when", "is", "was", "will"})
+# the titles a person is named by ("Mr Raman", "Dr. Kell", "Sister Brennan"), and those of them patients also write
+# as plain words ("miss class", "the doctor about", "ask the nurse")
+TITLES = ("mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor", "sister", "nurse")
+TITLE_WORDS = frozenset({"miss", "doctor", "professor", "nurse"})
+# a person named by a title in the question, the name as group 1 ("Dr Kell's" gives "kell's"): `PERSON` reads every
+# title; `PERSON_STRICT` (`when_other`, which weighs a person against the others a line names) leaves out the
+# `TITLE_WORDS` and any name with an apostrophe in it or after it ("Dr Kell's", "Dr O'Neill")
+PERSON = re.compile(rf"\b(?:{'|'.join(TITLES)})\.?\s+([a-z][a-z'-]+)", re.I)
+PERSON_STRICT = re.compile(rf"\b(?:{'|'.join(t for t in TITLES if t not in TITLE_WORDS)})\.?\s+([a-z][a-z-]+)\b(?!')",
+                           re.I)
+# words after a title that name no one ("Dr appt", "the nurse again"): these in both rules, each with its own more
+NOT_NAMES = frozenset({"appt", "appointment", "again", "next", "visit", "clinic", "the", "my", "his", "her", "for",
+                       "and", "when", "will", "was"})
+_NOT_NAMES = NOT_NAMES | {"a", "or", "to", "at", "on", "in", "is"}
 _ASKS_VISIT = re.compile(r"\b(?:appointments?|appts?|visit|see|seeing|seen|go back|come back|check[\s-]?up|"
                          r"follow[\s-]?up|review|clinic)\b", re.I)
 W_OTHER_SERVICE = 0.75
@@ -43,7 +53,7 @@ def service_concepts(question: str, concepts: Sequence) -> list[int]:
     no visit)."""
     if not _ASKS_VISIT.search(question):
         return []
-    people = {tuple(tokens(m.group(1))) for m in _PERSON.finditer(question) if m.group(1).lower() not in _NOT_NAMES}
+    people = {tuple(tokens(m.group(1))) for m in PERSON.finditer(question) if m.group(1).lower() not in _NOT_NAMES}
     out = []
     for k, c in enumerate(concepts):
         words = {w for ph in c.phrases for w in ph} | set(c.surface)
@@ -87,7 +97,7 @@ def service_rows(question: str, concepts: Sequence, named: np.ndarray,
 
 def _is_person(question: str, concept) -> bool:
     """The concept is a person the question names by title ("Mr Raman")."""
-    return concept.surface in {tuple(tokens(m.group(1))) for m in _PERSON.finditer(question)}
+    return concept.surface in {tuple(tokens(m.group(1))) for m in PERSON.finditer(question)}
 
 
 def _other_service(text: str) -> bool:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, NUMBER, TEST_SHARE, asked_rows, with_next
-from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
-from archehr.answerability.holds import LENGTH_COMPOUND
+from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
+from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD, SPACING_UNIT
 
 _N = NUMBER
 # units of a course's length or a time: not `holds.UNIT` on purpose, as a course is also counted in cycles and
@@ -38,7 +38,7 @@ COURSE = re.compile(
 # "after 6 weeks", "POD 3", "tomorrow"
 WHEN = re.compile(
     rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
-    rf"\[\*\*\d{{4}}-|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
+    rf"{DEID_DATE}|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
     rf"\b{WEEKDAY}\b|\b(?:{TOMORROW}|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
     rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,4}}\b|"
     r"\bweek\s*\d+\b|\b(?:annual(?:ly)?|yearly|weekly|monthly|daily)\b|"
@@ -55,12 +55,11 @@ WHEN = re.compile(
 _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*{_U}"
                     r"(?:\s+(?:to|before)\s+\w+(?:\s+\w+)?)?", re.I)
 # a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
-_SPACING = re.compile(rf"\b(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
-                      r"(?:hours?|hrs?|minutes?|mins?)\s+(?:apart|before|after|later|earlier|from)\b", re.I)
+_SPACING = re.compile(SPACING, re.I)
 # a span asked in days or longer, and a span of minutes or hours (which does not answer one)
 _DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
-_SHORT = re.compile(rf"\b(?:for |every |over )?(?:at least |about |around |up to )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
-                    r"(?:hours?|hrs?|minutes?|mins?)\b(?:\s+at a time)?", re.I)
+_SHORT = re.compile(rf"\b(?:for |every |over )?(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                    rf"(?:{SPACING_UNIT})\b(?:\s+at a time)?", re.I)
 # a when question about an event to come; a sentence telling what was done, and one telling what is to come
 _COMING_Q = re.compile(r"\bwhen (?:does|do|will|is|are)\b|\bnext\b|\bdue\b", re.I)
 _DONE = re.compile(r"\b(?:given|was|were|had|received|last|stopped|born|showed|been)\b", re.I)

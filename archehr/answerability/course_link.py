@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.dates import WEEKDAY
 from archehr.answerability.firm_answers import W_WEAK
-from archehr.answerability.holds import LENGTH_COMPOUND, UNIT
+from archehr.answerability.holds import LENGTH_COMPOUND, SPACING_LEAD, SPACING_SIDE, SPACING_UNIT, UNIT
 
 _N = NUMBER
 _UNIT = UNIT
-_SHORT_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?)"
 # a course or an end: a length ("for 6 months", "x5d", "14-day", "2-3 weeks"), "lifelong", "indefinitely",
 # "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"
 COURSE_END = re.compile(
@@ -36,13 +36,14 @@ COURSE_END = re.compile(
     r"\brest of (?:your|his|her|their|my) li|\bongoing\b|\bfor good\b|"
     # "until" or "through" with an end: a date, a stop, a review or a healing ("until stopped", "until seen in GI
     # clinic", "through 10/21"), not any condition ("two tabs until new supply", "not wait until morning")
-    r"\b(?:until|till|through|thru)\s+(?:\[\*\*|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    rf"\b(?:until|till|through|thru)\s+(?:\[\*\*|\d|{WEEKDAY}\b|"
     r"(?:[\w'-]+\s+){0,5}?(?:stop\w*|finish\w*|complet\w*|review\w*|seen|clinic|appointment|heal\w*|gone|"
     r"resolv\w*|normal|told|advised|otherwise|end\w*|over|off|remov\w*|out)\b)", re.I)
-# a dose's spacing or a wait around an event: "4 hours apart", "at least 4 hours between it and", "30 minutes
-# before food", "within 2 hours after intercourse"
-_SPACING = re.compile(rf"\b(?:at least |about |around |up to |within |leave )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
-                      rf"{_SHORT_UNIT}\s+(?:apart|before|after|between|later|earlier|from)\b", re.I)
+# a dose's spacing or a wait around an event: "4 hours apart", "30 minutes before food" (`holds.SPACING`), and in
+# more forms than a how-long answer reads, as it is only taken out of a line: "within 2 hours after intercourse",
+# "leave 4 h between it and ..."
+_SPACING = re.compile(rf"\b(?:{SPACING_LEAD}|within |leave )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+                      rf"(?:{SPACING_UNIT}|h)\s+(?:{SPACING_SIDE}|between)\b", re.I)
 # a question asking for such a wait or a session's length ("how long before sex", "how long do i wait", "how long
 # is each treatment", "how long can he sit out"): a spacing answers it
 _WAIT_Q = re.compile(r"\b(?:before|after|wait|apart|between|each|every|at a time|per|session|sit\w*|"

@@ -15,13 +15,21 @@ larger pattern and compiled with `re.I`, as every rule that reads them does. The
 - `WEEKDAY`: a weekday's full name, "Monday", "wednesday"; `WEEKDAY_SHORT`: its three letters, "Mon", "tue";
 - `HOUR_MINUTE`: "09:15", "9:15"; `AM_PM`: "am", "pm" (as in "3pm", "10:15 am");
 - `TOMORROW`: the day after the note's, "tomorrow";
+- `DEID_DATE`: the opening of a de-identified date, "[**2190-3-1**]" (as far as its year and dash: what follows varies);
+- `CALENDAR_DAY`: a day or a month number that can stand in a date, 1 to 31 ("14/10", "3/7"), where a blood pressure
+  ("92/60") must not read as a date: narrower than `DAY_MONTH`'s any one or two digits on purpose;
 - `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
   `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
 
 The rules that read them: `when_first` (a log stamp, a time to come), `when_answers` (a booked slot, a date of
 something done, the note's own date), `result_first` and `asked_thing.DATE_TIME` (a date or a clock time read out
-before looking for a value), `date_unset` (a firm date), `asked_time` (a when answer). The note splitter's own stamp
-patterns (`archehr.data.note_stamps`) stay apart: the data layer imports nothing of the answerability rules.
+before looking for a value), `date_unset` (a firm date), `asked_time` (a when answer), `kinds` (a booked slot, the
+strong form of a when answer), `holds` and `review.WHEN_GIVEN` (a date or an interval given), `course_link` (an end,
+"until Monday"), `firm_answers` (a "since" of time, a log row's time), `asked_detail.CALENDAR` (a day asked for),
+`test_words.PLANNED` (a booked test's time), `med_decisions` (a log entry's stamp). The note splitter's own stamp
+patterns (`archehr.data.note_stamps`) stay apart: the data layer imports nothing of the answerability rules; so do
+the relevance features' (`archehr.relevance.everyday`: the answerability rules import the relevance package, and
+its features are the shipped model's, not to move with these).
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ WEEKDAY_SHORT = r"(?:mon|tue|wed|thu|fri|sat|sun)"
 HOUR_MINUTE = r"\d{1,2}:\d{2}"
 AM_PM = r"(?:am|pm)"
 TOMORROW = r"tomorrow"
+DEID_DATE = r"\[\*\*\d{4}-"
+CALENDAR_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 
 # a month named in a date, by its first three letters and any more, with or without a full stop ("Mar", "March",
 # "Sept.")

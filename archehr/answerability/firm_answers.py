@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from archehr.answerability.dates import MONTHS
+from archehr.answerability.dates import HOUR_MINUTE, MONTHS, WEEKDAY
 from archehr.answerability.holds import RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT
@@ -41,7 +41,7 @@ _EVENTS = (r"birth|admission|discharge|surgery|operation|diagnosis|transplant|vi
            r"retirement|pregnancy")
 # "since" of time: "since the summer", "since 05/04", "since his last visit", "ever since": no cause
 _SINCE_TIME = re.compile(
-    rf"\bever since\b|\bsince\s+(?:\d|(?:{MONTHS})\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|then\b|"
+    rf"\bever since\b|\bsince\s+(?:\d|(?:{MONTHS})\b|{WEEKDAY}|then\b|"
     rf"yesterday|last\b|this\b|then\b|age\b|(?:{_EVENTS})\b|"
     rf"(?:the|his|her|their|my|your|our)\s+(?:last\s+|recent\s+|previous\s+|first\s+)?"
     rf"(?:summer|winter|spring|autumn|fall|weekend|holidays?|new year|christmas|hospital|{_EVENTS})\b)", re.I)
@@ -222,7 +222,7 @@ def decision_rank(question: str, texts: list[str], topic: np.ndarray, score: np.
 
 # a lab line or a table row: a test's name and its value, with a unit, a flag or a table's bars, and no sentence
 # around it ("Creatinine 1.4 mg/dL   eGFR 48", "Neutrophils | 0.8 | x10^9/L | 2.0-7.5 | L"): the result itself
-_VALUE_ROW = re.compile(rf"^\W*(?:\d{{1,2}}:\d{{2}}\s+)?[A-Za-z][\w()/^ -]{{0,30}}?\s*[:|=]?\s*[<>]?\d+(?:\.\d+)?\s*"
+_VALUE_ROW = re.compile(rf"^\W*(?:{HOUR_MINUTE}\s+)?[A-Za-z][\w()/^ -]{{0,30}}?\s*[:|=]?\s*[<>]?\d+(?:\.\d+)?\s*"
                         rf"(?:\|\s*\S|(?i:{LAB_UNIT})|\s+(?:H|L|HH|LL|high|low)\b)", re.I)
 W_LATER = 0.15  # (kinds.W_LATER) what the latest line adds, at most, to a "last level" result question
 W_ROW = 0.1  # what a value row adds (times the topic) for a result question

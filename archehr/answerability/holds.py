@@ -11,14 +11,16 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.dates import CALENDAR_DAY, DEID_DATE, TOMORROW, WEEKDAY
 from archehr.answerability.test_words import PENDING as PENDING  # re-exported: kinds, ask and roles read it here
 from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
 from archehr.answerability.test_words import VERDICT as VERDICT
 
 _N = NUMBER  # a count in figures or words (`asked_thing.NUMBER`)
 _UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
-# a day or a month in a date ("14/10", "3/7"): at most 31, so a blood pressure ("92/60") is no date
-_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+# a day or a month in a date ("14/10", "3/7"): at most 31, so a blood pressure ("92/60") is no date (`dates.DAY_MONTH`
+# takes any one or two digits)
+_DAY = CALENDAR_DAY
 # a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
 _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 # a length told as a compound before the treatment it measures ("46-hour fluorouracil pump", "a 10-day course", "7-day
@@ -27,6 +29,13 @@ _RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 LENGTH_COMPOUND = (rf"\b{_N}-(?:hours?|hrs?|days?|weeks?|months?)\s+(?:[\w-]+\s+){{0,2}}?(?:course|pump|infusion|"
                    r"supply|treatment|programme|program|regimen|drip|taper|trial|stay|monitor|patch|break|block)s?\b|"
                    rf"\bfor an?\s+{_N}-(?:hours?|hrs?|days?|weeks?|months?)\b")
+# a dose's spacing or a wait around an event, told by its length ("at least 2 hours apart", "30 minutes before food"),
+# and its pieces: `asked_time` reads it as a how-long answer, `course_link` takes it out of a line, with more forms,
+# before reading a course
+SPACING_LEAD = r"at least |about |around |up to "
+SPACING_UNIT = r"hours?|hrs?|minutes?|mins?"
+SPACING_SIDE = r"apart|before|after|later|earlier|from"
+SPACING = rf"\b(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
@@ -48,9 +57,9 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # a schedule tells when the next one falls: "then 40 mg every other week starting 02/06"
         rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
-        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|\[\*\*\d{{4}}-|"
-        rf"\b{_DAY}/{_DAY}\b|\btomorrow\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
-        rf"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
+        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|{DEID_DATE}|"
+        rf"\b{_DAY}/{_DAY}\b|\b{TOMORROW}\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
+        rf"\b{WEEKDAY}\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
         rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
         rf"\(\s*{_N}\s*{_UNIT}\s*\)|\bhd\s*#?\d+|\bpod\s*#?\d+|\bwill (?:be|have|see|review|call)\b|"
         # shorthand dates and intervals: "~2-3 wk after", "in 24-48 h", "on ___", "DOL 5", "today", "before discharge"

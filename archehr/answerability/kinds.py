@@ -42,6 +42,16 @@ from archehr.answerability.asked_link import linked
 from archehr.answerability.asked_service import service_share
 from archehr.answerability.course_link import course_strength
 from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
+from archehr.answerability.dates import (
+    DAY_MONTH,
+    DEID_DATE,
+    HOUR_MINUTE,
+    ISO_DATE,
+    SLASH_DATE,
+    TOMORROW,
+    WEEKDAY,
+    WEEKDAY_SHORT,
+)
 from archehr.answerability.features import QUESTION_FILLER, Concept
 from archehr.answerability.holds import (
     ASKS_VERDICT,
@@ -78,15 +88,14 @@ HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without th
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
                           r"will be (?:seen|removed|placed|repeated)|repeat \w+ in|planned (?:procedure|for))\b|"
                           # a booked slot: a weekday or a date, then a clock time ("Wed 10/08/2026 6:00 AM")
-                          r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun|"
-                          r"\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b[^.;]{0,40}?\b\d{1,2}:\d{2}\b", re.I)
+                          rf"\b(?:{WEEKDAY}|{WEEKDAY_SHORT}|{SLASH_DATE})\b[^.;]{{0,40}}?\b{HOUR_MINUTE}\b", re.I)
 W_APPOINTMENT = 0.12
 # a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
 # a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
 # (so does a why answer's weak cue)
 _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
                           rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\s+(?:after|from|post|before)\b|"
-                          rf"\b\d{{1,2}}/\d{{1,2}}\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\btomorrow\b|"
+                          rf"\b{DAY_MONTH}\b|{DEID_DATE}|\b{ISO_DATE}\b|\b{TOMORROW}\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
 W_WEAK = 0.6
 # an appointment still to be booked by someone else ("PT office will call to schedule within 1 week", "you will be

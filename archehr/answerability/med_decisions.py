@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from archehr.answerability.dates import ISO_DATE
+
 # an action on a medicine: started, stopped, continued, held, changed, a dose moved ("back to 4 mg", "reduced from"),
 # a replacement ("instead of", "replaced by", "switched to"), an order row ("START", "STOP", "CONTINUE")
 DECISION = re.compile(
@@ -43,8 +45,8 @@ _GOES_ON = re.compile(r"\bto (?:continue|stop|start|restart|hold)\b|\b(?:then|an
 W_TAKEN = 0.6  # the share of its rank a line recording a dose taken or given keeps for a med_change question
 W_LATEST = 0.2  # what the latest entry of a log adds (times the topic) for a med_change question
 # an entry's stamp at the start of a line: "14/05/2025 09:12", "23/05/2025 10:05", "09:05 ...", "2025-05-14 09:12"
-_STAMP = re.compile(r"^\W*(?:(?:\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}-\d{1,2}-\d{1,2})[ ,T]+)?\d{1,2}[:.]\d{2}"
-                    r"\b|^\W*(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2})\s*[:-]?\s+(?=[A-Za-z])")
+_STAMP = re.compile(rf"^\W*(?:(?:\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{ISO_DATE})[ ,T]+)?\d{{1,2}}[:.]\d{{2}}"
+                    rf"\b|^\W*(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|{ISO_DATE})\s*[:-]?\s+(?=[A-Za-z])")
 LOG_ENTRIES = 3  # a note with at least this many stamped lines is a log
 
 

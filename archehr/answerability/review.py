@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
 from archehr.answerability.test_words import PENDING, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
@@ -41,8 +42,8 @@ _U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
     rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\b|"
-    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|\[\*\*\d{{4}}-|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|"
-    rf"\b\d{{1,2}}/\d{{1,2}}\b|\btomorrow\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bnext\s+(?:week|month)\b|"
+    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
+    rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
 # a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
 DURATION_GIVEN = re.compile(

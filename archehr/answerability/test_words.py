@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.dates import AM_PM
+
 # a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
 # "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
 # answer a result question first)
@@ -86,7 +88,7 @@ NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
 # a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
 # 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
 PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
-                     r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", re.I)
+                     r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*" + AM_PM + r"\b", re.I)
 RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)

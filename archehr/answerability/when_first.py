@@ -42,10 +42,13 @@ _TODAY = re.compile(r"\btoday\b", re.I)
 # a time to come: a date, a weekday, an interval ahead ("in 2 weeks", "within 10 days", "next week", "tomorrow")
 _TIME = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b|\b(?:in|within)\s+(?:about\s+|the next\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?"
                    rf"\s*(?:days?|weeks?|wks?|months?)\b|\bnext\s+(?:week|month)\b|\b{TOMORROW}\b", re.I)
-# a time said to come: a plan, a booking, a review, what waits until then
-_AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
-                    r"clinic|attend|please|to be|to stay|return|come back|see (?:you|him|her|them)|until|then|"
-                    r"rearranged|arranged)\b", re.I)
+# words saying a time is still to come: a plan, a booking, a review, a visit, what waits until then ("will",
+# "booked", "review", "clinic", "please attend", "until"); `when_other` reads them too, each rule with its own few more
+AHEAD_WORDS = (r"will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|clinic|attend|"
+               r"please|to be|return|come back|see (?:you|him|her|them)|until|then|arranged")
+# a time said to come after a log stamp: those words, a line kept on ("Line to stay until the antibiotics finish")
+# or a visit moved ("rearranged to 2 May")
+_AHEAD = re.compile(rf"\b(?:{AHEAD_WORDS}|to stay|rearranged)\b", re.I)
 
 
 def stamps_only(text: str) -> bool:

@@ -22,21 +22,21 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.asked_service import NOT_NAMES, PERSON_STRICT
 from archehr.answerability.dates import CLOCK, DATE
 from archehr.answerability.when_answers import asks_clinician, asks_past, asks_visit, books_a_test
+from archehr.answerability.when_first import AHEAD_WORDS
 
 SIGNATURE_WORDS = 12  # a signature line holds at most so many words
 # a short line ending with a date and its clock time: "R. Castellanos, Consultant Hand Surgeon 06/05/2025 14:52"
 _SIGNATURE = re.compile(rf"^.{{0,80}}?\b{DATE},?\s+(?:at\s+)?{CLOCK}\W*$", re.I)
-# said to come: a plan, a booking, a visit ("will", "booked", "review", "clinic", "please attend")
-_AHEAD = re.compile(r"\b(?:will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
-                    r"clinic|attend|please|to be|return|come back|check|see (?:you|him|her|them)|until|then|"
-                    r"arranged)\b", re.I)
-# a person by title ("Mr Reyes", "Dr. Okafor"): "miss", "doctor" and "nurse" left out, as patients write them as
-# words ("miss class", "the doctor about")
-_PERSON = re.compile(r"\b(?:mr|mrs|ms|dr|prof|sister)\.?\s+([a-z][a-z-]+)\b(?!')", re.I)
-_NOT_NAMES = frozenset("""appt appointment again next visit clinic the my his her for and when will was about who that
-this there today tomorrow with from back said says told""".split())
+# said to come, so no signature: a plan, a booking, a visit (`when_first.AHEAD_WORDS`: "will", "booked", "review",
+# "clinic", "please attend") or a check ("Wound check 12/03/2026 10:00"); not `when_first`'s "to stay" and
+# "rearranged", which read a log entry's plan
+_AHEAD = re.compile(rf"\b(?:{AHEAD_WORDS}|check)\b", re.I)
+# a person by title ("Mr Reyes", "Dr. Okafor") is read by `asked_service.PERSON_STRICT` (not the titles patients
+# write as words: "miss class", "the doctor about"); the words after a title that name no one:
+_NOT_NAMES = NOT_NAMES | frozenset("about who that this there today tomorrow with from back said says told".split())
 _CONSULT = re.compile(r"\b(?:consult|consultation|assessment|to assess|to discuss|discussion|evaluation|opinion)\b",
                       re.I)
 # a removal or an operation asked: "when are they taking my gallbladder out", "when do they remove the plate"
@@ -61,6 +61,6 @@ def signature(text: str) -> bool:
 
 def other_person(question: str, text: str) -> bool:
     """The question asks a person by title and the line names only others by title."""
-    asked = {m.group(1).lower() for m in _PERSON.finditer(question)} - _NOT_NAMES
-    said = {m.group(1).lower() for m in _PERSON.finditer(text)}
+    asked = {m.group(1).lower() for m in PERSON_STRICT.finditer(question)} - _NOT_NAMES
+    said = {m.group(1).lower() for m in PERSON_STRICT.finditer(text)}
     return bool(asked and said) and not any(a in text.lower() for a in asked)

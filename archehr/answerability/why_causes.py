@@ -32,7 +32,7 @@ import numpy as np
 
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
-from archehr.data.reason_fields import reason_field
+from archehr.data.reason_fields import CAUSE_LABELS, reason_field
 
 # cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
 # comma (", so propranolol is not suitable"), a thing unsafe or unsuitable, a referral's or a request's reason, a
@@ -43,8 +43,7 @@ _MORE = re.compile(
     r"interacts? with|interfer\w+ with|stops? \w+ (?:from )?(?:being |working)|can't be used|cannot be used|"
     r"should not be used|no longer (?:needed|required|necessary) (?:as|because|since|now that)|now that)\b|"
     r"[,;]\s*so\s+\w+|"
-    r"^\W*(?:reason for (?:referral|request|admission|review|surgery|procedure|the \w+)|referred for|"
-    r"indications?|reasons?)\s*:\s*\S|"
+    rf"^\W*(?:{CAUSE_LABELS})\s*:\s*\S|"  # a referral's or a request's reason (`data.reason_fields`)
     r"(?:^|[,;(]|\s)as (?:not|no longer|no)\b|"
     # a medicine row's comment: "STOP gliclazide - replaced by insulin", "CHANGE metformin ... - kidney function
     # still recovering", "HOLD apixaban: bleeding"

@@ -31,6 +31,15 @@ REASON_LABELS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      r"(?: for [a-z ]{2,30})?|clinical (?:details|question)|reasons?|why|purpose(?: of [a-z ]{2,30})?", "", ()),
 )
 
+# Label forms that make a why answer's first line give a cause, whatever value follows (a cause marker of
+# `answerability.why_causes`, besides its own reading of `reason_field`): a short list of its own, kept by the
+# others. Its forms are `REASON_LABELS`' too, but it also takes "Reason for review:" and "Reason for the visit:" (a
+# visit's labels there: the complaint restated), "the" with any word ("Reason for the 2nd scan:") and any value, a
+# date too; it leaves out "RFR", "admitted for", "Clinical indication:", "Why:", "Purpose:" and a label with
+# "explained", "given" or "discussed".
+CAUSE_LABELS = (r"reason for (?:referral|request|admission|review|surgery|procedure|the \w+)|referred for|"
+                r"indications?|reasons?")
+
 _LABELS = tuple((re.compile(r"^\W*(?:" + form + r")(?: explained(?: again)?| given| discussed)?\s*:\s*(?=\S)", re.I),
                  subject, stems) for form, subject, stems in REASON_LABELS)
 
