@@ -66,3 +66,19 @@ def test_a_print_stamp_beside_its_printers_name_is_one_footer():
     assert not is_page_furniture("Page 1 of 2                Printed 04/05/2026 11:20")
     note = "Seen today.\n\nPrinted 04/05/2026 11:20    Hillside Labs, 12 Mill Lane, Corby\n"
     assert texts(note)[-1] == "Printed 04/05/2026 11:20 Hillside Labs, 12 Mill Lane, Corby"
+
+
+def test_a_log_in_columns_keeps_its_writers_initial_with_the_entry():
+    # the time, two spaces, the writer, two spaces, the entry
+    note = ("11/02/2026 08:30  K. Mensah (Carer)  Breakfast eaten. Walked to the lounge.\n"
+            "11/02/2026 12:15  K. Mensah  Refused lunch.\n")
+    assert texts(note) == ["11/02/2026 08:30 K. Mensah (Carer) Breakfast eaten.", "Walked to the lounge.",
+                           "11/02/2026 12:15 K. Mensah Refused lunch."]
+
+
+def test_a_writer_in_brackets_or_with_a_role_before_the_colon_after_an_entrys_time():
+    assert should_join("21/05/2026 10:02 [T.", "Hobbs, ward nurse] Patient rang.", "text")
+    assert should_join("21/05/2026 15:40 [Dr K.", "Ilori, SHO] Reviewed on the ward.", "text")
+    assert should_join("22/05/2026 W.", "Fenn ANP: Results reviewed.", "text")
+    # a plain sentence after a time's letter still starts anew
+    assert not should_join("Seen at 10:02 in bay C.", "Next review tomorrow.", "text")

@@ -27,8 +27,14 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|DR|MR|MRS
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 # an entry's writer named after its time or date, an initial and a surname before a comma, a colon, a dash or a
 # bracket ("04/18/2025 11:52 N." + "Greer, PA-C: Wound check done"): a letter after a time ends no sentence there
-_STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s[A-Z]\.$")
-_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:,|:|\s+[-\u2013(])")
+# (a log's columns too: the time, two spaces or a tab, the writer, another gap, the entry: "08/07 07:45  S." + "Rao
+# (Senior Carer)  New pack started"; a gap of two spaces or a tab after the surname is a column's end)
+# (in brackets, with a title, and with a role before the colon too: "12/03 09:14 [S." + "Pike, EPAU nurse] Rang",
+# "14:40 [Dr M." + "Adeyemi, SHO]", "10/06/2025 L." + "Quaye ANP: Results reviewed.")
+_STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
+                            r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Nurse)\.?\s+)?[A-Z]\.$")
+_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*"
+                                r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t)")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
