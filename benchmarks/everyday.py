@@ -200,7 +200,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BH": ("heldout-bh/raw/questions.yaml",), "BI": ("heldout-bi/raw/questions.yaml",),
            "BJ": ("heldout-bj/raw/questions.yaml",), "BK": ("heldout-bk/raw/questions.yaml",),
            "BL": ("heldout-bl/raw/questions.yaml",), "BM": ("heldout-bm/raw/questions.yaml",),
-           "BN": ("heldout-bn/raw/questions.yaml",), "BO": ("heldout-bo/raw/questions.yaml",)}
+           "BN": ("heldout-bn/raw/questions.yaml",), "BO": ("heldout-bo/raw/questions.yaml",),
+           "BP": ("heldout-bp/raw/questions.yaml",), "BQ": ("heldout-bq/raw/questions.yaml",),
+           "BR": ("heldout-br/raw/questions.yaml",), "BS": ("heldout-bs/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
