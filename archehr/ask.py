@@ -378,17 +378,15 @@ def _judge(model: Any, typed: Any, p: float | None, types: Any,
     P, and a reason to decline outright ("" if none). With `story` (the question, the split note, the lexicon),
     a question telling a story around its ask has its P weighed with that of the question without the story's
     words the note never names (`_story_row`)."""
-    from archehr.answerability.typed import ABSENT_DECLINE, typed_row
+    from archehr.answerability.typed import declines_outright, names_nothing, typed_row
 
     # the typed model was fitted over the lexical P: other answerability models keep their own decision
     lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
     judge = _typed_model(typed) if p is not None and lexical else None
     if judge is None or p is None:
         return model, p, ""
-    absent = types.note_coverage == 0 or (types.missing_known and types.kind == "test_result")
-    if types.concepts and absent and model.abstains(p) and (p < ABSENT_DECLINE or types.kind == "test_result"):
-        # the note never names the thing asked about (or the test asked about; the lexicon and brand
-        # names counting), and the lexical model declines too: firmly, or of a test (`typed.ABSENT_DECLINE`)
+    if names_nothing(types) and model.abstains(p) and declines_outright(p, types.kind):
+        # the note never names the thing asked about, and the lexical model declines too: firmly, or of a test
         return model, p, f"the note does not name what the question asks about (P(answerable) {p:.2f})"
     pruned = _story_row(model, types, *story) if story is not None else None
     return judge, judge.probability(typed_row(p, types), pruned), ""

@@ -63,7 +63,8 @@ def decide(model: Any, q: Inputs, cols: np.ndarray | None = None,
     note names nothing of taken at that lexical P instead of `typed.ABSENT_DECLINE` (inputs recording it)."""
     absent = q.absent
     if absent_decline is not None and q.names_nothing is not None:
-        absent = q.names_nothing and (q.lexical_p < absent_decline or q.result_kind)
+        absent = q.names_nothing and T.declines_outright(q.lexical_p, "test_result" if q.result_kind else "",
+                                                         absent_decline)
     if absent:
         return True, False, q.lexical_p
     pick = (lambda r: r) if cols is None else (lambda r: r[cols])
@@ -89,9 +90,7 @@ def record(out: Path) -> None:
 
     def judged(model: Any, typed: Any, p: Any, types: Any, story: Any = None) -> Any:
         out = judge(model, typed, p, types, story)
-        names_nothing = bool(types.concepts and (types.note_coverage == 0 or (types.missing_known and types.kind ==
-                                                                               "test_result")) and model.abstains(p))
-        seen.update(names_nothing=names_nothing, result_kind=types.kind == "test_result")
+        seen.update(names_nothing=T.names_nothing(types) and model.abstains(p), result_kind=types.kind == "test_result")
         seen.update(row=typed_row(p, types), pruned=ask._story_row(model, types, *story) if story else None,
                     lexical_p=p, absent=out[2] != "", held=bool(types.best_typed >= review.HOLDS_MIN
                                                                  or review.names_asked(types)))

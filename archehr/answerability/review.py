@@ -109,10 +109,15 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
 
     if best is None or types.kind not in ASKED_FACTS or fact_given(types, best, question):
         return False
-    lines = [best[0]]
-    if types.topic.size and types.topic.max() > 0:
-        lines += [split.sentences[i].text for i in np.flatnonzero(types.topic >= types.topic.max() - 1e-9)]
+    lines = [best[0], *(split.sentences[i].text for i in top_topic(types))]
     return any(asked_undetermined(types.kind, t) for t in lines)
+
+
+def top_topic(types: Any) -> np.ndarray:
+    """The sentences naming the most of the question's topic (none when no sentence names any of it)."""
+    if not types.topic.size or types.topic.max() <= 0:
+        return np.zeros(0, dtype=int)
+    return np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
 
 
 def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | None]:
@@ -275,10 +280,9 @@ def result_awaited(types: Any, split: SplitNote) -> bool:
     """A result question whose test the note names most fully (the sentences naming the most of the question's
     topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
     culture result"): what the test found is not in the note, whichever sentence comes first."""
-    if types.kind != "test_result" or not types.topic.size or types.topic.max() <= 0:
+    if types.kind != "test_result":
         return False
-    top = np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
-    return any(PENDING.search(split.sentences[i].text) for i in top)
+    return any(PENDING.search(split.sentences[i].text) for i in top_topic(types))
 
 
 def fact_given(types: Any, best: tuple[str, float] | None, question: str | None = None) -> bool:

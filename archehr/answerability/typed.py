@@ -74,6 +74,18 @@ REVIEW_SHARE = 0.20
 ABSENT_DECLINE = 0.05
 
 
+def names_nothing(types: AnswerTypes) -> bool:
+    """The note names nothing the question asks about: no concept of it, or not the test of a result question (the
+    lexicon and brand names counting)."""
+    return bool(types.concepts) and (types.note_coverage == 0 or (types.missing_known and types.kind == "test_result"))
+
+
+def declines_outright(p: float, kind: str, level: float = ABSENT_DECLINE) -> bool:
+    """A question the note names nothing of (`names_nothing`), which the lexical model declines at P `p`, gets "The
+    note does not say." outright: firmly (under `level`), or a result question at any declining P."""
+    return p < level or kind == "test_result"
+
+
 def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
     """The feature row (`FEATURES` order) of one question: the lexical P and the answer-type measures."""
     q = min(max(p, 1e-4), 1 - 1e-4)
