@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import STAMP, STAMP_ONLY, starts_with_stamp
+from archehr.data.note_stamps import STAMP, is_entry_head, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
@@ -98,8 +98,9 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     # (two measurements two spaces apart in a line of fields are two: "BSA: 1.78 m2     Height 163 cm  Weight 70 kg")
     cells = [piece for a, b in cells for piece in _measurement_pair(line, a, b)]
     # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
-    # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142")
-    if len(cells) == 2 and starts_with_stamp(line) and STAMP_ONLY.match(line[cells[0][0]:cells[0][1]].strip()) \
+    # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142"); so is a time with the entry's
+    # kind or its writer ("10:30 VISIT  Advice given: ...", "14:20 S. Rao  Obs: BP 118/70, settled overnight")
+    if len(cells) == 2 and starts_with_stamp(line) and is_entry_head(line[cells[0][0]:cells[0][1]]) \
             and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
         return []
     return cells
@@ -110,7 +111,10 @@ def field_cells(line: str) -> list[tuple[int, int]]:
 # (or with them: "patient: ann lee    dob: 01/02/1990"; and "dictated by dr jo kent", "transcribed 04/05/2025")
 _SPOKEN_LABEL = re.compile(r"(?:patient|pt|name|dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? no|ref|"
                            r"date of (?:visit|clinic|dictation|letter)|dr|consultant|gp|age|sex|ward|dictated by|"
-                           r"typed|transcribed|seen by|date seen) \S|[a-z][a-z .'/-]{0,24}: \S")
+                           r"typed|transcribed|seen by|date seen) \S|[a-z][a-z .'/-]{0,24}: \S"
+                           # (or any name of a few words in lower case before a value with a digit: "clinic date
+                           # 02/06/2025", "bed 14", "ur 55102")
+                           r"|[a-z]+(?: [a-z]+){0,2} \d")
 # a dictation's title before its fields ("urology outpatient dictation   pt: ...")
 _SPOKEN_TITLE = re.compile(r"[a-z][a-z '&/-]{2,50}(?=\s{2}|\t)")
 

@@ -43,8 +43,9 @@ _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief
                          # (the complaint a patient presents with, in a few words, as the chief complaint is)
                          r"|Presenting (?:complaint|problem)"
                          r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*"
-                         # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...")
-                         r"|Note|NB)$", re.IGNORECASE)
+                         # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...", nor
+                         # does a report's comment on its results: "Comment: Low sodium is likely from the diuretic.")
+                         r"|Note|NB|Comments?)$", re.IGNORECASE)
 # a narrative clause: a subject, then a verb in a tense a report uses, within its first words ("Bilirubin peaked
 # at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
 # ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none

@@ -46,7 +46,11 @@ _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
 _RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
                             # a patient's message starts sentences in lower case ("blisters on it. it's been
                             # burning", "thanks. do I need ..."): after a word, before a word that opens one
-                            r"|(?:(?<=[a-z]{3}[.!?])|(?<=[a-z][!?]{2}))\s+(?=(?:i|i'm|im|it's|its|it|do|does|did|can|"
+                            # (or an English word of two letters, "blisters on it. it's been", "woke me up. it";
+                            # short forms of two letters end no sentence: "1 g po. she settled", "pt. is")
+                            r"|(?:(?<=[a-z]{3}[.!?])|(?<=[a-z][!?]{2})"
+                            r"|(?<=(?<![\w.])(?:it|me|up|on|us|so|go|be)[.!?]))"
+                            r"\s+(?=(?:i|i'm|im|it's|its|it|do|does|did|can|"
                             r"could|should|will|would|thanks|thank|we|she|he|they|my|our|please|pls|how|what|when|"
                             r"why|where|is|are|was|has|have|had)\b)")
 

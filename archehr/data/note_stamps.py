@@ -50,3 +50,16 @@ def is_stamp_only(text: str) -> bool:
     text = text.strip()
     return bool(STAMP_ONLY.match(text)) and re.search(r"\d[:/-]\d", text) is not None \
         and not text.endswith((".", "!", "?"))
+
+
+# a log entry's head before its first field: a stamp, then the entry's kind in capitals or who wrote it, in a few
+# words that open in capitals ("06/10/2024 10:30 VISIT", "14:20 S. Rao", "09:05 Sr J. Holt (RN)")
+_ENTRY_HEAD = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+(?:-\s+)?"
+                         r"(?:\(?(?:[A-Z]\.|[A-Z][\w'-]*)\)?,?(?:\s+|$)){0,4}$")
+
+
+def is_entry_head(text: str) -> bool:
+    """A stamp alone, or a stamp with the entry's kind or its writer after it (`_ENTRY_HEAD`): the head of a log's
+    entry, which stays with the entry's first sentence or field (the caller knows the line opens with a stamp)."""
+    text = text.strip()
+    return bool(_ENTRY_HEAD.match(text)) and not text.endswith((".", "!", "?", ":"))

@@ -74,6 +74,12 @@ def wrap_width(text: str) -> int:
     prose = [x if x.strip() and len(x) <= 200 and not is_lab_line(x) and not laid_out(x) else "" for x in prose]
     wrapped = [len(a) for a, b in zip(prose, prose[1:], strict=False)
                if a and b and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a))]
+    # a dictation typed as it was spoken, each paragraph one long line, opens its lines in lower case: two lines or
+    # more of over 200 characters, more than the lines that seem to wrap, show it is not hard-wrapped ("hand therapy
+    # review dictated by ..." + "patient raymond hollis ..." are header lines, each a unit)
+    unwrapped = sum(len(text[s:e].rstrip()) > 200 for s, e in text_lines(text))
+    if unwrapped >= 2 and unwrapped > len(wrapped):
+        return NOT_WRAPPED
     if len(wrapped) >= 2:
         width = max(wrapped)
         # a narrow width that more lines run past than show it: the note is not hard-wrapped, and its lower-case

@@ -1,0 +1,95 @@
+"""Structural split rules any writer's export may trigger, each on invented lines whose split is written out by
+hand: a report's comment is a field, a patient's lower-case sentence after a two-letter word, a dictation typed one
+paragraph a line, a dictated header's lower-case names before their values, a log entry's head (stamp, kind or
+writer) kept with its first field."""
+
+from __future__ import annotations
+
+from archehr.data.note_split import split_note
+from archehr.data.note_stamps import is_entry_head
+from archehr.data.note_wrap import NOT_WRAPPED, wrap_width
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+# --- a report's comment on its results is a field, not a section heading prose --------------------------------
+
+def test_a_reports_comment_keeps_its_label():
+    note = "Sodium 129 mmol/L (L)\nPotassium 4.1 mmol/L\n\nComment: Low sodium is likely from the water tablet.\n"
+    assert texts(note)[-1] == "Comment: Low sodium is likely from the water tablet."
+
+
+def test_a_narrative_topic_label_still_heads_its_clause():
+    # (the rule names comments only: a topic's one word before a narrative clause is still a label of its own)
+    note = "Feeds: She is breastfeeding every 3 hours and waking for feeds.\nSleep: settled\n"
+    assert texts(note)[:2] == ["Feeds:", "She is breastfeeding every 3 hours and waking for feeds."]
+
+
+# --- a patient's message: a sentence in lower case after a word of two letters -------------------------------
+
+def test_a_lower_case_sentence_after_a_two_letter_word_starts_anew():
+    note = "[Patient message - 10/11/2026 07:32] hi the rash has blisters on it. it's been burning for 3 days now\n"
+    assert texts(note) == ["[Patient message - 10/11/2026 07:32] hi the rash has blisters on it.",
+                           "it's been burning for 3 days now"]
+
+
+def test_a_short_form_before_lower_case_ends_no_sentence():
+    assert texts("Reviewed the pt. is comfortable and eating.\n") == ["Reviewed the pt. is comfortable and eating."]
+
+
+# --- a dictation typed one paragraph a line -------------------------------------------------------------------
+
+_LONG = ("he says the knee is much better and he is walking two miles a day without the stick, the swelling "
+         "has settled and he sleeps through the night, he wants to go back to football next month and i have said "
+         "he can start light training")
+
+
+def test_a_dictation_with_long_unwrapped_lines_is_not_hard_wrapped():
+    assert len(_LONG) > 200
+    note = (f"knee review dictated by sam hill physio on 3 may 2025\npatient tom reed date of birth 2 june 1980\n"
+            f"{_LONG}.\n{_LONG}.\n")
+    assert wrap_width(note) == NOT_WRAPPED
+    assert texts(note)[:2] == ["knee review dictated by sam hill physio on 3 may 2025",
+                               "patient tom reed date of birth 2 june 1980"]
+
+
+def test_a_hard_wrapped_note_with_one_long_line_still_wraps():
+    note = ("The knee is much better and he is walking two miles a day without the\n"
+            "stick and the swelling has settled.\n" + _LONG + ".\n")
+    assert texts(note)[0] == ("The knee is much better and he is walking two miles a day without the stick and "
+                              "the swelling has settled.")
+
+
+# --- a dictated header names its fields in lower case -----------------------------------------------------------
+
+def test_lower_case_names_before_values_with_digits_are_fields():
+    note = "pt: REED, Tom   dob 02/06/1980   clinic date 03/05/2025   clinician: sam hill\n\nhe is well.\n"
+    assert texts(note)[:4] == ["pt: REED, Tom", "dob 02/06/1980", "clinic date 03/05/2025", "clinician: sam hill"]
+
+
+# --- a log entry's head stays with its first field --------------------------------------------------------------
+
+def test_an_entry_head_is_a_stamp_with_its_kind_or_writer():
+    assert is_entry_head("06/10/2024 10:30 VISIT")
+    assert is_entry_head("14:20 S. Rao")
+    assert is_entry_head("0815")
+    assert not is_entry_head("14:20 pt seen by")
+    assert not is_entry_head("10:30 Seen. Then")
+
+
+def test_a_log_entrys_kind_stays_with_its_labelled_first_field():
+    note = ("04/10/2024 09:00 PHONE  Mum called, baby feeding well.\n"
+            "04/10/2024 13:40 VISIT  Advice given: feed every 3 hours and call us if he is sleepy.\n")
+    assert texts(note)[-1] == "04/10/2024 13:40 VISIT Advice given: feed every 3 hours and call us if he is sleepy."
+
+
+def test_a_writers_name_stays_with_the_label_after_it():
+    note = "14:20 S. Rao  Obs: BP 118/70, settled and sleeping overnight.\n"
+    assert texts(note) == ["14:20 S. Rao Obs: BP 118/70, settled and sleeping overnight."]
+
+
+def test_a_header_line_of_a_stamp_and_fields_keeps_its_fields_apart():
+    note = "12/02/2026 16:41   FROM: CLINIC   TO: 555-0142\n\nPlease see the letter below.\n"
+    assert texts(note)[:3] == ["12/02/2026 16:41", "FROM: CLINIC", "TO: 555-0142"]
