@@ -93,3 +93,49 @@ def test_a_writers_name_stays_with_the_label_after_it():
 def test_a_header_line_of_a_stamp_and_fields_keeps_its_fields_apart():
     note = "12/02/2026 16:41   FROM: CLINIC   TO: 555-0142\n\nPlease see the letter below.\n"
     assert texts(note)[:3] == ["12/02/2026 16:41", "FROM: CLINIC", "TO: 555-0142"]
+
+
+# --- an order over its instruction, set in, is one entry even without a full stop ------------------------------
+
+def test_an_order_with_its_instruction_set_in_is_one_unit():
+    note = "Treatment given:\nSTART Doxycycline 100 mg capsule\n    Take 1 capsule by mouth twice a day for 10 days\n"
+    assert texts(note) == ["Treatment given:",
+                           "START Doxycycline 100 mg capsule Take 1 capsule by mouth twice a day for 10 days"]
+
+
+# --- an appointment's name over the line that says it is yet to be booked ---------------------------------------
+
+def test_an_appointment_yet_to_be_booked_is_one_block():
+    note = ("Your appointments\n\n  Physio review (Dr Lane)\n  To be booked if the ankle is still sore at 6 weeks. "
+            "We will phone you.\n\nRest the ankle.\n")
+    assert texts(note) == ["Your appointments", "Physio review (Dr Lane) To be booked if the ankle is still sore at "
+                           "6 weeks. We will phone you.", "Rest the ankle."]
+
+
+def test_a_name_over_two_sentences_of_advice_is_no_appointment():
+    note = "  Ankle sprain\n  Rest the ankle for 2 days. Use ice packs.\n"
+    assert texts(note) == ["Ankle sprain", "Rest the ankle for 2 days.", "Use ice packs."]
+
+
+# --- a numbered appointment's heading over its lines set in ----------------------------------------------------
+
+def test_a_numbered_heading_over_lines_set_in_is_a_unit_of_its_own():
+    note = "Appointment 1\n  Monday 2 June 2025, 09:15\n  Eye clinic, Level 2\n"
+    assert texts(note) == ["Appointment 1", "Monday 2 June 2025, 09:15 Eye clinic, Level 2"]
+
+
+def test_a_numbered_heading_flush_with_its_lines_labels_the_block():
+    note = "Appointment 2\nMonday 9 June 2025, 14:20\nTravel clinic, Room 1\n"
+    assert texts(note) == ["Appointment 2 Monday 9 June 2025, 14:20 Travel clinic, Room 1"]
+
+
+# --- a paragraph of phrases, one a line ------------------------------------------------------------------------
+
+def test_full_lines_of_phrases_are_a_list_not_a_wrap():
+    note = ("Some prose wrapped at this width so that the note reads as hard-wrapped text,\n"
+            "and it carries on here.\n\n"
+            "Diagnosis: Ankle sprain, right lateral ligament, grade two injury, seen today\n"
+            "Tendon strain, right peroneal tendons\nAsthma; hay fever\n")
+    assert wrap_width(note) == 77  # (the diagnosis line is 77 long: the next line's first word would not fit)
+    assert texts(note)[1:] == ["Diagnosis: Ankle sprain, right lateral ligament, grade two injury, seen today",
+                               "Tendon strain, right peroneal tendons", "Asthma; hay fever"]

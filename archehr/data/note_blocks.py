@@ -35,6 +35,9 @@ _PENDING_WHEN = re.compile(r"^(?:Date|Time|Day|Appointment)s?(?: and time)?:?\s+
                            re.IGNORECASE)
 # the heading above the blocks ("Your upcoming appointments") is not part of the first one
 _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
+# nor is a numbered appointment's heading over its lines set in under it ("Appointment 1" + "  Wed 11 June, 08:45"):
+# a unit of its own (flush with its lines it is the block's label: "Appointment 2" + "Monday 09/06/2025, 14:20")
+_NUMBERED_HEADING = re.compile(r"^(?:appointment|visit|booking) (?:\d{1,2}|[A-Z])(?: of \d{1,2})?:?$", re.IGNORECASE)
 # an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
@@ -105,6 +108,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
+                and not (_NUMBERED_HEADING.match(lines[i - 1]) and deeper(i, i - 1)) \
                 and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\b[A-Z])[.!?]\s", lines[i - 1]) \
                 and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
@@ -168,6 +172,7 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
         end = i + 1 + len(under)  # (the line after them is back at the name's depth, or there is none)
         if under and (end == len(lines) or leads[end] <= leads[i]) \
                 and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) and _when_first(lines[i + 1]) \
+                and not _NUMBERED_HEADING.match(lines[i]) \
                 and all(len(lines[j]) <= 120 and not ITEM.match(lines[j]) for j in under):
             blocks[i] = under[-1]
             i = under[-1] + 1
@@ -195,6 +200,8 @@ def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
     appointments, or with a time of day), or says the clinic will book it."""
     if leads[i] == 0 or (i > 0 and leads[i - 1] >= leads[i]) or not _title_line(lines[i]):
         return i
+    if _booked_later(lines, leads, i + 1, leads[i]):
+        return i + 1
     last = i
     while last + 1 < len(lines) and last - i < _SET_IN_LINES - 1 and leads[last + 1] == leads[i] \
             and _block_line(lines[last + 1]):
@@ -213,6 +220,20 @@ def _stack_at(lines: list[str], leads: list[int], i: int) -> int:
     if last > i and (dated or (whens == 0 and any(_TO_BE_BOOKED.search(x) for x in stack))):
         return last
     return i
+
+
+# an appointment not yet booked, said in the line under its name: "To be scheduled after the pollen season."
+_NOT_YET_BOOKED = re.compile(r"^(?:To be|Will be|Not yet|Yet to be) (?:booked|scheduled|arranged|confirmed|made)\b",
+                             re.IGNORECASE)
+
+
+def _booked_later(lines: list[str], leads: list[int], k: int, depth: int) -> bool:
+    """Is line k, at `depth` and the last at it, the note that an appointment named on the line above is yet to be
+    booked, in a sentence or two ("Burns review (Dr Faulkner)" + "To be booked if not healed by day 14. We will phone
+    you.")? The name and that line are one appointment block."""
+    return k < len(lines) and leads[k] == depth and (k + 1 == len(lines) or leads[k + 1] < depth) \
+        and len(lines[k]) <= 160 and lines[k].endswith(".") and not ITEM.match(lines[k]) \
+        and not FIELD.match(lines[k]) and bool(_NOT_YET_BOOKED.match(lines[k]) or _TO_BE_BOOKED.search(lines[k]))
 
 
 def _closing_sentence(lines: list[str], leads: list[int], k: int, depth: int) -> bool:

@@ -336,8 +336,11 @@ def entry_heads(raw: list[str]) -> set[int]:
     # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
     # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg"); a
     # medicine over its instruction set in under it heads an entry alone too ("Vitamin D 400 units" + "   Give 1 drop.")
+    # (an instruction to the patient needs no full stop: "START Biktarvy 50/200/25 mg tablet" + "   Take 1 tablet by
+    # mouth once a day for 28 days")
     return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
-                    and raw[i + 1].rstrip().endswith(".") and not raw[i].rstrip().endswith(":")} \
+                    and (raw[i + 1].rstrip().endswith(".") or _INSTRUCTION.match(raw[i + 1].strip()))
+                    and not raw[i].rstrip().endswith(":")} \
         | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
         | {i for i in range(len(raw) - 1)
            if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \

@@ -154,6 +154,7 @@ class _Paragraph:
     heads: set[int]  # lines that head an entry
     groups: set[int]  # lines that head a group of entries
     named: list[int | None]  # the length of a section label opening the line, if any
+    phrases: bool = False  # three lines or more, each opening in a capital, none ending a sentence: a list of lines
 
     def next_line(self, index: int) -> str:
         """The paragraph's line after line `index`, with its indentation ("" past its end)."""
@@ -187,7 +188,17 @@ def _read_paragraph(paragraph: list[tuple[int, int]], text: str, width: int, soa
     named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
         else [None] * len(lines)
     return _Paragraph(text, paragraph, width, soap, blocks, table_lines(laid_out), heads,
-                      group_heads(laid_out, heads), named)
+                      group_heads(laid_out, heads), named, _phrase_lines(lines, laid_out))
+
+
+def _phrase_lines(lines: list[str], laid_out: list[str]) -> bool:
+    """Is a paragraph a list of phrases, one a line ("Diagnosis: Venous leg ulcer, left leg" + "Superficial venous
+    reflux" + "Hypertension; type 2 diabetes"): three lines or more at one depth, each opening in a capital, none
+    ending a sentence or left open? A full line there wraps nothing: prose wrapped over three lines ends a sentence
+    (lines set in under a line are its own: "Follow-up with Dr. Lee" + "    To be scheduled after your results")."""
+    return len(lines) >= 3 and len({len(x) - len(x.lstrip()) for x in laid_out}) == 1 \
+        and all(re.match(r"[A-Z]", x) and not x.endswith((".", "!", "?", ":")) and not OPEN_END.search(x)
+                for x in lines)
 
 
 def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = False,
@@ -275,7 +286,7 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
         unit.kind = "lab"
     elif KEY_VALUE.match(line):  # (an export's key and value opens a unit: no line above runs on into it)
         unit.kind = "text"
-    elif open_unit is not None and (open_unit.kind == "stamp" or _carries_on(
+    elif open_unit is not None and (open_unit.kind == "stamp" or not para.phrases and _carries_on(
             open_unit, laid_out, line, para.width, unit.lead, para.next_line(index))):
         open_unit.end = unit.end  # (a stamp line takes its entry's first line whatever it holds)
         if open_unit.kind in ("row", "stamp"):  # a row with its instructions under it: prose sentences
