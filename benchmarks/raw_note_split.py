@@ -7,8 +7,9 @@ space folded, a leading bullet, checkbox, emoji bullet or e-mail quote mark drop
 or cut. `tests/fixtures/export_zoo` holds ten invented notes in export shapes rare in the writers' folders (CSV,
 key=value, HL7 segments, JSON, a quoted e-mail, a markdown table, a phone app's emoji list, a fax cover, a 1.1
 outline, a two-column leaflet), `tests/fixtures/export_zoo_blind` six more written after the rules for the first,
-`tests/fixtures/export_zoo2_blind` fifteen more written before the rules that followed them; pass them as FOLDER to
-score them.
+`tests/fixtures/export_zoo2_blind` fifteen more written before the rules that followed them,
+`tests/fixtures/export_zoo3_blind` six more (Windows line endings and tabs, a fax's OCR, a portal thread with quoted
+replies, markdown, an ISO timeline, quoted CSV); pass them as FOLDER to score them.
 
     python benchmarks/raw_note_split.py [FOLDER ...] [--splitter rules|spacy] [--show N]
 
@@ -28,10 +29,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 # a bullet or a checkbox ("\u2610", "[ ]", "[x]"): the markers note_split reads as list items
-# (also a phone app's symbol or emoji bullet, "\u2705 ", and an e-mail's quote marks, "> ")
-_BULLET = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8"
+# (also a phone app's symbol or emoji bullet, "\u2705 ", and an e-mail's quote marks, "> "; a run of them too: a
+# markdown task's "- [ ] ", a quoted list's "> - ")
+_BULLET = re.compile(r"^(?:(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8"
                      r"\u27a2\u27a4\u2192\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|\[[ xX\u2713\u2714*-]?\]"
-                     r"|[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?|>+(?=\s)|o(?=[ \t]+[A-Z]))\s*")
+                     r"|[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?|>+(?=\s)|o(?=[ \t]+[A-Z]))\s*)+")
 
 
 # a hyphen at a line's end inside a word ("bleach-" + "based"): the gold unit writes the word whole

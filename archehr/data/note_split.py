@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import ITEM, ORDER_COLUMN
+from archehr.data.note_ocr import is_double_spaced, single_spaced
 from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
 from archehr.data.note_spacy import SPACY_FIX, spacy_available, spacy_segmenter
@@ -181,6 +182,20 @@ def split_note(note: str, splitter: str = "auto") -> SplitNote:
     if not isinstance(note, str) or not note.strip():
         raise InputError(Problem("the note is empty", field="note", code="empty-note"))
     segment, name, notes = _choose(splitter)
+    if is_double_spaced(note):  # (a fax's OCR: split its single-spaced reading, then map back onto the note)
+        reading, offsets = single_spaced(note)
+        split = _split(reading, segment, name, notes)
+        return SplitNote(note, tuple(_mapped(s, note, offsets) for s in split.sentences), name, notes)
+    return _split(note, segment, name, notes)
+
+
+def _mapped(s: SplitSentence, note: str, offsets: list[int]) -> SplitSentence:
+    """A sentence of a single-spaced reading, on the note's own characters."""
+    start, end, p_start = offsets[s.start], offsets[s.end - 1] + 1, offsets[s.start - s.paragraph_offset]
+    return SplitSentence(s.id, s.paragraph_id, start - p_start, start, end, note[start:end], s.kind)
+
+
+def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> SplitNote:
     sentences: list[SplitSentence] = []
     width = wrap_width(note)
     # "S: 47 yo F ... but" over more lines: a note that sets a SOAP section's letter over the block of lines

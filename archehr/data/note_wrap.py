@@ -39,6 +39,7 @@ def text_lines(text: str) -> list[tuple[int, int]]:
 
 NOT_WRAPPED = -1  # the wrap width of a note whose lines show they were not hard-wrapped
 _MIN_WRAP = 50  # the narrowest wrap width taken for one: below it, a note is a list of short lines
+_BRACKETED_STAMP = re.compile(r"^\[[^\[\]]*(?:\d{1,2}:\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]")
 # a whole sentence in brackets on its own line: "(Timolol can slow the pulse.)" carries nothing on
 _BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
 LETTER_START = re.compile(r"^[A-Za-z]\.\s")
@@ -99,6 +100,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
+    # a thread's message opens with its stamp in brackets, whatever the line above left open ("... for 3 days now" +
+    # "[Nurse reply - 10/11/2026 09:02, J. Doe] Thank you.")
+    if _BRACKETED_STAMP.match(line):
         return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
