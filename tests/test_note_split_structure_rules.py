@@ -187,3 +187,8 @@ def test_the_third_blind_zoo_breaks_no_more_than_after_its_rules():
     notes, gold, broken, texts_broken = bench.score_folder(REPO / "tests" / "fixtures" / "export_zoo3_blind", "rules")
     assert (notes, gold) == (6, 82)
     assert broken <= 2, texts_broken
+
+
+def test_a_sign_off_under_unwrapped_paragraphs_keeps_its_lines():
+    note = f"Hi Tom,\n\n{_LONG}.\n\n{_LONG}.\n\nTake care and have a good weekend,\nSam\n"
+    assert texts(note)[-2:] == ["Take care and have a good weekend,", "Sam"]

@@ -131,8 +131,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     if _SALUTATION.match(prev.strip()) and line[:1].isupper():
         return False
     # (a short heading over a capitalised line ends nothing open: "What we talked about" + "You told us ...")
-    heading = line[:1].isupper() and prev.strip()[:1].isupper() and width >= _MIN_WRAP \
-        and len(prev.strip()) < width / 2
+    # (in a note not hard-wrapped, any line is as short as it was written: "Take care and have a good Christmas," +
+    # "Aoife" under e-mail paragraphs of one long line each)
+    heading = line[:1].isupper() and prev.strip()[:1].isupper() \
+        and (width == NOT_WRAPPED or (width >= _MIN_WRAP and len(prev.strip()) < width / 2))
     # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
     if OPEN_END.search(prev) and not heading:
         return True
