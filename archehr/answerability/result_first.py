@@ -16,14 +16,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE, WORD_DATE
 from archehr.answerability.test_words import NOT_DONE, PENDING, RESULT, RESULT_GIVEN, TABLE_RESULT
 
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"; a day and
 # month after "on", "from", "booked" ...), not a score or a fraction ("MoCA 26/30", "acuity 6/6"); a test's name
 # holding a digit ("HbA1c", "B12") likewise. Unlike `asked_thing.DATE_TIME`, a bare day and month counts only after a
 # word that dates it or opening the line: a result's "26/30" is its value, which this rule looks for
-_DATE = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|"
+_DATE = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{WORD_DATE}|"
                    rf"(?:\b(?:on|from|since|until|till|by|due|date|dated|booked|for|before|after|of)\s+|^\W*)"
                    rf"{DAY_MONTH}\b", re.I)
 _NAMED_DIGIT = re.compile(r"\b[A-Za-z]+\d+[A-Za-z]*\b")
