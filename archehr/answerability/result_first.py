@@ -4,9 +4,10 @@
 booking the scan, "did they send the hernia off" by the operation's line: the note names the asked thing, but the
 line the answer leads with gives no result of it. `first_unresulted` tells such a first line: one that gives no
 result at all (`test_words.RESULT`, `RESULT_GIVEN`, or a result in plain words), or only a result that sits in a
-condition or a plan ("start calcium if it shows thinning"), or one that gives a result but does not name the
-question's most specific concept the note names when another sentence does (another test's result leads).
-`archehr answer` flags such an answer for review (`review.review_flags`).
+condition or a plan ("start calcium if it shows thinning"). (A first line giving another test's result, one not naming
+the question's most specific concept another sentence names, is not flagged: tried, it flagged right answers whose
+rarest concept was a story word; `docs/answer-methods.md`.) `archehr answer` flags such an answer for review
+(`review.review_flags`).
 """
 
 from __future__ import annotations
