@@ -55,3 +55,20 @@ def test_other_kinds_and_no_answer_are_left_alone() -> None:
     assert not _unresulted("when is the bone density scan", sentences, 0, kind="when")
     assert not first_unresulted("test_result", None, sentences, concept_rows("what did the scan show", sentences,
                                                                              load_lexicon()))
+
+
+def test_a_written_date_is_no_value_and_a_test_not_yet_done_gives_no_result() -> None:
+    from archehr.answerability.result_first import gives_result
+
+    assert not gives_result("- Blood test (clotting) at the surgery on Monday 14 April.")
+    assert not gives_result("Bloods booked Tuesday 3 June 2031, 9:10 AM")
+    assert gives_result("CRP 14 decreasing")  # a value then a word starting like a month ("dec")
+    assert not gives_result("Kidney ultrasound requested, not yet done.")
+
+
+def test_waiting_on_a_sample_is_a_result_awaited() -> None:
+    from archehr.answerability.test_words import PENDING
+
+    assert PENDING.search("we are waiting on a repeat urine culture sent yesterday")
+    assert PENDING.search("still waiting for the biopsy result")
+    assert not PENDING.search("waiting for a bed on the ward")

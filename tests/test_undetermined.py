@@ -84,3 +84,17 @@ def test_review_flags_a_topic_sentence_saying_the_result_is_not_back_when_the_fi
     assert fact_undetermined(_types("test_result", [0.0, 0.3, 1.0]), (first, 0.3), question, split)
     # the same sentence naming less of the topic than another does not count
     assert not fact_undetermined(_types("test_result", [0.0, 1.0, 0.5]), (first, 1.0), question, split)
+
+
+def test_review_flags_a_dated_first_line_of_another_event_when_the_topic_sentence_has_no_date_yet() -> None:
+    from archehr.answerability.review import fact_undetermined
+    from archehr.data.note_split import split_note
+
+    split = split_note("Plan:\n- Next dressing change booked 12/05/2031.\n- Hip scan requested, date to follow.\n",
+                       "rules")
+    first = next(s.text for s in split.sentences if "dressing" in s.text)
+    question = "when is my hip scan booked"
+    # the first line dates the dressing change, naming a third of the topic; the hip scan's line has no date yet
+    assert fact_undetermined(_types("when", [0.0, 0.3, 1.0]), (first, 0.3), question, split)
+    # when the dated first line names as much of the topic, the date is taken as the asked one's
+    assert not fact_undetermined(_types("when", [0.0, 1.0, 1.0]), (first, 1.0), question, split)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.asked_result_kind import result_asked
 from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import MEDICINE, VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
@@ -90,6 +91,8 @@ def ask_kind(question: str) -> str:
     when a story is told around them (`asking.asking_part`), else from the whole question."""
     question = _POLITE.sub(" ", plain_question(question))
     kind = _ask_kind(question)
+    if result_asked(question, kind):
+        return "test_result"  # "did the blood test come back": a test's return, not the patient's
     if kind in ("other", "test_result") and _activity_fragment(question):
         return "may_i"
     if kind == "may_i" and _QUOTED_VALUE.search(question) and _VERDICT_ASKED.search(question) \

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE, WORD_DATE
 
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
@@ -29,10 +29,10 @@ DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets
 # verbs asking for a result ("what did it show"): no concept of what was tested (`kept_concepts`)
 _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
                  "better", "worse", "mean", "anything")
-# a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"), and any
-# bare "12/08" too, a score's "26/30" with it; `result_first` reads a bare day and month as a date only after a word
-# dating it, keeping a score (reading it so here too was not measured)
-DATE_TIME = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{DAY_MONTH}\b")
+# a date or a clock time, read out before looking for a result (a date "12/08/2026" or "Monday 14 April" is no value
+# "12/08" or "Monday 14"), and any bare "12/08" too, a score's "26/30" with it; `result_first` reads a bare day and
+# month as a date only after a word dating it, keeping a score (reading it so here too was not measured)
+DATE_TIME = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{DAY_MONTH}\b|\b{WORD_DATE}", re.I)
 
 
 def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:

@@ -115,7 +115,11 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\s+(?:say|tell|show)|"
         # whether a test was done, what it saw: "did they check me for hepatitis", "did they see anything nasty",
         # "what did the lab say", "how did that blowing test come out", "has it spread", "good or bad"
-        r"did (?:they|you|the (?:doctors?|hospital|lab|nurses?|team)) (?:test|check|screen|see|find|do an?)|"
+        r"did (?:they|you|the (?:doctors?|hospital|lab|nurses?|team)) (?:test|check|screen|see|find|do an?|"
+        r"x-?ray|scan|swab|biopsy|culture|image)|"
+        # "were any of the polyps cancer", "was it melanoma or not": a finding's verdict asked of a sample
+        r"(?:was|were|is|are) any of (?:the|them|my|his|her|their) (?:\w+ )?(?:cancer\w*|malignant|benign|"
+        r"infected|positive|negative|normal|abnormal)|"
         r"(?:tested|checked|screened) (?:\w+ )?for|what did (?:the|my|his|her) \w+ (?:say|find|show)|"
         r"how did (?:the|that|this|my|his|her|i|he|she) [\w' -]{0,30}?(?:come out|go|do)|"
         r"(?:has|had|did|is) (?:\w+ ){0,3}?(?:spread|got bigger|grown)|good or bad|bad or good|"

@@ -18,18 +18,19 @@ larger pattern and compiled with `re.I`, as every rule that reads them does. The
 - `DEID_DATE`: the opening of a de-identified date, "[**2190-3-1**]" (as far as its year and dash: what follows varies);
 - `CALENDAR_DAY`: a day or a month number that can stand in a date, 1 to 31 ("14/10", "3/7"), where a blood pressure
   ("92/60") must not read as a date: narrower than `DAY_MONTH`'s any one or two digits on purpose;
+- `WORD_DATE`: a day and a month's name, with a weekday before it or a year after it ("Monday 14 April 2025");
 - `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
   `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
 
 The rules that read them: `when_first` (a log stamp, a time to come), `when_answers` (a booked slot, a date of
-something done, the note's own date), `result_first` and `asked_thing.DATE_TIME` (a date or a clock time read out
-before looking for a value), `date_unset` (a firm date), `asked_time` (a when answer), `kinds` (a booked slot, the
-strong form of a when answer), `holds` and `review.WHEN_GIVEN` (a date or an interval given), `course_link` (an end,
-"until Monday"), `firm_answers` (a "since" of time, a log row's time), `asked_detail.CALENDAR` (a day asked for),
-`test_words.PLANNED` (a booked test's time), `med_decisions` (a log entry's stamp). The note splitter's own stamp
-patterns (`archehr.data.note_stamps`) stay apart: the data layer imports nothing of the answerability rules; so do
-the relevance features' (`archehr.relevance.everyday`: the answerability rules import the relevance package, and
-its features are the shipped model's, not to move with these).
+something done, the note's own date), `result_first` and `asked_thing.DATE_TIME` (with `WORD_DATE`: a date or a
+clock time read out before looking for a value), `date_unset` (a firm date), `asked_time` (a when answer), `kinds`
+(a booked slot, the strong form of a when answer), `holds` and `review.WHEN_GIVEN` (a date or an interval given),
+`course_link` (an end, "until Monday"), `firm_answers` (a "since" of time, a log row's time),
+`asked_detail.CALENDAR` (a day asked for), `test_words.PLANNED` (a booked test's time), `med_decisions` (a log
+entry's stamp). The note splitter's own stamp patterns (`archehr.data.note_stamps`) stay apart: the data layer
+imports nothing of the answerability rules; so do the relevance features' (`archehr.relevance.everyday`: the
+answerability rules import the relevance package, and its features are the shipped model's, not to move with these).
 """
 
 from __future__ import annotations
@@ -58,5 +59,8 @@ MONTH_WORD = rf"{MONTH_STEM}[a-z]*\.?"
 # "March 18", "Mar 18th, 2026"
 DATE = (rf"(?:{SLASH_DATE}|{DOTTED_DATE}|{ISO_DATE}|"
         rf"\d{{1,2}}{ORDINAL}\s+{MONTH_WORD}(?:\s+\d{{4}})?|{MONTH_WORD}\s+\d{{1,2}}{ORDINAL}(?:,?\s+\d{{4}})?)")
+# a day and a month's name, the weekday before it and the year after it when given ("14 April", "Monday 14 April",
+# "Monday 16 September 2024", "3rd Mar"): whole month words only, so that a value's unit is no month ("14 markers")
+WORD_DATE = rf"(?:{WEEKDAY},?\s+)?\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b\.?(?:,?\s+\d{{4}})?"
 # a clock time: "09:15", "9.15", "10:15 am", "3pm"
 CLOCK = rf"(?:\d{{1,2}}[:.]\d{{2}}(?:\s*{AM_PM})?|\d{{1,2}}\s*{AM_PM})"

@@ -4,9 +4,10 @@
 booking the scan, "did they send the hernia off" by the operation's line: the note names the asked thing, but the
 line the answer leads with gives no result of it. `first_unresulted` tells such a first line: one that gives no
 result at all (`test_words.RESULT`, `RESULT_GIVEN`, or a result in plain words), or only a result that sits in a
-condition or a plan ("start calcium if it shows thinning"), or one that gives a result but does not name the
-question's most specific concept the note names when another sentence does (another test's result leads).
-`archehr answer` flags such an answer for review (`review.review_flags`).
+condition or a plan ("start calcium if it shows thinning"). (A first line giving another test's result, one not naming
+the question's most specific concept another sentence names, is not flagged: tried, it flagged right answers whose
+rarest concept was a story word; `docs/answer-methods.md`.) `archehr answer` flags such an answer for review
+(`review.review_flags`).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE
+from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE, WORD_DATE
 from archehr.answerability.test_words import NOT_DONE, PENDING, RESULT, RESULT_GIVEN, TABLE_RESULT
 
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"; a day and
 # month after "on", "from", "booked" ...), not a score or a fraction ("MoCA 26/30", "acuity 6/6"); a test's name
 # holding a digit ("HbA1c", "B12") likewise. Unlike `asked_thing.DATE_TIME`, a bare day and month counts only after a
 # word that dates it or opening the line: a result's "26/30" is its value, which this rule looks for
-_DATE = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|"
+_DATE = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{WORD_DATE}|"
                    rf"(?:\b(?:on|from|since|until|till|by|due|date|dated|booked|for|before|after|of)\s+|^\W*)"
                    rf"{DAY_MONTH}\b", re.I)
 _NAMED_DIGIT = re.compile(r"\b[A-Za-z]+\d+[A-Za-z]*\b")

@@ -104,12 +104,21 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
     """The first cited line (`best`), or a sentence naming the most of the question's topic, says the asked fact is
     not given yet in a phrasing of `undetermined.tsv` for the question's kind ("report to follow" to a result
     question, "appointment letter to follow" to a when, "until review" to a how long, "no decision yet" to a may-I or
-    a medicine change), and the first line does not give it (`fact_given`): for review, never a decline."""
+    a medicine change), and the first line does not give it (`fact_given`) or gives it naming less of the topic than
+    that sentence (another event's date): for review, never a decline."""
     from archehr.answerability.undetermined import ASKED_FACTS, asked_undetermined
 
-    if best is None or types.kind not in ASKED_FACTS or fact_given(types, best, question):
+    if best is None or types.kind not in ASKED_FACTS:
         return False
-    lines = [best[0], *(split.sentences[i].text for i in top_topic(types))]
+    top = top_topic(types)
+    if fact_given(types, best, question):
+        # the first line gives a fact, but of another event when a sentence naming more of the topic says the asked
+        # one is not set ("Next transfusion booked 02/06" first, "Cardiac MRI requested, date to follow" naming more
+        # of "when is the heart MRI booked"): only those sentences are read
+        top = top[types.topic[top] > best[1] + 1e-9]
+        lines = [split.sentences[i].text for i in top]
+    else:
+        lines = [best[0], *(split.sentences[i].text for i in top)]
     return any(asked_undetermined(types.kind, t) for t in lines)
 
 

@@ -26,6 +26,9 @@ _THEN_GIVEN = (r"(?![^.;|]*\b(?:normal|abnormal|negative|positive|clear|unremark
 PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back(?! to\b)|available|resulted|"
                      r"reported)|results? (?:are |is )?not (?:yet )?back)\b|"
                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
+                     # "we are waiting on a repeat sputum culture", "still waiting for the biopsy result"
+                     r"\bwaiting (?:on|for) (?:the |a |an |his |her |their |your |my )?(?:[\w-]+ ){0,2}?"
+                     r"(?:results?|reports?|cultures?|swabs?|biops(?:y|ies)|histology|pathology|bloods?|samples?)\b|"
                      r"\bresults? (?:will|should|may|can) (?:take|be (?:back|available|ready))\b|"
                      rf"\b(?:was|were|has been|have been) sent\b(?! home){_THEN_GIVEN}|\(sent\b|"
                      r"\bsent (?:off |away )?(?:to|for) (?:the )?"
@@ -82,8 +85,9 @@ RESULT = re.compile(
     r"(?:the )?(?:goal|target|range|normal|threshold)|adequate|unchanged|improved|stable|resolved|normali[sz]ed|"
     r"elevated|raised|confirm\w*|diagnos\w+|tear|torn|fracture|no (?:acute|significant|focal)|"
     r"(?:is|was|were|are) (?:too |very |mildly |slightly |a little |still )?(?:high|low)|high at|low at)\b)")
-# a test not done ("Chest x-ray: not obtained (no focal findings)"): it gives no result, whatever else it says
-NOT_DONE = re.compile(r"\bnot (?:obtained|done|performed|sent|checked|repeated|"
+# a test not done ("Chest x-ray: not obtained (no focal findings)", "Liver ultrasound requested, not yet done"): it
+# gives no result, whatever else it says
+NOT_DONE = re.compile(r"\bnot (?:yet )?(?:been )?(?:obtained|done|performed|sent|checked|repeated|"
                       r"carried out|ordered)\b", re.I)
 # a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
 # 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
