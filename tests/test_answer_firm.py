@@ -50,6 +50,9 @@ def _cause(text: str) -> float:
     ("His 2-month vaccines were given on 06/03/2026.", 0.0),
     ("Crutches given.", 0.0),
     ("Enoxaparin given her age.", 1.0),  # "given" of a reason keeps its cue
+    # what a medicine is for, in its row: a weak cause; a duration is none
+    ("Senna 7.5 mg at bedtime for constipation.", W_WEAK),
+    ("Paracetamol 1 g as needed for 5 days.", 0.0),
     ("Keep using CPAP every night, for the whole night if possible.", 0.0),
 ])
 def test_how_firmly_a_sentence_says_a_cause(text: str, strength: float) -> None:
