@@ -138,6 +138,12 @@ def test_a_weak_cue_saying_no_cause_is_read_out() -> None:
     assert has_cause("Antibiotics continued pending cultures.")
 
 
+def test_a_dash_before_a_medicine_rows_schedule_or_instruction_gives_no_cause() -> None:
+    assert not has_cause("START vitamin B12 1 mg IM - alternate days for 2 weeks")
+    assert not has_cause("START adrenaline pen 300 micrograms - keep with you")
+    assert has_cause("STOP naproxen 500 mg - strains the kidneys")  # a reason after the dash
+
+
 def test_a_first_line_giving_another_medicines_cause_says_none() -> None:
     texts = ["Medicines:", "Diazepam 5 mg stopped on the ward.", "Sertraline increased to 100 mg because of low mood."]
     question = "why did they stop his diazepam"

@@ -132,10 +132,18 @@ _IDLE_CUE = re.compile(
     r"\bpending\b(?=\s*(?:$|[.;,)|]))", re.I)
 
 
+# a medicine row's comment after a dash that is its schedule or an instruction, not its reason ("START
+# hydroxocobalamin 1 mg IM - alternate days for 2 weeks", "START naloxone spray - keep at home"): the dash taken out,
+# so the row's dash-comment cue (`holds.HOLDS["why"]`, `why_causes`) does not read it
+IDLE_DASH = re.compile(r"\s[-–—]\s+(?=(?:alternate days|every|once|twice|three times|four times|daily|weekly|monthly|"
+                       r"nightly|keep|take|use|apply|inject)\b)", re.I)
+
+
 def cause_text(text: str) -> str:
     """The sentence with what only looks like a cause taken out: a "since" of time, a visit's reason label, a
-    change "from" a number, a weak cue saying no cause (`_IDLE_CUE`)."""
-    return _IDLE_CUE.sub(" ", _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text))))
+    change "from" a number, a weak cue saying no cause (`_IDLE_CUE`), a dash before a schedule (`IDLE_DASH`)."""
+    plain = _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text)))
+    return IDLE_DASH.sub(" ", _IDLE_CUE.sub(" ", plain))
 
 
 def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:

@@ -105,7 +105,7 @@ def has_cause(text: str) -> bool:
     of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`."""
     from archehr.answerability.holds import HOLDS
 
-    plain = " ".join(text.split())
+    plain = firm.IDLE_DASH.sub(" ", " ".join(text.split()))
     return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain)) \
         or bool(_FURTHER.search(plain)) or gives_reason(plain)
 
