@@ -9,8 +9,7 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
 - abstention: when the answerability model (`archehr.answerability`) gives P(answerable) below its
   threshold, the answer is "The note does not say." with the closest sentences offered as related,
   never as citations; `confidence` is that calibrated P(answerable), and `flagged` is set when an
-  answer is given with P below the model's review level or a review rule sees the asked fact missing (the rules
-  judge the first line before the confidence, which reads their verdicts: `archehr.ask_confidence`);
+  answer is given with P below the model's review level;
 - the sentence that answers first: the question's kind of answer (how long, when, which medication
   change, a test result, why, may I) is matched to what each sentence holds, with the everyday lexicon
   (`archehr.answerability.kinds`); the best sentences are cited, the one that answers on the first
@@ -29,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.review import HOLDS_MIN, names_asked
+from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, shown_confidence
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -164,20 +163,31 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     `direct=False` ranks by the selector alone (no answer types; to measure them). Raises `InputError` for an empty
     note or question, `UnavailableError` for splitter "spacy" without the model.
     """
-    from archehr import ask_confidence as conf
+    from archehr.answerability.embed_rank import resolve_ranker
+    from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
+    from archehr.glossary import load_lexicon
 
-    at = _prepared(note, question, narrative, system, splitter, specialty, cache_dir, direct, first, ranker)
-    case, split, types, order, rank, ev = at.case, at.split, at.types, at.order, at.rank, at.evidence
+    ranker, ranker_note = resolve_ranker(ranker)
+    case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
+    sys_obj = _system(system, cache_dir)
     model = resolve_model(answerability) if answerability is not None else None
     p = model.probability(case) if model is not None else None
+    ev = sys_obj.evidence_for(case)
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
-    ranked_note = (at.ranker_note,) if at.ranker_note else ()
-    common = dict(question=question.strip(), note=split, system=at.system.config.name,
+    lexicon = load_lexicon()
+    types = answer_types(case, lexicon)
+    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct, ranker == "embedding")
+    if first is not None and direct:
+        rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
+    elif direct:
+        rank, order = _fact_first(types, order, rank, split, question)
+    ranked_note = (ranker_note,) if ranker_note else ()
+    common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
-                  lexicon=_lexicon_version(at.lexicon), ranker=at.ranker)
+                  lexicon=_lexicon_version(lexicon), ranker=ranker)
 
     def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
         # related: the sentences naming most of the question's topic (not the first of the history)
@@ -188,9 +198,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
                           notes=split.notes + ranked_note + notes, abstained=True, related=related, **common)
 
-    # the rules' verdicts on the first line, read once: the typed confidence reads them, the review flag reuses them
-    read = conf.read_verdicts(model, types, direct, order, question, split)
-    model, p, absent = conf.judge(model, typed, p, types, read, (case.question_text, split, at.lexicon))
+    model, p, absent = _judge(model, typed, p, types, (case.question_text, split, lexicon))
     if absent:
         return abstain((absent,))
     # a sentence names the question's topic and holds the asked kind of answer (a duration, a date, a
@@ -198,9 +206,9 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     held = isinstance(model, TypedConfidence) and direct and (types.best_typed >= HOLDS_MIN or names_asked(types))
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    chosen = _cited(order, rank, at.typed_rank if direct else None, split, types.topic if direct else None)
+    chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
-    gen = at.system.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
+    gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(case, selection, scores)
     notes = ev.notes + ans.notes
     if ans.abstained:
@@ -208,64 +216,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                        ans.fallback or ev.fallback)
     lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
-    flagged, confidence = conf.review(model, p, ev.selection, types, direct, order, question, split, read)
+    flagged, confidence = _review(model, p, ev.selection, types, direct, order, question, split)
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + ranked_note + notes, cited_as=_cited_as(ev.scores, shown), **common)
-
-
-@dataclass(frozen=True)
-class _Ranked:
-    """One question asked of one note, its sentences ranked as the answer (`_prepared`)."""
-
-    case: Any
-    split: SplitNote
-    system: Any
-    evidence: Any  # the system's evidence (the selector's scores and selection)
-    lexicon: Any
-    types: Any  # the answer types (`kinds.answer_types`)
-    rank: np.ndarray
-    typed_rank: np.ndarray
-    order: list[int]  # the sentences ranked above zero, best first: the first answers on the first line
-    ranker: str
-    ranker_note: str
-
-
-def _prepared(note: str | SplitNote, question: str, narrative: str | None, system: Any, splitter: str,
-              specialty: tuple[str, ...], cache_dir: str | Path | None, direct: bool, first: Any,
-              ranker: str) -> _Ranked:
-    """The question's case, the system's evidence, the answer types and the ranking with its first sentence (the
-    first-line ranker's choice with `first`, else a sentence giving the asked fact put first: `_fact_first`)."""
-    from archehr.answerability.embed_rank import resolve_ranker
-    from archehr.answerability.kinds import answer_types
-    from archehr.glossary import load_lexicon
-
-    ranker, ranker_note = resolve_ranker(ranker)
-    case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
-    sys_obj = _system(system, cache_dir)
-    ev = sys_obj.evidence_for(case)
-    lexicon = load_lexicon()
-    types = answer_types(case, lexicon)
-    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct, ranker == "embedding")
-    if first is not None and direct:
-        rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
-    elif direct:
-        rank, order = _fact_first(types, order, rank, split, question)
-    return _Ranked(case, split, sys_obj, ev, lexicon, types, rank, typed_rank, order, ranker, ranker_note or "")
-
-
-def confidence_row(note: str | SplitNote, question: str, system: Any = None, ranker: str = "auto") -> np.ndarray:
-    """The typed confidence's feature row of the whole question as `answer` reads it (the lexical P, the answer types
-    and the rules' verdicts on the first line of the ranking `ranker` gives): what `typed.fit_typed` is fitted on
-    (`benchmarks/everyday.py --fit-typed`)."""
-    from archehr import ask_confidence as conf
-    from archehr.answerability.model import shipped_model
-    from archehr.answerability.typed import typed_row
-
-    at = _prepared(note, question, None, system, "auto", (), None, True, None, ranker)
-    lexical = shipped_model("lexical")
-    read = conf.read_verdicts(lexical, at.types, True, at.order, question, at.split)
-    return typed_row(lexical.probability(at.case), at.types, read.ruled, read.given)
 
 
 def _ranked(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool,
@@ -353,6 +307,17 @@ def first_line_candidates(note: str | SplitNote, question: str, system: Any = No
     return note_candidates(case, order, rank, typed_rank, types, ev.scores, k or K), list(case.sentence_ids)
 
 
+def _review(model: Any, p: float | None, selection: Selection, types: Any, direct: bool, order: list[int],
+            question: str, split: SplitNote) -> tuple[bool, float]:
+    """(flagged, confidence shown) of an answer given, whose first line is `order`'s first sentence
+    (`review.review_flags`, `review.shown_confidence`; by the selector's flag alone when not `direct`)."""
+    best = (split.sentences[order[0]].text, float(types.topic[order[0]])) if order else None
+    flagged, ruled = review_flags(model, p, bool(selection.flagged), types if direct else None, best, question, split)
+    confidence = shown_confidence(model, p, flagged, float(p) if p is not None else float(selection.confidence),
+                                  ruled)
+    return flagged, confidence
+
+
 def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,
            topic: np.ndarray | None = None) -> list[int]:
     """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
@@ -407,11 +372,63 @@ def _builtin_config(path: str) -> Any:
     return load_config(path)
 
 
+def _judge(model: Any, typed: Any, p: float | None, types: Any,
+           story: tuple[str, SplitNote, Any] | None = None) -> tuple[Any, float | None, str]:
+    """The model that decides (the typed confidence over the lexical model, else the model given), its
+    P, and a reason to decline outright ("" if none). With `story` (the question, the split note, the lexicon),
+    a question telling a story around its ask has its P weighed with that of the question without the story's
+    words the note never names (`_story_row`)."""
+    from archehr.answerability.typed import declines_outright, names_nothing, typed_row
+
+    # the typed model was fitted over the lexical P: other answerability models keep their own decision
+    lexical = model is not None and getattr(model, "feature_set", "") == "lexical"
+    judge = _typed_model(typed) if p is not None and lexical else None
+    if judge is None or p is None:
+        return model, p, ""
+    if names_nothing(types) and model.abstains(p) and declines_outright(p, types.kind):
+        # the note never names the thing asked about, and the lexical model declines too: firmly, or of a test
+        return model, p, f"the note does not name what the question asks about (P(answerable) {p:.2f})"
+    pruned = _story_row(model, types, *story) if story is not None else None
+    return judge, judge.probability(typed_row(p, types), pruned), ""
+
+
+def _story_row(model: Any, types: Any, question: str, split: SplitNote, lexicon: Any) -> np.ndarray | None:
+    """The typed feature row of the question with its story's words that name nothing in the note left out
+    (`asking.story_pruned`; the kind stays the whole question's), or None when it tells no such story or what is
+    left names nothing."""
+    from dataclasses import replace
+
+    from archehr.answerability.asking import story_pruned
+    from archehr.answerability.kinds import answer_types, sentence_words
+    from archehr.answerability.typed import typed_row
+    from archehr.relevance.text import sentence_texts
+
+    texts = sentence_texts(split.sentences)
+    each = [set(sentence_words(t, lexicon)) for t in texts]
+    words: set[str] = set().union(*each)
+    text = story_pruned(question, words, lexicon, (texts, each))
+    if text is None:
+        return None
+    case, _ = note_case(split, text)
+    pruned = answer_types(case, lexicon)
+    if not pruned.concepts:
+        return None
+    return typed_row(model.probability(case), replace(pruned, kind=types.kind))
+
+
 def _by_rank(lines: tuple[AnswerLine, ...], rank: np.ndarray, ids: list[str]) -> tuple[AnswerLine, ...]:
     """Lines ordered by the best rank among their citations (stable: ties keep the generator's order)."""
     place = {ids[i]: k for k, i in enumerate(np.argsort(-rank, kind="stable").tolist())}
     return tuple(sorted(lines, key=lambda ln: min((place.get(c, len(ids)) for c in ln.citations),
                                                   default=len(ids))))
+
+
+def _typed_model(typed: Any) -> Any:
+    from archehr.answerability.typed import TypedConfidence, load_typed
+
+    if typed is None or isinstance(typed, TypedConfidence):
+        return typed
+    return load_typed(None if typed == "shipped" else typed)
 
 
 def _rank(scores: Any, direct: np.ndarray, typed: np.ndarray, split: SplitNote, kind: str = "") -> np.ndarray:

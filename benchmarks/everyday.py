@@ -215,23 +215,23 @@ def writer_of(source: str) -> str:
 
 
 def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None,
-                    review_share: float | None = None, system: Any = None) -> None:
+                    review_share: float | None = None) -> None:
     """Fit `archehr.answerability.typed` on the questions, grouped by their writer (its threshold and review level
-    from P's of models fitted without the writer: what a new writer sees). Each question's row is read as
-    `archehr.answer` reads it (`ask.confidence_row`: the rules' verdicts on the first line of `RANKER`'s ranking by
-    `system`, the default one if None). `cache`: feature rows by (questions file, id), filled and read (the folds of
-    `--writer-folds` fit on overlapping sets). `review_share`: the review level's quantile, if not
-    `typed.REVIEW_SHARE`."""
-    from archehr.answerability.typed import REVIEW_SHARE, fit_typed
-    from archehr.ask import confidence_row
-    from archehr.pipeline import load_system
+    from P's of models fitted without the writer: what a new writer sees). `cache`: feature rows by (questions file,
+    id), filled and read (the folds of `--writer-folds` fit on overlapping sets). `review_share`: the review level's
+    quantile, if not `typed.REVIEW_SHARE`."""
+    from archehr.answerability.kinds import answer_types
+    from archehr.answerability.model import load_model
+    from archehr.answerability.typed import REVIEW_SHARE, fit_typed, typed_row
+    from archehr.data.note_split import note_case
 
-    system = load_system(None) if system is None else system
+    lexical = load_model("lexical")
     rows, y, groups = [], [], []
     cache = {} if cache is None else cache
     for q in qs:
         if (q.source, q.qid) not in cache:
-            cache[q.source, q.qid] = confidence_row(q.note, q.question, system, RANKER)
+            case, _ = note_case(q.note, q.question)
+            cache[q.source, q.qid] = typed_row(lexical.probability(case), answer_types(case))
         rows.append(cache[q.source, q.qid])
         y.append(q.answerable)
         groups.append(writer_of(q.source))
@@ -367,7 +367,7 @@ def grouped_folds(system: Any, tmp: Path, folds: tuple[tuple[str, ...], ...], du
         train = [q for v, by in qs.items() if (v not in fold if fitted_on is None else v in fitted_on[i])
                  for q_list in by.values() for q in q_list]
         out = tmp / f"typed-fold-{i}.json"
-        fit_typed_model(train, out, cache, review_share, system)
+        fit_typed_model(train, out, cache, review_share)
         ranker = tmp / f"first-fold-{i}.json" if first else None
         if ranker is not None:
             fit_on(groups, {writer_of(q.source) for q in train}).save(ranker)
@@ -462,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     system = load_system(None)
     typed: Any = None if args.typed == "none" else args.typed
     if args.fit_typed:
-        fit_typed_model(qs, args.fit_typed, review_share=args.review_share, system=system)
+        fit_typed_model(qs, args.fit_typed, review_share=args.review_share)
         typed = args.fit_typed
     rows = [run_one(q, system, typed) for q in qs]
     if args.dump:

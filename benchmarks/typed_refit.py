@@ -3,8 +3,7 @@
 `archehr answer` declines, flags and shows a confidence from the typed confidence's P and from inputs no fit of it
 changes: the feature rows of the question (whole, and without its story), whether the note never names the asked
 thing (`absent`), whether a sentence holds the asked kind (`held`: flag, never decline), whether a fact rule flags
-the first line (`ruled`) and whether the first line gives the asked fact (`given`), both read before the confidence
-and among its features (`ask_confidence.read_verdicts`). `--record` answers every
+the first line (`ruled`) and whether the first line gives the asked fact (`given`). `--record` answers every
 question of `everyday.WRITERS` once (about 5 minutes) with a confidence that never declines, so every input is
 seen, and writes them as JSON lines; scoring then refits the confidence for each held-out writer (leave one writer
 out, or `--forward-from W`: each writer from W on fitted on the writers before it) and applies `archehr.ask`'s
@@ -23,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,29 +80,29 @@ def record(out: Path) -> None:
     from everyday import WRITERS, load_questions
 
     import archehr
-    from archehr import ask_confidence as conf
+    import archehr.ask as ask
     from archehr.answerability import review
-    from archehr.answerability.typed import typed_row
+    from archehr.answerability.typed import load_typed, typed_row
     from archehr.pipeline import load_system
-    from archehr.relevance.logistic import LogisticModel, Scaler
 
     seen: dict[str, Any] = {}
-    judge = conf.judge
+    judge, flags = ask._judge, ask.review_flags
 
-    def judged(model: Any, typed: Any, p: Any, types: Any, read: Any = None, story: Any = None) -> Any:
-        out = judge(model, typed, p, types, read, story)
-        read = read or review.Verdicts()
+    def judged(model: Any, typed: Any, p: Any, types: Any, story: Any = None) -> Any:
+        out = judge(model, typed, p, types, story)
         seen.update(names_nothing=T.names_nothing(types) and model.abstains(p), result_kind=types.kind == "test_result")
-        seen.update(row=typed_row(p, types, read.ruled, read.given), lexical_p=p, absent=out[2] != "",
-                    pruned=conf.story_row(model, types, read, *story) if story else None, ruled=read.ruled,
-                    given=read.given, held=bool(types.best_typed >= review.HOLDS_MIN or review.names_asked(types)))
+        seen.update(row=typed_row(p, types), pruned=ask._story_row(model, types, *story) if story else None,
+                    lexical_p=p, absent=out[2] != "", held=bool(types.best_typed >= review.HOLDS_MIN
+                                                                 or review.names_asked(types)))
         return out
 
-    conf.judge = judged  # type: ignore[assignment]
-    # a confidence of 0.5 for every question that neither declines nor flags: every answer's inputs are read, and no
-    # model file is needed (the shipped one may be of an older feature list)
-    n = len(T.FEATURES)
-    never = T.TypedConfidence(Scaler(np.zeros(n), np.ones(n)), LogisticModel(np.zeros(n), 0.0), 0.0, 0.0, {})
+    def flagged(model: Any, p: Any, selector: Any, types: Any, best: Any, question: str, split: Any) -> Any:
+        out = flags(model, p, selector, types, best, question, split)
+        seen.update(ruled=out[1], given=review.fact_given(types, best, question))
+        return out
+
+    ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
+    never = replace(load_typed(), threshold=0.0)  # declines nothing, so every answer's rules are read
     system, lines = load_system(None), []
     for w, files in WRITERS.items():
         for q in load_questions([ROOT / "data" / "everyday" / f for f in files]):
@@ -113,7 +112,7 @@ def record(out: Path) -> None:
                 "writer": w, "source": q.source, "id": q.qid, "answerable": q.answerable,
                 "row": seen["row"].tolist(), "pruned": None if seen["pruned"] is None else seen["pruned"].tolist(),
                 "lexical_p": seen["lexical_p"], "absent": seen["absent"], "held": seen["held"],
-                "ruled": bool(seen["ruled"]), "given": bool(seen["given"]),
+                "ruled": bool(seen.get("ruled", False)), "given": bool(seen.get("given", False)),
                 "generator_declined": bool(r.abstained and not seen["absent"]),
                 "names_nothing": seen["names_nothing"], "result_kind": seen["result_kind"]}))
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -1,6 +1,6 @@
 """When "The note does not say." comes outright: the note names nothing the question asks about and the lexical model
 declines firmly (below `typed.ABSENT_DECLINE`), or the question asks for a result of a test the note never names;
-otherwise the typed confidence decides (`archehr.ask_confidence.judge`)."""
+otherwise the typed confidence decides (`archehr.ask._judge`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import archehr.answerability.typed as typed
-from archehr.ask_confidence import judge as _judge
+from archehr.ask import _judge
 
 
 class _Lexical:
@@ -32,8 +32,8 @@ def _types(kind: str) -> SimpleNamespace:
 
 @pytest.fixture(autouse=True)
 def _row(monkeypatch) -> None:
-    monkeypatch.setattr(typed, "typed_row", lambda p, types, ruled=False, given=False: np.zeros(3))
-    monkeypatch.setattr("archehr.ask_confidence.typed_model", lambda t: t)
+    monkeypatch.setattr(typed, "typed_row", lambda p, types: np.zeros(3))
+    monkeypatch.setattr("archehr.ask._typed_model", lambda t: t)
 
 
 @pytest.mark.parametrize("kind", ["when", "how_long", "med_change", "why", "may_i"])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import archehr
-from archehr import ask_confidence
+from archehr import ask
 from archehr.answerability import typed
 from archehr.answerability.asking import asking_part, asks, clauses, story_pruned
 from archehr.answerability.typed import story_weighted
@@ -107,8 +107,7 @@ def _confidence(question: str, weight: float, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(typed, "STORY_WEIGHT", weight)
     # the model's P itself: the confidence shown is kept at the review level or above when the first line gives the
     # asked fact (here a cause), which would hide the weighting measured here
-    monkeypatch.setattr(ask_confidence, "shown_confidence", lambda model, p, flagged, confidence, ruled=False:
-                        confidence)
+    monkeypatch.setattr(ask, "shown_confidence", lambda model, p, flagged, confidence, ruled=False: confidence)
     return archehr.answer(NOTE, question, splitter="rules").confidence
 
 

@@ -251,11 +251,9 @@ def test_a_pending_result_is_flagged_for_review() -> None:
     case, split = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
-    # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level;
-    # the typed confidence read the rules' verdicts: the repeat awaited ("ruled"), a result (48,000 IU/mL) given
+    # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level
     typed = load_typed()
-    row = typed_row(load_model("lexical").probability(case), answer_types(case), ruled=True, given=True)
-    typed_p = typed.probability(row)
+    typed_p = typed.probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
     assert r.confidence == pytest.approx(min(typed_p, (typed.threshold + typed.review) / 2))
     # the pending rule reads the first line on its own, whatever the model's P: pending or only planned flags, a
     # result does not

@@ -51,7 +51,7 @@ def test_each_fold_is_scored_by_a_model_fitted_without_it(monkeypatch, tmp_path,
 
     fitted: dict[str, set[str]] = {}
 
-    def fit(qs, out, cache=None, review_share=None, system=None):
+    def fit(qs, out, cache=None, review_share=None):
         fitted[out.name] = {q.source for q in qs}
 
     def run(q, system, typed):
@@ -108,7 +108,7 @@ def test_forward_folds_score_each_writer_with_a_model_of_the_writers_before_it(m
 
     fitted: dict[str, tuple[set[str], float | None]] = {}
 
-    def fit(qs, out, cache=None, review_share=None, system=None):
+    def fit(qs, out, cache=None, review_share=None):
         fitted[out.name] = ({q.source for q in qs}, review_share)
 
     def run(q, system, typed):

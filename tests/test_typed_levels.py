@@ -40,7 +40,7 @@ def test_the_default_levels(monkeypatch) -> None:
     monkeypatch.setattr(typed, "fit_logistic", _by_size)
     rows, y, groups = _data()
     model = typed.fit_typed(rows, y, groups)
-    # the 0.5% and 17% quantiles of the same 70 P's both fall among the sixty 0.6's
+    # the 0.5% and 20% quantiles of the same 70 P's both fall among the sixty 0.6's
     assert (model.threshold, model.review) == (0.6, 0.6)
     assert model.training["threshold_rule"].startswith("0.005 quantile")
-    assert model.training["review_rule"] == "0.17 quantile of the same"
+    assert model.training["review_rule"] == "0.2 quantile of the same"

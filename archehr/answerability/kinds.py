@@ -174,8 +174,8 @@ class AnswerTypes:
     # computes, per sentence, whether it gives the asked fact in a clause naming the asked thing
     # (`asked_link.linked`, for the kind this question was read as); None: none does. Called only when `best_linked`
     # is read, which the typed row does only for the row's kinds of `typed.TYPED_LINKS`. The row's kind is not always
-    # the one computed for: a story-pruned question takes the whole question's (`ask_confidence.story_row`), so
-    # whether it is needed cannot be told here, and it is left to the reader.
+    # the one computed for: a story-pruned question takes the whole question's (`ask._story_row`), so whether it is
+    # needed cannot be told here, and it is left to the reader.
     linked_by: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     @functools.cached_property

@@ -6,14 +6,12 @@ from the note: a medicine or activity the note never names, a result still await
 about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
 rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
 fact is not known yet (`fact_undetermined`). `shown_confidence` caps the confidence of a flagged answer.
-`archehr.ask` reads the rules' `verdicts` once for each question, before the typed confidence (which reads them as
-features), and calls `review_flags` with them and `shown_confidence` for each answer it gives.
+`archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -57,43 +55,19 @@ DURATION_GIVEN = re.compile(
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 
 
-@dataclass(frozen=True)
-class Verdicts:
-    """What the fact rules say of an answer's first line, read once for one answer: the typed confidence reads them
-    as features (`typed.typed_row`) and `review_flags` flags by them."""
-
-    ruled: bool = False  # a rule sees the asked fact missing (`fact_ruled`)
-    given: bool = False  # the first line gives the asked fact (`fact_given`)
-
-
-def verdicts(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> Verdicts:
-    """The rules' verdicts on the first line `best` (its text and topic score); both False without answer types
-    (ranking by the selector alone)."""
-    if types is None:
-        return Verdicts()
-    return Verdicts(fact_ruled(types, best, question, split), fact_given(types, best, question))
-
-
-def fact_ruled(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
-    """A rule sees the asked fact missing: a medicine never named, a result awaited, no date given, a first line
-    naming the asked thing and not why, deciding nothing, or saying the fact is not known yet (`fact_missing`,
-    `result_awaited`, `unsaid_in_note`, `why_uncaused`, `med_undecided`, `fact_undetermined`)."""
-    named = NamedConcepts(question, split)  # (read once for the two rules that need it)
-    return (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
-            or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
-            or why_uncaused(types.kind, question, split, best, named)
-            or med_undecided(types, best, split) or fact_undetermined(types, best, question, split))
-
-
 def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
-                 question: str, split: SplitNote, read: Verdicts | None = None) -> tuple[bool, bool]:
+                 question: str, split: SplitNote) -> tuple[bool, bool]:
     """(flagged, ruled): the review flag of an answer given, and whether a rule raised it because it saw the
-    asked fact missing (`fact_ruled`). `types` is None when ranking by the selector alone. `read`: the rules'
-    verdicts when already read (`verdicts`), so no rule runs twice."""
+    asked fact missing (a medicine never named, a result awaited, no date given ...: `fact_missing`,
+    `result_awaited` and `unsaid_in_note`). `types` is None when ranking by the selector alone."""
     if model is None or types is None:
         return model_flags(model, p, selector_flag, types, best, question), False
-    read = read or verdicts(types, best, question, split)
-    return read.ruled or model_flags(model, p, selector_flag, types, best, question, read.given), read.ruled
+    named = NamedConcepts(question, split)  # (read once for the two rules that need it)
+    ruled = (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
+             or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
+             or why_uncaused(types.kind, question, split, best, named)
+             or med_undecided(types, best, split) or fact_undetermined(types, best, question, split))
+    return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
 class NamedConcepts:
@@ -231,13 +205,12 @@ def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: flo
 
 
 def model_flags(model: Any, p: float | None, selector_flag: bool, types: Any,
-                best: tuple[str, float] | None, question: str | None = None, given: bool | None = None) -> bool:
+                best: tuple[str, float] | None, question: str | None = None) -> bool:
     """The confidence model's review flag (below its threshold it was answered only because a sentence holds the asked
-    kind, so flagged; between threshold and review level unless the first line gives the fact asked: `fact_given`, or
-    `given` when already read), or the selector's without one."""
+    kind, so flagged; between threshold and review level unless the first line gives the fact asked: `fact_given`), or
+    the selector's without one."""
     if model is not None and p is not None:
-        return model.abstains(p) or (model.flags(p) and not (fact_given(types, best, question) if given is None
-                                                             else given))
+        return model.abstains(p) or (model.flags(p) and not fact_given(types, best, question))
     return selector_flag
 
 
