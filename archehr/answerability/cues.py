@@ -50,12 +50,7 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\breason (?:for|why)\b|\b(?:for )?what reason\b|\bwhat(?:'s| is| was)? the reason\b|"
         r"\bis (?:that|this|it) the reason\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
         r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
-        r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b|"
-        # what a thing is for, in patients' words: "what is the folic acid for", "whats the biopsy for when ...",
-        # "whats the point of doing the blood 12 hrs after"
-        r"\bwhat(?:'s|s| is| was| are| were)\s+(?:[\w-]+\s+){1,4}?(?:actually\s+|even\s+|really\s+)?for\b"
-        r"(?=\s*(?:$|[?.,!;])|\s+(?:nobody|i|he|she|we|they|it|and|if|when|because|as|then|exactly)\b)|"
-        r"\bwhat(?:'s|s)? the (?:point|purpose)\b|\bwhats the reason\b"),
+        r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
     ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|"
         # the length asked in a noun ("recovery time off work", "course length", "how much time in bed")

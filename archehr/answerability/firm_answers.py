@@ -121,29 +121,10 @@ _FINDING = re.compile(r"\bsuggest\w*|\b(?:reduced|raised|elevated|low|high|abnor
 _FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)
 
 
-# weak why cues that say no cause (`holds.HOLDS["why"]` reads "given", "from" and "pending"): a dose or a thing
-# handed over ("heparin 3000 units IV given", "Crutches given."), a start or a place ("from tomorrow", "from home"),
-# a result awaited ("Alpha-1 antitrypsin level: pending."). "given albumin <2.0", "given for pain", "anaemia from
-# chemotherapy" and "pending cultures" keep their cue
-_IDLE_CUE = re.compile(
-    r"\bgiven\b(?=\s*(?:$|[.;:,()\[\]|]|(?:in|at|on|today|tonight|yesterday|to|by|with|into|iv|im|po|sc|x\s*\d|\d|"
-    r"and|this|before|after|during|over|orally|stat)\b))|"
-    r"\bfrom (?:today|tomorrow|tonight|now|home|work|school|the ward|last|next|this)\b|"
-    r"\bpending\b(?=\s*(?:$|[.;,)|]))", re.I)
-
-
-# a medicine row's comment after a dash that is its schedule or an instruction, not its reason ("START
-# hydroxocobalamin 1 mg IM - alternate days for 2 weeks", "START naloxone spray - keep at home"): the dash taken out,
-# so the row's dash-comment cue (`holds.HOLDS["why"]`, `why_causes`) does not read it
-IDLE_DASH = re.compile(r"\s[-–—]\s+(?=(?:alternate days|every|once|twice|three times|four times|daily|weekly|monthly|"
-                       r"nightly|keep|take|use|apply|inject)\b)", re.I)
-
-
 def cause_text(text: str) -> str:
     """The sentence with what only looks like a cause taken out: a "since" of time, a visit's reason label, a
-    change "from" a number, a weak cue saying no cause (`_IDLE_CUE`), a dash before a schedule (`IDLE_DASH`)."""
-    plain = _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text)))
-    return IDLE_DASH.sub(" ", _IDLE_CUE.sub(" ", plain))
+    change "from" a number."""
+    return _FROM_NUMBER.sub(" ", _VISIT_REASON.sub(" ", _SINCE_TIME.sub(" ", text)))
 
 
 def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:

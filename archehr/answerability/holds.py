@@ -101,11 +101,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # tolerate", "considered less likely", "may slow weight regain", "not needed"
         r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
         r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
-        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence|"
-        # a thing ruled out for a reason: "penicillin allergy so amoxicillin not used"
-        r"so [\w/-]+(?: [\w/-]+)? (?:not|was not|were not|is not|are not|cannot|can't)|"
-        # what a medicine is for, in its row: "as needed for constipation", "in case of overdose"
-        r"in case of|(?:as needed|if needed|when needed|when required|prn|at night|at bedtime) for [a-z]{4,})\b|"
+        r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b|"
         # "now your stomach has settled"; a medication instruction and its reason after a dash ("CHANGE omeprazole
         # 40mg daily to 20mg daily - lower dose is enough now")
         r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "

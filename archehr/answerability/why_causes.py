@@ -20,18 +20,13 @@ coeliac disease": "Coeliac disease.") is no reason for it. A medicine row openin
 40 mg OM") takes the reason the heading over it gives ("Meds held (kidney injury, sick day rules):"). A short lab
 value row whose only cue is a finding word ("Fasting glucose 141 mg/dL (high)") says what was found, not why.
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
-nickname, a misspelling, a class), and requiring the tie flagged many right answers. Only a medicine is told apart:
-a first line that does not name the asked medicine, which the note names elsewhere, and names another one
-(`other_medicine`) gives that other medicine's cause ("why did they stop his diazepam": "mirtazapine ... increased
-... because of the early morning waking").
+nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -92,8 +87,6 @@ _FURTHER = re.compile(
     r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
     r"\breplac(?:es|ed by|ing)\b|\binstead of\b|"
     r"\bonly (?:needed|required|used|given|necessary) (?:while|when|during|if|for|with)\b|"
-    # what a medicine is for, in its row: "as needed for constipation", "at night for sleep", "in case of overdose"
-    r"\b(?:as needed|if needed|when needed|when required|prn|at night|at bedtime) for [a-z]{4,}|\bin case of\b|"
     r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
     r"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+[a-z]\w+ \w+|"
     r"\b(?:lowered|raised|reduced|increased|decreased|stopped|held|changed)\b[^(\n]*\([^)]*[a-z]{3}[^)]*\)",
@@ -105,7 +98,7 @@ def has_cause(text: str) -> bool:
     of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`."""
     from archehr.answerability.holds import HOLDS
 
-    plain = firm.IDLE_DASH.sub(" ", " ".join(text.split()))
+    plain = " ".join(text.split())
     return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain)) \
         or bool(_FURTHER.search(plain)) or gives_reason(plain)
 
@@ -119,8 +112,7 @@ def gives_reason(text: str) -> bool:
 
 
 def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str = "") -> bool:
-    """Sentence `i`, a why answer's first line, gives the cause of another medicine than the asked one
-    (`other_medicine`), or holds no cause at all: no cause marker (`has_cause`), no reason in
+    """Sentence `i`, a why answer's first line, holds no cause at all: no cause marker (`has_cause`), no reason in
     the heading over it (`heading_reason`), and it is no line of the note's diagnosis, or it is a diagnosis line with
     no marker that names the asked thing and adds nothing to the question's words (the asked finding restated: "why
     does he have coeliac disease" answered by "Coeliac disease."; "Right ankle sprain, grade 2" to "what is wrong
@@ -130,44 +122,11 @@ def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str
     # AUROC 0.810 -> 0.811; with `value_only`, why caught 67.5 both, AUROC 0.813)
     # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
     # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
-    if other_medicine(i, texts, named, question):
-        return True
     if (has_cause(texts[i]) and not value_only(texts[i])) or heading_reason(i, texts):
         return False
     if not why.diagnosis_lines(list(texts))[i]:
         return True
     return bool(named.size and named[:, i].any()) and not adds_words(texts[i], question)
-
-
-ANALYTES = Path(__file__).resolve().parent / "analytes.txt"
-
-
-@functools.lru_cache(maxsize=1)
-def _analytes() -> frozenset[str]:
-    lines = ANALYTES.read_text(encoding="utf-8").splitlines()
-    return frozenset(t.strip() for t in lines if t.strip() and not t.startswith("#"))
-
-
-def other_medicine(i: int, texts: Sequence[str], named: np.ndarray, question: str) -> bool:
-    """Sentence `i` gives the cause of another medicine than the one asked about: the question asks about a
-    medicine (`asked_for.medicines_asked`) that the note names, `i` does not name it and names another one
-    (`glossary.drugs.drugs_in`, less measured values of `analytes.txt`): "why did they stop his diazepam" answered
-    by "mirtazapine ... increased ... because of the early morning waking"."""
-    from archehr.answerability.asked_for import medicines_asked
-    from archehr.answerability.asked_thing import kept_concepts
-    from archehr.glossary import load_lexicon
-    from archehr.glossary.drugs import drugs_in
-
-    if not named.size or not question:
-        return False
-    lexicon = load_lexicon()
-    drugs = medicines_asked(question, lexicon)
-    concepts = kept_concepts(question, lexicon)
-    asked = [k for k, c in enumerate(concepts) if c.surface in drugs and k < len(named) and named[k].any()]
-    if not asked or named[asked, i].any():
-        return False
-    own = set(drugs_in(question)) | {" ".join(concepts[k].surface) for k in asked}
-    return bool(set(drugs_in(texts[i])) - own - _analytes())
 
 
 def value_only(text: str) -> bool:
