@@ -36,6 +36,8 @@ _TAKEN_OFF = re.compile(r"\b(?:took|taken|take|came|come)\s+(?:\w+\s+)?off\s+(?:
                         re.I)
 # a medicine given, taken or kept on, by whatever name ("keep taking my zyrtec", "did they give me some med")
 _MED_ACT = re.compile(r"\b(?:tak\w*|took|give|gave|given|giving|prescrib\w*|meds?|dose)\b", re.I)
+# the kind cues' result row, built once (not per question)
+_RESULT_CUE = dict(cue_table("kind"))["test_result"]
 
 
 def result_asked(question: str, kind: str) -> bool:
@@ -45,6 +47,5 @@ def result_asked(question: str, kind: str) -> bool:
     if kind in ("may_i", "other") and (_CAME_BACK.search(question) or _IS_BACK.search(question)):
         return True
     if kind == "med_change" and not _MED.search(question) and not _MED_ACT.search(_TAKEN_OFF.sub(" ", question)):
-        result = dict(cue_table("kind"))["test_result"]
-        return bool(result.search(question))
+        return bool(_RESULT_CUE.search(question))
     return False
