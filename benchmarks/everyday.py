@@ -202,7 +202,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BL": ("heldout-bl/raw/questions.yaml",), "BM": ("heldout-bm/raw/questions.yaml",),
            "BN": ("heldout-bn/raw/questions.yaml",), "BO": ("heldout-bo/raw/questions.yaml",),
            "BP": ("heldout-bp/raw/questions.yaml",), "BQ": ("heldout-bq/raw/questions.yaml",),
-           "BR": ("heldout-br/raw/questions.yaml",), "BS": ("heldout-bs/raw/questions.yaml",)}
+           "BR": ("heldout-br/raw/questions.yaml",), "BS": ("heldout-bs/raw/questions.yaml",),
+           "BT": ("heldout-bt/raw/questions.yaml",), "BU": ("heldout-bu/raw/questions.yaml",),
+           "BV": ("heldout-bv/raw/questions.yaml",), "BW": ("heldout-bw/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
