@@ -47,6 +47,7 @@ def test_a_dictated_headers_lower_case_fields_one_a_line_are_one_unit_each():
      ["Electronically signed: Ann Lee, MD", "04/02/2031 07:15"]),
     # (a date's time set apart is part of its value, and a date inside a sentence is no column)
     ("Collected: 03/05/2031    14:02", ["Collected: 03/05/2031 14:02"]),
+    ("Next visit: Tuesday    12/03/2031 10:30", ["Next visit: Tuesday 12/03/2031 10:30"]),
 ])
 def test_a_sign_offs_name_and_its_date_in_a_column_of_their_own_are_two_units(line, cells):
     assert texts(f"Plan discussed with the patient.\n{line}\n") == ["Plan discussed with the patient.", *cells]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import STAMP, is_entry_head, is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
@@ -151,12 +151,19 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
 def _signed_when(line: str) -> list[tuple[int, int]]:
     """The gap before a sign-off's date and time set apart in a column of their own after the name ("Signed: F.
     Adeyemi    17/03/2025 21:40", "Reconciled by: Dr H. Marsh    04/03/2025"): the name and the date are two
-    fields, as they are on two lines; [] for any other line (a date after a date is one value: "Collected:
-    08/04/2025   08:52")."""
+    fields, as they are on two lines; [] for any other line (a date after a date, a weekday, a month or a time is one
+    value: "Collected: 08/04/2025   08:52", "Next visit: Tuesday  12/03/2025")."""
     gaps = list(re.finditer(r"(?<=\S)(?:[ ]{2,}|[ ]*\t[ \t]*)(?=\S)", line))
-    if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]):
+    if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]) \
+            and not _WHEN_WORD_END.search(line[:gaps[0].start()]):
         return [gaps[0].span()]
     return []
+
+
+# (a whole word: "Dr H. Marsh" ends in no month)
+_WHEN_WORD_END = re.compile(rf"\b(?:{WEEKDAY}|(?:January|February|March|April|May|June|July|August|September|October"
+                            r"|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?|[AaPp]\.?[Mm]\.?)$",
+                            re.IGNORECASE)
 
 
 def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
