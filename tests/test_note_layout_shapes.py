@@ -197,9 +197,9 @@ def test_medicines_set_in_under_a_heading_over_their_instructions_are_an_entry_e
             "  docusate sodium 100 mg capsule\n  Take 1 capsule twice a day.\n"
             "STOP taking these medications\n  acetaminophen-codeine 300-30 mg tablet\n"
             "  You no longer need this medicine.\n")
-    # (the entry keeps every sentence of its instruction: "Take with food." too)
+    # (the medicine's name stays with its instruction's first sentence; a further sentence is a unit of its own)
     assert texts(note) == ["START taking these medications",
-                           "ibuprofen 600 mg tablet Take 1 tablet every 6 hours. Take with food.",
+                           "ibuprofen 600 mg tablet Take 1 tablet every 6 hours.", "Take with food.",
                            "docusate sodium 100 mg capsule Take 1 capsule twice a day.",
                            "STOP taking these medications",
                            "acetaminophen-codeine 300-30 mg tablet You no longer need this medicine."]
@@ -262,9 +262,12 @@ def test_a_one_line_paragraph_keeps_its_section_label_as_a_release_excerpt_does(
 def test_short_data_columns_after_a_field_are_fields_of_their_own():
     line = "Pt: Walter Brisk   47M   Adm 03/02/2031   D/C 03/05/2031"
     assert cells(line, field_cells(line)) == ["Pt: Walter Brisk", "47M", "Adm 03/02/2031", "D/C 03/05/2031"]
-    # a signature's time and a phrase are no data columns
-    for line in ("Signed: R. Ostby, MD   03/05/2031 14:02", "Surgeon: Dr. Ostby   Questions? Call 555-0100"):
-        assert field_cells(line) == []
+    # a phrase is no data column
+    assert field_cells("Surgeon: Dr. Ostby   Questions? Call 555-0100") == []
+    # a sign-off's date and time in a column of their own are a field of their own; a date's time is part of it
+    line = "Signed: R. Ostby, MD   03/05/2031 14:02"
+    assert cells(line, field_cells(line)) == ["Signed: R. Ostby, MD", "03/05/2031 14:02"]
+    assert field_cells("Collected: 03/05/2031   14:02") == []
 
 
 def test_a_strip_of_readings_in_columns_gives_one_unit_each():

@@ -81,7 +81,7 @@ def test_a_pen_injector_with_its_instruction_set_in_under_it_is_one_entry():
             "    Inject 50 mg under the skin once a week, starting Monday. Keep the pens in the fridge.\n")
     assert texts(note) == ["START taking:",
                            "etanercept 50 mg/mL pen injector Inject 50 mg under the skin once a week, starting "
-                           "Monday. Keep the pens in the fridge."]
+                           "Monday.", "Keep the pens in the fridge."]
 
 
 def test_an_impression_under_a_wrapped_field_is_one_more_field():

@@ -42,19 +42,20 @@ def test_orders_named_with_their_colon_write_no_letter_of_labelled_paragraphs():
         "CONTINUE: Amlodipine 5 mg once a day - no change to the dose, keep taking it every morning as you do now."]
 
 
-def test_a_medicine_with_its_instruction_set_in_under_it_is_one_unit_however_many_sentences():
+def test_a_medicine_with_its_instruction_set_in_under_it_is_one_unit_with_its_first_sentence():
     note = ("Your medicines\n"
             "Cefuroxime 250 mg tablets\n"
             "    Take 1 tablet twice a day for 5 days. Finish the course.\n"
             "Salbutamol inhaler\n"
             "    2 puffs when needed. Rinse your mouth after.\n")
+    # (a further sentence of the instruction is a unit of its own, as a list item's second sentence is)
     assert texts(note) == ["Your medicines",
-                           "Cefuroxime 250 mg tablets Take 1 tablet twice a day for 5 days. Finish the course.",
-                           "Salbutamol inhaler 2 puffs when needed. Rinse your mouth after."]
+                           "Cefuroxime 250 mg tablets Take 1 tablet twice a day for 5 days.", "Finish the course.",
+                           "Salbutamol inhaler 2 puffs when needed.", "Rinse your mouth after."]
     # (each line set in under the medicine is its own, a full stop at a line's end too)
     assert texts("START ramipril 2.5 mg capsules\n  Take 1 capsule at night.\n  Check your kidney blood test in "
-                 "2 weeks.\n") == ["START ramipril 2.5 mg capsules Take 1 capsule at night. Check your kidney blood "
-                                   "test in 2 weeks."]
+                 "2 weeks.\n") == ["START ramipril 2.5 mg capsules Take 1 capsule at night.",
+                                   "Check your kidney blood test in 2 weeks."]
 
 
 def test_one_medicine_over_its_instruction_set_in_is_an_entry_alone():

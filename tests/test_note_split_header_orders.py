@@ -35,9 +35,9 @@ def test_an_order_named_with_its_colon_takes_its_instruction_line():
            "Stopped on 06/05/2026.\n"
     assert texts(note) == ["Your medications", "CONTINUE: aspirin 81 mg Take 1 tablet by mouth at bedtime.",
                            "STOP: caffeine citrate Stopped on 06/05/2026."]
-    # (a further sentence of the instruction stays in the medicine's entry, as under an entry set in)
+    # (a further sentence of the instruction is a unit of its own, as under an entry set in)
     assert texts("NEW: insulin 8 units\nInject at bedtime. We will adjust the dose weekly.\n") == [
-        "NEW: insulin 8 units Inject at bedtime. We will adjust the dose weekly."]
+        "NEW: insulin 8 units Inject at bedtime.", "We will adjust the dose weekly."]
 
 
 def test_an_order_without_its_colon_or_before_no_instruction_stands_alone():

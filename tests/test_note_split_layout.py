@@ -77,16 +77,16 @@ def test_a_pipe_table_drops_its_rule_line():
 
 
 @pytest.mark.parametrize("line, cells", [
-    # a line standing alone whose columns each read as a unit: title, clinic, page
-    ("RADIOLOGY REPORT          Northmoor Imaging          Page 1 of 2",
-     ["RADIOLOGY REPORT", "Northmoor Imaging", "Page 1 of 2"]),
+    # a line standing alone whose columns each read as a unit: title and clinic
+    ("RADIOLOGY REPORT          Northmoor Imaging", ["RADIOLOGY REPORT", "Northmoor Imaging"]),
     ("Surgeon: Dr. Ruiz          Questions? Call 555-0193", ["Surgeon: Dr. Ruiz", "Questions? Call 555-0193"]),
     # a label over values
     ("Vitals:   BP 136/84    Pulse 78    BMI 34.1", ["Vitals:", "BP 136/84", "Pulse 78", "BMI 34.1"]),
     # a column that is a value, a flag, a time or a date makes the line one row
     ("Creatinine      1.9      H", ["Creatinine 1.9 H"]),
     ("Wed 4/27   8:00 AM   Lab draw, Fairhaven Clinic", ["Wed 4/27 8:00 AM Lab draw, Fairhaven Clinic"]),
-    ("Signed: I. Marchetti, MD   06/14/2030 15:22", ["Signed: I. Marchetti, MD 06/14/2030 15:22"]),
+    # (a sign-off's date and time in a column of their own are a field of their own)
+    ("Signed: I. Marchetti, MD   06/14/2030 15:22", ["Signed: I. Marchetti, MD", "06/14/2030 15:22"]),
     # a value aligned after its label, and an order, stay whole
     ("Started:   metformin 500 mg twice a day", ["Started: metformin 500 mg twice a day"]),
     ("STOP      aspirin 81 mg", ["STOP aspirin 81 mg"]),
@@ -166,6 +166,9 @@ def test_page_lines_stand_alone(line):
 
 @pytest.mark.parametrize("line", [
     "Lakeview Clinic - Sleep Service          Page 1 of 2",
+    # (a title in capitals too, and a title with the clinic: the page's header is one line, one unit)
+    "SLEEP STUDY REPORT          Page 1 of 2",
+    "RADIOLOGY REPORT          Northmoor Imaging          Page 1 of 2",
     "Printed 02/03/2031 10:15 by JDOE      Lab system v2      Page 2 of 2",
     "Ann Okoro   MRN: 88123   Clinic Letter (continued)",
     "OKORO, ANN      MRN: 88123      (continued)",
@@ -177,9 +180,9 @@ def test_a_running_header_with_its_page_mark_last_is_one_unit(line):
 
 
 @pytest.mark.parametrize("line, cells", [
-    # a title in capitals stays a unit of its own; so does a title beside a one-page copy's mark
-    ("SLEEP STUDY REPORT          Page 1 of 2", ["SLEEP STUDY REPORT", "Page 1 of 2"]),
+    # a title beside a one-page copy's mark stays a unit of its own
     ("Lakeview Clinic - Sleep Service          Page 1 of 1", ["Lakeview Clinic - Sleep Service", "Page 1 of 1"]),
+    ("SLEEP STUDY REPORT          Page 1 of 1", ["SLEEP STUDY REPORT", "Page 1 of 1"]),
 ])
 def test_a_title_beside_a_page_mark_stays_apart(line, cells):
     assert not note_page.is_page_furniture(line)

@@ -63,8 +63,10 @@ def test_a_title_line_set_apart_by_pipes_is_one_unit_its_header_fields_one_each_
     # header fields, named with or without a colon
     assert texts("Name: Ann Lee | DOB: 03/04/1950 | MRN: 5521\n") == ["Name: Ann Lee", "DOB: 03/04/1950", "MRN: 5521"]
     assert texts("Okoro, Ann | DOB 1950-02-03 | MRN 55-01\n") == ["Okoro, Ann", "DOB 1950-02-03", "MRN 55-01"]
-    # readings set apart by pipes are one line of results, after a label too
-    assert texts("BP 148/80 | HR 76 | SpO2 97%\n") == ["BP 148/80 | HR 76 | SpO2 97%"]
+    # measurements set apart by pipes are one each, as one a line; after a label they are one line of results
+    assert texts("BP 148/80 | HR 76 | SpO2 97%\n") == ["BP 148/80", "HR 76", "SpO2 97%"]
+    assert texts("Weight 31.2 kg (40th centile) | Height 141 cm | Pulse 88\n") == [
+        "Weight 31.2 kg (40th centile)", "Height 141 cm", "Pulse 88"]
     assert texts("Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F\n") == [
         "Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F"]
     assert texts("Test | Result | Flag\nWBC | 6.1 | normal\n") == ["Test | Result | Flag", "WBC | 6.1 | normal"]
@@ -86,9 +88,13 @@ def test_an_initial_after_a_dash_ends_no_sentence():
 
 
 def test_a_header_over_a_single_appointment_block_joins_it():
+    # (a label that only says an appointment follows, over the block's lines set in under it, is a unit of its own)
     note = "Your next visit:\n  Monday, June 5, 2031 at 9:00 AM\n  Dr. Ines Falk, Cardiology\n  Building C, Room 12\n"
     assert texts(note) == [
-        "Your next visit: Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Cardiology Building C, Room 12"]
+        "Your next visit:", "Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Cardiology Building C, Room 12"]
+    # (a label naming the clinic is the block's own)
+    note = "Foot clinic:\n  Monday, June 5, 2031 at 9:00 AM\n  Dr. Ines Falk, Podiatry\n  Building C, Room 12\n"
+    assert texts(note) == ["Foot clinic: Monday, June 5, 2031 at 9:00 AM Dr. Ines Falk, Podiatry Building C, Room 12"]
     # (a time line under the date is the same block)
     assert texts("Wound check:\nFri 9 Jun 2031\n11:20 AM\nRoom 2, Nurse Ola\n") == [
         "Wound check: Fri 9 Jun 2031 11:20 AM Room 2, Nurse Ola"]

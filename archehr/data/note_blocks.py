@@ -38,6 +38,10 @@ _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", r
 # nor is a numbered appointment's heading over its lines set in under it ("Appointment 1" + "  Wed 11 June, 08:45"):
 # a unit of its own (flush with its lines it is the block's label: "Appointment 2" + "Monday 09/06/2025, 14:20")
 _NUMBERED_HEADING = re.compile(r"^(?:appointment|visit|booking) (?:\d{1,2}|[A-Z])(?: of \d{1,2})?:?$", re.IGNORECASE)
+# nor is a label that names no clinic, only that an appointment follows ("Your follow-up appointment:"), over the
+# block's lines set in under it: a unit of its own ("Heart failure nurse clinic:" names the appointment, its label)
+_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)s?:$",
+                            re.IGNORECASE)
 # an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
@@ -108,7 +112,8 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
-                and not (_NUMBERED_HEADING.match(lines[i - 1]) and deeper(i, i - 1)) \
+                and not ((_NUMBERED_HEADING.match(lines[i - 1]) or _GENERIC_LABEL.match(lines[i - 1]))
+                         and deeper(i, i - 1)) \
                 and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\b[A-Z])[.!?]\s", lines[i - 1]) \
                 and not _opens_block(lines, i + 1):
             # (above a list of one-line appointments, that line is the list's heading)
@@ -134,7 +139,9 @@ _WEEK_OF = re.compile(r"^(?:(?:the )?week (?:of|commencing|beginning)|w/c)\b", r
 # (or books it itself: "Not yet scheduled - your PD nurse will book this after your first month")
 _TO_BE_BOOKED = re.compile(r"\bwill (?:call|contact|phone|ring|text|write to) you\b.{0,40}"
                            r"\b(?:schedule|book|arrange|set up|make)\b|\bnot yet (?:scheduled|booked)\b.{0,40}"
-                           r"\bwill (?:schedule|book|arrange)\b", re.IGNORECASE)
+                           r"\bwill (?:schedule|book|arrange)\b"
+                           # (or will send its letter: "Appointment letter to follow", "Appointment will be posted")
+                           r"|\bappointment (?:letter )?(?:to follow|will be (?:sent|posted))\b", re.IGNORECASE)
 # a heading over appointments, not one's name: "Upcoming Appointments", "Follow-up", "Scheduled visits"
 _GROUP_HEADING = re.compile(rf"{_BLOCK_HEADING.pattern}|^(?:follow[- ]?ups?|next steps)$", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[AaPp]\.?[Mm]\b")

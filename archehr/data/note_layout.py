@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import STAMP, is_entry_head, starts_with_stamp
+from archehr.data.note_stamps import STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
@@ -82,7 +82,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         if semicolons and len(semicolons) == line.count(";") - line.rstrip().endswith(";"):
             cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
-        cuts = _data_columns(line)
+        cuts = _data_columns(line) or _signed_when(line)
     if not cuts:
         cuts = _spoken_fields(line)
     if not cuts:
@@ -146,6 +146,24 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
     if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
         return gaps
     return []
+
+
+def _signed_when(line: str) -> list[tuple[int, int]]:
+    """The gap before a sign-off's date and time set apart in a column of their own after the name ("Signed: F.
+    Adeyemi    17/03/2025 21:40", "Reconciled by: Dr H. Marsh    04/03/2025"): the name and the date are two
+    fields, as they are on two lines; [] for any other line (a date after a date, a weekday, a month or a time is one
+    value: "Collected: 08/04/2025   08:52", "Next visit: Tuesday  12/03/2025")."""
+    gaps = list(re.finditer(r"(?<=\S)(?:[ ]{2,}|[ ]*\t[ \t]*)(?=\S)", line))
+    if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]) \
+            and not _WHEN_WORD_END.search(line[:gaps[0].start()]):
+        return [gaps[0].span()]
+    return []
+
+
+# (a whole word: "Dr H. Marsh" ends in no month)
+_WHEN_WORD_END = re.compile(rf"\b(?:{WEEKDAY}|(?:January|February|March|April|May|June|July|August|September|October"
+                            r"|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?|[AaPp]\.?[Mm]\.?)$",
+                            re.IGNORECASE)
 
 
 def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -345,17 +363,28 @@ def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
         and "," not in first
 
 
+def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
+    Pulse 92")? Each is a unit, as measurements one a line are; a label before them makes the line one record ("Your
+    vitals today: BP 136/84 | Pulse 92")."""
+    bounds = [0, *(x for gap in gaps for x in gap), len(line)]
+    cells = [line[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+    return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
+
+
 def pipe_cells(line: str) -> list[tuple[int, int]]:
     """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
     dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
     nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else. A pipe
-    line holding no field is a title line or a strip of readings, one unit ("Clinic | 3rd floor | 555-0100")."""
+    line holding no field is a title line, one unit ("Clinic | 3rd floor | 555-0100"), unless each cell is a
+    measurement ("BP 148/80 | HR 76"): each is a unit, as measurements one a line are."""
     body = line.strip()
     if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
-    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)):
-        return []  # a title line or a strip of readings set apart by pipes is one unit
+    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)) \
+            and not _measurements(line, gaps):
+        return []  # a title line set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
             and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
@@ -417,6 +446,8 @@ def table_lines(raw: list[str]) -> list[bool]:
 
 # --- line shapes that note_split reads as structure ---------------------------------------------------
 
+# a number written as a word, as a dictation numbers its plan's items ("one.", "Two.", "twelve.")
+WORD_NUMBER = r"(?:[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en|[Ee]leven|[Tt]welve)"
 # list markers: bullets (an en dash, arrows and triangles too), checkboxes ("\u2610", "[ ]", "[x]"), "1." "2)" "(3)"
 # "a)" "A." "ii." "#"
 # (a phone app's symbol or emoji marks its items as a bullet does: "\u2705 Sertraline 50mg", "\U0001f539 Tue 3 June")
@@ -426,7 +457,9 @@ ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a
                   # (Word's outline bullet, a lower-case "o" before a capital: "o Keep the dressing on.")
                   + r"|o(?=[ \t]+[A-Z])|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
                   # lettered and roman-numbered items: "A. Heart failure", "a. ...", "ii. ...", "(iv) ..."
-                  r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)])[ \t]+")
+                  r"|[A-Za-z]\.|\(?(?:i{1,3}|iv|vi{0,3}|ix|x|I{1,3}|IV|VI{0,3}|IX|X)[.)]"
+                  # (a dictation's items numbered in words, as they were spoken: "one. start omeprazole ...")
+                  r"|" + WORD_NUMBER + r"[.)])[ \t]+")
 # a machine export's key and its value: "visit_date=2025-03-14", a JSON dump's "\"diagnosis\": \"Sprain\"," (each
 # line a field of its own, whatever case its key is in)
 # (a YAML dump's lower-case key too: "clinician: Nurse K. Obi")

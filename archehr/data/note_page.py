@@ -53,14 +53,14 @@ _FURNITURE_GAP = re.compile(r"(?:[ ]*\t[ \t]*|[ ]{3,}|\s+\|\s+)")
 
 def is_page_furniture(line: str) -> bool:
     """A PDF copy's running header or footer laid out in columns, a page mark last ("Clinic Name      Page 1 of
-    2", "Printed 05/09 08:31    LIMS v7    Page 2 of 2", "Ann SMITH   MRN: 123   (continued)"): one unit, as
-    most writers of gold splits keep it. A title written in capitals first stays a unit of its own ("DISCHARGE
-    SUMMARY      Page 1 of 2", "SMITH, ANN      DOB 01/02/1950      Page 2 of 2"), and so does a title beside
-    a one-page copy's "Page 1 of 1"; a page carried on is marked so whatever the case ("SMITH, ANN   (continued)")."""
+    2", "Printed 05/09 08:31    LIMS v7    Page 2 of 2", "Ann SMITH   MRN: 123   (continued)"), a title in capitals
+    first too ("DISCHARGE SUMMARY      Page 1 of 2", "SMITH, ANN      DOB 01/02/1950      Page 2 of 2"): one unit,
+    as the writer brief keeps a page's header or footer line. A title beside a one-page copy's "Page 1 of 1" stays a
+    unit of its own; a page carried on is marked so whatever the case ("SMITH, ANN   (continued)")."""
     body = line.strip()
     cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
-    return last.endswith("(continued)") or (bool(_PAGE_COLUMN.match(last)) and not cells[0].isupper()) \
+    return last.endswith("(continued)") or bool(_PAGE_COLUMN.match(last)) \
         or (len(cells) >= 2 and bool(_PRINTED.match(cells[0]))
             and (bool(_CONFIDENTIAL.match(last)) or not any(is_page_line(c) for c in cells[1:])))
 

@@ -42,7 +42,7 @@ _EXAM_NAME = re.compile(r"^(?:O/E|On examination|PE|MSE|.*\bexam(?:ination)?)$",
 _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief complaint|CC|Allergies|Medications?"
                          # (the complaint a patient presents with, in a few words, as the chief complaint is)
                          r"|Presenting (?:complaint|problem)"
-                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*"
+                         r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*|Status"
                          # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...", nor
                          # does a report's comment on its results: "Comment: Low sodium is likely from the diuretic.")
                          r"|Note|NB|Comments?)$", re.IGNORECASE)
@@ -56,6 +56,11 @@ _NARRATIVE = re.compile(r"^(?!(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Pl
 # a problem heading of a problem-based course: "# Delirium:", "# AKI on CKD 3:" (no sentence end inside it)
 _PROBLEM_LABEL = re.compile(r"^#[ \t]*[A-Za-z0-9][^:.!?]{0,78}:(?=[ \t]+\S)")
 _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
+# a comment's or an addendum's label that says whose in brackets ("Comment (Clinical Biochemistry):", "ADDENDUM (Dr
+# M. Lee, 14/04/2025):"): it heads the prose after it, as a problem heading does (a test's or a scan's name with its
+# date in brackets heads its result: "CT sinuses (03/02/2025): Severe inflammation ...")
+_QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
+                              r" \([^()]{1,60}\):(?=[ \t]+\S)", re.IGNORECASE)
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 # where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
@@ -69,9 +74,10 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     "Activity: as tolerated", "Plan: RN visit 03/14"): a section's first sentence opens with a capital or a
     number and has four words or more, two of them words of prose. The shorthand and the findings' sections
     ("Hx:", "Imp:", "O/E:", "Exam:", "Subjective:") head any sentence ("O/E: BP 112/70, BMI 22.", "Exam: alert,
-    no distress."); a label of no known section heads a narrative clause only ("Feeds: He is breastfeeding ...")."""
+    no distress."); a label of no known section heads a narrative clause only ("Feeds: He is breastfeeding ...");
+    a comment's or an addendum's label saying whose in brackets heads prose as a problem heading does."""
     name = None
-    label = _PROBLEM_LABEL.match(line)
+    label = _PROBLEM_LABEL.match(line) or _QUALIFIED_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
         if not label or _FIELD_NAME.match(label.group(1).strip()):
@@ -329,7 +335,8 @@ def medicine_head(line: str) -> bool:
 def entry_heads(raw: list[str]) -> set[int]:
     """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
     them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
-    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia")."""
+    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia"), unless it
+    names a medicine with its strength or form ("Salbutamol 100 micrograms inhaler" + "    Day 1: 6 puffs ...")."""
     leads = [len(x) - len(x.lstrip()) for x in raw]
     heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not HEADER_ONLY.match(raw[i].strip())]
     heads = {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
@@ -344,7 +351,9 @@ def entry_heads(raw: list[str]) -> set[int]:
         | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
         | {i for i in range(len(raw) - 1)
            if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \
-        | _medicine_heads(raw, leads)
+        | _medicine_heads(raw, leads) \
+        | {i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and medicine_head(raw[i])
+           and not ORDER.match(raw[i].strip())}
 
 
 def _medicine_heads(raw: list[str], leads: list[int]) -> set[int]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_layout import WORD_NUMBER
 from archehr.data.note_stamps import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
-                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)])$")
+                          r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]|" + WORD_NUMBER + r"[.)])$")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 # (a place's abbreviations too: "Co. Westmeath", "Mt. Hope", "Ft. Collins")
 _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft|Pharm)\.$")
@@ -155,8 +156,9 @@ _RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}"
 
 def _lower_case_ends(text: str, s: int, e: int) -> list[re.Match[str]]:
     """The full stops before a lower-case word in text[s:e] that an abbreviation does not make."""
+    # (nor does a list's marker at the unit's start: "one. start omeprazole ...")
     return [m for m in _LOWER_CASE_END.finditer(text, s, e)
-            if not _RUN_ON_ABBREV.search(text[s:m.start()])]
+            if not _RUN_ON_ABBREV.search(text[s:m.start()]) and not _MARKER_ONLY.match(text[s:m.start()].strip())]
 
 
 def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) -> list[tuple[int, int]]:

@@ -134,13 +134,19 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
     # (an order set in its column is a row of a list of orders, whose instruction may hold sentences: "START
     # Doxycycline 100 mg twice daily. Take it with water.")
-    if unit.kind in ("header", "appointment", "row", "page", "entry") \
+    if unit.kind in ("header", "appointment", "row", "page") \
             and not (unit.kind == "row" and ORDER_COLUMN.match(text[unit.start:unit.end])):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
-    seg = _lab_segments if lab else segment
+    # (a medicine's instruction is cut at its full stops only: a parser reads its imperatives and brand names in
+    # capitals as sentence starts, "(PRILOSEC) Mix 1 packet in 5 mL of water ...")
+    seg = _lab_segments if lab else _rule_segments if unit.kind == "entry" else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
+    if unit.kind == "entry":  # (a medicine's name stays with its instruction's first sentence)
+        head_end = text.index("\n", unit.start)
+        while len(spans) > 1 and spans[0][1] <= head_end:
+            spans[:2] = [(spans[0][0], spans[1][1])]
     merged: list[tuple[int, int]] = []
     for s, e in spans:
         piece = text[s:e]

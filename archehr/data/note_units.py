@@ -35,13 +35,15 @@ from archehr.data.note_sections import (
     order_over_instruction,
     paragraph_labels,
 )
-from archehr.data.note_stamps import is_entry_stamp_line, is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import MONTH_NAME, is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
 # a line opening with a list number ("3. ", "12) ")
 LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 # a line that opens with a test's name and its value ("Potassium 5.8 ...", "Beta-hydroxybutyrate 7.9 mmol/L")
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
+# a value, a month's date or a year alone that ends a sentence: "0.60.", "12 mmol/L.", "January 2024."
+_VALUE_END = re.compile(rf"^(?:[<>]?\d[\d.,]*(?: ?[A-Za-z%/]+)?|{MONTH_NAME} \d{{4}}|(?:19|20)\d{{2}})\.$")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 
@@ -116,6 +118,10 @@ def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_li
         # (or a measurement running on in lower case: "... normal, with neutrophils" + "3.4 x10^9/L, and her ...")
         if MEASURE_START.match(line) and re.search(r"[a-z]{2}$", prev.rstrip()):
             return True
+        # (or by a value or a date alone that ends its sentence: "... FEV1/FVC" + "0.60.", "... diagnosed" + "January
+        # 2024.")
+        if _VALUE_END.match(line) and not prev.rstrip().endswith((".", "!", "?", ":", ";")):
+            return True
         return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
             and continues(prev, line, width, lead, next_line)
     prev_lead = len(prev) - len(prev.lstrip())
@@ -135,8 +141,11 @@ def _results_carry_on(unit: Unit | None, prev: str, line: str, width: int, lead:
     """Does a line that reads as results carry `unit` on rather than open a lab line of its own: in lower case
     or after a phrase left open ("... contact the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol
     was" + "3.9 mmol/L and ..."), or under a lab line that the lab rule carries on?"""
+    # (a medicine's instruction set in under it carries its entry on, doses and days as it may hold: "Salbutamol
+    # inhaler" + "    Day 1: 6 puffs every 4 hours.")
     if unit is None or not (unit.kind == "lab" or (unit.kind in ("text", "list")
-                                                   and (CONTINUES_START.match(line) or OPEN_END.search(prev)))):
+                                                   and (CONTINUES_START.match(line) or OPEN_END.search(prev)))
+                            or (unit.medicine and lead > unit.lead)):
         return False
     return _carries_on(unit, prev, line, width, lead, next_line)
 
@@ -320,8 +329,9 @@ def _signature_block(lines: list[str]) -> bool:
 
 def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:
     """A medicine's entry, its head with the instruction lines under it ("Ofloxacin 0.3% eye drops" + "    Right eye:
-    1 drop 4 times a day. Stop after 11/11/2026."), is one unit, however many sentences its instruction holds: the
-    reading of most writers of gold splits (a few cut the instruction's sentences apart)."""
+    1 drop 4 times a day. Stop after 11/11/2026."), is one unit (kind "entry"), which `note_split` cuts into the
+    instruction's sentences, the head kept with the first ("Ofloxacin 0.3% eye drops Right eye: 1 drop 4 times a
+    day." + "Stop after 11/11/2026."): the writer brief's reading, as a list item of two sentences gives two units."""
     for u in units:
         if u.medicine and u.kind == "text" and "\n" in text[u.start:u.end]:
             u.kind = "entry"

@@ -11,7 +11,7 @@ import re
 from archehr.data.note_blocks import ADDRESS_END
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, laid_out
 from archehr.data.note_sections import is_heading_line
-from archehr.data.note_stamps import starts_with_stamp
+from archehr.data.note_stamps import MONTH_NAME, starts_with_stamp
 
 _NUMBERISH = re.compile(r"\d")
 # "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
@@ -45,6 +45,8 @@ _BRACKETED = re.compile(r"^\([A-Z].*[.!?]\)$")
 LETTER_START = re.compile(r"^[A-Za-z]\.\s")
 _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
+# a dictated header's field named in lower case: "clinic date: 03/07/2025", "seen by: mr a saleh"
+_LOWER_FIELD = re.compile(r"^[a-z]+(?: [a-z]+){0,2}: \S")
 _COUNT_START = re.compile(r"^\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 # a measurement and its unit before lower-case words: "2 L/min yourself, even ...", "3.4 x10^9/L, and her ..."
 MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%.]*,?\s+[a-z]{2,}\b")
@@ -53,7 +55,8 @@ MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%
 # a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
 _DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2} \d[\d.,/-]* ?(?:mg|mcg|g|mL|ml|units?|mEq)\b")
 # a sentence opened after a full stop inside a line and left open at its end, in lower-case words
-_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}$")
+# (its last word may be a number or a size: "... No drain left. Umbilical fascia closed with 2/0" + "Vicryl, ...")
+_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}(?: \d[\d/.,]*)?$")
 # a date and the time of day after it: an appointment's ("04/22/2026 at 9:40 AM", "09/18/26 11:20 AM")
 _APPOINTMENT_TIME = re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b.{0,12}?\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b")
 _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|the|by|from)\b)[a-z]{2,}\b"
@@ -93,6 +96,19 @@ def wrap_width(text: str) -> int:
     return widest if widest >= _MIN_WRAP else 0
 
 
+_LETTERHEAD_LEAD = 8  # spaces: lines set in this deep or deeper are set for the page, not wrapped at a margin
+
+
+def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
+    """Are `prev` (as laid out) and `line` (indented by `lead`) a letterhead's lines, set right or centred each at its
+    own depth ("                Department of Otolaryngology" over "     Castlebridge General Hospital, Wexley Road")?
+    Each is a unit of its own, however full the line above looks."""
+    prev_lead, prev_end = len(prev) - len(prev.lstrip()), len(prev.rstrip())
+    if min(prev_lead, lead) < _LETTERHEAD_LEAD or prev_lead == lead or OPEN_END.search(prev):
+        return False
+    return abs(prev_end - (lead + len(line))) <= 1 or abs(prev_lead + prev_end - (2 * lead + len(line))) <= 2
+
+
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
@@ -100,6 +116,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return False
+    if _letterhead_lines(prev, line, lead):
+        return False
+    # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
+    if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
         return False
     # a thread's message opens with its stamp in brackets, whatever the line above left open ("... for 3 days now" +
     # "[Nurse reply - 10/11/2026 09:02, J. Doe] Thank you.")
@@ -175,12 +196,21 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # days (last dose" + "26 February 2025). The urine culture ...")
     if prev.count("(") > prev.count(")") and re.match(r"^[^()]*\)", line):
         return True
-    # a year under a line left open on a word ends or carries on its sentence ("... haematuria in December" +
-    # "2024. Smoker, 40 pack-years.", "... stopped" + "2021.")
-    if re.match(r"^(?:19|20)\d{2}(?:[.,;)]?(?:\s|$))", line) and re.search(r"[A-Za-z]$", prev.rstrip()):
+    # a quoted name under a line left open on a lower-case word carries it on ("... referred to the psychology-led" +
+    # "\"Moving Forward\" course; ...")
+    if re.match(r"^[\"\u201c]\S", line) and re.search(r"[a-z]$", prev.rstrip()):
         return True
+    # a year under a line left open on a word ends or carries on its sentence ("... haematuria in December" +
+    # "2024. Smoker, 40 pack-years.", "... stopped" + "2021."), a month before it too ("... diagnosed" + "January
+    # 2024.")
+    if re.match(rf"^(?:{MONTH_NAME} )?(?:19|20)\d{{2}}(?:[.,;)]?(?:\s|$))", line) \
+            and re.search(r"[A-Za-z]$", prev.rstrip()):
+        return True
+    # (a date that ends the sentence, or goes on after a comma in lower case, carries it on: "... discussed at the MDT"
+    # + "11/04/2025, agree discharge ...")
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
-        return bool(re.match(r"^\S+\.(?:\s|$)", line)) and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+        return bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line)) \
+            and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
     # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
     if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
