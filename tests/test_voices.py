@@ -1,5 +1,5 @@
 """Questions in non-standard English read in standard spelling (`archehr.answerability.voices`, data
-`archehr/glossary/voices.tsv`), on invented questions and notes."""
+`archehr/glossary/voices.tsv`), and medicine classes in lay words (`everyday.tsv`), on invented questions and notes."""
 
 from __future__ import annotations
 
@@ -120,3 +120,27 @@ def test_the_lexicon_version_changes_with_the_voices_file(monkeypatch: pytest.Mo
         monkeypatch.undo()
         load_lexicon.cache_clear()
     assert load_lexicon().version == before
+
+
+@pytest.mark.parametrize(("term", "member"), [
+    ("hormone tablets", "letrozole"),          # breast cancer hormone therapy
+    ("hormone tablets", "bicalutamide"),       # prostate cancer hormone therapy
+    ("anti-hormone tablets", "anastrozole"),
+    ("hormone therapy", "exemestane"),
+    ("herbal tablets", "st john's wort"),
+    ("herbal remedies", "echinacea"),
+    ("muscle relaxers", "baclofen"),
+    ("memory tablets", "donepezil"),
+    ("angina spray", "glyceryl trinitrate"),
+    ("water infection tablets", "nitrofurantoin"),
+    ("diabetes injection", "semaglutide"),
+])
+def test_lay_class_words_name_their_members(term: str, member: str) -> None:
+    e = load_lexicon().get(term)
+    assert e is not None and e.kind == "class" and member in e.expansions
+
+
+def test_a_note_naming_a_herb_names_the_herbal_class() -> None:
+    lex = load_lexicon()
+    assert "herbal" in lex.classes_in("She takes St John's wort 300 mg daily.")
+    assert "hormone tablets" in lex.classes_in("Continue tamoxifen 20 mg daily for 5 years.")
