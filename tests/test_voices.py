@@ -37,6 +37,8 @@ Please continue your salbutamol inhaler as needed.
     # Caribbean English: "mi" is my before a noun, I before a verb
     ("mi have pain in mi knee", "I have pain in my knee"),
     ("wah dem say bout di x-ray", "what them say bout the x-ray"),
+    # "wee" is small between a determiner and a noun
+    ("has the wee lump grown", "has the small lump grown"),
     # US Southern, African American English, texting
     ("ain't he finna get the cast off", "is not he going to get the cast off"),
     ("wen r u gonna call", "when are you gonna call"),
@@ -68,6 +70,9 @@ def test_non_standard_spellings_of_common_words_are_read_as_standard(question: s
     "can I begin the course",              # "begin" kept
     "when is my m r i",                    # letters spelt out
     "is the wi-fi free",                   # part of a hyphenated word
+    "i need a wee all the time",           # "wee": urine, with no noun after it
+    "my wee burns",                        # ... before a verb in -s
+    "is it a wee infection",               # ... in a lexicon term of several words
 ])
 def test_standard_words_and_ambiguous_forms_are_left_alone(question: str) -> None:
     assert plain_words(question) == question

@@ -66,6 +66,8 @@ _NOT_AFTER_SUBJECT = frozenset("""
 i you he she we they it ye u or and pm dose doses tablet tablets pill pills meds medication appointment appt
 clinic ok okay right well yes no thanks so
 """.split())
+# the words before an adjective read as one ("the wee spot")
+_DETERMINERS = frozenset("a an the this that my your his her our their me ma mi wor oor its some".split())
 # the words before which a letter reads as a verb ("r u", "c the doctor") or a question word ("y is")
 _PRONOUNS = frozenset("""
 i you u he she we they it ye my your ur his her our their the a an this that these those
@@ -158,6 +160,9 @@ def _reading(i: int, low: list[str], seen: list[str], before: str, joined: list[
         return e.expansions[0] if ok else None
     if e.kind == "wh":
         return e.expansions[0] if nxt in _AUXILIARIES or nxt in _PRONOUNS - {"the", "a", "an"} else None
+    if e.kind == "adjective":
+        ok = prev in _DETERMINERS and nxt not in _NOT_A_NOUN and nxt.isalpha() and not nxt.endswith("s")
+        return e.expansions[0] if ok else None
     if e.kind == "link":
         return e.expansions[0] if len(prev) >= 2 and len(nxt) >= 2 and prev.isalpha() and nxt.isalpha() else None
     return None  # keep

@@ -36,7 +36,7 @@ SHORT_WORDS_PATH = Path(__file__).resolve().parent / "short_words.txt"
 # non-standard spellings of common words (Scots, Caribbean, texting ...) read as standard words in a patient's question
 # (`answerability.voices`); the kinds say where a term is read so (the file's header)
 VOICES_PATH = Path(__file__).resolve().parent / "voices.tsv"
-VOICE_KINDS = ("spelling", "possessive", "subject", "verb", "wh", "link", "keep")
+VOICE_KINDS = ("spelling", "possessive", "subject", "verb", "wh", "link", "adjective", "keep")
 HEADER = ("term", "kind", "expansions")
 
 
