@@ -171,6 +171,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.glossary import load_lexicon
 
     ranker, ranker_note = resolve_ranker(ranker)
+    asked = (question or "").strip()  # shown with the answer as the patient wrote it
+    question, narrative = read_question(question, narrative)
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = _system(system, cache_dir)
     model = resolve_model(answerability) if answerability is not None else None
@@ -185,7 +187,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     elif direct:
         rank, order = _fact_first(types, order, rank, split, question)
     ranked_note = (ranker_note,) if ranker_note else ()
-    common = dict(question=question.strip(), note=split, system=sys_obj.config.name,
+    common = dict(question=asked, note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
                   lexicon=_lexicon_version(lexicon), ranker=ranker)
 
@@ -293,6 +295,14 @@ def _put_first(chosen: int, order: list[int], rank: np.ndarray) -> tuple[np.ndar
     return rank, [chosen] + [i for i in order if i != chosen]
 
 
+def read_question(question: str, narrative: str | None = None) -> tuple[str, str | None]:
+    """The question (and the patient's message) as it is read: non-standard spellings of common words in standard
+    spelling ("wis the blawin test bad": "was the blowing test bad", `answerability.voices`); never the note."""
+    from archehr.answerability.voices import plain_words
+
+    return plain_words(question or ""), plain_words(narrative) if narrative else narrative
+
+
 def first_line_candidates(note: str | SplitNote, question: str, system: Any = None, k: int | None = None) -> Any:
     """The candidates a first-line ranker chooses among for this question (`first_rank.Candidates`, their note
     indices in the hand order) and the note's sentence ids: what `benchmarks/first_ranker.py` fits on."""
@@ -300,7 +310,7 @@ def first_line_candidates(note: str | SplitNote, question: str, system: Any = No
     from archehr.answerability.kinds import answer_types
     from archehr.glossary import load_lexicon
 
-    case, split = note_case(note, question)
+    case, split = note_case(note, read_question(question)[0])
     ev = _system(system, None).evidence_for(case)
     types = answer_types(case, load_lexicon())
     rank, typed_rank, order = _ranked(case, split, ev.scores, types, True)

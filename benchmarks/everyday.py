@@ -216,6 +216,15 @@ def writer_of(source: str) -> str:
     return source
 
 
+def _read(question: str) -> str:
+    """The question as `archehr.answer` reads it (`ask.read_question`; an older checkout: as written)."""
+    try:
+        from archehr.ask import read_question
+    except ImportError:
+        return question
+    return read_question(question)[0]
+
+
 def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None,
                     review_share: float | None = None) -> None:
     """Fit `archehr.answerability.typed` on the questions, grouped by their writer (its threshold and review level
@@ -232,7 +241,7 @@ def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], 
     cache = {} if cache is None else cache
     for q in qs:
         if (q.source, q.qid) not in cache:
-            case, _ = note_case(q.note, q.question)
+            case, _ = note_case(q.note, _read(q.question))
             cache[q.source, q.qid] = typed_row(lexical.probability(case), answer_types(case))
         rows.append(cache[q.source, q.qid])
         y.append(q.answerable)

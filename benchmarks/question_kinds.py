@@ -2,9 +2,9 @@
 
 Reads `benchmarks/data/question_voices.yaml` (invented questions, each with its voice and kind; a message asking two
 questions is labelled by its first, `also` naming the second's kind) and prints the accuracy of
-`archehr.answerability.asked_for.ask_kind` overall, per split of voices (`dev`: rules designed with these in
-view; `held_out`: only measured), per kind and per voice, a confusion table, and for the two-question voice
-also the share whose kind is either question's.
+`archehr.answerability.asked_for.ask_kind` (of the question as `archehr.answer` reads it) overall, per split of
+voices (`dev`: rules designed with these in view; `held_out`: only measured), per kind and per voice, a confusion
+table, and for the two-question voice also the share whose kind is either question's.
 
 Run: python benchmarks/question_kinds.py [--misses]  (--misses lists the dev voices' misses only; add
 --held-out-misses to see the held-out ones too, which spends them as a measurement)
@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from archehr.answerability.asked_for import KINDS, ask_kind
+from archehr.ask import read_question
 
 DATA = Path(__file__).resolve().parent / "data" / "question_voices.yaml"
 ALL_KINDS = (*KINDS, "other")
@@ -30,8 +31,9 @@ def load(path: Path = DATA) -> dict:
 
 
 def read_kinds(questions: list[dict]) -> list[str]:
-    """`ask_kind` of each question, in order."""
-    return [ask_kind(q["text"]) for q in questions]
+    """`ask_kind` of each question as `archehr.answer` reads it (`ask.read_question`: non-standard spellings of
+    common words in standard spelling), in order."""
+    return [ask_kind(read_question(q["text"])[0]) for q in questions]
 
 
 def accuracy(pairs: list[tuple[str, str]]) -> tuple[int, int]:

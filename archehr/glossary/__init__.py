@@ -12,6 +12,8 @@ glossary's "hemoglobin").
 A class in patients' words takes any word for a medicine's form ("thyroid tablet" is "thyroid pill"), a test any
 word for a test ("thyroid bloods" is "thyroid test"): `forms.py`.
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
+`load_voices()` reads `voices.tsv` (same format, its own kinds): non-standard spellings of common words that a
+patient's question is read with (`archehr.answerability.voices`), never a note.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ KINDS = ("abbr", "lay", "class", "activity")
 EVERYDAY_PATH = Path(__file__).resolve().parent / "everyday.tsv"
 # common English words that begin a drug's name: never read as the drug shortened (`answerability.shorthand`)
 SHORT_WORDS_PATH = Path(__file__).resolve().parent / "short_words.txt"
+# non-standard spellings of common words (Scots, Caribbean, texting ...) read as standard words in a patient's question
+# (`answerability.voices`); the kinds say where a term is read so (the file's header)
+VOICES_PATH = Path(__file__).resolve().parent / "voices.tsv"
+VOICE_KINDS = ("spelling", "possessive", "subject", "verb", "wh", "link", "adjective", "keep")
 HEADER = ("term", "kind", "expansions")
 
 
@@ -92,11 +98,18 @@ class Glossary:
 
     def matches(self, text: str) -> list[GlossaryEntry]:
         """Entries whose term occurs in `text` (each once, in order of first occurrence)."""
+        found: dict[str, GlossaryEntry] = {}
+        for _, _, entry in self.match_spans(text):
+            found.setdefault(entry.term, entry)
+        return list(found.values())
+
+    def match_spans(self, text: str) -> list[tuple[int, int, GlossaryEntry]]:
+        """Each occurrence of a term in `text` as (start, end, entry): longest first, left to right, whole words."""
         if not text or not self._by_key:
             return []
         spans = [(m.start(), m.end()) for m in _WORD.finditer(text.lower())]
         words = [text[a:b].lower() for a, b in spans]
-        found: dict[str, GlossaryEntry] = {}
+        out = []
         i = 0
         while i < len(words):
             for n in range(min(self._max_words, len(words) - i), 0, -1):
@@ -108,11 +121,11 @@ class Glossary:
                 # upper/mixed-case spelling ("ED", "Cr") counts as the abbreviation.
                 if entry.kind == "abbr" and len(entry.term) <= 2 and surface.islower():
                     continue
-                found.setdefault(entry.term, entry)
+                out.append((spans[i][0], spans[i + n - 1][1], entry))
                 i += n - 1
                 break
             i += 1
-        return list(found.values())
+        return out
 
     def expansion_terms(self, text: str) -> list[str]:
         """The expansions of every matched term, de-duplicated, in order."""
@@ -128,8 +141,8 @@ class Glossary:
         return text + (" ; " + " ; ".join(extra) if extra else "")
 
 
-def parse_glossary(text: str, source: str = "<memory>") -> Glossary:
-    """Parse the TSV; every bad line is reported (DataError with one Problem per line)."""
+def parse_glossary(text: str, source: str = "<memory>", kinds: tuple[str, ...] = KINDS) -> Glossary:
+    """Parse the TSV (its kinds one of `kinds`); every bad line is reported (DataError with one Problem per line)."""
     entries: list[GlossaryEntry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
@@ -149,8 +162,8 @@ def parse_glossary(text: str, source: str = "<memory>") -> Glossary:
             continue
         term, kind, exp = (c.strip() for c in cols)
         term = " ".join(term.lower().split())
-        if kind not in KINDS:
-            problems.append(Problem(f"kind must be one of {', '.join(KINDS)}, got {kind!r}", source, line=n,
+        if kind not in kinds:
+            problems.append(Problem(f"kind must be one of {', '.join(kinds)}, got {kind!r}", source, line=n,
                                     field="kind", code="bad-kind"))
             continue
         expansions = tuple(x.strip() for x in exp.split(";") if x.strip())
@@ -226,11 +239,19 @@ def with_british_spellings(g: Glossary) -> Glossary:
                 out.append(GlossaryEntry(t, e.kind, e.expansions, e.line))
     from archehr.glossary.drugs import BRANDS_PATH, FILTER_VERSION
 
-    # the drug-name filter's version too: brand names resolve to the generics the class layer lists; and the
-    # English words a drug's shortened name must not be (`answerability.shorthand`)
+    # the drug-name filter's version too: brand names resolve to the generics the class layer lists; the English
+    # words a drug's shortened name must not be (`answerability.shorthand`); the question's spellings read as
+    # standard words (`voices.tsv`)
     return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}",
                                             BRANDS_PATH.read_text(encoding="utf-8"),
-                                            SHORT_WORDS_PATH.read_text(encoding="utf-8")))
+                                            SHORT_WORDS_PATH.read_text(encoding="utf-8"),
+                                            VOICES_PATH.read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=1)
+def load_voices() -> Glossary:
+    """The voices layer (`voices.tsv`: non-standard spellings of common words, kinds `VOICE_KINDS`), parsed once."""
+    return parse_glossary(VOICES_PATH.read_text(encoding="utf-8"), str(VOICES_PATH), VOICE_KINDS)
 
 
 @functools.lru_cache(maxsize=1)
@@ -245,5 +266,6 @@ def load_lexicon() -> Glossary:
     return with_british_spellings(with_test_aliases(with_form_aliases(merge(_default_glossary(), layer))))
 
 
-__all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "merge", "parse_glossary", "DEFAULT_PATH",
-           "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "with_british_spellings"]
+__all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "load_voices", "merge", "parse_glossary",
+           "DEFAULT_PATH", "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "VOICES_PATH", "VOICE_KINDS",
+           "with_british_spellings"]
