@@ -122,3 +122,32 @@ def test_why_not_asked_and_not_needed_said() -> None:
     assert RANK_CUES["not_done"].search("He does not need antibiotics.")
     assert not RANK_CUES["not_done"].search("He needs antibiotics.")
 
+
+@pytest.mark.parametrize(("kind", "text", "holds"), [
+    # a medicine in other units, not needed, carried on or given
+    ("med_change", "Iron drops, 15 IU once a day.", True),
+    ("med_change", "No further painkillers are needed.", True),
+    ("med_change", "Please carry on with the eye drops as before.", True),
+    ("med_change", "Tetanus booster given in the department.", True),
+    ("med_change", "She walked to the window.", False),
+    # a value in a table's cell, a finding in other words
+    ("test_result", "Ferritin | 14 | ug/L | 30 - 400", True),
+    ("test_result", "Hepatitis C RNA undetectable.", True),
+    ("test_result", "No metal fragment seen on the film.", True),
+    ("test_result", "He walked to the car.", False),
+    # a permission or a rule in other words
+    ("may_i", "Cycling is fine once the stitches are out.", True),
+    ("may_i", "Nil by mouth from midnight.", True),
+    ("may_i", "No gardening for a fortnight.", True),
+    ("may_i", "Keep coffee below two cups a day.", True),
+    ("may_i", "He walked to the car.", False),
+    # a reason in other words
+    ("why", "The dose was halved as her pulse was slow.", True),
+    ("why", "Ice packs to settle the swelling.", True),
+    ("why", "Aspirin is not suitable with her ulcer.", True),
+    ("why", "Aching is common after the first injection.", True),
+    ("why", "Ibuprofen as well as paracetamol.", False),
+    ("why", "He walked to the car.", False),
+])
+def test_other_kinds_in_other_words(kind: str, text: str, holds: bool) -> None:
+    assert bool(HOLDS[kind].search(text)) is holds

@@ -73,6 +73,34 @@ LENGTH_FORMS = (rf"\b{_C_RANGE}[\s-]*(?:more\s+|extra\s+|further\s+|additional\s
                 rf"\bfor the rest of (?:the |this )?(?:day|night|week|month|year|today)\b|"
                 rf"\b\d{{1,2}}(?:\s*-\s*\d{{1,2}})?/52\b(?!/\d|\s*ago)|"
                 rf"\b(?:for|over|x)\s*\d{{1,2}}(?:\s*-\s*\d{{1,2}})?/(?:12|7)\b(?!/\d)")
+# a dose in the other units notes write ("400 micrograms", "1,000 IU", "2 puffs", "4 drops", "1 tablet"), a medicine not
+# needed or carried on ("no further antibiotics are needed", "not required", "carry on with"), one given or discussed
+MED_FORMS = (r"\b\d[\d,.]*\s*(?:micrograms?|iu|puffs?|sprays?|drops?|tablets?|tabs?|capsules?|caps?|sachets?|"
+             r"patch(?:es)?|%)(?!\w)|\b(?:not (?:required|needed|indicated)|no (?:[\w-]+ ){0,3}?(?:needed|required)|"
+             r"(?:does|do|did) not need|no need|carry on|keep (?:taking|using|on)|as before|as usual|finish\w*|given|"
+             r"discussed|as needed|if needed|when needed)\b")
+# a value in a table's cell ("TSH | 1.9 | mU/L"), a finding in other words ("not detected", "undetectable", "NOT
+# immune", "passed", "clear response", "no foreign body seen", "no shocks delivered", "healed well")
+RESULT_FORMS = (r"^\W*[A-Za-z][\w ./&()'-]{0,40}\|\s*[<>]?\d|\b(?:not detected|undetectable|detected|immune|passed|"
+                r"failed|clear|healed|valid|"
+                r"no (?:[\w-]+ ){0,3}?(?:seen|detected|found|recorded|delivered|identified))\b")
+# a permission or a rule in other words: "swimming is fine", "OK if she keeps warm", "no need to repeat", "does not need
+# to fast", "nil by mouth from 07:00", "no waxing", "no more than 14 units", "keep alcohol below 7 units", "with
+# assistance only", "supervised", "not with tea", "away from"
+MAY_FORMS = (r"\b(?:fine|ok|okay|no need|need not|(?:does|do|did) not need|no reason|nil by mouth|nothing (?:to eat|by "
+             r"mouth|in)|supervised|with assistance|aim to|no more than|at most|away from|rather than|not with|"
+             r"keep (?:[\w-]+ ){0,3}?(?:below|under|away|steady|to a minimum)|cut (?:down|[\w-]+ to)|no \w+ing|only)\b")
+# a reason in other words: a clause after "as" ("as thiazides can push the calcium up", "as pain was well controlled",
+# "as not perforated"), a purpose ("to settle the palpitations", "to stop her turning the forearm", "to make sure"),
+# "for infection prevention", "not suitable", "common after", "usually settle", "expected at this stage"
+WHY_FORMS = (r"(?<!such )(?<!so )\bas (?!well\b|needed\b|soon\b|long\b|per\b|directed\b|before\b|usual\b|much\b|far\b|"
+             r"of\b|a\b|an\b|required\b|tolerated\b|advised\b|above\b|below\b|follows\b|prescribed\b)"
+             r"(?:[\w-]+ ){0,4}?(?:is|was|are|were|has|have|had|can|could|may|might|will|would|does|did|not|remains?|"
+             r"needs?)\b|\bto (?:stop|settle|remove|support|bring|give|keep|make sure|ease|relieve|ensure|find out|"
+             r"see if|look for|manage|replace|boost|clear|thin)\b|"
+             r"\bfor (?:[\w-]+ )?(?:prevention|control|protection|relief|management)\b|"
+             r"\bnot (?:suitable|safe|reliable|appropriate|recommended|indicated)\b|\bcommon\b|\busually\b|"
+             r"\bexpected\b|\btypical\w*")
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
@@ -116,7 +144,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)|"
         # shorthand changes: "CTX -> PO cipro", "d/c'd", "dc'd", "uptitrate", "weaned off", "renally dosed", "on hold"
         r"->|→|=>|\bd/?c'?(?:e?d)?\b|\b(?:up-?)?titrat\w*|\bwean\w*|\badjust\w*|\bdos(?:ed|ing)\b|\bon hold\b|"
-        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b"),
+        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b|" + MED_FORMS),
     "test_result": (
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
@@ -126,7 +154,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
         r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
         r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
-        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
+        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b|" + RESULT_FORMS),
     "why": (
         r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
@@ -143,7 +171,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # 40mg daily to 20mg daily - lower dose is enough now")
         r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "
         r"(?:is|was|were|are|has|had)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
-        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w"),
+        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w|" + WHY_FORMS),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
@@ -155,7 +183,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # an activity ruled out or a care rule: "no showers, baths or swimming", "keep the dressing dry"
         r"\bno\s+(?:showers?|showering|bath(?:s|ing)?|sex|intercourse|(?:contact\s+)?sports?|running|jogging|flying|"
         r"work|school|exercise|gym|caffeine|coffee|tampons?|hot tubs?|saunas?|soaking|golf|cycling)\b|"
-        r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b"),
+        r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b|" + MAY_FORMS),
 }.items()}
 # a course already over: "completed", "finished", "was given for the first 14 days and has now STOPPED"
 DONE = re.compile(r"\b(?:completed|finished|(?:has|have)\s+(?:now\s+)?(?:stopped|discontinued)|"
