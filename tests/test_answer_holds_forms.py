@@ -48,6 +48,62 @@ def test_sentence_forms(kind: str, text: str, holds: bool) -> None:
     assert bool(HOLDS[kind].search(text)) is holds
 
 
+@pytest.mark.parametrize(("text", "holds"), [
+    # a date with a month's name, a time of day
+    ("Dressing check with the practice nurse, 4 July 2027, 10:15.", True),
+    ("Wed Apr 14, 2027 3:40 PM Hand therapy, Suite 2", True),
+    ("Bring the pump back on Feb 3.", True),
+    ("Bone density scan October 2027.", True),
+    ("The ambulance will pick her up at about 10am.", True),
+    ("Nurses call between 08:00 and 10:00.", True),
+    # an interval from an event, a programme's weeks, an age, working days, a frequency, a day of the month
+    ("Give a stool sample 6 weeks after the last tablet.", True),
+    ("The physio will ring after 3 weeks.", True),
+    ("Cycling allowed from week 10 if the knee is settled.", True),
+    ("Soft foods: weeks 2-3", True),
+    ("Weigh him again at 10 days old.", True),
+    ("The pharmacy will post the kit within 3 working days.", True),
+    ("Eye drops prescribed monthly by the GP.", True),
+    ("Come back in on the 14th for the scan.", True),
+    # a value, a blood pressure, a count that is no time, a word beginning with a month's letters: no date
+    ("Creatinine 1.25, potassium 4.1.", False),
+    ("Sepsis 6 bundle completed.", False),
+    ("14 markers were within range.", False),
+    ("Option 1 may help the pain.", False),
+])
+def test_when_dates_and_times(text: str, holds: bool) -> None:
+    assert bool(HOLDS["when"].search(text)) is holds
+
+
+@pytest.mark.parametrize(("text", "holds"), [
+    # a count of time in any form
+    ("Session length: 3 hrs.", True),
+    ("She will need 10 days off nursery.", True),
+    ("Replace the sensor every 10 days.", True),
+    ("Aspirin 75 mg daily long term.", True),
+    ("Her son will stay with her for the next three nights.", True),
+    ("Zopiclone at night for up to 4 nights.", True),
+    ("Wait 2 hours before eating.", True),
+    ("Bruising is common in the first 5 days.", True),
+    ("Steroid cream max 1 week at a time.", True),
+    ("Enoxaparin daily, 35 days in total.", True),
+    ("The tablets can take eight months to work.", True),
+    ("Take the antibiotic for fourteen days.", True),
+    ("Ibuprofen 400 mg every 8 hours with food.", False),  # a dose's spacing, no length
+    ("Echo 04/12: normal valves.", False),  # a date, not the shorthand for four months
+    ("Wear the sling for the first week.", True),
+    ("No driving for the rest of the day.", True),
+    ("Swelling should go down over 2-3/52.", True),
+    ("Off work for 2/12.", True),
+    # an age, a time past, a count of something else
+    ("A 45-year-old man with chest pain.", False),
+    ("The pain started 3 days ago.", False),
+    ("Potassium 4.2, sodium 139.", False),
+])
+def test_how_long_lengths(text: str, holds: bool) -> None:
+    assert bool(HOLDS["how_long"].search(text)) is holds
+
+
 @pytest.mark.parametrize(("text", "done"), [
     ("He completed 21 days of aspirin.", True),
     ("Aspirin 300 mg daily was given for the first 14 days and has now STOPPED.", True),
@@ -65,3 +121,33 @@ def test_why_not_asked_and_not_needed_said() -> None:
     assert RANK_CUES["not_done"].search("At this stage there is no need for a valve replacement.")
     assert RANK_CUES["not_done"].search("He does not need antibiotics.")
     assert not RANK_CUES["not_done"].search("He needs antibiotics.")
+
+
+@pytest.mark.parametrize(("kind", "text", "holds"), [
+    # a medicine in other units, not needed, carried on or given
+    ("med_change", "Iron drops, 15 IU once a day.", True),
+    ("med_change", "No further painkillers are needed.", True),
+    ("med_change", "Please carry on with the eye drops as before.", True),
+    ("med_change", "Tetanus booster given in the department.", True),
+    ("med_change", "She walked to the window.", False),
+    # a value in a table's cell, a finding in other words
+    ("test_result", "Ferritin | 14 | ug/L | 30 - 400", True),
+    ("test_result", "Hepatitis C RNA undetectable.", True),
+    ("test_result", "No metal fragment seen on the film.", True),
+    ("test_result", "He walked to the car.", False),
+    # a permission or a rule in other words
+    ("may_i", "Cycling is fine once the stitches are out.", True),
+    ("may_i", "Nil by mouth from midnight.", True),
+    ("may_i", "No gardening for a fortnight.", True),
+    ("may_i", "Keep coffee below two cups a day.", True),
+    ("may_i", "He walked to the car.", False),
+    # a reason in other words
+    ("why", "The dose was halved as her pulse was slow.", True),
+    ("why", "Ice packs to settle the swelling.", True),
+    ("why", "Aspirin is not suitable with her ulcer.", True),
+    ("why", "Aching is common after the first injection.", True),
+    ("why", "Ibuprofen as well as paracetamol.", False),
+    ("why", "He walked to the car.", False),
+])
+def test_other_kinds_in_other_words(kind: str, text: str, holds: bool) -> None:
+    assert bool(HOLDS[kind].search(text)) is holds

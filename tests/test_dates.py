@@ -13,11 +13,17 @@ from archehr.answerability.dates import (
     DOTTED_DATE,
     HOUR_MINUTE,
     ISO_DATE,
+    MONTH_DAY,
+    MONTH_NAME,
     MONTH_STEM,
+    MONTH_YEAR,
     MONTHS,
+    NAMED_DATE,
+    NUMBER_WORD,
     NUMERIC_DATE,
     ORDINAL,
     SLASH_DATE,
+    TIME_OF_DAY,
     TOMORROW,
     WEEKDAY,
     WEEKDAY_SHORT,
@@ -130,3 +136,59 @@ def test_clock_any_form(text: str) -> None:
 def test_clock_needs_minutes_or_am_pm() -> None:
     assert not whole(CLOCK, "3")
     assert not whole(CLOCK, "915")
+
+
+def test_month_name_is_a_whole_word() -> None:
+    assert re.search(MONTH_NAME, "seen in Sept. with", re.I)
+    assert not re.search(MONTH_NAME, "markers fell", re.I)
+    assert not re.search(MONTH_NAME, "sepsis bundle", re.I)
+
+
+@pytest.mark.parametrize("text", ["Jan 8", "Tue Mar 11, 2025", "Thu Feb 20", "Friday May 6", "March 18th"])
+def test_month_day(text: str) -> None:
+    assert whole(MONTH_DAY, text)
+
+
+@pytest.mark.parametrize("text", ["October 2026", "March of 2026", "Sept 2025", "dec, 2024"])
+def test_month_year(text: str) -> None:
+    assert whole(MONTH_YEAR, text)
+
+
+def test_month_year_needs_a_year() -> None:
+    assert not whole(MONTH_YEAR, "March 18")
+    assert not whole(MONTH_YEAR, "March 2")
+
+
+@pytest.mark.parametrize("text", ["booked for 9 June 2026, 10:15", "Tue Mar 11, 2025 10:20 AM", "STOP on Jan 8",
+                                  "test on 8 september 2025", "mammogram in October 2026", "first session 9 November",
+                                  "Mon 3 May"])
+def test_named_date_in_a_sentence(text: str) -> None:
+    assert re.search(NAMED_DATE, text, re.I)
+
+
+@pytest.mark.parametrize("text", ["14 markers were raised", "Sepsis 6 given", "Option 1 may help", "2 may be needed",
+                                  "decreased 2 points", "Marked 3 cm swelling"])
+def test_named_date_not_a_look_alike(text: str) -> None:
+    assert not re.search(NAMED_DATE, text, re.I)
+
+
+@pytest.mark.parametrize(("text", "time"), [("collect him at about 11am", "11am"), ("between 09:00 and", "09:00"),
+                                            ("arrive 9:15 AM sharp", "9:15 AM"), ("at 8.30 am on", "8.30 am"),
+                                            ("by 3 p.m. today", "3 p.m.")])
+def test_time_of_day(text: str, time: str) -> None:
+    assert re.search(TIME_OF_DAY, text, re.I).group(0) == time
+
+
+@pytest.mark.parametrize("text", ["creatinine 1.25 today", "tamsulosin 0.4 mg", "dilute 1:1000", "room 12"])
+def test_time_of_day_not_a_decimal(text: str) -> None:
+    assert not re.search(TIME_OF_DAY, text, re.I)
+
+
+@pytest.mark.parametrize("text", ["eleven", "fourteen", "twenty", "twenty-eight", "thirty one", "a dozen"])
+def test_number_words_past_ten(text: str) -> None:
+    assert whole(NUMBER_WORD, text)
+
+
+def test_number_words_not_other_words() -> None:
+    assert not whole(NUMBER_WORD, "twentieth")
+    assert not re.search(rf"\b{NUMBER_WORD}\b", "the plenty of fluids", re.I)

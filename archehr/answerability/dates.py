@@ -19,6 +19,14 @@ larger pattern and compiled with `re.I`, as every rule that reads them does. The
 - `CALENDAR_DAY`: a day or a month number that can stand in a date, 1 to 31 ("14/10", "3/7"), where a blood pressure
   ("92/60") must not read as a date: narrower than `DAY_MONTH`'s any one or two digits on purpose;
 - `WORD_DATE`: a day and a month's name, with a weekday before it or a year after it ("Monday 14 April 2025");
+- `MONTH_NAME`: a month's name as a whole word, "March", "Mar.", "sept" (no "14 markers", "sepsis 6");
+  `MONTH_DAY`: a month's name and its day, the weekday before it when given, "Jan 8", "Tue Mar 11, 2025", "Thu Feb 20";
+  `MONTH_YEAR`: a month's name and its year, "October 2026", "March of 2026"; `NAMED_DATE`: a day or a month told
+  with a month's name in any of these forms or `WORD_DATE`'s ("9 June 2026", "Jan 8", "October 2026");
+- `TIME_OF_DAY`: a clock time that cannot be a decimal, "09:15", "9:15 AM", "8.30 am", "11am", "3 p.m." (`CLOCK`'s
+  "9.15" also reads a value's "1.25");
+- `NUMBER_WORD`: a count in words past ten, "eleven", "fourteen", "twenty-eight", "thirty", "a dozen" (one to ten
+  and twelve are `asked_thing.NUMBER`'s);
 - `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
   `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
 
@@ -64,3 +72,25 @@ DATE = (rf"(?:{SLASH_DATE}|{DOTTED_DATE}|{ISO_DATE}|"
 WORD_DATE = rf"(?:{WEEKDAY},?\s+)?\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b\.?(?:,?\s+\d{{4}})?"
 # a clock time: "09:15", "9.15", "10:15 am", "3pm"
 CLOCK = rf"(?:\d{{1,2}}[:.]\d{{2}}(?:\s*{AM_PM})?|\d{{1,2}}\s*{AM_PM})"
+# a month's name as a whole word ("March", "Mar.", "sept"), so that a word beginning with a month's letters is no month
+# ("14 markers", "sepsis 6", "decreased 2")
+MONTH_NAME = rf"\b(?:{MONTHS})\b\.?"
+# a month's name and its day, the weekday before it when given ("Jan 8", "Tue Mar 11, 2025", "Thu Feb 20", "March 18th")
+MONTH_DAY = (rf"(?:\b(?:{WEEKDAY}|{WEEKDAY_SHORT})\b\.?,?\s+)?{MONTH_NAME}\s+{CALENDAR_DAY}{ORDINAL}\b"
+             rf"(?:,?\s+\d{{4}}\b)?")
+# a month's name and its year, a date told to the month ("October 2026", "March of 2026", "Sept 2025")
+MONTH_YEAR = rf"{MONTH_NAME},?\s+(?:of\s+)?(?:19|20)\d{{2}}\b"
+# a day or a month told with a month's name: "9 June 2026", "Monday 14 April", "Jan 8", "Tue Mar 11, 2025",
+# "October 2026"; a number before the verb "may" is no date ("step 1 may help", "2 may be needed")
+_MODAL_MAY = r"\d{1,2}\s+may\s+(?:be|not|have|need|help|also|take|cause|require|still|well)\b"
+NAMED_DATE = rf"(?:\b(?!{_MODAL_MAY}){WORD_DATE}|{MONTH_DAY}|{MONTH_YEAR})"
+# a clock time that cannot be a decimal ("09:15", "9:15 AM", "8.30 am", "11am", "3 p.m."): `CLOCK` also reads "9.15",
+# which in a result line is a value ("creatinine 1.25")
+_AM_PM_DOTTED = r"(?:[ap]\.?m\b\.?)"
+TIME_OF_DAY = (rf"(?:\b{HOUR_MINUTE}\b(?:\s*{_AM_PM_DOTTED})?|"
+               rf"\b\d{{1,2}}(?:[:.]\d{{2}})?\s*{_AM_PM_DOTTED})")
+# a count in words past ten ("eleven", "fourteen", "twenty-eight", "thirty", "a dozen"); one to ten and twelve are
+# `asked_thing.NUMBER`'s
+NUMBER_WORD = (r"(?:eleven|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a dozen|"
+               r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|"
+               r"seven|eight|nine))?)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.asked_thing import NUMBER
-from archehr.answerability.dates import CALENDAR_DAY, DEID_DATE, TOMORROW, WEEKDAY
+from archehr.answerability.dates import CALENDAR_DAY, DEID_DATE, NAMED_DATE, NUMBER_WORD, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.test_words import PENDING as PENDING  # re-exported: kinds, ask and roles read it here
 from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
 from archehr.answerability.test_words import VERDICT as VERDICT
@@ -36,6 +36,71 @@ SPACING_LEAD = r"at least |about |around |up to "
 SPACING_UNIT = r"hours?|hrs?|minutes?|mins?"
 SPACING_SIDE = r"apart|before|after|later|earlier|from"
 SPACING = rf"\b(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
+# a count in figures or in words, past ten too ("14", "two", "fourteen", "twenty-eight")
+_C = rf"(?:{_N}|{NUMBER_WORD})"
+_C_RANGE = rf"{_C}(?:\s*(?:-|to|–)\s*{_C})?"
+# a length of time's unit, doses aside ("nights", "a fortnight" too)
+_TIME = r"(?:hours?|hrs?|days?|nights?|weeks?|wks?|fortnights?|months?|mos|years?|yrs?|minutes?|mins?)"
+# a time of day after the word that sets it ("at about 11am", "between 09:00 and 11:00", "by 3pm"): a log row's stamp
+# ("09:05 Discussed with ...") tells when it was written, not when something is to happen
+_AT_TIME = (rf"\b(?:at|by|from|between|and|to|until|till|before|after|around|about|approx\w*|for|@)\s+"
+            rf"{TIME_OF_DAY}")
+# a date or a time of day in the forms notes write them, and an interval counted from an event or in a programme's
+# weeks: "9 June 2026", "Tue Mar 11, 2025", "October 2026", "at about 11am", "between 09:00 and 11:00",
+# "16 weeks after the operation", "after 2 weeks", "from week 14", "weeks 3-4", "at 14 days old", "within 2 working
+# days", "on the 6th", "monthly"
+WHEN_FORMS = (rf"{NAMED_DATE}|{_AT_TIME}|\b{_C_RANGE}\s*{_TIME}\s+(?:after|before|from|post|following)\b|"
+              rf"\bafter\s+(?:at least\s+|about\s+|around\s+|another\s+|a further\s+)?{_C_RANGE}\s*{_TIME}\b|"
+              rf"\b(?:from\s+)?weeks?\s+{_C_RANGE}\b|\bat\s+(?:about\s+|around\s+)?{_C}\s*{_TIME}\b|"
+              rf"\bwithin\s+{_C_RANGE}\s+(?:working|business|clear|calendar)\s+days?\b|"
+              rf"\b(?:on|by|from|until|before|after)\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b|"
+              rf"\b(?:weekly|fortnightly|monthly|quarterly|yearly|annual(?:ly)?)\b|\bx\s*{_C}\s*{_TIME}\b")
+# a length of time in the forms notes write them, where it tells a length and not when ("review in 3 months"): a count
+# of time with what it measures ("28 days in total", "2 weeks off school", "1 hour at a time"), after a verb or a bound
+# of length ("wait 1 hour", "can take six months", "lasts 4 hrs", "max 2 weeks", "longer than 3 hours"), a dose's
+# spacing ("1 hour before sex"), "every 14 days" (not a dose's "every 6 hours"), "up to 5 nights", "for the next two
+# nights", "for the first week", "for the rest of the day", "long term", and the UK shorthand "1-2/52" (weeks), "for
+# 3/12" (months), "x 5/7" (days: without its "for" or "x", "3/12" is as likely a date)
+_LENGTH_BOUND = (r"max(?:imum)?\.?|min(?:imum)?\.?|no (?:more|longer|earlier|later) than|(?:longer|more|less) than|"
+                 r"wait(?:ing)?|tak(?:e|es|ing)|last(?:s|ing)?|needs?|for|over|up to|about|around|at least|"
+                 r"(?:in )?the (?:first|next|last|coming)|length(?: of \w+)?:?|duration:?|treatment:?")
+LENGTH_FORMS = (rf"\b{_C_RANGE}[\s-]*(?:more\s+|extra\s+|further\s+|additional\s+)?{_TIME}\s+(?:in total|total|"
+                rf"off|at a time|of (?:treatment|the course|therapy)|course|left|remaining)\b|"
+                rf"\b(?:{_LENGTH_BOUND})\s+{_C_RANGE}[\s-]*(?:more\s+|extra\s+|further\s+)?{_TIME}\b|{SPACING}|"
+                rf"\bevery\s+{_C}\s+(?:days|nights|weeks|months)\b|\blong[\s-]term\b|"
+                rf"\bfor\s+(?:a|an|one|another|a further|the (?:first|next|last|coming|following))\s+"
+                rf"(?:few\s+|couple of\s+)?(?:days?|nights?|weeks?|fortnight|months?|years?)\b|"
+                rf"\bfor the rest of (?:the |this )?(?:day|night|week|month|year|today)\b|"
+                rf"\b\d{{1,2}}(?:\s*-\s*\d{{1,2}})?/52\b(?!/\d|\s*ago)|"
+                rf"\b(?:for|over|x)\s*\d{{1,2}}(?:\s*-\s*\d{{1,2}})?/(?:12|7)\b(?!/\d)")
+# a dose in the other units notes write ("400 micrograms", "1,000 IU", "2 puffs", "4 drops", "1 tablet"), a medicine not
+# needed or carried on ("no further antibiotics are needed", "not required", "carry on with"), one given or discussed
+MED_FORMS = (r"\b\d[\d,.]*\s*(?:micrograms?|iu|puffs?|sprays?|drops?|tablets?|tabs?|capsules?|caps?|sachets?|"
+             r"patch(?:es)?|%)(?!\w)|\b(?:not (?:required|needed|indicated)|no (?:[\w-]+ ){0,3}?(?:needed|required)|"
+             r"(?:does|do|did) not need|no need|carry on|keep (?:taking|using|on)|as before|as usual|finish\w*|given|"
+             r"discussed|as needed|if needed|when needed)\b")
+# a value in a table's cell ("TSH | 1.9 | mU/L"), a finding in other words ("not detected", "undetectable", "NOT
+# immune", "passed", "clear response", "no foreign body seen", "no shocks delivered", "healed well")
+RESULT_FORMS = (r"^\W*[A-Za-z][\w ./&()'-]{0,40}\|\s*[<>]?\d|\b(?:not detected|undetectable|detected|immune|passed|"
+                r"failed|clear|healed|valid|"
+                r"no (?:[\w-]+ ){0,3}?(?:seen|detected|found|recorded|delivered|identified))\b")
+# a permission or a rule in other words: "swimming is fine", "OK if she keeps warm", "no need to repeat", "does not need
+# to fast", "nil by mouth from 07:00", "no waxing", "no more than 14 units", "keep alcohol below 7 units", "with
+# assistance only", "supervised", "not with tea", "away from"
+MAY_FORMS = (r"\b(?:fine|ok|okay|no need|need not|(?:does|do|did) not need|no reason|nil by mouth|nothing (?:to eat|by "
+             r"mouth|in)|supervised|with assistance|aim to|no more than|at most|away from|rather than|not with|"
+             r"keep (?:[\w-]+ ){0,3}?(?:below|under|away|steady|to a minimum)|cut (?:down|[\w-]+ to)|no \w+ing|only)\b")
+# a reason in other words: a clause after "as" ("as thiazides can push the calcium up", "as pain was well controlled",
+# "as not perforated"), a purpose ("to settle the palpitations", "to stop her turning the forearm", "to make sure"),
+# "for infection prevention", "not suitable", "common after", "usually settle", "expected at this stage"
+WHY_FORMS = (r"(?<!such )(?<!so )\bas (?!well\b|needed\b|soon\b|long\b|per\b|directed\b|before\b|usual\b|much\b|far\b|"
+             r"of\b|a\b|an\b|required\b|tolerated\b|advised\b|above\b|below\b|follows\b|prescribed\b)"
+             r"(?:[\w-]+ ){0,4}?(?:is|was|are|were|has|have|had|can|could|may|might|will|would|does|did|not|remains?|"
+             r"needs?)\b|\bto (?:stop|settle|remove|support|bring|give|keep|make sure|ease|relieve|ensure|find out|"
+             r"see if|look for|manage|replace|boost|clear|thin)\b|"
+             r"\bfor (?:[\w-]+ )?(?:prevention|control|protection|relief|management)\b|"
+             r"\bnot (?:suitable|safe|reliable|appropriate|recommended|indicated)\b|\bcommon\b|\busually\b|"
+             r"\bexpected\b|\btypical\w*")
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
@@ -52,7 +117,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\bwhile (?:on|taking|receiving|in|getting)\b|\bas long as\b|\blast(?:s|ing)?\b|\bmay take\b|"
         rf"\breassess\w*\b|\bre-?evaluat\w*\b|\bfor now\b|\bongoing\b|\bchronic(?:ally)?\b|\bmaintenance\b|"
         rf"\b{_N}\s+(?:more\s+)?(?:cycles?|doses?|sessions?|treatments?|infusions?|rounds?)\b|\bresolv\w+ within\b|"
-        rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b"),
+        rf"\b(?:every|q)\s*{_N}?\s*(?:weeks?|wks?|months?)\b|\b(?:pod|dol|day)\s*#?\d+\b|{LENGTH_FORMS}"),
     "when": (
         # a schedule tells when the next one falls: "then 40 mg every other week starting 02/06"
         rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
@@ -71,7 +136,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         rf"\bat\s+{_N}\s*(?:weeks?|wks?)\b|"
         # a restriction with its length answers "when can he drive": "No driving for 1 week", "avoid baths until healed"
         rf"\b(?:no|avoid\w*|do not|don't|not to)\s+(?:[\w-]+,?\s+){{0,4}}?(?:for\s+(?:at least\s+|another\s+|"
-        rf"the next\s+)?{_N}\s*{_UNIT}\b|until\b)"),
+        rf"the next\s+)?{_N}\s*{_UNIT}\b|until\b)|{WHEN_FORMS}"),
     "med_change": (
         r"\b(?:start(?:ed|ing)?|initiat\w+|begun|began|new(?:ly)?|add(?:ed)?|stop(?:ped)?|discontinu\w+|d/c|"
         r"held|hold|resum\w+|restart\w*|continu\w+|switch\w*|chang\w+|transition\w*|replac\w+|increas\w+|"
@@ -79,7 +144,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"changed to|dose)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|units?|g|ml)\b(?!/)|"
         # shorthand changes: "CTX -> PO cipro", "d/c'd", "dc'd", "uptitrate", "weaned off", "renally dosed", "on hold"
         r"->|→|=>|\bd/?c'?(?:e?d)?\b|\b(?:up-?)?titrat\w*|\bwean\w*|\badjust\w*|\bdos(?:ed|ing)\b|\bon hold\b|"
-        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b"),
+        r"\bdischarge (?:medications?|meds)\b|\bincr\b|\bdecr\b|\bswap\w*|\bcontinu\w*|\bcont\b|" + MED_FORMS),
     "test_result": (
         r"\b(?:show(?:ed|s)?|reveal\w*|demonstrat\w*|found|negative|positive|normal|abnormal|unremarkable|"
         r"no evidence|without evidence|within normal|elevated|low|high|improv\w+|resolved|stable|grew|"
@@ -89,7 +154,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # a result line: a test's label, a colon, what it found ("CXR: streaky densities, no consolidation")
         r"^\W*[A-Za-z][\w ./&()-]{0,30}:\s*\w|"
         r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
-        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b"),
+        r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b|" + RESULT_FORMS),
     "why": (
         r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
@@ -106,7 +171,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # 40mg daily to 20mg daily - lower dose is enough now")
         r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "
         r"(?:is|was|were|are|has|had)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
-        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w"),
+        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w|" + WHY_FORMS),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"
@@ -118,7 +183,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # an activity ruled out or a care rule: "no showers, baths or swimming", "keep the dressing dry"
         r"\bno\s+(?:showers?|showering|bath(?:s|ing)?|sex|intercourse|(?:contact\s+)?sports?|running|jogging|flying|"
         r"work|school|exercise|gym|caffeine|coffee|tampons?|hot tubs?|saunas?|soaking|golf|cycling)\b|"
-        r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b"),
+        r"\bkeep (?:the |your |his |her |it )?[\w -]{0,30}?\b(?:dry|clean|covered)\b|" + MAY_FORMS),
 }.items()}
 # a course already over: "completed", "finished", "was given for the first 14 days and has now STOPPED"
 DONE = re.compile(r"\b(?:completed|finished|(?:has|have)\s+(?:now\s+)?(?:stopped|discontinued)|"
