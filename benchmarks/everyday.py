@@ -204,7 +204,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BP": ("heldout-bp/raw/questions.yaml",), "BQ": ("heldout-bq/raw/questions.yaml",),
            "BR": ("heldout-br/raw/questions.yaml",), "BS": ("heldout-bs/raw/questions.yaml",),
            "BT": ("heldout-bt/raw/questions.yaml",), "BU": ("heldout-bu/raw/questions.yaml",),
-           "BV": ("heldout-bv/raw/questions.yaml",), "BW": ("heldout-bw/raw/questions.yaml",)}
+           "BV": ("heldout-bv/raw/questions.yaml",), "BW": ("heldout-bw/raw/questions.yaml",),
+           "BX": ("heldout-bx/raw/questions.yaml",), "BY": ("heldout-by/raw/questions.yaml",),
+           "BZ": ("heldout-bz/raw/questions.yaml",), "CA": ("heldout-ca/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
