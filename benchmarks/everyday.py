@@ -218,15 +218,6 @@ def writer_of(source: str) -> str:
     return source
 
 
-def _read(question: str) -> str:
-    """The question as `archehr.answer` reads it (`ask.read_question`; an older checkout: as written)."""
-    try:
-        from archehr.ask import read_question
-    except ImportError:
-        return question
-    return read_question(question)[0]
-
-
 def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], Any] | None = None,
                     review_share: float | None = None) -> None:
     """Fit `archehr.answerability.typed` on the questions, grouped by their writer (its threshold and review level
@@ -236,6 +227,7 @@ def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], 
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import load_model
     from archehr.answerability.typed import REVIEW_SHARE, fit_typed, typed_row
+    from archehr.ask import read_question
     from archehr.data.note_split import note_case
 
     lexical = load_model("lexical")
@@ -243,7 +235,8 @@ def fit_typed_model(qs: list[Question], out: Path, cache: dict[tuple[str, str], 
     cache = {} if cache is None else cache
     for q in qs:
         if (q.source, q.qid) not in cache:
-            case, _ = note_case(q.note, _read(q.question))
+            # the question as `archehr.answer` reads it (non-standard spellings in standard spelling)
+            case, _ = note_case(q.note, read_question(q.question)[0])
             cache[q.source, q.qid] = typed_row(lexical.probability(case), answer_types(case))
         rows.append(cache[q.source, q.qid])
         y.append(q.answerable)
