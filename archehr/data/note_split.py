@@ -217,7 +217,9 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
     soap = soap and not re.search(r"^[ \t]*Q:[ \t]+\S", note, re.MULTILINE)
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
-    labels = "___" not in note
+    # (the placeholder is three underscores as a word; a form's blank to fill in is longer, "Date: __________", and a
+    # rule drawn in underscores is a line of them: neither is a de-identified note)
+    labels = not re.search(r"(?<!_)___(?!_)", note)
     excerpt = all(len(para) == 1 for para in paragraphs)
     sbar = bool(re.search(r"^[ \t]*Situation[ \t]*:", note, re.MULTILINE | re.IGNORECASE))
     letter = writes_labelled_paragraphs([[note[a:b].strip() for a, b in para] for para in paragraphs])

@@ -1,0 +1,30 @@
+"""The written split conventions on export shapes the rules read otherwise before: a form's blank to fill in is no
+de-identified note, and measurements several on one line, set apart in columns, are one unit. Every expected split is
+written out by hand, on invented lines."""
+
+from __future__ import annotations
+
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+def test_a_forms_blank_to_fill_in_leaves_section_labels_apart_from_their_prose():
+    note = ("Subjective: Pt is a 61 y/o teacher 3 weeks after a hip replacement. Walks with a stick.\n"
+            "Plan: Physio twice a week for 6 weeks. Review in clinic.\n"
+            "\n"
+            "Patient signature: ____________   Date: ________\n")
+    assert texts(note)[:6] == ["Subjective:", "Pt is a 61 y/o teacher 3 weeks after a hip replacement.",
+                               "Walks with a stick.", "Plan:", "Physio twice a week for 6 weeks.", "Review in clinic."]
+    # (a de-identified note, "___" as a word, keeps its labels with their prose, as the releases do)
+    note = "Subjective: Mr. ___ is a 61 y/o teacher 3 weeks after a hip replacement.\n"
+    assert texts(note) == ["Subjective: Mr. ___ is a 61 y/o teacher 3 weeks after a hip replacement."]
+
+
+def test_measurements_several_on_one_line_in_columns_are_one_unit():
+    note = "O:\nT 99.1 F   HR 104   BP 126/80   SpO2 97% RA\nLeft calf swollen and tender.\n"
+    assert texts(note) == ["O:", "T 99.1 F HR 104 BP 126/80 SpO2 97% RA", "Left calf swollen and tender."]
+    # (one a line, each is a unit)
+    assert texts("O:\nT 99.1 F\nHR 104\n") == ["O:", "T 99.1 F", "HR 104"]
