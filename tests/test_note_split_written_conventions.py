@@ -28,3 +28,15 @@ def test_measurements_several_on_one_line_in_columns_are_one_unit():
     assert texts(note) == ["O:", "T 99.1 F HR 104 BP 126/80 SpO2 97% RA", "Left calf swollen and tender."]
     # (one a line, each is a unit)
     assert texts("O:\nT 99.1 F\nHR 104\n") == ["O:", "T 99.1 F", "HR 104"]
+
+
+def test_a_running_header_in_columns_printed_on_each_page_is_one_unit():
+    header = "Hillcrest Rehab Centre                    Hand Therapy Department"
+    note = (f"{header}\nPage 1 of 2\nPatient: Ann Lee\n\nSplint worn day and night.\n\n"
+            f"{header}\nPage 2 of 2\nReview in 2 weeks.\n")
+    one = "Hillcrest Rehab Centre Hand Therapy Department"
+    assert texts(note) == [one, "Page 1 of 2", "Patient: Ann Lee", "Splint worn day and night.", one, "Page 2 of 2",
+                           "Review in 2 weeks."]
+    # (printed once, or in a note with no page marks, its columns stay apart)
+    once = f"{header}\nPatient: Ann Lee\n\nSplint worn day and night.\n"
+    assert texts(once)[:2] == ["Hillcrest Rehab Centre", "Hand Therapy Department"]
