@@ -40,3 +40,15 @@ def test_a_running_header_in_columns_printed_on_each_page_is_one_unit():
     # (printed once, or in a note with no page marks, its columns stay apart)
     once = f"{header}\nPatient: Ann Lee\n\nSplint worn day and night.\n"
     assert texts(once)[:2] == ["Hillcrest Rehab Centre", "Hand Therapy Department"]
+
+
+def test_readings_dictated_one_a_line_in_lower_case_under_unwrapped_prose_are_one_unit_each():
+    long_line = ("this is a phone review for mrs lee who has been taking her blood pressure at home twice a day for "
+                 "the last week with the machine the surgery lent her, and her son read the numbers out to me "
+                 "over the phone as follows")
+    later = ("her average is above her target of under 135 over 85 at home so the amlodipine will go up to 10 mg "
+             "once a day from tomorrow, and she will send a fresh set of home readings in through the app in "
+             "two weeks.")
+    note = f"{long_line}\nmorning average 150 over 90\nevening average 144 over 86\nlowest 132 over 80\n{later}\n"
+    assert texts(note) == [long_line, "morning average 150 over 90", "evening average 144 over 86",
+                           "lowest 132 over 80", later]
