@@ -75,7 +75,7 @@ from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spel
 )
 from archehr.answerability.shorthand import widen
 from archehr.answerability.when_answers import story_shares, when_lift, when_strength
-from archehr.data.model import Case
+from archehr.data.model import Case, NoteSentence
 from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
 from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
@@ -211,6 +211,28 @@ class AnswerTypes:
         return float((self.topic * self.holds).max()) if self.topic.size else 0.0
 
 
+def _entry_medicines(named: np.ndarray, concepts: list[Concept], sentences: tuple[NoteSentence, ...],
+                     lex: Glossary) -> np.ndarray:
+    """`named` (concept x sentence) with each later sentence of a medicine's entry ("Last dose is 11/29/2026." under
+    "Ofloxacin 0.3% eye drops Right eye: ...") naming what the entry's medicine, its strength and form, names
+    ("ofloxacin", "eye drops"): the split kept the instruction's sentences apart, not their medicine
+    (`note_split.EntrySentence`)."""
+    from archehr.data.note_sections import medicine_name
+
+    index = {s.id: i for i, s in enumerate(sentences)}
+    pairs = [(i, index[e]) for i, s in enumerate(sentences) if (e := getattr(s, "entry", "")) in index]
+    if not pairs or not concepts:
+        return named
+    out = named.copy()
+    heads: dict[int, frozenset[str]] = {}
+    for i, head in pairs:
+        if head not in heads:
+            heads[head] = sentence_words(medicine_name(sentences[head].text), lex)
+        for k, c in enumerate(concepts):
+            out[k, i] |= bool(heads[head]) and c.covered_by(heads[head])
+    return out
+
+
 def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     """Score each sentence of the case's note as an answer to its question."""
     lex = lexicon if lexicon is not None else load_lexicon()
@@ -232,6 +254,7 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     df = named.sum(axis=1)
     weight = np.array([1.0 if d == 0 else 0.3 + 0.7 * math.log((n + 1) / d) / math.log(n + 1) for d in df])
     total = float(weight.sum())
+    named = _entry_medicines(named, concepts, case.sentences, lex)  # (after the weights: no sentence more names it)
     topic = (weight @ named) / total if total > 0 else np.zeros(n)
     tw = weight * _topic_shares(concepts, kind, question)
     # the rank's topic: a generic test word or a drug already taken counts less (the confidence keeps `topic`)

@@ -223,8 +223,11 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     pairs = _result_pairs(texts)
     if pairs:  # "WBC   2.1 L    ANC   0.9 L": a strip of results, each a name and its value
         return [(cells[k][0], cells[k + 1][1]) for k in range(0, len(cells), 2)]
-    if len(texts) >= 3 and all(_MEASUREMENT.match(t) for t in texts):  # "AST 148   ALT 72   plt 98": a strip
-        return cells
+    # (measurements several on one line are one unit, whatever sets them apart: "T 100.4 F   HR 96   SpO2 99% RA",
+    # "AST 148   ALT 72   plt 98")
+    # (a date is no measurement: "Admit 07/06/2026   D/C 07/09/2026" are two header fields)
+    if _measurement_cells(texts):
+        return []
     # a result and, set apart after it, more results ("24/11 morning: calcium 2.01 mmol/L (low)   PTH 1.1 pmol/L
     # (low)"): a result line each, when the first ends in a value with its unit
     if _RESULT_END.search(texts[0]) and all(_MEASUREMENT.match(t) for t in texts[1:]):
@@ -244,6 +247,16 @@ def line_cells(line: str) -> list[tuple[int, int]]:
             and not all(_MEASUREMENT.match(t) for t in texts):
         return []
     return cells
+
+
+_DATE_IN = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b")
+
+
+def _measurement_cells(texts: list[str]) -> bool:
+    """Are a line's columns two or more measurements, each a name and its value ("T 100.4 F", "SpO2 99% RA")? A date
+    is no measurement: "Admit 07/06/2031   D/C 07/09/2031" are two header fields."""
+    return len(texts) >= 2 and all((_MEASUREMENT.match(t) or READING.match(t)) and not _DATE_IN.search(t)
+                                   for t in texts)
 
 
 def _result_pairs(texts: list[str]) -> bool:
@@ -311,11 +324,15 @@ _LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?
 
 def is_readings_line(line: str) -> bool:
     """A label one space before readings set apart by two spaces or more ("Obs: T 38.1  HR 104  BP 118/64",
-    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"): one record, a unit, however wide its gaps. A bare label
+    "Vitals: BP 132/78   HR 84 irregular   Wt 176 lb"), or measurements alone in columns: one record, a unit, however
+    wide its gaps. A bare label
     set apart from its readings ("Vitals:   BP 136/84    Pulse 78") is a line of cells."""
     value = _LABEL_VALUE.match(line)
     cells = re.split(r"[ ]{2,}|\t+", line[value.end():].strip()) if value else []
-    return len(cells) >= 2 and all(READING.match(c) for c in cells)
+    # (measurements alone in columns are one record too, as the writers of gold splits keep several on one line:
+    # "T 100.4 F   HR 96   BP 118/74   SpO2 99% RA")
+    return (len(cells) >= 2 and all(READING.match(c) for c in cells)) \
+        or (not value and _measurement_cells(COLUMN_GAP.split(line.strip())))
 
 
 # a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"

@@ -73,3 +73,21 @@ def is_page_furniture(line: str) -> bool:
 # a writer cuts them
 _PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
 _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
+
+
+_PAGE_MARK = re.compile(r"\bpage\s+\d+\s*(?:of|/)\s*\d+\b", re.IGNORECASE)
+
+
+def running_lines(note: str) -> frozenset[str]:
+    """A PDF copy's running header or footer laid out in columns and printed again on each page ("Clinic Name
+    Outpatient Physical Therapy" at the top of pages 1 and 2): the lines (stripped) set out in columns that the note
+    holds twice or more, when it marks its pages ("Page 1 of 2"). Each is one unit, as a page's header line is
+    whatever it holds; a table's row repeated in a note without page marks is none."""
+    if not _PAGE_MARK.search(note):
+        return frozenset()
+    seen: dict[str, int] = {}
+    for line in note.splitlines():
+        body = line.strip()
+        if _FURNITURE_GAP.search(body) and re.search(r"[A-Za-z]{3}", body):
+            seen[body] = seen.get(body, 0) + 1
+    return frozenset(body for body, n in seen.items() if n >= 2)

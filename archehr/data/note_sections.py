@@ -332,6 +332,50 @@ def medicine_head(line: str) -> bool:
     return not FIELD.match(line) and bool(_STRENGTH_OR_FORM.search(line))
 
 
+# a medicine named first, with its strength or form within its first five words ("Ofloxacin 0.3% eye drops Right eye:
+# ...", "naloxone (NARCAN) 4 mg nasal spray Spray ...", "Olanzapine 2.5 mg STOPPED."), or an order naming a drug
+_MEDICINE_FIRST = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,3}? (?:\d[\d.,/-]* ?(?:mg|mcg|micrograms?|g|mL|units?"
+                             r"|IU|mEq|%)(?![\w])|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
+                             r"|ointment|drops|spray|injection|pen|gel)\b)")
+
+
+# the form words after a strength that still name the medicine ("0.3% eye drops", "81 mg EC tablet", "4 mg nasal spray")
+_FORM_AFTER = re.compile(r"(?: (?:eye|ear|nasal|oral|topical|EC|ER|XL|SR|MR|extended-release|chewable|sublingual"
+                         r"|tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream|ointment|drops|spray"
+                         r"|injection|pen|gel|film))+")
+
+
+def medicine_name(sentence: str) -> str:
+    """The medicine a unit's first sentence opens with, its strength and form ("Ofloxacin 0.3% eye drops" of
+    "Ofloxacin 0.3% eye drops Right eye: 1 drop ...", "START aspirin 81 mg tablet" of "START aspirin 81 mg tablet Take
+    1 ..."); "" when it opens with none."""
+    body = ITEM.sub("", " ".join(sentence.split()), count=1)
+    m = _MEDICINE_FIRST.match(body)
+    if m is None:
+        return " ".join(body.split()[:4]) if ORDER.match(body) else ""
+    form = _FORM_AFTER.match(body, m.end())
+    return body[:form.end() if form else m.end()]
+
+
+def opens_medicine_entry(kind: str, sentence: str, wrapped: bool) -> bool:
+    """Does a unit's first sentence name the medicine its later sentences are about: a medicine's entry (`kind`
+    "entry"), or a list item, a row, a field or a line of its own (not prose `wrapped` over lines) that opens with a
+    medicine and its strength or form, or with an order naming a drug ("START aspirin 81 mg tablet Take 1 tablet
+    daily." + "Keep taking this lifelong.")?"""
+    if kind == "entry":
+        return True
+    if kind in ("header", "page", "appointment", "lab") or (kind == "text" and wrapped):
+        return False
+    body = ITEM.sub("", sentence.strip(), count=1)
+    if ORDER.match(body):
+        return len(body.split()) >= 2
+    # (a line of prose opens with its medicine's name in a capital: "Olanzapine 2.5 mg STOPPED. You told us ...", not
+    # "She was given aspirin 300 mg ..." nor a dictation's "i have started donepezil 5 mg ...")
+    if kind == "text" and not re.match(r"[A-Z][a-z-]+(?: [a-z-]+)? (?:\(|\d)", body):
+        return False
+    return bool(_MEDICINE_FIRST.match(body))
+
+
 def entry_heads(raw: list[str]) -> set[int]:
     """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
     them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +

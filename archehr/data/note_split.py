@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_layout import ITEM, ORDER_COLUMN
 from archehr.data.note_ocr import is_double_spaced, single_spaced
-from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
+from archehr.data.note_sections import opens_medicine_entry, soap_letters_apart, writes_labelled_paragraphs
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
 from archehr.data.note_spacy import SPACY_FIX, spacy_available, spacy_segmenter
 from archehr.data.note_units import LEADING_NUMBER, SECTION_LETTER, Unit, units
@@ -68,6 +68,9 @@ class SplitSentence:
     text: str
     kind: str  # header | list | lab | field (one of a line's fields) | row (of a table) | appointment | page | text
     # | entry (a medicine with the instruction lines under it)
+    # the id of the sentence that opens this one's medicine entry, naming the medicine ("Ofloxacin 0.3% eye drops Right
+    # eye: 1 drop 4 times a day." over "Stop after 11/11/2026."), when this one is a later sentence of it; else ""
+    entry: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,16 @@ class SplitNote:
     notes: tuple[str, ...] = ()  # e.g. why the rule-based fallback was used
 
     def note_sentences(self) -> tuple[NoteSentence, ...]:
-        return tuple(NoteSentence(s.id, s.paragraph_id, s.paragraph_offset, s.text) for s in self.sentences)
+        return tuple(EntrySentence(s.id, s.paragraph_id, s.paragraph_offset, s.text, entry=s.entry) if s.entry
+                     else NoteSentence(s.id, s.paragraph_id, s.paragraph_offset, s.text) for s in self.sentences)
+
+
+@dataclass(frozen=True)
+class EntrySentence(NoteSentence):
+    """A note sentence that carries on a medicine's entry without naming the medicine ("Last dose is 11/29/2026."):
+    `entry` is the id of the entry's sentence that names it, for an answer's matcher to read the medicine from."""
+
+    entry: str = ""
 
 
 # --- the sentence splitters for running prose ---------------------------------------------------------
@@ -217,16 +229,25 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
     soap = soap and not re.search(r"^[ \t]*Q:[ \t]+\S", note, re.MULTILINE)
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section
     # labels stay with their prose ("HISTORY OF PRESENT ILLNESS: Mr. ___ is ...", "# AKI: Cr peaked ...")
-    labels = "___" not in note
+    # (the placeholder is three underscores as a word; a form's blank to fill in is longer, "Date: __________", and a
+    # rule drawn in underscores is a line of them: neither is a de-identified note)
+    labels = not re.search(r"(?<!_)___(?!_)", note)
     excerpt = all(len(para) == 1 for para in paragraphs)
     sbar = bool(re.search(r"^[ \t]*Situation[ \t]*:", note, re.MULTILINE | re.IGNORECASE))
     letter = writes_labelled_paragraphs([[note[a:b].strip() for a, b in para] for para in paragraphs])
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
         for unit in units(para, note, width, soap, labels, excerpt, sbar, letter):
-            for s, e in _split_unit(unit, note, segment, excerpt):
-                sentences.append(SplitSentence(str(len(sentences) + 1), p_id, s - p_start, s, e, note[s:e],
-                                               unit.kind))
+            head, spans = "", _split_unit(unit, note, segment, excerpt)
+            # (a line of prose is an entry of two sentences at most: "Olanzapine 2.5 mg STOPPED." + "You told us ...";
+            # more are a plan's sentences, each about its own thing)
+            single = "\n" not in note[unit.start:unit.end] and (unit.kind != "text" or len(spans) == 2)
+            for k, (s, e) in enumerate(spans):
+                sid = str(len(sentences) + 1)
+                if k == 0 and opens_medicine_entry(unit.kind, note[s:e], not single):
+                    head = sid
+                sentences.append(SplitSentence(sid, p_id, s - p_start, s, e, note[s:e], unit.kind,
+                                               head if k else ""))
     return SplitNote(note, tuple(sentences), name, notes)
 
 

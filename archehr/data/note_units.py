@@ -25,7 +25,7 @@ from archehr.data.note_layout import (
     pipe_cells,
     table_lines,
 )
-from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line
+from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
 from archehr.data.note_sections import (
     entry_heads,
     group_heads,
@@ -164,6 +164,7 @@ class _Paragraph:
     groups: set[int]  # lines that head a group of entries
     named: list[int | None]  # the length of a section label opening the line, if any
     phrases: bool = False  # three lines or more, each opening in a capital, none ending a sentence: a list of lines
+    running: frozenset[str] = frozenset()  # a PDF copy's header or footer lines printed again on each page
 
     def next_line(self, index: int) -> str:
         """The paragraph's line after line `index`, with its indentation ("" past its end)."""
@@ -197,7 +198,7 @@ def _read_paragraph(paragraph: list[tuple[int, int]], text: str, width: int, soa
     named = paragraph_labels(lines, sbar, letter, soap) if labels and (paragraph[1:] or not excerpt) \
         else [None] * len(lines)
     return _Paragraph(text, paragraph, width, soap, blocks, table_lines(laid_out), heads,
-                      group_heads(laid_out, heads), named, _phrase_lines(lines, laid_out))
+                      group_heads(laid_out, heads), named, _phrase_lines(lines, laid_out), running_lines(text))
 
 
 def _phrase_lines(lines: list[str], laid_out: list[str]) -> bool:
@@ -240,6 +241,9 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     lead = len(text[line_s:line_e]) - len(text[line_s:line_e].lstrip())
     s = line_s + lead
     e = s + len(text[s:line_e].rstrip())
+    if text[s:e] in para.running:  # (a running header or footer: one unit, whatever it holds)
+        walk.close([Unit(s, e, "page")])
+        return
     s = _after_label(para, walk, index, s, e, lead)
     line = text[s:e]
     layout = _layout_units(line, s, para.in_table[index])

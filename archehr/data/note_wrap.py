@@ -82,7 +82,13 @@ def wrap_width(text: str) -> int:
     # more of over 200 characters, more than the lines that seem to wrap, show it is not hard-wrapped ("hand therapy
     # review dictated by ..." + "patient raymond hollis ..." are header lines, each a unit)
     unwrapped = sum(len(text[s:e].rstrip()) > 200 for s, e in text_lines(text))
-    if unwrapped >= 2 and unwrapped > len(wrapped):
+    # (beside such lines, only a line of some length that ends no sentence shows a wrap: readings dictated one a
+    # line in lower case, "morning average 158 over 92" + "evening average 151 over 88", or an item that ends its
+    # sentence over the next item, "one. start ramipril." + "two. ...", show none)
+    shown = sum(1 for a, b in zip(prose, prose[1:], strict=False)
+                if a and b and len(a) >= _MIN_WRAP and not a.endswith((".", "!", "?"))
+                and (CONTINUES_START.match(b.strip()) or OPEN_END.search(a)))
+    if unwrapped >= 2 and unwrapped > shown:
         return NOT_WRAPPED
     if len(wrapped) >= 2:
         width = max(wrapped)

@@ -1,0 +1,54 @@
+"""The written split conventions on export shapes the rules read otherwise before: a form's blank to fill in is no
+de-identified note, and measurements several on one line, set apart in columns, are one unit. Every expected split is
+written out by hand, on invented lines."""
+
+from __future__ import annotations
+
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+def test_a_forms_blank_to_fill_in_leaves_section_labels_apart_from_their_prose():
+    note = ("Subjective: Pt is a 61 y/o teacher 3 weeks after a hip replacement. Walks with a stick.\n"
+            "Plan: Physio twice a week for 6 weeks. Review in clinic.\n"
+            "\n"
+            "Patient signature: ____________   Date: ________\n")
+    assert texts(note)[:6] == ["Subjective:", "Pt is a 61 y/o teacher 3 weeks after a hip replacement.",
+                               "Walks with a stick.", "Plan:", "Physio twice a week for 6 weeks.", "Review in clinic."]
+    # (a de-identified note, "___" as a word, keeps its labels with their prose, as the releases do)
+    note = "Subjective: Mr. ___ is a 61 y/o teacher 3 weeks after a hip replacement.\n"
+    assert texts(note) == ["Subjective: Mr. ___ is a 61 y/o teacher 3 weeks after a hip replacement."]
+
+
+def test_measurements_several_on_one_line_in_columns_are_one_unit():
+    note = "O:\nT 99.1 F   HR 104   BP 126/80   SpO2 97% RA\nLeft calf swollen and tender.\n"
+    assert texts(note) == ["O:", "T 99.1 F HR 104 BP 126/80 SpO2 97% RA", "Left calf swollen and tender."]
+    # (one a line, each is a unit)
+    assert texts("O:\nT 99.1 F\nHR 104\n") == ["O:", "T 99.1 F", "HR 104"]
+
+
+def test_a_running_header_in_columns_printed_on_each_page_is_one_unit():
+    header = "Hillcrest Rehab Centre                    Hand Therapy Department"
+    note = (f"{header}\nPage 1 of 2\nPatient: Ann Lee\n\nSplint worn day and night.\n\n"
+            f"{header}\nPage 2 of 2\nReview in 2 weeks.\n")
+    one = "Hillcrest Rehab Centre Hand Therapy Department"
+    assert texts(note) == [one, "Page 1 of 2", "Patient: Ann Lee", "Splint worn day and night.", one, "Page 2 of 2",
+                           "Review in 2 weeks."]
+    # (printed once, or in a note with no page marks, its columns stay apart)
+    once = f"{header}\nPatient: Ann Lee\n\nSplint worn day and night.\n"
+    assert texts(once)[:2] == ["Hillcrest Rehab Centre", "Hand Therapy Department"]
+
+
+def test_readings_dictated_one_a_line_in_lower_case_under_unwrapped_prose_are_one_unit_each():
+    long_line = ("this is a phone review for mrs lee who has been taking her blood pressure at home twice a day for "
+                 "the last week with the machine the surgery lent her, and her son read the numbers out to me "
+                 "over the phone as follows")
+    later = ("her average is above her target of under 135 over 85 at home so the amlodipine will go up to 10 mg "
+             "once a day from tomorrow, and she will send a fresh set of home readings in through the app in "
+             "two weeks.")
+    note = f"{long_line}\nmorning average 150 over 90\nevening average 144 over 86\nlowest 132 over 80\n{later}\n"
+    assert texts(note) == [long_line, "morning average 150 over 90", "evening average 144 over 86",
+                           "lowest 132 over 80", later]
