@@ -52,3 +52,12 @@ def test_readings_dictated_one_a_line_in_lower_case_under_unwrapped_prose_are_on
     note = f"{long_line}\nmorning average 150 over 90\nevening average 144 over 86\nlowest 132 over 80\n{later}\n"
     assert texts(note) == [long_line, "morning average 150 over 90", "evening average 144 over 86",
                            "lowest 132 over 80", later]
+
+
+def test_a_lower_case_closing_over_a_dictated_sign_off_gives_one_unit_a_line():
+    note = ("thank you for seeing him. i will review him in six weeks.\n\n"
+            "kind regards\ndr anna pike\nconsultant physician\ncc mr tom reed\n")
+    assert texts(note)[2:] == ["kind regards", "dr anna pike", "consultant physician", "cc mr tom reed"]
+    # (a closing over prose is no sign-off: the lines are a wrapped sentence's)
+    note = "many thanks\nfor all the help with his care over the last months\n"
+    assert len(texts(note)) == 1
