@@ -22,10 +22,9 @@ from archehr.data.note_layout import (
     is_readings_line,
     is_table_row,
     line_cells,
-    pipe_cells,
-    table_lines,
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
+from archehr.data.note_pipes import pipe_cells, table_lines
 from archehr.data.note_sections import (
     entry_heads,
     group_heads,
