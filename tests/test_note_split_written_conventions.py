@@ -61,3 +61,9 @@ def test_a_lower_case_closing_over_a_dictated_sign_off_gives_one_unit_a_line():
     # (a closing over prose is no sign-off: the lines are a wrapped sentence's)
     note = "many thanks\nfor all the help with his care over the last months\n"
     assert len(texts(note)) == 1
+
+
+def test_a_weeks_doses_by_day_under_their_label_are_no_appointment():
+    note = "Warfarin dosing from 03/02/2025:\nMon 3 mg, Tue 2 mg, Wed 3 mg, Thu 2 mg\nNext INR check in one week.\n"
+    assert texts(note) == ["Warfarin dosing from 03/02/2025:", "Mon 3 mg, Tue 2 mg, Wed 3 mg, Thu 2 mg",
+                           "Next INR check in one week."]
