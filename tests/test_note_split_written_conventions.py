@@ -67,3 +67,15 @@ def test_a_weeks_doses_by_day_under_their_label_are_no_appointment():
     note = "Warfarin dosing from 03/02/2025:\nMon 3 mg, Tue 2 mg, Wed 3 mg, Thu 2 mg\nNext INR check in one week.\n"
     assert texts(note) == ["Warfarin dosing from 03/02/2025:", "Mon 3 mg, Tue 2 mg, Wed 3 mg, Thu 2 mg",
                            "Next INR check in one week."]
+
+
+def test_a_reports_finding_in_a_noun_phrase_under_its_name_is_one_field_unit():
+    note = ("CT HEAD 03/03/2025\n"
+            "Impression: Small old infarct in the right parietal lobe with no new bleed or mass. No acute change.\n")
+    assert texts(note) == ["CT HEAD 03/03/2025",
+                           "Impression: Small old infarct in the right parietal lobe with no new bleed or mass.",
+                           "No acute change."]
+    # (a clause with its verb is the section's prose: its label is a unit of its own)
+    note = ("CT HEAD 03/03/2025\n"
+            "Impression: The scan shows a small old infarct in the right parietal lobe. No acute change.\n")
+    assert texts(note)[1] == "Impression:"

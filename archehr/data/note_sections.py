@@ -197,12 +197,30 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and above is not None \
                 and first[above] is None and _value_field(lines[above]):
             ends[i] = None
+        # (a report's finding stated in a noun phrase under its name is that report's field, its sentences after it
+        # units of their own: "Impression: Severe osteoarthritis with varus alignment. No fracture.")
+        if end and _finding_field(lines[i], end):
+            ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
         if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
     return ends
+
+
+# the names of a report's conclusion about its findings
+_FINDING_NAME = re.compile(r"^(?:Impression|Summary|Conclusions?)$", re.IGNORECASE)
+_FINDING_WORDS = 20
+
+
+def _finding_field(line: str, end: int) -> bool:
+    """A report's conclusion named as one ("Impression:", "Summary:") whose first sentence is a finding in a noun
+    phrase, no clause with a verb ("Paroxysmal atrial fibrillation, symptomatic.")."""
+    name = line[:end - 1].strip()
+    first = _SENTENCE_END.split(line[end:].strip())[0]
+    return bool(_FINDING_NAME.match(name)) and first.endswith(".") and len(first.split()) <= _FINDING_WORDS \
+        and not _NARRATIVE.match(first) and not _CLAUSE.search(first)
 
 
 def _line_opening_above(lines: list[str], i: int) -> int | None:
