@@ -79,3 +79,12 @@ def test_a_reports_finding_in_a_noun_phrase_under_its_name_is_one_field_unit():
     note = ("CT HEAD 03/03/2025\n"
             "Impression: The scan shows a small old infarct in the right parietal lobe. No acute change.\n")
     assert texts(note)[1] == "Impression:"
+
+
+def test_a_named_section_before_a_long_sentence_in_lower_case_is_a_unit_of_its_own():
+    note = ("Plan: review in the fracture clinic with a fresh x-ray on 3 May, and the splint comes off\n"
+            "at that visit if the bone has healed.\n")
+    assert texts(note) == ["Plan:", "review in the fracture clinic with a fresh x-ray on 3 May, and the splint comes "
+                                    "off at that visit if the bone has healed."]
+    # (a short value in lower case stays with its label: "Plan: continue current dose")
+    assert texts("Plan: continue current dose\nReview: 2 weeks\n") == ["Plan: continue current dose", "Review: 2 weeks"]

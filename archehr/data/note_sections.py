@@ -67,6 +67,9 @@ _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
 
 
+_LONG_SENTENCE = 12  # words
+
+
 def section_label(line: str, sbar: bool = False) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
@@ -95,7 +98,12 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
             and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
         return label.end()
-    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
+    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF",
+    # unless a named section's sentence runs long, as a letter's typed in lower case does: "Plan: cast review with
+    # repeat x-rays on April 8, 2025 at 2:15 pm, with removal of the cast and referral to hand therapy ...")
+    if name is not None and re.match(r"[a-z]", rest) and len(first.split()) >= _LONG_SENTENCE \
+            and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split()):
+        return label.end()
     if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
