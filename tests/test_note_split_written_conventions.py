@@ -88,3 +88,9 @@ def test_a_named_section_before_a_long_sentence_in_lower_case_is_a_unit_of_its_o
                                     "off at that visit if the bone has healed."]
     # (a short value in lower case stays with its label: "Plan: continue current dose")
     assert texts("Plan: continue current dose\nReview: 2 weeks\n") == ["Plan: continue current dose", "Review: 2 weeks"]
+
+
+def test_a_named_line_of_one_phrase_under_a_value_field_is_one_more_field():
+    note = "Antibiotic: Teicoplanin 400 mg IV daily\nCourse: 4 weeks; day 1 = 02/05/2025; last dose 29/05/2025\n"
+    assert texts(note) == ["Antibiotic: Teicoplanin 400 mg IV daily",
+                           "Course: 4 weeks; day 1 = 02/05/2025; last dose 29/05/2025"]

@@ -202,7 +202,9 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         # "Complications: None." + "Plan: Medical therapy for the LAD lesion; no further stenting planned.")
         # (the field above may wrap: "Histology: Sent to the lab. Results in 2" + "to 3 weeks." + "Impression: ...")
         above = _line_opening_above(lines, i)
-        if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and above is not None \
+        # (so is a named line of one phrase: "Antibiotic: Ceftriaxone 2 g IV" + "Course: 6 weeks; day 1 = 04/03/2024")
+        if end and label and (_CONCLUSION_NAME.match(label.group(1).strip())
+                              or _phrase_line(lines, i, end)) and above is not None \
                 and first[above] is None and _value_field(lines[above]):
             ends[i] = None
         # (a report's finding stated in a noun phrase under its name is that report's field, its sentences after it
@@ -219,7 +221,6 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
 
 # the names of a report's conclusion about its findings
 _FINDING_NAME = re.compile(r"^(?:Impression|Summary|Conclusions?)$", re.IGNORECASE)
-_FINDING_WORDS = 20
 
 
 def _finding_field(line: str, end: int) -> bool:
@@ -227,8 +228,14 @@ def _finding_field(line: str, end: int) -> bool:
     phrase, no clause with a verb ("Paroxysmal atrial fibrillation, symptomatic.")."""
     name = line[:end - 1].strip()
     first = _SENTENCE_END.split(line[end:].strip())[0]
-    return bool(_FINDING_NAME.match(name)) and first.endswith(".") and len(first.split()) <= _FINDING_WORDS \
+    return bool(_FINDING_NAME.match(name)) and first.endswith(".") and len(first.split()) <= 20 \
         and not _NARRATIVE.match(first) and not _CLAUSE.search(first)
+
+
+def _phrase_line(lines: list[str], i: int, end: int) -> bool:
+    """Is line i's text after its label one phrase, no sentence's end in it, and not wrapped onto the next line?"""
+    return not re.search(r"[.!?]", lines[i][end:]) and not OPEN_END.search(lines[i]) \
+        and not (i + 1 < len(lines) and re.match(r"[a-z]", lines[i + 1]))
 
 
 def _line_opening_above(lines: list[str], i: int) -> int | None:
