@@ -3,7 +3,8 @@ note_layout): each case is written out by hand, with the units a reader would cu
 
 from __future__ import annotations
 
-from archehr.data.note_layout import line_cells, pipe_cells
+from archehr.data.note_layout import line_cells
+from archehr.data.note_pipes import pipe_cells
 from archehr.data.note_sections import entry_heads, is_heading_line, paragraph_labels, section_label
 from archehr.data.note_split import split_note
 
@@ -130,3 +131,11 @@ def test_an_order_over_items_without_a_full_stop_is_no_entry():
     assert entry_heads(raw) == set()
     assert entry_heads(["STOP these:", "    Take nothing else."]) == set()
     assert entry_heads(["START midodrine 5 mg", "    Take it before dialysis."]) == {0}
+
+
+def test_a_pipe_line_of_a_worded_field_and_a_labelled_value_gives_one_unit_a_field():
+    line = "Indication: Heart valve | Target INR: 3.0 (range 2.5-3.5)"
+    assert [line[a:b].strip() for a, b in pipe_cells(line)] == ["Indication: Heart valve",
+                                                                 "Target INR: 3.0 (range 2.5-3.5)"]
+    # (readings after a reading stay one line, as a title's do)
+    assert pipe_cells("Weight: 71 kg | BMI: 24.1") == []

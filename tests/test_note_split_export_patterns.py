@@ -147,3 +147,15 @@ def test_a_field_value_wrapped_inside_a_title_at_a_paragraphs_end_joins_its_fiel
     # (under a field whose value ends in no capitalised word, a short line is a line of its own)
     assert texts("Clinic date: 02/03/2025        Ward: 7B\nSummary\n") == ["Clinic date: 02/03/2025", "Ward: 7B",
                                                                           "Summary"]
+
+
+def test_a_pdf_header_wrapped_inside_its_fields_gives_each_field_whole():
+    note = ("CLINIC REPORT\n"
+            "Patient: Anna Mae\n"
+            "PIKE   DOB: 01/02/1970   MRN: X1234\n"
+            "Referred by: Dr T. Ode   Reason for referral: dizziness\n"
+            "and falls at home\n"
+            "cc: Dr T. Ode\n")
+    assert texts(note) == ["CLINIC REPORT", "Patient: Anna Mae PIKE", "DOB: 01/02/1970", "MRN: X1234",
+                           "Referred by: Dr T. Ode", "Reason for referral: dizziness and falls at home",
+                           "cc: Dr T. Ode"]

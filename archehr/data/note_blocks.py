@@ -46,6 +46,10 @@ _GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
 
+# a week's schedule of doses by day ("Mon 5 mg, Tue 4 mg, ...", "Sat 2 tablets"): no appointment's date line
+_DAY_DOSE = re.compile(rf"^{WEEKDAY},?\s+\d[\d.,/]*\s?(?:mg|mcg|micrograms?|g|units?|tablets?|tabs?|puffs?|mL|ml)\b")
+
+
 def _when_columns(line: str) -> bool:
     """A date and a time set apart in columns ("Tue Dec 1, 2026    9:30 AM"): the head of an appointment block."""
     cells = [c for c in COLUMN_GAP.split(line.strip()) if c]
@@ -105,7 +109,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
             continue
         # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
         pending = bool(_PENDING_WHEN.match(lines[i])) and i + 1 < len(lines) and deeper(i + 1, i)
-        if not ((_WHEN_LINE.match(lines[i]) or pending) and _block_line(lines[i])) \
+        if not ((_WHEN_LINE.match(lines[i]) or pending) and _block_line(lines[i])) or _DAY_DOSE.match(lines[i]) \
                 or (i > 0 and OPEN_END.search(lines[i - 1])):
             i += 1
             continue

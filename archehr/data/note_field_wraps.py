@@ -30,12 +30,43 @@ def wrapped_field(units: list[Unit], text: str, width: int = 0) -> list[Unit]:
     while k + 1 < len(units):
         field, line = units[k], units[k + 1]
         last = k + 2 == len(units)
+        carried = text[line.start:line.end]
         if units[k - 1].kind == field.kind == "field" and line.kind in ("text", "header") \
                 and "\n" not in text[units[k - 1].end:field.start] \
-                and text.count("\n", field.end, line.start) == 1 and "\n" not in text[line.start:line.end] \
-                and (last or (units[k + 2].kind == "field" and _overruns(text, field, line, width))) \
-                and wraps_field_value(text[field.start:field.end], text[line.start:line.end]):
+                and text.count("\n", field.end, line.start) == 1 and "\n" not in carried \
+                and (_lower_case_wrap(text[field.start:field.end], carried)
+                     or ((last or (units[k + 2].kind == "field" and _overruns(text, field, line, width)))
+                         and wraps_field_value(text[field.start:field.end], carried))):
             field.end = line.end
+            del units[k + 1]
+        k += 1
+    return _wrapped_names(units, text)
+
+
+def _lower_case_wrap(field: str, line: str) -> bool:
+    """Does a line in lower case carry on the last field of the line of fields above it, left without a sentence's
+    end ("Referred by: Dr S. Lee   Reason for referral: palpitations" + "and breathlessness on exertion")? (A short
+    label in lower case opens a field of its own: "cc: Dr Lee".)"""
+    return bool(re.match(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S", field.strip())) \
+        and not field.rstrip().endswith((".", "!", "?", ":", ";")) and bool(re.match(r"^[a-z]+\b(?!:)", line.strip()))
+
+
+# a person's field whose value is given names without the surname in capitals ("Patient: Marcia Joy"), and the
+# surname, in capitals, opening the line of fields under it ("BROWN   DOB: 17/10/1963   MRN: K2290481")
+_GIVEN_NAMES = re.compile(r"^(?:Patient|Name|Patient name|Pt)[ \t]*:[ \t]+[A-Z][a-z'-]+"
+                          r"(?: [A-Z][a-z'-]+| [A-Z]\.){0,3}$")
+_SURNAME = re.compile(r"^[A-Z][A-Z'-]+(?:-[A-Z][A-Z'-]+)?$")
+
+
+def _wrapped_names(units: list[Unit], text: str) -> list[Unit]:
+    """A name field wrapped before its surname, which opens the next line of fields, takes it back."""
+    k = 0
+    while k + 1 < len(units):
+        name, surname = units[k], units[k + 1]
+        if surname.kind == "field" and _GIVEN_NAMES.match(text[name.start:name.end]) \
+                and text.count("\n", name.end, surname.start) == 1 and not text[name.end:surname.start].strip() \
+                and _SURNAME.match(text[surname.start:surname.end]):
+            name.end = surname.end
             del units[k + 1]
         k += 1
     return units

@@ -67,6 +67,9 @@ _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
 
 
+_LONG_SENTENCE = 12  # words
+
+
 def section_label(line: str, sbar: bool = False) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
@@ -95,7 +98,12 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
             and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
         return label.end()
-    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF")
+    # (prose opens a sentence; a lower-case start carries the label's item on: "# AKI on CRRT: continue CVVHDF",
+    # unless a named section's sentence runs long, as a letter's typed in lower case does: "Plan: cast review with
+    # repeat x-rays on April 8, 2025 at 2:15 pm, with removal of the cast and referral to hand therapy ...")
+    if name is not None and re.match(r"[a-z]", rest) and len(first.split()) >= _LONG_SENTENCE \
+            and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split()):
+        return label.end()
     if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
@@ -194,8 +202,14 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         # "Complications: None." + "Plan: Medical therapy for the LAD lesion; no further stenting planned.")
         # (the field above may wrap: "Histology: Sent to the lab. Results in 2" + "to 3 weeks." + "Impression: ...")
         above = _line_opening_above(lines, i)
-        if end and label and _CONCLUSION_NAME.match(label.group(1).strip()) and above is not None \
+        # (so is a named line of one phrase: "Antibiotic: Ceftriaxone 2 g IV" + "Course: 6 weeks; day 1 = 04/03/2024")
+        if end and label and (_CONCLUSION_NAME.match(label.group(1).strip())
+                              or _phrase_line(lines, i, end)) and above is not None \
                 and first[above] is None and _value_field(lines[above]):
+            ends[i] = None
+        # (a report's finding stated in a noun phrase under its name is that report's field, its sentences after it
+        # units of their own: "Impression: Severe osteoarthritis with varus alignment. No fracture.")
+        if end and _finding_field(lines[i], end):
             ends[i] = None
         # (an assessment over more diagnoses, one a line, is a list of them: "Assessment: Acute urticaria, likely
         # from amoxicillin." + "Acute sinusitis, day 5 of treatment, improving.")
@@ -203,6 +217,25 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
     return ends
+
+
+# the names of a report's conclusion about its findings
+_FINDING_NAME = re.compile(r"^(?:Impression|Summary|Conclusions?)$", re.IGNORECASE)
+
+
+def _finding_field(line: str, end: int) -> bool:
+    """A report's conclusion named as one ("Impression:", "Summary:") whose first sentence is a finding in a noun
+    phrase, no clause with a verb ("Paroxysmal atrial fibrillation, symptomatic.")."""
+    name = line[:end - 1].strip()
+    first = _SENTENCE_END.split(line[end:].strip())[0]
+    return bool(_FINDING_NAME.match(name)) and first.endswith(".") and len(first.split()) <= 20 \
+        and not _NARRATIVE.match(first) and not _CLAUSE.search(first)
+
+
+def _phrase_line(lines: list[str], i: int, end: int) -> bool:
+    """Is line i's text after its label one phrase, no sentence's end in it, and not wrapped onto the next line?"""
+    return not re.search(r"[.!?]", lines[i][end:]) and not OPEN_END.search(lines[i]) \
+        and not (i + 1 < len(lines) and re.match(r"[a-z]", lines[i + 1]))
 
 
 def _line_opening_above(lines: list[str], i: int) -> int | None:

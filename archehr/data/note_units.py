@@ -22,10 +22,9 @@ from archehr.data.note_layout import (
     is_readings_line,
     is_table_row,
     line_cells,
-    pipe_cells,
-    table_lines,
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
+from archehr.data.note_pipes import pipe_cells, table_lines
 from archehr.data.note_sections import (
     entry_heads,
     group_heads,
@@ -323,11 +322,19 @@ def _message_stamp(para: _Paragraph, index: int, line: str) -> bool:
 _LOWER_SIGNER = re.compile(r"^(?:dr|mr|mrs|ms|miss|prof|sister|nurse)\.? [a-z][a-z'-]+(?: [a-z][a-z'-]+){0,3}$")
 
 
+# a letter's closing typed in lower case on its line: "kind regards", "yours sincerely,", "with best wishes"
+_LOWER_CLOSING = re.compile(r"^(?:(?:with )?(?:kind|best|warm|many|warmest)(?: regards| wishes| thanks)|regards"
+                            r"|yours (?:sincerely|faithfully|truly)|thanks|thank you|many thanks|best),?$")
+
+
 def _signature_block(lines: list[str]) -> bool:
-    """A dictation's sign-off typed in lower case: a paragraph of two to five short lines opening with a
-    clinician's name and title ("dr felix amankwah" + "specialty doctor in urology" + "cc gp, dr ..."), no line
-    ending a sentence. Its lines are units of their own, as a sign-off's lines in capitals are."""
-    return 2 <= len(lines) <= 5 and bool(_LOWER_SIGNER.match(lines[0])) \
+    """A dictation's sign-off typed in lower case: a paragraph of two to six short lines opening with a
+    clinician's name and title ("dr felix amankwah" + "specialty doctor in urology" + "cc gp, dr ..."), or with the
+    letter's closing over them ("kind regards" + "dr ..."), no line ending a sentence. Its lines are units of their
+    own, as a sign-off's lines in capitals are."""
+    closing = bool(lines) and bool(_LOWER_CLOSING.match(lines[0]))
+    lines = lines[closing:]
+    return 2 - closing <= len(lines) <= 5 and bool(_LOWER_SIGNER.match(lines[0])) \
         and all(0 < len(x) <= 60 and not x.endswith((".", "!", "?", ",", ";", ":")) for x in lines)
 
 

@@ -1,0 +1,166 @@
+"""Lines whose fields are set apart by a separator (a pipe, a middle dot, a spaced slash, two spaces) and the lines of a
+table: which of them are a header's fields (each a unit), a title line (one unit), or a table's rows.
+
+Each function takes one line without its line break (offsets returned are inside that line); `note_layout` holds the
+line shapes these build on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from archehr.data.note_layout import (
+    _FIELD_START,
+    _LABEL,
+    _MEASUREMENT,
+    COLUMN_GAP,
+    READING,
+    STAMP,
+    field_cells,
+    is_table_row,
+    same_table,
+)
+
+# a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
+# spaces each side ("Clinic | 3rd floor", "HR 74 . RR 16", "Video visit  \u00b7  Mon, Apr 3", "Ward  /  Team:
+# Blue"); with single spaces a dot or slash joins the parts of one item ("Video visit \u00b7 Neurology \u00b7 Mon")
+_PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
+
+
+# two spaces before a capital or a number, twice or more in a line, set its items apart too ("Dictated 3/4/31
+# Typed 5/4/31  Not checked", "Pt: Ann Lee  32F  DOB 05/05/2003"); once, after no full stop, they are a typing
+# slip as often as a layout
+_TWO_SPACES = re.compile(r"(?<=[^\s.!?;,:])  (?=[A-Z(\d])")
+
+
+# (with no label before them, two words may follow: "SpO2 95% 4L NC")
+_BARE_READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+){0,2}$")
+
+
+
+# a cell that names the kind of document: "DISCHARGE SUMMARY", "Monthly Nephrology Progress Note", "Messages"
+_DOCUMENT_KIND = re.compile(r"\b(?:summary|note|notes|instructions|page|messages|report|letter|record|sheet)$",
+                            re.IGNORECASE)
+
+
+def _title_bar(body: str) -> bool:
+    """A document's title bar: two to four cells apart by single-spaced pipes, one naming the kind of document
+    ("DISCHARGE SUMMARY | General Medicine | Ward 7B", "MICU PROGRESS NOTE | Hosp Day 6 | Bed 14"): one unit,
+    as a heading is. A clinic's address line names no document ("Harwick Laboratory | 200 Orchard Row | 555-0177")."""
+    cells = body.split(" | ")
+    return 2 <= len(cells) <= 4 and "|" not in "".join(cells) \
+        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
+
+
+# a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056" (a clinic's
+# phone, room or bed belongs to its title line: "Lakemoor Clinic | Suite 200 | Tel 555-0101")
+_ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hosp(?:ital)? no\.?|Unit no\.?|CSN|FIN"
+                      r"|Acct|Age|Sex|DOS)\b:? ?\S", re.IGNORECASE)
+
+
+# a field whose value is a date ("Reported: 10/04/2025", "Collected: 2025-04-08 08:52")
+_DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
+
+
+def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Do a pipe line's cells after its first hold a header field ("Name: Ann Lee | DOB: 3/4/1950", "Kessler,
+    Orlando J | DOB 1966-04-19 | MRN 003318842"), rather than a title's parts ("Riverside Surgery | Consultation |
+    Dr A. Okonkwo") or readings ("BP 148/80 | HR 76 | SpO2 97%")?"""
+    later = [line[b:a].strip() for (_, b), (a, _) in zip(gaps, [*gaps[1:], (len(line), 0)], strict=False)]
+    # (after a first cell that is a field in words, a labelled value is a field too: "Indication: Atrial
+    # fibrillation | Target INR: 2.5 (range 2.0-3.0)")
+    first = line[:gaps[0][0]].strip()
+    worded = bool(re.match(rf"^{_LABEL}:\s+[A-Za-z]", first)) and not _MEASUREMENT.match(first)
+    # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
+    return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and (worded or not _MEASUREMENT.match(c)))
+               or _DATE_FIELD.match(c) for c in later)
+
+
+def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Does a pipe line open with two title cells, no field among them ("Riverside Dermatology Portal | Message
+    thread | Patient: Ann Lee")? Then it is a title bar that carries a field at its end, one unit, as most writers
+    of gold splits keep it; a name before fields ("Lee, Ann | DOB 1966-04-19") opens a line of header fields."""
+    if len(gaps) < 2:
+        return False
+    first, second = line[:gaps[0][0]].strip(), line[gaps[0][1]:gaps[1][0]].strip()
+    return not any(_ID_NAME.match(c) or re.match(rf"^{_LABEL}:", c) or _DATE_FIELD.match(c) for c in (first, second)) \
+        and "," not in first
+
+
+def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
+    Pulse 92")? Each is a unit, as measurements one a line are; a label before them makes the line one record ("Your
+    vitals today: BP 136/84 | Pulse 92")."""
+    bounds = [0, *(x for gap in gaps for x in gap), len(line)]
+    cells = [line[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+    return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
+
+
+def pipe_cells(line: str) -> list[tuple[int, int]]:
+    """The cells of a line whose fields are set apart by " | " ("Name: Ann Lee | DOB: 3/4/1950"), a middle
+    dot, a spaced slash or a lone full stop, when it is no table row drawn with outer pipes ("| WBC | 6.1 |")
+    nor a line laid out in columns, whose columns are its cells ("Name: X     Print | Share"); [] else. A pipe
+    line holding no field is a title line, one unit ("Clinic | 3rd floor | 555-0100"), unless each cell is a
+    measurement ("BP 148/80 | HR 76"): each is a unit, as measurements one a line are."""
+    body = line.strip()
+    if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
+        return []
+    gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
+    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)) \
+            and not _measurements(line, gaps):
+        return []  # a title line set apart by pipes is one unit
+    # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
+    if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \
+            and re.fullmatch(r"[A-Za-z]+", line[gaps[0][1]:].strip()):
+        return []
+    if not gaps:
+        # (a dash set apart by two spaces joins the parts of one title line, as a pipe does: "Tallis, Beatrix M
+        # (MRN 55310927)  -  Discharged 02/20/2036 from Norwood Regional")
+        if re.search(r"\S  +- +\S", line):
+            return []
+        gaps = [m.span() for m in _TWO_SPACES.finditer(line)]
+        label = re.match(rf"^\s*{_LABEL}:(  )(?=\S)", line)
+        if label and gaps:  # "VITALS:  BP 132/78  P 74  R 18": a bare label before two-space-apart items
+            gaps.insert(0, label.span(1))
+        # (a label one space before its readings holds them all: "Vitals: T 37.1  HR 88  SpO2 97% RA")
+        value = re.match(rf"^\s*{_LABEL}: (?=\S)", line)
+        if value and all(READING.match(c) for c in _TWO_SPACES.split(line[value.end():])):
+            return []
+        # (readings alone are one line of results: "Tmax 37.9  HR 92  BP 118/64  SpO2 95% 4L NC")
+        if not label and not value and all(_BARE_READING.match(c.strip()) for c in _TWO_SPACES.split(line)):
+            return []
+        # (an item starting with a date or time makes the line one entry: "Lab visit  Tue 1/16  7:30 AM  Suite 1",
+        # unless the line opens with a title in capitals: "CLINIC NOTE ADDENDUM  Sports Medicine  11/06/2026")
+        # (the first item too: "Tue 09/03/2024 9:40 AM  Dr. Lee, Primary Care  Oakmont Clinic, Suite 210")
+        starts = [len(line) - len(line.lstrip()), *(b for _, b in gaps),
+                  *(m.end() for m in re.finditer(rf"^\s*{_LABEL}:\s+", line))]
+        title = re.match(r"^\s*[A-Z][A-Z&/-]+(?: [A-Z][A-Z&/-]+)+(?=  )", line)
+        if len(gaps) < 2 or (not title and any(STAMP.match(line[x:]) for x in starts)):
+            return []
+    cells, pos = [], 0
+    for a, b in gaps:
+        cells.append((pos, a))
+        pos = b
+    cells.append((pos, len(line)))
+    return [(a, b) for a, b in cells if line[a:b].strip()]
+
+
+def is_pipe_fields(line: str) -> bool:
+    """A line of labelled fields set apart by pipes, every cell a label and its value ("Requested by: Dr Ann Lee |
+    Reason: cough"): a header's line, whose fields are units of their own, not a row of the table under it."""
+    cells = pipe_cells(line)
+    return len(cells) > 1 and all(_FIELD_START.match(line[a:b].strip()) for a, b in cells)
+
+
+_BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
+
+
+def table_lines(raw: list[str]) -> list[bool]:
+    """Which lines of a paragraph (indentation kept) sit in a table: a laid-out line (not a line of
+    fields) with a row of the same table directly above or below it."""
+    # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
+    # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
+            and not is_pipe_fields(line) for line in raw]
+    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
+                for j in (i - 1, i + 1)) for i in range(len(raw))]
