@@ -28,7 +28,7 @@ import re
 import numpy as np
 
 from archehr.answerability.dates import HOUR_MINUTE, MONTHS, WEEKDAY
-from archehr.answerability.holds import FROM_SOURCE, RANK_CUES
+from archehr.answerability.holds import FROM_SOURCE, NOT_FOR_A_REASON, RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
@@ -89,14 +89,9 @@ _CAUSE = re.compile(
     r"(?:have |has |had |will |would )?(?:started|prescribed|given|gave|added|recommend\w*|suggest\w*|arranged|"
     r"referred|booked|advised|increased|switched)\b|"
     r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:|"
-    # a dose line's indication ("Ferrous sulfate 325 mg ... for 3 months, for anemia", "Melatonin 2 mg at night for
-    # sleep", "17 g ... once a day as needed for constipation"), not a length, a time or a person
-    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?|sachets?|drops?|sprays?)\b"
-    r"[^.;]{0,80}?[,\s]\s*for "
-    r"(?!\d|(?:a |an |the next |another |up to |about |at least |now|life|one|two|three|four|five|six|seven|ten|"
-    r"several|the (?:past|last|whole|rest|first|next|time|moment|day|night|week|month|year)|him|her|you|them|me|us|"
-    r"patients?|children|adults|review|(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?|doses?))"
-    r"\b)[a-z]",
+    # a dose line's indication after a comma ("Ferrous sulfate 325 mg ... for 3 months, for anemia"), not a length
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?)\b[^.;]{0,80}?,\s*for "
+    rf"{NOT_FOR_A_REASON}[a-z]",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
 # ("is common in the first week"), a germ's resistance, a clause of reason after "as" or ", so" ("..., as

@@ -150,6 +150,12 @@ CAUSE_SENSES = (r"(?<!was )(?<!were )(?<!been )(?<!be )(?<!is )(?<!are )(?<!\d )
                 # a clause of result after "so" with no comma: "penicillin allergy so amoxicillin/Augmentin not used"
                 r"\bso (?:[\w/-]+ ){1,2}(?:not|was|were|is|are|has|had|have|can|cannot|will|would|could|should|must|"
                 r"needs?)\b")
+# a "for" that gives no reason: a length, a time or a person ("for 3 months", "for the next week", "for now", "for
+# life", "for him"), what follows it read as the reason otherwise ("for anemia", "for sleep")
+NOT_FOR_A_REASON = (r"(?!\d|(?:a |an |the next |another |up to |about |at least |now|life|one|two|three|four|five|six|"
+                    r"seven|ten|several|the (?:past|last|whole|rest|first|next|time|moment|day|night|week|month|year)|"
+                    r"him|her|you|them|me|us|patients?|children|adults|review|(?:the )?\w+ (?:days?|weeks?|months?|"
+                    r"years?|hours?|nights?|doses?))\b)")
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"

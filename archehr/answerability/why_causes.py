@@ -32,7 +32,7 @@ import numpy as np
 
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
-from archehr.answerability.holds import SCHEDULE_COMMENT
+from archehr.answerability.holds import NOT_FOR_A_REASON, SCHEDULE_COMMENT
 from archehr.data.reason_fields import CAUSE_LABELS, reason_field
 
 # cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
@@ -88,6 +88,10 @@ _FURTHER = re.compile(
     r"\bafter (?:the |his |her |your |their |a |an )?[\w-]+ (?:[\w-]+ )?(?:showed|found|revealed|confirmed)\b|"
     r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
     r"\breplac(?:es|ed by|ing)\b|\binstead of\b|\bin case\b|"
+    # a dose line's purpose ("Melatonin 2 mg at night for sleep", "17 g once a day as needed for constipation"): a
+    # reason for the review flag, not a firm one for the rank (a PRN painkiller's "for pain" is seldom the asked one)
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?|sachets?|drops?|sprays?)\b"
+    rf"[^.;]{{0,80}}?\sfor {NOT_FOR_A_REASON}[a-z]|"
     r"\bas (?:a|an|one|another) (?:[\w-]+ )?(?:way|means|method|measure) (?:of|to)\b|"
     r"\bonly (?:needed|required|used|given|necessary) (?:while|when|during|if|for|with)\b|"
     r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
