@@ -43,11 +43,11 @@ def _cause(text: str) -> float:
     ("Dihydrocodeine was stopped before discharge as pain was well controlled.", W_SOFT),
     ("Swelling of the scrotum is common in the first week.", W_SOFT),
     ("Gabapentin can cause drowsiness.", W_SOFT),
-    # a "since" of time, a visit's reason label, "given" of a dose: no cause, at most the weak cue
+    # a "since" of time, a visit's reason label, "given" of a dose: no cause
     ("His sugars have been normal since 05/04.", 0.0),
     ("His wife says he is back to himself since the hospital stay.", 0.0),
     ("Reason for visit: Two falls in the past month and dizziness on standing.", 0.0),
-    ("His 2-month vaccines were given on 06/03/2026.", W_WEAK),
+    ("His 2-month vaccines were given on 06/03/2026.", 0.0),
     ("Keep using CPAP every night, for the whole night if possible.", 0.0),
 ])
 def test_how_firmly_a_sentence_says_a_cause(text: str, strength: float) -> None:

@@ -43,6 +43,13 @@ def test_a_medicine_named_in_the_story_and_kept_on_in_the_ask_is_a_change() -> N
     ("did they change her ventolin", "med_change"),
     ("is he coming home on anything for the shakes", "med_change"),
     ("how many units of the night insulin", "med_change"),
+    # a purpose or a cause asked in other words
+    ("what is the senna for", "why"),
+    ("whats the new inhaler for? nobody told us", "why"),
+    ("what was that jab in my arm at the surgery for?", "why"),
+    ("whats the point of the knee brace", "why"),
+    ("what is causing the itch on his back", "why"),
+    ("what date is the scan booked for", "when"),
 ])
 def test_cues_in_other_words(question: str, kind: str) -> None:
     assert ask_kind(question) == kind

@@ -55,8 +55,17 @@ def test_med_change_needs_a_decision_on_the_asked_drug() -> None:
     assert _linked("med_change", "Zoxamab 10 mg daily, with trelix stopped.", q, "zoxamab") == 0.0
 
 
+def test_why_needs_a_cause_in_the_sentence_naming_the_asked_thing() -> None:
+    q = "why did they stop the zoxamab"
+    assert _linked("why", "Stop zoxamab because of the rash.", q, "zoxamab") == 1.0
+    # the reason in the clause after the one naming the drug
+    assert _linked("why", "STOP zoxamab; trelix replaces it.", q, "zoxamab") == 1.0
+    # the asked change named, no reason given
+    assert _linked("why", "STOP zoxamab 10 mg daily.", q, "zoxamab") == 0.0
+
+
 def test_other_kinds_and_unnamed_sentences_keep_nothing() -> None:
-    assert _linked("why", "Stop zoxamab because of the rash.", "why stop the zoxamab", "zoxamab") == 0.0
+    assert _linked("may_i", "Stop zoxamab because of the rash.", "can i stop the zoxamab", "zoxamab") == 0.0
     out = linked("how_long", ["Zoxamab for 6 weeks.", "Trelix for 2 weeks."], np.array([1.0, 0.0]),
                  "how long do i take the zoxamab", _names_of("zoxamab"))
     assert out.tolist() == [1.0, 0.0]

@@ -53,6 +53,37 @@ def test_cause_and_purpose_in_further_forms() -> None:
     assert not has_cause("Nurse to flush the line weekly.")
 
 
+def test_words_that_give_a_cause_in_one_sense_only() -> None:
+    # "given", "from", "pending", "felt", "usually", "since" in their causal sense
+    assert has_cause("Given her kidney function the dose was halved.")
+    assert has_cause("The ankle pain is from a strained ligament.")
+    assert has_cause("Rash (from the plaster) should settle.")
+    assert has_cause("Kept in overnight pending the repeat scan.")
+    assert has_cause("No antibiotics since this is a viral cough.")
+    assert has_cause("Pain usually settles as the swelling goes down.")
+    # ... and in the senses that give none: a dose given, a time, a place or a person, a status, a count
+    assert not has_cause("Paracetamol 1 g IV given.")
+    assert not has_cause("Gentle stretches twice a day from tomorrow.")
+    assert not has_cause("Phone call from his son: feeling better.")
+    assert not has_cause("- Ferritin: pending.")
+    assert not has_cause("He felt a click in his knee on the stairs.")
+    assert not has_cause("The cast stays on, usually 4 to 6 weeks.")
+
+
+def test_a_medicine_rows_dash_comment_giving_its_schedule_is_no_reason() -> None:
+    assert not has_cause("CHANGE lansoprazole 30 mg - now once daily (was twice daily)")
+    assert not has_cause("START cyanocobalamin 1 mg IM - alternate days for 2 weeks")
+    assert has_cause("STOP bisoprolol 5 mg - heart rate too slow on the monitor")
+
+
+def test_a_purpose_after_a_dose_and_in_case() -> None:
+    assert has_cause("Senna 7.5 mg at night for constipation.")
+    assert has_cause("Glucagon 1 mg injection: keep in the fridge in case of a severe hypo.")
+    assert has_cause("Drops were added as another way of lowering the eye pressure.")
+    assert not has_cause("Senna 7.5 mg at night for 5 nights.")
+    assert not has_cause("Clinic booked for 14/02/2027 at 10:00.")
+
+
 def test_a_diagnosis_line_is_a_cause_unless_it_restates_the_asked_finding() -> None:
     texts = ["Diagnosis", "Coeliac disease.", "Plan:", "Night brace no longer needed."]
     asked = np.array([[False, True, False, False]])  # the question asks about the coeliac disease

@@ -13,7 +13,10 @@ when one of its clauses (cut at ";", "then", "but", a full stop, a comma before 
 - test_result: a result of a test done (`firm_answers.result_strength`: a value with its unit, flag or range, a
   finding), not in a clause saying it is awaited; a question asking a repeat or a trend ("did they redo it", "is it
   going down") needs a trend word in the clause ("85 from 310", "improving", "repeat");
-- med_change: a decision on a medicine (`med_decisions.DECISION`: started, stopped, continued, changed).
+- med_change: a decision on a medicine (`med_decisions.DECISION`: started, stopped, continued, changed);
+- why: a cause (`why_causes.has_cause`), read in the whole sentence naming the asked thing (a reason often sits in
+  the clause after the one naming it: "STOP aspirin; clopidogrel replaces it"): a note naming the asked change but
+  giving no reason for it ("CONTINUE folic acid 5 mg once daily.") links none.
 
 A sentence naming none of the topic keeps 0. The typed confidence reads the best topic score among linked sentences
 (`typed.typed_row`), weighed per kind: what a linked fact tells is not the same for each kind.
@@ -31,8 +34,9 @@ from archehr.answerability.date_unset import FIRM, UNSET, unstamped
 from archehr.answerability.firm_answers import result_strength
 from archehr.answerability.med_decisions import DECISION
 from archehr.answerability.test_words import PENDING
+from archehr.answerability.why_causes import has_cause
 
-LINK_KINDS = ("how_long", "when", "test_result", "med_change")
+LINK_KINDS = ("how_long", "when", "test_result", "med_change", "why")
 LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the topic names the asked thing
 # where one clause ends and another begins: a semicolon, "then", "but", a full stop inside a line, a blank line, a
 # table's cell, or a comma before "and"/"with" (a second thing of a list with its own fact)
@@ -78,6 +82,11 @@ def linked(kind: str, texts: Sequence[str], topic: np.ndarray, question: str,
         if topic[i] <= 0:
             continue
         plain = " ".join(t.split())
+        if kind == "why":
+            # a reason is told across a sentence's clauses ("STOP aspirin; clopidogrel replaces it"): the whole
+            # sentence naming the asked thing says a cause (`why_causes.has_cause`)
+            out[i] = float(has_cause(plain))
+            continue
         whole = names(plain)
         if whole <= 0:
             continue

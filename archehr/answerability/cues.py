@@ -50,7 +50,15 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\breason (?:for|why)\b|\b(?:for )?what reason\b|\bwhat(?:'s| is| was)? the reason\b|"
         r"\bis (?:that|this|it) the reason\b|\bwhat for\b|\bwhat (?:is|was) (?:it|that|this) for\b|"
         r"\bhow did (?:i|he|she|they|my|his|her)\b.*\b(?:end up|get|got|come to)\b|"
-        r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b"),
+        r"\bin the first place\b|\bwhat (?:is|was) the point\b|\bwhat led to\b|"
+        # a purpose or a cause asked in other words: "what is the miralax for", "whats the acamprosate for?", "what
+        # was that injection at clinic for?", "whats the point of ...", "whats causing my headaches", "what actually
+        # made it start bleeding"
+        r"\bwhat(?:'s|s| is| are| was| were)? (?!(?:day|date|time|week|month|year)\b)(?:[\w'-]+ ){1,8}?for\s*"
+        r"(?:[?!.,;]|$|(?:nobody|when|if|and|or|anyway|exactly|actually|then|tho|though|again|now|i|he|she|we|they)\b)|"
+        r"\bwhat(?:'s|s)? the (?:point|reason|cause)\b|"
+        r"\bwhat(?:'s|s| is| are| was| were)? (?:actually |really |even )?(?:causing|giving|making|behind|triggering|"
+        r"bringing on)\b|\bwhat (?:actually |really |even )(?:caused|causes|made|brought)\b"),
     ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|"
         # the length asked in a noun ("recovery time off work", "course length", "how much time in bed")

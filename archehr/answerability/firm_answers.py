@@ -28,7 +28,7 @@ import re
 import numpy as np
 
 from archehr.answerability.dates import HOUR_MINUTE, MONTHS, WEEKDAY
-from archehr.answerability.holds import RANK_CUES
+from archehr.answerability.holds import FROM_SOURCE, NOT_FOR_A_REASON, RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
 from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
@@ -42,7 +42,8 @@ _EVENTS = (r"birth|admission|discharge|surgery|operation|diagnosis|transplant|vi
 # "since" of time: "since the summer", "since 05/04", "since his last visit", "ever since": no cause
 _SINCE_TIME = re.compile(
     rf"\bever since\b|\bsince\s+(?:\d|(?:{MONTHS})\b|{WEEKDAY}|then\b|"
-    rf"yesterday|last\b|this\b|then\b|age\b|(?:{_EVENTS})\b|"
+    rf"yesterday|last\b|this (?:morning|afternoon|evening|week|month|year|time|visit|admission)\b|age\b|"
+    rf"(?:{_EVENTS})\b|"
     rf"(?:the|his|her|their|my|your|our)\s+(?:last\s+|recent\s+|previous\s+|first\s+)?"
     rf"(?:summer|winter|spring|autumn|fall|weekend|holidays?|new year|christmas|hospital|{_EVENTS})\b)", re.I)
 # a label naming why the patient came ("Reason for visit:", "Reason for referral:"): the complaint restated,
@@ -59,7 +60,8 @@ _CAUSE = re.compile(
     r"(?<!was )(?<!were )(?<!been )(?<!be )(?<!is )(?<!are )given (?!\d|(?:on|at|in|to|today|yesterday|tonight|iv|"
     r"po|im|sc|by|x|as|with|for|over|once|twice|daily|every|after|before|during|until|via|and|or)\b)|"
     r"(?:felt|thought|believed|likely|probably) (?:to be|due|related|from|because|caused)|"
-    r"from (?:the|his|her|a|an|long-term|recent|daily|regular|heavy|ongoing)|"
+    # a source ("from long-term use"), not a "from" of time, place or person (`holds.FROM_SOURCE`)
+    rf"{FROM_SOURCE}(?:the|his|her|a|an|long-term|recent|daily|regular|heavy|ongoing)\b|"
     r"the reason|the cause|cause (?:is|was|of)|which (?:is|was|are|were) (?:\w+ )?(?:caus|why|respons)\w*|"
     r"so (?:that )?(?:the|your|his|her|their|it|she|he|they|you|we|this|that)\b[^.;]{0,30}?\b(?:can|could|will|"
     r"would|may|is|are|does|do|requires?|needs?)|risk of|at (?:higher |high |increased )?risk|"
@@ -78,7 +80,7 @@ _CAUSE = re.compile(
     r"(?:given|start|started|starting|take|taking|use|using|prescribed|admitted|transferred|moved|kept|"
     r"treated|used|received|nebuli[sz]ed|recommended|offered|added|referred|performed|done|booked|arranged|"
     r"turn\w*|increas\w+|decreas\w+|reduc\w+|rais\w+|lower\w*|chang\w+|switch\w*)\b"
-    r"(?:[^.;]|\.\d){0,40}?\bfor (?!(?:a |an |the next |another |up to |about |at least |now|life|\d|one|two|three|"
+    r"(?:[^.;]|\.\d){0,40}?\bfor (?!\d|(?:a |an |the next |another |up to |about |at least |now|life|one|two|three|"
     r"four|five|six|seven|ten|several|many|most|the (?:past|last|whole|rest|first|next|night|day)|"
     r"(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?)|him|her|you|them|me|us|patients?|children|"
     r"adults)\b))\b|"
@@ -88,9 +90,8 @@ _CAUSE = re.compile(
     r"referred|booked|advised|increased|switched)\b|"
     r"^\W*(?:indications?|reason(?: for (?:procedure|surgery|operation|test|scan|treatment|the \w+))?)\s*:|"
     # a dose line's indication after a comma ("Ferrous sulfate 325 mg ... for 3 months, for anemia"), not a length
-    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?)\b[^.;]{0,80}?,\s*for (?!(?:a |an |"
-    r"the next |another |up to |about |at least |now|life|\d|one|two|three|four|five|six|seven|ten|several|the (?:past|"
-    r"last|whole|rest|first|next)|(?:the )?\w+ (?:days?|weeks?|months?|years?|hours?|nights?))\b)[a-z]",
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?)\b[^.;]{0,80}?,\s*for "
+    rf"{NOT_FOR_A_REASON}[a-z]",
     re.I | re.M)
 # a reason in a softer form, counting `W_SOFT`: what something can do ("may cause drowsiness"), what is usual
 # ("is common in the first week"), a germ's resistance, a clause of reason after "as" or ", so" ("..., as
@@ -113,9 +114,15 @@ W_SOFT = 0.85
 
 
 # a finding that a step answers ("Foot exam: monofilament sensation reduced", "Carotid doppler: 60-69% stenosis",
-# "Together these suggest you need a little more fludrocortisone"): a weak why answer, the reason in the findings
+# "Together these suggest you need a little more fludrocortisone", "creatinine up from 96"): a weak why answer,
+# the reason in the findings
 _FINDING = re.compile(r"\bsuggest\w*|\b(?:reduced|raised|elevated|low|high|abnormal|positive|stenosis|"
-                      r"deficien\w*|enlarged|dilat\w*|blocked|infected)\b", re.I)
+                      r"deficien\w*|enlarged|dilat\w*|blocked|infected)\b|"
+                      # a value gone up or down ("creatinine up from 96", "HbA1c has gone up from 55", "weight up 1.2
+                      # kg"): what was found, a weak why answer
+                      r"\b(?:gone|went|is|are|was|were|has|have|came|come|creeping|trending) (?:up|down)\b|"
+                      r"\b(?:up|down) (?:from|to|by|\d)|\b(?:rose|risen|fell|fallen|dropped|climbed|rising|falling)\b",
+                      re.I)
 
 # a dose or a value changed "from" one number to another ("reduce from 4 mg twice daily"): no cause
 _FROM_NUMBER = re.compile(r"\bfrom\s+[<>~]?\d", re.I)

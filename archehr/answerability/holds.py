@@ -99,8 +99,63 @@ WHY_FORMS = (r"(?<!such )(?<!so )\bas (?!well\b|needed\b|soon\b|long\b|per\b|dir
              r"needs?)\b|\bto (?:stop|settle|remove|support|bring|give|keep|make sure|ease|relieve|ensure|find out|"
              r"see if|look for|manage|replace|boost|clear|thin)\b|"
              r"\bfor (?:[\w-]+ )?(?:prevention|control|protection|relief|management)\b|"
-             r"\bnot (?:suitable|safe|reliable|appropriate|recommended|indicated)\b|\bcommon\b|\busually\b|"
-             r"\bexpected\b|\btypical\w*")
+             r"\bnot (?:suitable|safe|reliable|appropriate|recommended|indicated)\b|\bcommon\b|"
+             r"\bexpected\b|\btypical\w*|"
+             # a precaution and a means: "keep at home in case of overdose", "as an additional way of lowering the
+             # pressure", "on account of", "owing to", "in view of"
+             r"\bin case\b|\bas (?:a|an|one|another) (?:[\w-]+ )?(?:way|means|method|measure) (?:of|to)\b|"
+             r"\b(?:on account of|owing to|in view of|in light of)\b")
+# a medicine row's comment after a dash that gives its schedule or restates the action, no reason: "CHANGE omeprazole
+# 20 mg - now once daily (was twice daily)", "START hydroxocobalamin 1 mg IM - alternate days for 2 weeks", "HOLD
+# amitriptyline - hold until pharmacist review", "START naloxone nasal spray - keep at home"
+SCHEDULE_COMMENT = (r"(?:now|then|alternate|once|twice|three times|every|each|daily|weekly|nightly|take|keep|hold|"
+                    r"held|start|started|continue|restart|until|was|see|review|reviewed)\b")
+# words that give a cause in one sense only: "given" a reason ("given her age", not "heparin 3000 units IV given",
+# "was given at 13:30"), "from" a source ("is from the stunning", "comes from mucus", "from long-term use", not "from
+# tomorrow", "from home", "from granddaughter"), "pending" what is awaited ("kept in pending the MRI", not "level:
+# pending"), "felt" a judgement ("was felt to be", "we felt that", not "felt a sudden pull"), "trigger" a cause ("can
+# trigger a flare", "triggered by", not "the day of your trigger"), "usually" what is usual (not a time or a count:
+# "usually 3 to 5 days", "usually between day 5 and day 10", "(usually twice)")
+# "from" a source, not a "from" of time, place, person or the start of a change: the word before it is no motion,
+# call, change or move ("Call from granddaughter", "Returned from bronchoscopy suite", "up 1.2 kg from yesterday"),
+# the words after it no time, number or place ("from tomorrow", "from every 8 weeks to every 6", "from home")
+_FROM_NOT_AFTER = (r"call|calls|called|letter|message|referral|referred|return|returned|returning|discharge|discharged|"
+                   r"presented|presents|transfer|transferred|moved|move|seen|visible|up|down|rose|fell|risen|dropped|"
+                   r"change|changed|changing|increase|increased|reduce|reduced|decrease|decreased|lowered|raised|"
+                   r"switch|switched|away|out|off|back|apart|different|differs|separate|home|remove|removed|taken|take|"
+                   r"drained|start|starting|started|starts|wean|weaned|go|went|going|far|free|"
+                   r"recover|recovering|recovery|cover|covered|only|available|collect|order|ordered|obtained|sent|"
+                   r"received|made|made up|range|ranges|ranging|run|runs|running|bleeding|leaking|drainage|discharge|"
+                   r"arrived|arrive|walk|walked|travel|travelled|traveled|flew|fly|driven|drive|stay|stayed|away")
+_FROM_NOT_BEFORE = (r"\d|[<>~]|(?:today|tomorrow|yesterday|tonight|now|then|next|last|this|that|these|those|every|each|"
+                    r"home|work|school|hospital|(?:the|his|her|their|your|my|our) (?:next|last|first|start|beginning|"
+                    r"end|day|week|month|year|morning|evening|night|date|time|hospital|ward|clinic|practice|pharmacy|"
+                    r"lab|team|gp|surgery|unit|suite|department|community|district|son|daughter|wife|husband|mother|"
+                    r"mum|mom|father|dad|partner|family|carer|friend|nurse|doctor|consultant|pharmacist|surgeon|home|"
+                    r"floor|bed|chair|car|house)|dr|mr|mrs|ms|miss|monday|tuesday|"
+                    r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+                    r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b")
+# "from" a source: "is from the stunning", "comes from mucus", "SIADH from sertraline", "(from the gas used ...)"
+FROM_SOURCE = rf"(?:\b(?!(?:{_FROM_NOT_AFTER})\s)[\w'-]+\s+|[(,;:]\s*)from\s+(?!{_FROM_NOT_BEFORE})"
+CAUSE_SENSES = (r"(?<!was )(?<!were )(?<!been )(?<!be )(?<!is )(?<!are )(?<!\d )(?<!iv )(?<!po )\bgiven "
+                r"(?!\d|(?:on|at|in|to|today|yesterday|tonight|iv|po|im|sc|by|x|as|with|for|over|once|twice|daily|"
+                r"every|after|before|during|until|via|and|or|here)\b)\w|"
+                rf"{FROM_SOURCE}|"
+                r"\bpending (?:the |his |her |a |an |further |repeat )?[a-z]|"
+                r"\b(?:was|were|is|are|we|i|team|doctor|surgeon|consultant) felt\b|\bfelt (?:to|that|this|it|likely|"
+                r"probably|unlikely|most)\b|\btrigger(?:s|ed|ing)? (?:by|an?|the|his|her|their|your|attacks?|flares?|"
+                r"symptoms?)\b|\btrigger(?:ed|ing)\b|\btriggers\b|"
+                r"\busually (?!\d|in\b|within\b|between\b|about\b|around\b|after\b|by\b|once\b|twice\b|for\b|"
+                r"(?:one|two|three|four|five|six|seven|eight|nine|ten|a few)\b)\w|"
+                # a clause of result after "so" with no comma: "penicillin allergy so amoxicillin/Augmentin not used"
+                r"\bso (?:[\w/-]+ ){1,2}(?:not|was|were|is|are|has|had|have|can|cannot|will|would|could|should|must|"
+                r"needs?)\b")
+# a "for" that gives no reason: a length, a time or a person ("for 3 months", "for the next week", "for now", "for
+# life", "for him"), what follows it read as the reason otherwise ("for anemia", "for sleep")
+NOT_FOR_A_REASON = (r"(?!\d|(?:a |an |the next |another |up to |about |at least |now|life|one|two|three|four|five|six|"
+                    r"seven|ten|several|the (?:past|last|whole|rest|first|next|time|moment|day|night|week|month|year)|"
+                    r"him|her|you|them|me|us|patients?|children|adults|review|(?:the )?\w+ (?:days?|weeks?|months?|"
+                    r"years?|hours?|nights?|doses?))\b)")
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
@@ -156,22 +211,25 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         r"\bno (?:acute |signs? of )?(?:bleed\w*|h(?:a|e)?morrhage|fractures?|mass(?:es)?|clots?|dvt|infection|"
         r"pneumonia|obstruction|blockages?|tumou?rs?|stones?|abnormalit\w+|change)\b|" + RESULT_FORMS),
     "why": (
-        r"\b(?:because|due to|secondary to|given|attributed|caused|cause|likely|from|in the setting of|"
+        r"\b(?:because|due to|secondary to|attributed|caused|cause|likely|in the setting of|"
         r"as a result|since|so that|in order to|to (?:prevent|reduce|treat|lower|protect|help|control|cover|"
         r"avoid|allow|confirm|rule out|check|evaluate|assess|improve)|for (?:treatment|prophylaxis|"
-        r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|felt|thought|"
-        r"concern(?:ing)? for|consistent with|related to|contribut\w+|trigger\w*|provoked|indicat\w+|"
+        r"concern|possible|presumed|suspected)|reason|which (?:is|was|can|could|may)|risk|thought|"
+        r"concern(?:ing)? for|consistent with|related to|contribut\w+|provoked|indicat\w+|"
         r"recommended|decided|elected|can cause|may cause|raise|increase|"
         # reasons in shorthand and in plain words: "as thromboprophylaxis", "empiric", "pending culture", "would not
         # tolerate", "considered less likely", "may slow weight regain", "not needed"
-        r"\w*prophyla\w*|ppx|empiric\w*|pending|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
+        r"\w*prophyla\w*|ppx|empiric\w*|suspect\w*|presum\w*|considered|tolerat\w*|not needed|"
         r"(?:may|can|could|would) (?:slow|worsen|delay|make|help|lower|reduce|harm|injure|damage|affect)|"
         r"evidence-based|benefit|so (?:she|he|they|that|the|it)|therefore|hence)\b|"
+        # words that give a cause in one sense only (`CAUSE_SENSES`): "given her age" (not "heparin given"), "comes
+        # from the mucus" (not "from tomorrow"), "pending the MRI" (not "level: pending"), "was felt to be"
+        rf"{CAUSE_SENSES}|"
         # "now your stomach has settled"; a medication instruction and its reason after a dash ("CHANGE omeprazole
-        # 40mg daily to 20mg daily - lower dose is enough now")
+        # 40mg daily to 20mg daily - lower dose is enough now"), not its schedule ("- now once daily")
         r"\bnow (?:that|your|you|his|her|the|it'?s)\b|\bas (?:it|this|that|they|she|he|there|the|his|her) "
         r"(?:is|was|were|are|has|had)\b|^\W*(?:\d+[.)]\s*)?(?:stop|start|change|reduce|increase|hold|"
-        r"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+\w|" + WHY_FORMS),
+        rf"continue|switch|lower|raise|decrease)\b[^.;]*?\s[-–—]\s+(?!{SCHEDULE_COMMENT})\w|" + WHY_FORMS),
     "may_i": (
         r"\b(?:do not|don't|avoid|no\s+(?:lifting|driving|heavy|baths?|swimming|strenuous|alcohol|nsaids?)|"
         r"may|can|should|must|ok to|okay to|allowed|advised|counsel\w*|instruct\w*|recommend\w*|"

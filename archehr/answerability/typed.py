@@ -39,7 +39,7 @@ SHIPPED = Path(__file__).resolve().parent / "model_typed.json"
 # the kinds whose linked fact the model reads (`asked_link.linked`): a course's length and a result. For when
 # questions the firm date is read already (`top_firm`), and over the 49 writers' leave-one-writer-out adding when,
 # medicine decisions and the best-scoring sentence's link flagged 16.5% of answerable questions (15.9% without)
-TYPED_LINKS = ("how_long", "test_result")
+TYPED_LINKS = ("how_long", "test_result", "why")
 FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "best_topic", "typed_gap",
             "log_concepts", "missing_known", "missing_drug", *(f"kind_{k}" for k in KINDS),
             "top_holds", "top_firm", "top_topic", "top_gap", *(f"typed_{k}" for k in KINDS),

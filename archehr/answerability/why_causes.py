@@ -32,6 +32,7 @@ import numpy as np
 
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
+from archehr.answerability.holds import NOT_FOR_A_REASON, SCHEDULE_COMMENT
 from archehr.data.reason_fields import CAUSE_LABELS, reason_field
 
 # cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
@@ -41,6 +42,7 @@ _MORE = re.compile(
     r"\b(?:owing to|in view of|on account of|as a result of|in light of|which is why|that is why|this is why|"
     r"that's why|the reason|reason (?:is|was|being)|why we|not (?:suitable|appropriate|safe)|unsuitable|"
     r"interacts? with|interfer\w+ with|stops? \w+ (?:from )?(?:being |working)|can't be used|cannot be used|"
+    r"works? against|counteracts?|"
     r"should not be used|no longer (?:needed|required|necessary) (?:as|because|since|now that)|now that)\b|"
     r"[,;]\s*so\s+\w+|"
     rf"^\W*(?:{CAUSE_LABELS})\s*:\s*\S|"  # a referral's or a request's reason (`data.reason_fields`)
@@ -48,7 +50,7 @@ _MORE = re.compile(
     # a medicine row's comment: "STOP gliclazide - replaced by insulin", "CHANGE metformin ... - kidney function
     # still recovering", "HOLD apixaban: bleeding"
     r"^\W*(?:stop(?:ped)?|start(?:ed)?|change[ds]?|hold|held|withh[eo]ld|reduce[ds]?|increase[ds]?|decrease[ds]?|"
-    r"switch(?:ed)?|suspend(?:ed)?|paused?|discontinu\w+)\b[^\n]*?\s[-–—]\s+[a-z]\w+ \w+|"
+    rf"switch(?:ed)?|suspend(?:ed)?|paused?|discontinu\w+)\b[^\n]*?\s[-–—]\s+(?!{SCHEDULE_COMMENT})[a-z]\w+ \w+|"
     # a problem's label before its plan ("Hepatic encephalopathy: continue lactulose ..."), a reason in brackets
     # after a stop ("STOP amlodipine 10 mg daily (BP soft after UF)"), a purpose in a table cell ("| For anxiety |")
     r"^\W*(?:\d+[.)]\s*)?[A-Za-z][\w -]{3,40}:\s*(?:continue|start|stop|hold|increase|reduce|change|switch)\b|"
@@ -85,10 +87,16 @@ _FURTHER = re.compile(
     r"resolved|normal|stable|back)\b|"
     r"\bafter (?:the |his |her |your |their |a |an )?[\w-]+ (?:[\w-]+ )?(?:showed|found|revealed|confirmed)\b|"
     r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
-    r"\breplac(?:es|ed by|ing)\b|\binstead of\b|"
+    r"\breplac(?:es|ed by|ing)\b|\binstead of\b|\bin case\b|"
+    # a dose line's purpose ("Melatonin 2 mg at night for sleep", "17 g once a day as needed for constipation"): a
+    # reason for the review flag, not a firm one for the rank (a PRN painkiller's "for pain" is seldom the asked one)
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?|sachets?|drops?|sprays?)\b"
+    rf"[^.;]{{0,80}}?\sfor {NOT_FOR_A_REASON}[a-z]|"
+    r"\bas (?:a|an|one|another) (?:[\w-]+ )?(?:way|means|method|measure) (?:of|to)\b|"
     r"\bonly (?:needed|required|used|given|necessary) (?:while|when|during|if|for|with)\b|"
     r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
-    r"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+[a-z]\w+ \w+|"
+    rf"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+(?!{SCHEDULE_COMMENT})"
+    r"[a-z]\w+ \w+|"
     r"\b(?:lowered|raised|reduced|increased|decreased|stopped|held|changed)\b[^(\n]*\([^)]*[a-z]{3}[^)]*\)",
     re.I | re.M)
 
