@@ -108,3 +108,16 @@ def test_a_result_awaited_in_the_first_line_of_a_question_of_no_kind(kind: str, 
 ])
 def test_question_readings(question: str, kind: str) -> None:
     assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(("best", "missing"), [
+    # the first line names the therapy and holds no length of time in any form
+    (("Hand therapy to start after the stitches are out.", 0.5), True),
+    # a length, an end or an "until": given, for the other rules to read
+    (("Hand therapy for 6 weeks.", 0.5), False),
+    (("Hand therapy until the grip is back.", 0.5), False),
+])
+def test_a_how_long_first_line_with_no_length_at_all(best: tuple[str, float], missing: bool) -> None:
+    types = _types("how_long")
+    types.best_typed = 1.0  # a sentence about the topic holds a length: the first line is what is read
+    assert fact_missing(types, best, "how long will the hand therapy take") is missing

@@ -247,6 +247,10 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return True
     if best_text is None:
         return False
+    # a how-long answer whose first line holds no length of time in any form (no course, end, interval or "until"):
+    # the line names the asked thing, not how long ("Hand therapy to start after suture removal")
+    if types.kind == "how_long" and not _any_length(best_text):
+        return True
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
     # question of no kind read ("any news on that swab", "what genotype have i got") whose first line, naming the
     # topic, awaits a result
@@ -262,6 +266,15 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # the first line dates another event: the writer's signature, another clinician's visit, a test for a visit
     # asked, a consultation for an operation asked (`when_other.dates_other_event`)
     return types.kind == "when" and question is not None and dates_other_event(question, best_text)
+
+
+def _any_length(text: str) -> bool:
+    """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
+    `course_link.COURSE_END`)."""
+    from archehr.answerability.course_link import COURSE_END
+    from archehr.answerability.holds import HOLDS
+
+    return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None) -> bool:
