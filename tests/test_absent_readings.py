@@ -1,6 +1,6 @@
 """The note names what is asked about but not the asked fact, in forms read generally: a time of day asked and only a
 date given (`asked_detail.time_unsaid`), a booked event named by what is done at it whose date is yet to be set
-(`date_unset`), a first line naming little of the topic (`review.fact_given`), a result awaited to a question of no
+(`date_unset`), a result awaited to a question of no
 kind read (`review.fact_missing`), and the question readings behind them (`asked_for.ask_kind`).
 
 The notes are written for these tests (fictional), a few lines each.
@@ -17,7 +17,7 @@ from archehr.answerability.asked_detail import time_unsaid
 from archehr.answerability.asked_for import ask_kind
 from archehr.answerability.asked_thing import concept_rows
 from archehr.answerability.date_unset import date_unset
-from archehr.answerability.review import fact_given, fact_missing
+from archehr.answerability.review import fact_missing
 from archehr.glossary import load_lexicon
 
 
@@ -63,17 +63,6 @@ def test_a_booked_check_with_its_date_is_no_unset_date() -> None:
     q = "when is his 3 month tube check"
     sentences = ["Tube check to be booked by the nutrition team.", "Tube check booked for Monday 02/06/2025."]
     assert not date_unset("when", q, sentences, _paras(sentences), _named(q, sentences))
-
-
-def test_a_first_line_naming_little_of_the_topic_gives_no_date_asked() -> None:
-    best = ("I will see her again in clinic in three months.", 0.3)
-    # the sentence naming all of the topic ("physio for her jaw") is another: the date is another event's
-    assert not fact_given(SimpleNamespace(kind="when", topic=np.array([0.3, 1.0])), best, "when does physio start")
-    # the first line names as much as any: its date answers
-    assert fact_given(SimpleNamespace(kind="when", topic=np.array([0.3, 0.3])), best, "when does physio start")
-    # a result's first line keeps it (the share is read for dates and durations only)
-    result = ("Kidney function normal.", 0.3)
-    assert fact_given(SimpleNamespace(kind="test_result", topic=np.array([0.3, 1.0])), result, "were his bloods ok")
 
 
 def _types(kind: str) -> SimpleNamespace:

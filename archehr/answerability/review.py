@@ -38,10 +38,6 @@ FIRST_FACT_MIN = 0.1
 # kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
-# the first line names at least this share of what the sentence naming most of the topic names, for its date or
-# duration to count as the asked one (`fact_given`; in-sample over AV-CA it cleared the doubt of 5 unanswerable when and
-# how-long answers for none answerable; of result answers it held 2 answerable for none unanswerable, so they keep it)
-FIRST_SHARE = 0.5
 _N = NUMBER
 # units of a date or a duration an answer line gives: narrower than `holds.UNIT` on purpose (no "d", "h", "yrs",
 # "doses", "minutes"): with holds.UNIT, 110 sentences of the writers' notes would give a date and 466 a duration
@@ -337,16 +333,7 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
         return False
     if types.kind in FACT_KINDS and topic >= HOLDS_MIN and _timed_permission(question, text):
         return True  # "when is she allowed to drive again": "Must not drive for 1 month"
-    return (topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
-            and not (types.kind in FACT_KINDS and _names_less(types, topic)))
-
-
-def _names_less(types: Any, topic: float) -> bool:
-    """The first line names less than `FIRST_SHARE` of what the sentence naming most of the question's topic names:
-    the date, duration or result it gives is likely another thing's ("clinic in three months" to "when does physio
-    start for my jaw", where "physio" and "jaw" are named together elsewhere), so it does not clear a doubt."""
-    scores = getattr(types, "topic", None)  # (answer types read without sentence scores name no topic)
-    return scores is not None and bool(scores.size) and topic < FIRST_SHARE * float(scores.max()) - 1e-9
+    return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
 
 
 def cause_given(text: str, topic: float) -> bool:
