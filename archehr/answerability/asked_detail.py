@@ -10,6 +10,9 @@ thing (`asked_thing.asked_rows`, or those naming the asked medicine) and tells w
 - `date_undated`: a calendar date or weekday asked ("what date", "which day of the week", "the date on the
   calendar") and no sentence about the asked thing, or the one after it, gives a date, weekday, clock time or a
   numbered day (the record's own date field aside: the visit written up, not the one asked);
+- `time_unsaid`: a time of day asked ("what time is ...") and neither the answer's first line nor a sentence about
+  the asked thing, or the one after it, gives a clock time or a part of the day (a date alone does not tell the
+  hour; `review.unsaid_in_note` reads it, with the first line);
 - `dose_unsaid`: a dose asked ("what dose", "how many mg") and no sentence naming the asked medicine gives an amount
   with its unit (nor the one after it when that one names no other medicine);
 - `result_pending`: a result asked ("what was my B12", "is it positive") in a question read as another kind, whose
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from archehr.answerability.asked_thing import asked_rows, kept_concepts, with_next
-from archehr.answerability.date_unset import DATE_FIELD
+from archehr.answerability.date_unset import DATE_FIELD, unstamped
 from archehr.answerability.dates import (
     AM_PM,
     DAY_MONTH,
@@ -35,6 +38,7 @@ from archehr.answerability.dates import (
     ISO_DATE,
     MONTHS,
     ORDINAL,
+    TIME_OF_DAY,
     TOMORROW,
     WEEKDAY,
     WEEKDAY_SHORT,
@@ -55,6 +59,12 @@ CALENDAR = re.compile(
     rf"\b\d{{1,2}}\s*{AM_PM}\b|\b{WEEKDAY}s?\b|\b{WEEKDAY_SHORT}\b|"
     rf"\b(?:{TOMORROW}|tonight)\b|\b\d{{1,2}}{ORDINAL}\s+(?:of\s+)?(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,2}}\b|"
     r"\[\*\*|\bday\s*\d+\b|\bsame day\b", re.I)
+# a time of day asked, not a date: "what time is my appointment", "what time the midwife coming", "at what time"
+TIME_ASKED = re.compile(r"\b(?:what|which|wat|wot) (?:time|hour)\b(?!\s+(?:frame|scale|period|of (?:year|month)))|"
+                        r"\bwhat o'?clock\b", re.I)
+# a time of day given: a clock time ("09:15", "3pm", "8.30 am"), or a part of the day ("in the morning", "midday")
+CLOCK_GIVEN = re.compile(rf"{TIME_OF_DAY}|\b(?:morning|afternoon|evening|noon|midday|midnight|lunchtime|"
+                         r"teatime|bedtime)\b", re.I)
 DOSE_ASKED = re.compile(r"\bwhat (?:dose|dosage|strength)\b|\bhow (?:many|much) (?:mg|milligrams?|mcg|micrograms?)\b|"
                         r"\bwhich dose\b|\bhow strong\b", re.I)
 DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|iu|%)(?![a-z])", re.I)
@@ -75,6 +85,21 @@ def date_undated(kind: str, question: str, texts: Sequence[str], paragraphs: Seq
         return False
     near = with_next(asked_rows(named, 0.5), paragraphs)
     return not any(CALENDAR.search(texts[i]) and not DATE_FIELD.search(texts[i]) for i in np.flatnonzero(near))
+
+
+def time_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
+                first: int | None = None) -> bool:
+    """A time of day asked (`TIME_ASKED`: "what time is the INR check on the 17th") and neither the answer's first
+    line (`first`, its index) nor a sentence naming at least half the asked thing (`asked_rows`), nor the one after
+    it, gives one (`CLOCK_GIVEN`): a date is no time of day."""
+    if not TIME_ASKED.search(question) or named.ndim != 2 or not named.any():
+        return False
+    near = with_next(asked_rows(named, 0.5), paragraphs)
+    if first is not None:
+        near[first] = True
+    # (a log entry's own stamp, "03/09 14:15 RN ...", is when it was written: `date_unset.unstamped`; a date field
+    # may give the time asked: "Surgery date: Wednesday 21/05, arrive 07:30")
+    return not any(CLOCK_GIVEN.search(unstamped(texts[i])) for i in np.flatnonzero(near))
 
 
 def medicine_rows(question: str, texts: Sequence[str], named: np.ndarray, lexicon: Glossary) -> np.ndarray:

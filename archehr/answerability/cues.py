@@ -59,7 +59,11 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"\bwhat(?:'s|s)? the (?:point|reason|cause)\b|"
         r"\bwhat(?:'s|s| is| are| was| were)? (?:actually |really |even )?(?:causing|giving|making|behind|triggering|"
         r"bringing on)\b|\bwhat (?:actually |really |even )(?:caused|causes|made|brought)\b"),
-    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more))\b|"
+    # a count of time asked in any unit ("how many years", "how many nights in hospital", "how many sessions")
+    ("kind", "how_long", r"\bhow (?:long|many (?:more )?(?:days?|weeks?|months?|hours?|doses?|pills?|more|years?|yrs?|"
+        r"nights?|fortnights?|minutes?|mins?|sessions?|cycles?|rounds?))\b|"
+        # "is it something I stay on for life", "is the vedo forever now": a course without end asked
+        r"\b(?:on (?:it|them|this|that) )?for life\b|"
         r"\bfor how long\b|\buntil when\b|\bhow much longer\b|"
         # the length asked in a noun ("recovery time off work", "course length", "how much time in bed")
         r"\bhow much (?:more )?time\b|\b(?:recovery|healing|recovering) time\b|\bduration\b|"

@@ -17,7 +17,11 @@ from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS
 _DATE_Q = re.compile(r"\b(?:date|day|appointment|appt|booked|scheduled|operation|surgery|scan|mri|ct|x-?ray|"
                      r"follow[- ]?up|review|visit|check[- ]?up|clinic|cycle|session|infusion|start|begin|"
                      # a clinician to be seen: "whens the dietician seeing me", "when do I see Mr Raman"
-                     r"see|seeing|seen)\b", re.I)
+                     r"see|seeing|seen|"
+                     # a booked event by what is done at it: "his 3 month tube check", "the 3rd hep b one, when is
+                     # that due", "when does physio start", "when do they take the plate out"
+                     r"check|test|jab|vaccine|vaccination|dose|injection|shot|physio\w*|therapy|remov\w*|due|next)\b",
+                     re.I)
 _CONDITION_Q = re.compile(r"\bwhen (?:can|could|may|might|should|must|would)\b|\bhow (?:soon|long)\b|"
                           r"\bwhen will (?:i|we|you) (?:hear|know|get)\b", re.I)
 # the event's date yet to be set: "will be confirmed at the next visit", "the hospital will write to you with the

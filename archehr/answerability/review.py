@@ -141,9 +141,11 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
     or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
-    (`archehr.answerability.asked_fact.any_unsaid`); or, for a result question, the first cited sentence (`first`, its
-    text) gives no result of the asked test (`result_first.first_unresulted`). `named`: the question's concepts as the
-    note names them, when already read."""
+    (`archehr.answerability.asked_fact.any_unsaid`); or a time of day asked that neither the first line nor a
+    sentence about the asked thing gives (`asked_detail.time_unsaid`); or, for a result question, the first cited
+    sentence (`first`, its text) gives no result of the asked test (`result_first.first_unresulted`). `named`: the
+    question's concepts as the note names them, when already read."""
+    from archehr.answerability.asked_detail import time_unsaid
     from archehr.answerability.asked_fact import any_unsaid
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
@@ -152,7 +154,7 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     paragraphs = [s.paragraph_id for s in split.sentences]
     rows = (named or NamedConcepts(question, split)).rows
     return any_unsaid(kind, question, texts, paragraphs, rows, load_lexicon()) \
-        or first_unresulted(kind, at, texts, rows)
+        or first_unresulted(kind, at, texts, rows) or time_unsaid(question, texts, paragraphs, rows, at)
 
 
 def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None,
@@ -241,8 +243,15 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return True
     if best_text is None:
         return False
-    # the result asked for is still awaited ("repeat pending"): the note names the test, not its result
-    if types.kind == "test_result" and PENDING.search(best_text):
+    # a how-long answer whose first line holds no length of time in any form (no course, end, interval or "until"):
+    # the line names the asked thing, not how long ("Hand therapy to start after suture removal")
+    if types.kind == "how_long" and not _any_length(best_text):
+        return True
+    # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
+    # question of no kind read ("any news on that swab", "what genotype have i got") whose first line, naming the
+    # topic, awaits a result
+    if PENDING.search(best_text) and (types.kind == "test_result"
+                                      or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
     # ... or only planned: the best sentence books the test or plans it and says no result
     if types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text):
@@ -253,6 +262,15 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # the first line dates another event: the writer's signature, another clinician's visit, a test for a visit
     # asked, a consultation for an operation asked (`when_other.dates_other_event`)
     return types.kind == "when" and question is not None and dates_other_event(question, best_text)
+
+
+def _any_length(text: str) -> bool:
+    """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
+    `course_link.COURSE_END`)."""
+    from archehr.answerability.course_link import COURSE_END
+    from archehr.answerability.holds import HOLDS
+
+    return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None) -> bool:
