@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, shown_confidence
+from archehr.data.model import Case
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
 from archehr.relevance.text import tokens
@@ -172,12 +173,13 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
 
     ranker, ranker_note = resolve_ranker(ranker)
     asked = (question or "").strip()  # shown with the answer as the patient wrote it
+    written = (question, narrative)  # what an LLM part reads (`_case_for`)
     question, narrative = read_question(question, narrative)
     case, split = note_case(note, question, narrative=narrative, splitter=splitter, specialty=specialty)
     sys_obj = _system(system, cache_dir)
     model = resolve_model(answerability) if answerability is not None else None
     p = model.probability(case) if model is not None else None
-    ev = sys_obj.evidence_for(case)
+    ev = sys_obj.evidence_for(_case_for(sys_obj.evidence, case, split, written))
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
@@ -211,7 +213,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
-    ans: Answer = gen.generate(case, selection, scores)
+    ans: Answer = gen.generate(_case_for(gen, case, split, written), selection, scores)
     notes = ev.notes + ans.notes
     if ans.abstained:
         return abstain(notes + ("the model said the note does not answer the question",),
@@ -303,6 +305,21 @@ def read_question(question: str, narrative: str | None = None) -> tuple[str, str
     return plain_words(question or ""), plain_words(narrative) if narrative else narrative
 
 
+def _case_for(part: Any, case: Case, split: SplitNote, written: tuple[str, str | None]) -> Case:
+    """The case a system part reads: with the patient's own words (`written`: the question and message as given)
+    when an LLM reads it, a capable model reading "wis the blawin test bad" as it is meant and a respelling's slip
+    never reaching its prompt; else `case`, with the question as `read_question` reads it (the lexical and typed
+    parts are built on that reading)."""
+    from archehr.llm.component import LLMComponent
+    from archehr.relevance.evidence import LLMEvidence
+
+    if not isinstance(part, (LLMComponent, LLMEvidence)):
+        return case
+    question, narrative = written
+    return note_case(split, question, narrative=narrative, case_id=case.case_id,
+                     specialty=case.clinical_specialty)[0]
+
+
 def first_line_candidates(note: str | SplitNote, question: str, system: Any = None, k: int | None = None) -> Any:
     """The candidates a first-line ranker chooses among for this question (`first_rank.Candidates`, their note
     indices in the hand order) and the note's sentence ids: what `benchmarks/first_ranker.py` fits on."""
@@ -311,7 +328,8 @@ def first_line_candidates(note: str | SplitNote, question: str, system: Any = No
     from archehr.glossary import load_lexicon
 
     case, split = note_case(note, read_question(question)[0])
-    ev = _system(system, None).evidence_for(case)
+    sys_obj = _system(system, None)
+    ev = sys_obj.evidence_for(_case_for(sys_obj.evidence, case, split, (question, None)))
     types = answer_types(case, load_lexicon())
     rank, typed_rank, order = _ranked(case, split, ev.scores, types, True)
     return note_candidates(case, order, rank, typed_rank, types, ev.scores, k or K), list(case.sentence_ids)

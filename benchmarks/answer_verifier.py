@@ -62,7 +62,7 @@ def extract(out: Path, k: int = K_EXTRACT) -> None:
     vectors of the question and of each candidate, each text encoded once."""
     import torch
 
-    from archehr.ask import first_line_candidates
+    from archehr.ask import first_line_candidates, read_question
     from archehr.data.note_split import note_case
     from archehr.pipeline import load_system
     from archehr.relevance.embedding import get_encoder
@@ -77,11 +77,13 @@ def extract(out: Path, k: int = K_EXTRACT) -> None:
 
     for w, files in WRITERS.items():
         for q in load_questions([ROOT / "data" / "everyday" / f for f in files]):
+            # the question as `archehr answer` reads it (`ask.read_question`), as `first_line_candidates` does
+            asked = read_question(q.question)[0]
             cands, ids = first_line_candidates(q.note, q.question, system, k)
-            case, _ = note_case(q.note, q.question)
+            case, _ = note_case(q.note, asked)
             st = sentence_texts(case.sentences)
             in_note = any(i in q.gold for i in ids)
-            meta.append((w, q.source, q.qid, q.answerable, tid(q.question), in_note))
+            meta.append((w, q.source, q.qid, q.answerable, tid(asked), in_note))
             for place, (i, row) in enumerate(zip(cands.index, cands.rows, strict=True)):
                 cand.append((len(meta) - 1, place, ids[i] in q.gold, tid(st[i]), row))
         print(f"{w}: {len(meta)} questions, {len(cand)} candidates", flush=True)

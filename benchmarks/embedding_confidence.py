@@ -72,13 +72,16 @@ def extract(writers: list[str], out: Path) -> None:
     import torch
 
     from archehr.answerability.model import load_model
+    from archehr.ask import read_question
     from archehr.glossary import load_lexicon
     from archehr.relevance.embedding import get_encoder
     from archehr.relevance.text import is_header, sentence_texts
 
     torch.set_num_threads(1)
     base = ROOT / "data" / "everyday"
-    qs = [q for w in writers for f in WRITERS[w] for q in load_questions([base / f])]
+    # each question as `archehr answer` reads it (`ask.read_question`: non-standard spellings in standard spelling)
+    qs = [replace(q, question=read_question(q.question)[0])
+          for w in writers for f in WRITERS[w] for q in load_questions([base / f])]
     lexical, lexicon = load_model("lexical"), load_lexicon()
     parts = []
     for i, q in enumerate(qs):

@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from archehr.answerability.counts import NUMBER as NUMBER  # re-exported: rules read it here (`counts.NUMBER`)
 from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE, WORD_DATE
 
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
-# a count, in figures or words ("3", "2.5", "two", "a couple of"), before a unit of time
-NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|a couple of)"
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
 # a dose ("5 mg", "2 puffs"): a medicine's line, no result
 DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)

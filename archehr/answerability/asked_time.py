@@ -10,15 +10,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, NUMBER, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.counts import COURSE_UNIT as _U
+from archehr.answerability.counts import NUMBER as _N
+from archehr.answerability.counts import SPACING_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
-from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD, SPACING_UNIT
+from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD
 
-_N = NUMBER
-# units of a course's length or a time: not `holds.UNIT` on purpose, as a course is also counted in cycles and
-# sessions ("6 cycles"), and a bare "h" is left out (with holds.UNIT, 53 sentences of the writers' notes would give a
-# course's length and 198 a time differently: "x24 h", "stable 24h")
-_U = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|sessions?)"
 # a course's length: "for 6 weeks", "x5d", "14-day course", "3 more doses", "until review", "lifelong"
 COURSE = re.compile(
     rf"\b(?:for|over|x|total of|another|next)\s*(?:a |an |the |at least |up to |about |around )?(?:first |next )?{_N}"

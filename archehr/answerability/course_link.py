@@ -20,17 +20,15 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.counts import COUNT, NUMBER, SPACING_UNIT, UNIT
 from archehr.answerability.dates import WEEKDAY
 from archehr.answerability.firm_answers import W_WEAK
-from archehr.answerability.holds import LENGTH_COMPOUND, SPACING_LEAD, SPACING_SIDE, SPACING_UNIT, UNIT
+from archehr.answerability.holds import LENGTH_COMPOUND, SPACING_LEAD, SPACING_SIDE
 
-_N = NUMBER
-_UNIT = UNIT
 # a course or an end: a length ("for 6 months", "x5d", "14-day", "2-3 weeks"), "lifelong", "indefinitely",
 # "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"
 COURSE_END = re.compile(
-    rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:more\s+|additional\s+|further\s+)?{_UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
+    rf"\b{COUNT}\s*(?:more\s+|additional\s+|further\s+)?{UNIT}\b|\b\d+-(?:day|week|month|year)\b|"
     rf"{LENGTH_COMPOUND}|"
     r"\bx\s*\d|\b\d+\s*d\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|\bpermanent\w*|\blong[- ]term\b|"
     r"\brest of (?:your|his|her|their|my) li|\bongoing\b|\bfor good\b|"
@@ -42,7 +40,7 @@ COURSE_END = re.compile(
 # a dose's spacing or a wait around an event: "4 hours apart", "30 minutes before food" (`holds.SPACING`), and in
 # more forms than a how-long answer reads, as it is only taken out of a line: "within 2 hours after intercourse",
 # "leave 4 h between it and ..."
-_SPACING = re.compile(rf"\b(?:{SPACING_LEAD}|within |leave )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+_SPACING = re.compile(rf"\b(?:{SPACING_LEAD}|within |leave )?{COUNT}\s*"
                       rf"(?:{SPACING_UNIT}|h)\s+(?:{SPACING_SIDE}|between)\b", re.I)
 # a question asking for such a wait or a session's length ("how long before sex", "how long do i wait", "how long
 # is each treatment", "how long can he sit out"): a spacing answers it
@@ -51,10 +49,10 @@ _WAIT_Q = re.compile(r"\b(?:before|after|wait|apart|between|each|every|at a time
 # a step of a dose schedule: a length followed by the next dose ("x 7 days, then 5 mg", "for four weeks, then
 # increase to 10 mg"), or a dose change after or every so long ("increasing to 40 mg after 4 weeks")
 _STEP = re.compile(
-    rf"(?:\bx\s*{_N}\s*{_UNIT}\b|\bfor\s+(?:the\s+first\s+)?{_N}\s*{_UNIT}\b)(?=\s*[,;]?\s*(?:and\s+)?"
+    rf"(?:\bx\s*{NUMBER}\s*{UNIT}\b|\bfor\s+(?:the\s+first\s+)?{NUMBER}\s*{UNIT}\b)(?=\s*[,;]?\s*(?:and\s+)?"
     r"(?:then|followed by)\s+(?:\d|one\b|two\b|half\b|increas|reduc|decreas|go\b|step))|"
     r"\b(?:increas|reduc|decreas|titrat|go(?:ing)? (?:up|down)|step(?:ping)? (?:up|down))\w*\b[^.;]{0,40}?"
-    rf"\b(?:after|every|each)\s+(?:{_N}\s*)?{_UNIT}\b", re.I)
+    rf"\b(?:after|every|each)\s+(?:{NUMBER}\s*)?{UNIT}\b", re.I)
 # a question asking for such a step ("how long twice a day before going down to one pill", "how many weeks before
 # the dose goes up"): the step answers it
 _STEP_Q = re.compile(r"\b(?:go(?:es|ing)?|come|comes|coming) (?:up|down)\b|\b(?:increas|decreas|reduc|lower|rais|"

@@ -26,7 +26,7 @@ larger pattern and compiled with `re.I`, as every rule that reads them does. The
 - `TIME_OF_DAY`: a clock time that cannot be a decimal, "09:15", "9:15 AM", "8.30 am", "11am", "3 p.m." (`CLOCK`'s
   "9.15" also reads a value's "1.25");
 - `NUMBER_WORD`: a count in words past ten, "eleven", "fourteen", "twenty-eight", "thirty", "a dozen" (one to ten
-  and twelve are `asked_thing.NUMBER`'s);
+  and twelve are `counts.NUMBER`'s);
 - `DATE`: a date in any of these forms ("18/03", "18.03.2026", "2026-03-18", "18th March 2026", "March 18, 2026");
   `CLOCK`: a clock time, "09:15", "9.15", "10:15 am", "3pm".
 
@@ -90,7 +90,7 @@ _AM_PM_DOTTED = r"(?:[ap]\.?m\b\.?)"
 TIME_OF_DAY = (rf"(?:\b{HOUR_MINUTE}\b(?:\s*{_AM_PM_DOTTED})?|"
                rf"\b\d{{1,2}}(?:[:.]\d{{2}})?\s*{_AM_PM_DOTTED})")
 # a count in words past ten ("eleven", "fourteen", "twenty-eight", "thirty", "a dozen"); one to ten and twelve are
-# `asked_thing.NUMBER`'s
+# `counts.NUMBER`'s
 NUMBER_WORD = (r"(?:eleven|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a dozen|"
                r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|"
                r"seven|eight|nine))?)")

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import re
 
-from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.counts import LENGTH_UNIT as _TIME
+from archehr.answerability.counts import NUMBER as NUMBER  # re-exported, as are UNIT and SPACING_UNIT (`counts`)
+from archehr.answerability.counts import NUMBER as _N
+from archehr.answerability.counts import RANGE as _RANGE
+from archehr.answerability.counts import SPACING_UNIT as SPACING_UNIT
+from archehr.answerability.counts import UNIT as UNIT
+from archehr.answerability.counts import UNIT as _UNIT
 from archehr.answerability.dates import CALENDAR_DAY, DEID_DATE, NAMED_DATE, NUMBER_WORD, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.test_words import PENDING as PENDING  # re-exported: kinds, ask and roles read it here
 from archehr.answerability.test_words import TEST_AGAIN as TEST_AGAIN
 from archehr.answerability.test_words import VERDICT as VERDICT
 
-_N = NUMBER  # a count in figures or words (`asked_thing.NUMBER`)
-_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h|minutes?|mins?)"
 # a day or a month in a date ("14/10", "3/7"): at most 31, so a blood pressure ("92/60") is no date (`dates.DAY_MONTH`
 # takes any one or two digits)
 _DAY = CALENDAR_DAY
-# a range of numbers ("2-4", "5 to 7") and a duration or interval in shorthand ("x5d", "14d", "2-3 wk")
-_RANGE = rf"{_N}\s*(?:-|to|–)\s*{_N}"
 # a length told as a compound before the treatment it measures ("46-hour fluorouracil pump", "a 10-day course", "7-day
 # supply", "14-day heart monitor"), or after "for a" ("for a 5-day course"): a length, unlike a compound naming a
 # service or a test ("24-hour oncology line", "12-hour trough", "24-hour urine")
@@ -33,14 +35,11 @@ LENGTH_COMPOUND = (rf"\b{_N}-(?:hours?|hrs?|days?|weeks?|months?)\s+(?:[\w-]+\s+
 # and its pieces: `asked_time` reads it as a how-long answer, `course_link` takes it out of a line, with more forms,
 # before reading a course
 SPACING_LEAD = r"at least |about |around |up to "
-SPACING_UNIT = r"hours?|hrs?|minutes?|mins?"
 SPACING_SIDE = r"apart|before|after|later|earlier|from"
 SPACING = rf"\b(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
 # a count in figures or in words, past ten too ("14", "two", "fourteen", "twenty-eight")
 _C = rf"(?:{_N}|{NUMBER_WORD})"
 _C_RANGE = rf"{_C}(?:\s*(?:-|to|–)\s*{_C})?"
-# a length of time's unit, doses aside ("nights", "a fortnight" too)
-_TIME = r"(?:hours?|hrs?|days?|nights?|weeks?|wks?|fortnights?|months?|mos|years?|yrs?|minutes?|mins?)"
 # a time of day after the word that sets it ("at about 11am", "between 09:00 and 11:00", "by 3pm"): a log row's stamp
 # ("09:05 Discussed with ...") tells when it was written, not when something is to happen
 _AT_TIME = (rf"\b(?:at|by|from|between|and|to|until|till|before|after|around|about|approx\w*|for|@)\s+"
@@ -314,5 +313,3 @@ ASKS_VERDICT = re.compile(r"\b(?:high|low|normal|ok|okay|alright|all right|fine|
 # named ("my potassium on the blood test") they say where it was measured, not what is asked about
 GENERIC_TESTS = ("blood test", "blood tests", "bloods", "blood work", "bloodwork", "labs", "lab", "lab results",
                  "test", "tests", "results", "blood")
-
-UNIT = _UNIT  # a unit of time (or of doses)

@@ -40,6 +40,7 @@ from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KI
 )
 from archehr.answerability.asked_link import linked
 from archehr.answerability.asked_service import service_share
+from archehr.answerability.counts import COUNT_ASCII, UNIT
 from archehr.answerability.course_link import course_strength
 from archehr.answerability.cues import plain_question  # noqa: F401 (the tests' way in)
 from archehr.answerability.dates import (
@@ -59,11 +60,9 @@ from archehr.answerability.holds import (
     GENERIC_TESTS,
     GOES_ON,
     HOLDS,
-    NUMBER,
     OUTCOME,
     RANK_CUES,
     TEST_AGAIN,
-    UNIT,
     VERDICT,
     outcome_question,
 )
@@ -80,9 +79,6 @@ from archehr.glossary import Glossary, load_lexicon
 from archehr.glossary.drugs import generics_in
 from archehr.relevance.text import contexts, is_header, sentence_texts, tokens
 
-_N, _UNIT = NUMBER, UNIT
-
-
 HOLDS_FLOOR = 0.35  # the answer score of a sentence naming the topic without the asked kind of answer
 # an appointment or a planned date: answers a when question even in other words than the question's
 _APPOINTMENT = re.compile(r"\b(?:follow(?:ed)?[\s-]*up|appointment|scheduled?|see (?:dr|your|you|him|her)|"
@@ -93,8 +89,8 @@ W_APPOINTMENT = 0.12
 # a date or an interval still to come ("in 2 weeks", "on 10/08", a booked slot): the strong form of a when answer;
 # a sentence holding only a weak when cue ("until", "once", "next", a past weekday) counts this share of a hold
 # (so does a why answer's weak cue)
-_WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
-                          rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\s+(?:after|from|post|before)\b|"
+_WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{COUNT_ASCII}\s*{UNIT}\b|"
+                          rf"\b{COUNT_ASCII}\s*{UNIT}\s+(?:after|from|post|before)\b|"
                           rf"\b{DAY_MONTH}\b|{DEID_DATE}|\b{ISO_DATE}\b|\b{TOMORROW}\b|"
                           rf"\bnext\s+(?:week|month)\b", re.I)
 W_WEAK = 0.6

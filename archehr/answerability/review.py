@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.asked_thing import NUMBER
+from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
 from archehr.answerability.test_words import PENDING, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
@@ -38,20 +38,15 @@ FIRST_FACT_MIN = 0.1
 # kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
-_N = NUMBER
-# units of a date or a duration an answer line gives: narrower than `holds.UNIT` on purpose (no "d", "h", "yrs",
-# "doses", "minutes"): with holds.UNIT, 110 sentences of the writers' notes would give a date and 466 a duration
-# differently (hours and minutes of dosing and waiting: "stable 24h", "15 minutes before the first dose")
-_U = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
-    rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\b|"
-    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_U}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
+    rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{COUNT_ASCII}\s*{GIVEN_UNIT}\b|"
+    rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
 # a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
 DURATION_GIVEN = re.compile(
-    rf"\b{_N}(?:\s*(?:-|to)\s*{_N})?\s*-?\s*(?:more\s+)?{_U}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
+    rf"\b{COUNT_ASCII}\s*-?\s*(?:more\s+)?{GIVEN_UNIT}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 
 

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import NUMBER as _N
 from archehr.answerability.asking import asking_part
+from archehr.answerability.counts import COUNT_ASCII, RANGE_ASCII, SPAN_UNIT
+from archehr.answerability.counts import NUMBER as _N
 from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
 from archehr.answerability.dates import AM_PM, HOUR_MINUTE, ISO_DATE, MONTH_STEM, SLASH_DATE, WEEKDAY, WEEKDAY_SHORT
 from archehr.answerability.features import Concept
@@ -70,10 +71,9 @@ _PAST_EVENT = re.compile(
 _TO_COME = re.compile(r"\b(?:will|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|"
                       r"clinic|attend|please|to be|return|come back|check)\b", re.I)
 # an interval that tells when a step falls: after an event or within the coming weeks
-_SPAN = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?)"
 _INTERVAL = re.compile(
-    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?{_SPAN}\b|"
-    rf"\b{_N}\s*{_SPAN}\s+after\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
+    rf"\bafter\s+(?:about\s+|at least\s+|another\s+)?{_N}\s*(?:-|to)?\s*(?:{_N}\s*)?{SPAN_UNIT}\b|"
+    rf"\b{_N}\s*{SPAN_UNIT}\s+after\b|\b(?:in|within|over) the (?:next|coming)\s+{_N}?\s*(?:days?|weeks?|months?)\b",
     re.I)
 # a sentence telling what was ("Blood pressure was 112/64 after 3 minutes standing"): its interval is no step to come
 _WAS = re.compile(r"\b(?:was|were|had|did)\b", re.I)
@@ -98,8 +98,8 @@ _TEST_SAID = re.compile(r"\b(?:repeat\w*|recheck\w*|re-check\w*|(?:checked|teste
                         r"colonoscopy|endoscopy|mammogram|smears?|swabs?|cultures?|biops(?:y|ies))\b", re.I)
 _FREQUENCY = re.compile(rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?|years?)\b|"
                         rf"\b(?:weekly|fortnightly|monthly|yearly|annually|daily)\b|"
-                        rf"\b(?:in|within|after)\s+(?:about\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_SPAN}\b|"
-                        rf"\b{_N}\s*{_SPAN}\s+(?:after|before|from)\b|\b(?:on|for)\s+{_DATE}\b|"
+                        rf"\b(?:in|within|after)\s+(?:about\s+)?{COUNT_ASCII}\s*{SPAN_UNIT}\b|"
+                        rf"\b{_N}\s*{SPAN_UNIT}\s+(?:after|before|from)\b|\b(?:on|for)\s+{_DATE}\b|"
                         rf"\bdue\s+(?:in\s+)?(?:(?:early|mid|late)\s+)?{_MONTH}\w*\s+\d{{4}}\b", re.I)
 W_SCHEDULE = 0.3  # what a test's schedule adds to the rank for a when question asking a test
 W_AGAIN = 0.1  # what a repeat said adds for a when question asking the next one ("again", "next")
@@ -110,7 +110,7 @@ _VISIT_ASKED = re.compile(r"\b(?:appointments?|appointmants?|appts?|visits?|foll
                           r"docs?|clinic|specialist|physio\w*|consultant|nurse|surgeon|gp)\b", re.I)
 _VISIT_SAID = re.compile(r"\b(?:follow[\s-]*up|f/u|review|return (?:to|in)|rtc|appointments?|appts?|clinic|"
                          r"see (?:you|him|her|them) again|will see|be seen|visit|recheck|check[\s-]*up)\b", re.I)
-_DATED = re.compile(rf"\b{_DATE}\b|\b(?:in|within)\s+{_N}|\b{_N}\s*(?:-|to)\s*{_N}\s*{_SPAN}|\b{_N}\s*{_SPAN}\b",
+_DATED = re.compile(rf"\b{_DATE}\b|\b(?:in|within)\s+{_N}|\b{RANGE_ASCII}\s*{SPAN_UNIT}|\b{_N}\s*{SPAN_UNIT}\b",
                     re.I)
 
 

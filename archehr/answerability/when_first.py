@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import NUMBER as _N
+from archehr.answerability.counts import AHEAD_UNIT, COUNT_ASCII
 from archehr.answerability.dates import CLOCK, DATE, TOMORROW, WEEKDAY
 from archehr.answerability.first_fact import next_with
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
@@ -40,8 +40,8 @@ _TOLD_DONE = re.compile(r"\b(?:\w+ed|seen|taken|given|done|had|was|were|rang|spo
 # today's visit told: "seen today", "thanks for coming in today", "I reviewed her in clinic today"
 _TODAY = re.compile(r"\btoday\b", re.I)
 # a time to come: a date, a weekday, an interval ahead ("in 2 weeks", "within 10 days", "next week", "tomorrow")
-_TIME = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b|\b(?:in|within)\s+(?:about\s+|the next\s+)?{_N}(?:\s*(?:-|to)\s*{_N})?"
-                   rf"\s*(?:days?|weeks?|wks?|months?)\b|\bnext\s+(?:week|month)\b|\b{TOMORROW}\b", re.I)
+_TIME = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b|\b(?:in|within)\s+(?:about\s+|the next\s+)?{COUNT_ASCII}"
+                   rf"\s*{AHEAD_UNIT}\b|\bnext\s+(?:week|month)\b|\b{TOMORROW}\b", re.I)
 # words saying a time is still to come: a plan, a booking, a review, a visit, what waits until then ("will",
 # "booked", "review", "clinic", "please attend", "until"); `when_other` reads them too, each rule with its own few more
 AHEAD_WORDS = (r"will|shall|next|booked|scheduled|planned|due|appointment|appt|follow[\s-]*up|review|clinic|attend|"
