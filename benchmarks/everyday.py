@@ -206,7 +206,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BT": ("heldout-bt/raw/questions.yaml",), "BU": ("heldout-bu/raw/questions.yaml",),
            "BV": ("heldout-bv/raw/questions.yaml",), "BW": ("heldout-bw/raw/questions.yaml",),
            "BX": ("heldout-bx/raw/questions.yaml",), "BY": ("heldout-by/raw/questions.yaml",),
-           "BZ": ("heldout-bz/raw/questions.yaml",), "CA": ("heldout-ca/raw/questions.yaml",)}
+           "BZ": ("heldout-bz/raw/questions.yaml",), "CA": ("heldout-ca/raw/questions.yaml",),
+           "CB": ("heldout-cb/raw/questions.yaml",), "CC": ("heldout-cc/raw/questions.yaml",),
+           "CD": ("heldout-cd/raw/questions.yaml",), "CE": ("heldout-ce/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
