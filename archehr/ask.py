@@ -183,11 +183,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     by_id, ids = {s.id: s for s in split.sentences}, list(case.sentence_ids)
     lexicon = load_lexicon()
     types = answer_types(case, lexicon)
-    rank, typed_rank, order = _ranked(case, split, ev.scores, types, direct, ranker == "embedding")
-    if first is not None and direct:
-        rank, order = _learned_first(first, case, order, rank, typed_rank, types, ev.scores)
-    elif direct:
-        rank, order = _fact_first(types, order, rank, split, question)
+    rank, typed_rank, order = _ordered(case, split, ev.scores, types, direct, ranker == "embedding", first, question)
     ranked_note = (ranker_note,) if ranker_note else ()
     common = dict(question=asked, note=split, system=sys_obj.config.name,
                   evidence_confidence=float(ev.selection.confidence), kind=types.kind,
@@ -224,6 +220,17 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + ranked_note + notes, cited_as=_cited_as(ev.scores, shown), **common)
+
+
+def _ordered(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool, embedding: bool, first: Any,
+             question: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The hand ranking, then its first line chosen by a first-line ranker (`first`) or by the asked fact."""
+    rank, typed_rank, order = _ranked(case, split, scores, types, direct, embedding)
+    if first is not None and direct:
+        rank, order = _learned_first(first, case, order, rank, typed_rank, types, scores)
+    elif direct:
+        rank, order = _fact_first(types, order, rank, split, question)
+    return rank, typed_rank, order
 
 
 def _ranked(case: Any, split: SplitNote, scores: Any, types: Any, direct: bool,
