@@ -1,0 +1,27 @@
+"""Shapes of exported notes the written split conventions settle: a dictation's plan numbered in words on one line
+(each item a unit from its number word), and more below. Every expected split is written out by hand, on invented
+lines."""
+
+from __future__ import annotations
+
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+def test_a_dictations_plan_numbered_in_words_inline_gives_one_unit_per_item():
+    note = ("seen today with a sore knee after a fall. weight 71.5. no fever.\n\n"
+            "plan. one. ice the knee and rest it for two days. two. ibuprofen 400 mg three times a day with food. "
+            "she may stop it when the pain settles. three. review in one week.\n")
+    assert texts(note) == ["seen today with a sore knee after a fall.", "weight 71.5.", "no fever.", "plan.",
+                           "one. ice the knee and rest it for two days.",
+                           "two. ibuprofen 400 mg three times a day with food.",
+                           "she may stop it when the pain settles.", "three. review in one week."]
+
+
+def test_a_number_word_a_parser_cut_before_a_pronoun_still_opens_its_item():
+    note = "plan. one. rest at home. two. she should drink plenty. three. he can return to school monday.\n"
+    assert texts(note) == ["plan.", "one. rest at home.", "two. she should drink plenty.",
+                           "three. he can return to school monday."]
