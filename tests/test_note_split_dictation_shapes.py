@@ -25,3 +25,14 @@ def test_a_number_word_a_parser_cut_before_a_pronoun_still_opens_its_item():
     note = "plan. one. rest at home. two. she should drink plenty. three. he can return to school monday.\n"
     assert texts(note) == ["plan.", "one. rest at home.", "two. she should drink plenty.",
                            "three. he can return to school monday."]
+
+
+def test_a_logs_stamp_and_writer_alone_over_its_entry_stays_with_the_first_sentence():
+    note = ("PHONE LOG\n\n"
+            "03/02/2025 10:15 RN Ola Berg\n"
+            "Mother rang about a rash on the arms. Advised an antihistamine.\n\n"
+            "03/02/2025 11:40 Kemi Adeyemi, MD\n"
+            "Reviewed. Photos look like hives.\n")
+    assert texts(note) == ["PHONE LOG", "03/02/2025 10:15 RN Ola Berg Mother rang about a rash on the arms.",
+                           "Advised an antihistamine.", "03/02/2025 11:40 Kemi Adeyemi, MD Reviewed.",
+                           "Photos look like hives."]
