@@ -36,3 +36,27 @@ def test_a_logs_stamp_and_writer_alone_over_its_entry_stays_with_the_first_sente
     assert texts(note) == ["PHONE LOG", "03/02/2025 10:15 RN Ola Berg Mother rang about a rash on the arms.",
                            "Advised an antihistamine.", "03/02/2025 11:40 Kemi Adeyemi, MD Reviewed.",
                            "Photos look like hives."]
+
+
+_PROSE = ("seen today with her husband about her sugars, which have run high for a month on tablets, and she is "
+          "keen to try a different tablet before anything else is started.")
+
+
+def test_a_lower_case_dictations_short_header_and_sign_off_lines_are_a_unit_each():
+    note = ("hillside clinic, leith\n"
+            "re: mrs ann lowe\n"
+            "dob 02/03/1950\n\n"
+            f"{_PROSE}\n{_PROSE}\n\n"
+            "dr p moss\n"
+            "consultant physician\n")
+    assert texts(note) == ["hillside clinic, leith", "re: mrs ann lowe", "dob 02/03/1950", _PROSE, _PROSE,
+                           "dr p moss", "consultant physician"]
+
+
+def test_a_short_line_left_open_or_followed_by_a_joining_word_still_carries_its_sentence_on():
+    note = (f"{_PROSE}\n{_PROSE}\n\n"
+            "she was seen with\n"
+            "her husband today.\n"
+            "we talked it over\n"
+            "and she agreed.\n")
+    assert texts(note)[2:] == ["she was seen with her husband today.", "we talked it over and she agreed."]
