@@ -60,3 +60,11 @@ def test_a_short_line_left_open_or_followed_by_a_joining_word_still_carries_its_
             "we talked it over\n"
             "and she agreed.\n")
     assert texts(note)[2:] == ["she was seen with her husband today.", "we talked it over and she agreed."]
+
+
+def test_a_dictations_stamps_without_colons_on_one_line_are_a_field_each():
+    note = "dictated 03/04/2025 transcribed 03/05/2025 by kl\npatient: joan fry\n"
+    assert texts(note) == ["dictated 03/04/2025", "transcribed 03/05/2025 by kl", "patient: joan fry"]
+    # (a stamp after a name and a comma stays in its line's one field: only a date runs straight into the next stamp)
+    note = "dictated 03/04/2025 dr a bell, typed 03/05/2025 kl\npatient: joan fry\n"
+    assert texts(note)[0] == "dictated 03/04/2025 dr a bell, typed 03/05/2025 kl"
