@@ -68,3 +68,13 @@ def test_a_dictations_stamps_without_colons_on_one_line_are_a_field_each():
     # (a stamp after a name and a comma stays in its line's one field: only a date runs straight into the next stamp)
     note = "dictated 03/04/2025 dr a bell, typed 03/05/2025 kl\npatient: joan fry\n"
     assert texts(note)[0] == "dictated 03/04/2025 dr a bell, typed 03/05/2025 kl"
+
+
+def test_a_signatures_role_line_over_its_date_is_two_units_not_an_appointment():
+    note = "Wound healing well.\n\nSigned: Dr. Ann Lowe\nConsultant Surgeon\n04/03/2025 10:20\n"
+    assert texts(note) == ["Wound healing well.", "Signed: Dr. Ann Lowe", "Consultant Surgeon", "04/03/2025 10:20"]
+    note = "Wound healing well.\n\nTom Reyes, MD\nGeneral Surgery\n04/03/2025 10:20\n"
+    assert texts(note)[1:] == ["Tom Reyes, MD", "General Surgery", "04/03/2025 10:20"]
+    # (a clinic's name over a visit's date and time, under no signature, is an appointment's block)
+    note = "Next visit:\n\nFracture Clinic\n04/03/2025 10:20\n"
+    assert texts(note)[1:] == ["Fracture Clinic 04/03/2025 10:20"]
