@@ -20,7 +20,8 @@ from archehr.data.note_layout import (
     laid_out,
 )
 from archehr.data.note_page import is_page_line, is_rule_line
-from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY
+from archehr.data.note_signatures import is_signature_line
+from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_stamp_only
 
 # --- appointment blocks of a portal export ---------------------------------------------------------------
 
@@ -131,7 +132,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         if last > first and last + 2 == len(lines) and _visit_sentence(lines[last + 1]) \
                 and (leads is None or leads[last + 1] == leads[last]):
             last += 1
-        if last > first:  # a date line alone is an ordinary line
+        # (a date or a time alone under a signature's role line is the signature's date, no visit's: "Signed: Dr.
+        # A. Bell" + "Consultant Cardiologist" + "12/02/2025 16:05" are three units)
+        signed = is_stamp_only(lines[i]) and any(is_signature_line(lines[k]) for k in (first - 1, first) if k >= 0)
+        if last > first and not signed:  # a date line alone is an ordinary line
             blocks[first] = last
         i = last + 1
     return blocks

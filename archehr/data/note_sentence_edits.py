@@ -149,7 +149,8 @@ def appointment_cuts(s: int, e: int, text: str) -> list[tuple[int, int]]:
 _LOWER_CASE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[a-z])")
 # abbreviations a dictation writes before lower case that end no sentence ("approx. two", "etc. and")
 # (a unit's full stop does end one: "blood loss 20 ml. wound closed ...")
-_RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}"
+# (a decimal's full stop is a number's end, not an abbreviation's: "bmi 22.4. no other medicines")
+_RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?=[a-z0-9.]*[a-z])(?:[a-z0-9]+\.){2,}"
                             r"|(?:etc|incl|esp|resp|approx|vs|cf|viz|ca|pt|pts|no|fig|dr|mr|mrs|ms|st)\.)$",
                             re.IGNORECASE)
 
@@ -176,9 +177,16 @@ def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) ->
     out: list[tuple[int, int]] = []
     for s, e in spans:
         for m in _lower_case_ends(text, s, e):
+            # (a list's number word inside the span stays with its item: "plan. one. stop x. two. start y")
+            if _MARKER_ONLY.match(text[s:m.start()].strip()):
+                continue
             out.append((s, m.start()))
             s = m.end()
         out.append((s, e))
+    # (a number word a parser cut off its item, "... weeks. five." + "she asked ...": it opens the next one)
+    for k in range(len(out) - 2, -1, -1):
+        if _MARKER_ONLY.match(text[out[k][0]:out[k][1]].strip()):
+            out[k:k + 2] = [(out[k][0], out[k + 1][1])]
     return out
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from archehr.data.model import Case, NoteSentence, Phrase
+from archehr.data.note_doc_stamps import doc_stamp_cuts
 from archehr.data.note_layout import ITEM, ORDER_COLUMN
 from archehr.data.note_ocr import is_double_spaced, single_spaced
 from archehr.data.note_sections import opens_medicine_entry, soap_letters_apart, writes_labelled_paragraphs
@@ -188,6 +189,7 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
     # a medication list item run into an order ("2. Lisinopril 10 mg daily STOP aspirin"); prose is not cut
     if not excerpt:
         merged = [cut for s, e in merged for cut in appointment_cuts(s, e, text)]
+    merged = [cut for s, e in merged for cut in doc_stamp_cuts(s, e, text)]
     return [cut for s, e in merged for cut in (order_cuts([(s, e)], text) if ITEM.match(text[s:e]) else [(s, e)])]
 
 

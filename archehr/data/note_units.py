@@ -34,7 +34,7 @@ from archehr.data.note_sections import (
     order_over_instruction,
     paragraph_labels,
 )
-from archehr.data.note_stamps import MONTH_NAME, is_entry_stamp_line, is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import MONTH_NAME, is_entry_head, is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
 # a line opening with a list number ("3. ", "12) ")
@@ -314,7 +314,8 @@ def _message_stamp(para: _Paragraph, index: int, line: str) -> bool:
     Surgery: Your results are back. ..."), as a phone's or a portal's message list prints them: the stamp stays with
     the message's first sentence. A date alone heads a day's block ("12/03/2025" + "09:14 Phoned ..."), and a line
     opening with its own time is an entry of its own."""
-    return index == 0 and is_stamp_only(line) and re.search(r"\d:\d\d", line) is not None \
+    return index == 0 and (is_stamp_only(line) or (starts_with_stamp(line) and is_entry_head(line))) \
+        and re.search(r"\d:\d\d", line) is not None \
         and index + 1 < len(para.lines) and not starts_with_stamp(para.next_line(index))
 
 

@@ -65,6 +65,8 @@ _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|th
 _DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
                              r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
+_JOINING_START = re.compile(r"^(?:and|or|but|nor|so|then|with|without|to|of|for|in|at|on|by|from|as|than|that|which|who"
+                            r"|because|if|when|while|until|after|before)\b")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
 
@@ -137,6 +139,14 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # (short lines only: prose wrapped at a dose, "... increased atorvastatin from 40 mg to 80 mg. He" +
     # "should continue amlodipine 10 mg daily", runs on)
     if all(_DOSE_ENTRY.match(x) and len(x) <= 60 for x in (prev.strip(), line)) and not OPEN_END.search(prev):
+        return False
+    # a line far shorter than the note's wrap width, left open on no phrase, was ended where it was written: a
+    # dictation's header or sign-off lines in lower case ("re: mrs a lind" + "dob 01/02/1950", "dr k moss" +
+    # "consultant physician")
+    # (a line that opens on a joining word carries a sentence on whatever the break: "... what we discussed" + "and
+    # your results", as a PDF's text breaks its lines)
+    if width >= _MIN_WRAP and len(prev.strip()) < width / 3 and not OPEN_END.search(prev) \
+            and not _JOINING_START.match(line):
         return False
     if CONTINUES_START.match(line) and not _BRACKETED.match(line) and (width != NOT_WRAPPED or OPEN_END.search(prev)):
         # (unless the line above ended a sentence: "... sent to your pharmacy." + "apixaban 5 mg tablet")
