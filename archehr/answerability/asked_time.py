@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.counts import COUNT, SPACING_UNIT
 from archehr.answerability.counts import COURSE_UNIT as _U
 from archehr.answerability.counts import NUMBER as _N
-from archehr.answerability.counts import SPACING_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
 from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD
 
@@ -35,7 +35,7 @@ COURSE = re.compile(
 # a date, a weekday, a clock time or an interval: "in 2 weeks", "D10-14", "on 12/08", "Monday", "at 2:30 PM",
 # "after 6 weeks", "POD 3", "tomorrow"
 WHEN = re.compile(
-    rf"\b{_N}(?:\s*(?:-|to|–)\s*{_N})?[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
+    rf"\b{COUNT}[\s-]*{_U}\b|\bx\s*\d+\s*{_U}?\b|"
     rf"{DEID_DATE}|\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b\d{{1,2}}/\d{{4}}\b|\b{HOUR_MINUTE}\b|"
     rf"\b{WEEKDAY}\b|\b(?:{TOMORROW}|today|tonight)\b|\bnext\s+(?:week|month|year)\b|"
     rf"\b(?:pod|hd|dol|day|d)\s*#?\d+\b|\b\d{{1,2}}{ORDINAL}\s+(?:{MONTHS})\b|\b(?:{MONTHS})\s+\d{{1,4}}\b|"
@@ -50,13 +50,13 @@ WHEN = re.compile(
 # a how-long question about an outcome or a wait ("how long until she feels normal", "how long will the pain
 # last", "how long does it take to work"): told by the time an outcome takes, which this module does not read
 # how long a medicine takes to work, said beside its course ("it may take up to 8 weeks to work fully"): no course
-_TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*{_U}"
+_TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{COUNT}\s*{_U}"
                     r"(?:\s+(?:to|before)\s+\w+(?:\s+\w+)?)?", re.I)
 # a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
 _SPACING = re.compile(SPACING, re.I)
 # a span asked in days or longer, and a span of minutes or hours (which does not answer one)
 _DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
-_SHORT = re.compile(rf"\b(?:for |every |over )?(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*"
+_SHORT = re.compile(rf"\b(?:for |every |over )?(?:{SPACING_LEAD})?{COUNT}\s*"
                     rf"(?:{SPACING_UNIT})\b(?:\s+at a time)?", re.I)
 # a when question about an event to come; a sentence telling what was done, and one telling what is to come
 _COMING_Q = re.compile(r"\bwhen (?:does|do|will|is|are)\b|\bnext\b|\bdue\b", re.I)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.counts import COUNT, COUNT_ASCII
 from archehr.answerability.counts import LENGTH_UNIT as _TIME
 from archehr.answerability.counts import NUMBER as NUMBER  # re-exported, as are UNIT and SPACING_UNIT (`counts`)
 from archehr.answerability.counts import NUMBER as _N
@@ -36,7 +37,7 @@ LENGTH_COMPOUND = (rf"\b{_N}-(?:hours?|hrs?|days?|weeks?|months?)\s+(?:[\w-]+\s+
 # before reading a course
 SPACING_LEAD = r"at least |about |around |up to "
 SPACING_SIDE = r"apart|before|after|later|earlier|from"
-SPACING = rf"\b(?:{SPACING_LEAD})?{_N}(?:\s*(?:-|to|–)\s*{_N})?\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
+SPACING = rf"\b(?:{SPACING_LEAD})?{COUNT}\s*(?:{SPACING_UNIT})\s+(?:{SPACING_SIDE})\b"
 # a count in figures or in words, past ten too ("14", "two", "fourteen", "twenty-eight")
 _C = rf"(?:{_N}|{NUMBER_WORD})"
 _C_RANGE = rf"{_C}(?:\s*(?:-|to|–)\s*{_C})?"
@@ -158,9 +159,9 @@ NOT_FOR_A_REASON = (r"(?!\d|(?:a |an |the next |another |up to |about |at least 
 HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, pattern in {
     "how_long": (
         rf"\bx\s*{_N}\s*(?:more\s+|additional\s+)?{_UNIT}\b|"
-        rf"\b(?:up to|around|about|at least)\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+        rf"\b(?:up to|around|about|at least)\s+{COUNT_ASCII}\s*{_UNIT}\b|"
         rf"\b(?:for|over|within|after|total of)\s+(?:a\s+|another\s+|"
-        rf"the\s+(?:next|first|last|coming)\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{_N}(?:\s*(?:-|to)\s*{_N})?[\s-]*"
+        rf"the\s+(?:next|first|last|coming)\s+|at\s+least\s+|an?\s+additional\s+)?(?:total\s+(?:of\s+)?)?{COUNT_ASCII}[\s-]*"
         rf"(?:more\s+|additional\s+)?{_UNIT}\b|\b{_N}[\s-]+(?:more\s+)?{_UNIT}\s+(?:course|total|more|left|of)\b|"
         rf"\b\d+-(?:day|week|month)\b|{LENGTH_COMPOUND}|\buntil\b|\bthrough\b|\bthru\b|\bindefinitely\b|\blifelong\b|\blife-long\b|"
         rf"\bfor life\b|\bpermanent\w*\b|\blast dose\b|\bthen stop\b|\bend date\b|\bcomplete (?:a|the)\b|"
@@ -176,7 +177,7 @@ HOLDS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern, re.I) for kind, p
         # a schedule tells when the next one falls: "then 40 mg every other week starting 02/06"
         rf"\bevery\s+(?:other\s+)?(?:{_N}\s*)?(?:days?|weeks?|wks?|months?)\b|\bstarting\b|"
         rf"\bfollow(?:ed)?[\s-]*up\b|\bf/u\b|\bappointment\b|\bappt\b|\bscheduled\b|\bclinic\b|\bvisit\b|"
-        rf"\bin\s+{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|{DEID_DATE}|"
+        rf"\bin\s+{COUNT_ASCII}\s*{_UNIT}\b|\bwithin\s+{_N}?\s*{_UNIT}\b|\bon\s+\[\*\*|{DEID_DATE}|"
         rf"\b{_DAY}/{_DAY}\b|\b{TOMORROW}\b|\bnext\s+(?:week|month|visit)\b|\brepeat\b|\bsee\s+(?:dr|your|you)\b|"
         rf"\b{WEEKDAY}\b|\bplanned\b|\btentative\w*\b|\banticipat\w+\b|"
         rf"\bexpect\w*\b|\bdue\b|\bnext\b|\buntil\b|\bonce\b|\bwhen:|\b(?:about|approximately|around|~)\s*{_N}\s*{_UNIT}\b|"
@@ -255,7 +256,7 @@ _PERMIT_Q = re.compile(r"\b(?:can|could|allowed|able|ok to|okay to|safe to|clear
 # a sentence telling how long an outcome takes: "may take 2-4 weeks", "response expected within 1-2 wks", "pass on
 # their own within 1 to 4 weeks", "resolve within 3-6 months", "until the methotrexate takes effect"
 OUTCOME = re.compile(rf"\btak(?:es?|ing) (?:\w+ )?effect\b|\b(?:may|can|could|will|should|usually|often|typically|to) "
-                      rf"take\b|\btakes? (?:about |around |up to |at least )?{_N}(?:\s*(?:-|to)\s*{_N})?\s*{_UNIT}\b|"
+                      rf"take\b|\btakes? (?:about |around |up to |at least )?{COUNT_ASCII}\s*{_UNIT}\b|"
                       r"\bexpect\w*|\busually\b|"
                       r"\btypically\b|\bresolv\w*|\bimprov\w*|\bon (?:its|their) own\b|\bfull (?:effect|benefit)\b|"
                       r"\bkicks? in\b|\bstarts? (?:to )?work\w*|\bsettl\w+|\bheal\w*|\bget(?:s|ting)? better\b|"
