@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
@@ -157,6 +157,25 @@ def _signed_when(line: str) -> list[tuple[int, int]]:
     if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]) \
             and not _WHEN_WORD_END.search(line[:gaps[0].start()]):
         return [gaps[0].span()]
+    return []
+
+
+# a date written alone, its weekday before it or not ("Saturday, June 7, 2025", "7 June 2025", "06/07/2025")
+_DATE_ALONE = re.compile(rf"^(?:{WEEKDAY},?\s+)?(?:{MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+                         rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_NAME},?\s+\d{{4}}"
+                         r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})$")
+# a place named in words in title case, its site after a dash or a comma ("Lakeside Urgent Care - Kissimmee")
+_NAMED_PLACE = re.compile(r"^[A-Z][A-Za-z'&.]*(?:(?: [-\u2013\u2014]| ?,)? [A-Z][A-Za-z'&.-]*){1,7}$")
+
+
+def place_and_date_cells(line: str) -> list[tuple[int, int]]:
+    """The two columns of a header's line naming where and the day ("Lakeside Urgent Care - Kissimmee    Saturday,
+    June 7, 2025"): the place and the date, two fields, as they are on two lines; [] for any other line. The caller
+    knows the line stands among a header's fields (an appointment's row names its time too)."""
+    gaps = list(COLUMN_GAP.finditer(line))
+    if len(gaps) == 1 and _NAMED_PLACE.match(line[:gaps[0].start()].strip()) \
+            and _DATE_ALONE.match(line[gaps[0].end():].strip()):
+        return [(0, gaps[0].start()), (gaps[0].end(), len(line))]
     return []
 
 

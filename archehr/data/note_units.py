@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from archehr.data.note_blocks import appointment_blocks, is_result_block
 from archehr.data.note_field_wraps import wrapped_field
 from archehr.data.note_layout import (
+    FIELD,
     ITEM,
     KEY_VALUE,
     OPEN_END,
@@ -22,10 +23,12 @@ from archehr.data.note_layout import (
     is_readings_line,
     is_table_row,
     line_cells,
+    place_and_date_cells,
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
 from archehr.data.note_pipes import pipe_cells, table_lines
 from archehr.data.note_sections import (
+    HEADER_ONLY,
     entry_heads,
     group_heads,
     heading_line,
@@ -65,9 +68,9 @@ def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) 
                   start + b - len(line[a:b]) + len(line[a:b].rstrip()), kind) for a, b in cells]
 
 
-def _layout_units(line: str, start: int, in_table: bool) -> list[Unit] | None:
+def _layout_units(line: str, start: int, in_table: bool, in_header: bool = False) -> list[Unit] | None:
     """The units of a line its layout alone decides (none for a rule line), or None for any other line.
-    `in_table`: the line above or below is a table row too."""
+    `in_table`: the line above or below is a table row too; `in_header`: a line of fields is above or below it."""
     if is_rule_line(line):
         return []
     if is_page_line(line) or is_page_furniture(line):
@@ -77,6 +80,8 @@ def _layout_units(line: str, start: int, in_table: bool) -> list[Unit] | None:
     cells = [] if in_table else pipe_cells(line)
     if len(cells) < 2:
         cells = field_cells(line)
+    if len(cells) < 2 and in_header:  # ("Yesenia Ruiz    DOB: ..." + "Lakeside Urgent Care    Saturday, June 7, 2025")
+        cells = place_and_date_cells(line)
     if len(cells) > 1:
         return _cell_units(line, start, cells, "field")
     # (a lettered item may be a name's initial: "G. Laidlaw, Physiotherapist      page 1/1")
@@ -205,7 +210,13 @@ def _phrase_lines(lines: list[str], laid_out: list[str]) -> bool:
     reflux" + "Hypertension; type 2 diabetes"): three lines or more at one depth, each opening in a capital, none
     ending a sentence or left open? A full line there wraps nothing: prose wrapped over three lines ends a sentence
     (lines set in under a line are its own: "Follow-up with Dr. Lee" + "    To be scheduled after your results")."""
-    return len(lines) >= 3 and len({len(x) - len(x.lstrip()) for x in laid_out}) == 1 \
+    # (or two lines or more under a heading alone on its line: "Current treatment:" + "Insulin pump with closed-loop
+    # control, using insulin aspart (NovoRapid)" + "Continuous glucose monitor"; prose wrapped over two lines under a
+    # heading ends a sentence too)
+    least = 3
+    if len(lines) >= 3 and HEADER_ONLY.match(lines[0]):
+        lines, laid_out, least = lines[1:], laid_out[1:], 2
+    return len(lines) >= least and len({len(x) - len(x.lstrip()) for x in laid_out}) == 1 \
         and all(re.match(r"[A-Z]", x) and not x.endswith((".", "!", "?", ":")) and not OPEN_END.search(x)
                 for x in lines)
 
@@ -245,7 +256,9 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
         return
     s = _after_label(para, walk, index, s, e, lead)
     line = text[s:e]
-    layout = _layout_units(line, s, para.in_table[index])
+    # (the lines around are read only for a line of a place and a date)
+    layout = _layout_units(line, s, para.in_table[index],
+                           bool(place_and_date_cells(line)) and _among_fields(para, index))
     if layout is not None:  # a rule line, a page header or footer, a row of fields: no wrapped text
         walk.close(layout)
         return
@@ -261,6 +274,12 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     number = LEADING_NUMBER.match(line)
     walk.last_number = int(number.group(1)) if number else walk.last_number
     _open_or_carry_on(para, walk, index, Unit(s, e, "text", lead), laid_out)
+
+
+def _among_fields(para: _Paragraph, index: int) -> bool:
+    """Is a line of fields directly above or below line `index` ("Provider: Dr A. Lee", "Jo Ruiz    DOB: 01/02/1990")?"""
+    near = [para.text[a:b].strip() for a, b in para.lines[max(index - 1, 0):index + 2]]
+    return any(x and (FIELD.match(x) or len(field_cells(x)) > 1) for k, x in enumerate(near) if k != min(index, 1))
 
 
 def _after_label(para: _Paragraph, walk: _Walk, index: int, s: int, e: int, lead: int) -> int:

@@ -53,7 +53,9 @@ MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%
 
 
 # a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
-_DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2} \d[\d.,/-]* ?(?:mg|mcg|g|mL|ml|units?|mEq)\b")
+# (its brand in brackets too: "ondansetron (ZOFRAN) 4 mg tablet")
+_DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2}(?: \([A-Z][\w -]*\))? \d[\d.,/-]* ?"
+                         r"(?:mg|mcg|g|mL|ml|units?|mEq)\b")
 # a sentence opened after a full stop inside a line and left open at its end, in lower-case words
 # (its last word may be a number or a size: "... No drain left. Umbilical fascia closed with 2/0" + "Vicryl, ...")
 _BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]*(?: [a-z]+){2,}(?: \d[\d/.,]*)?$")
@@ -67,6 +69,10 @@ _DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _JOINING_START = re.compile(r"^(?:and|or|but|nor|so|then|with|without|to|of|for|in|at|on|by|from|as|than|that|which|who"
                             r"|because|if|when|while|until|after|before)\b")
+# a medicine's status set after a dash at its line's end: "... AT 22:00 - UNCHANGED", "... - CHANGED (WAS 1 UNIT PER 12
+# G)", "... - NEW"
+_STATUS_END = re.compile(r"\s[-\u2013\u2014]\s*(?:NEW|UNCHANGED|CHANGED|STOPPED|STOP|HELD|INCREASED|DECREASED|REDUCED"
+                         r"|STARTED|CONTINUED?)(?:\s*\([^()]*\))?$")
 CONTINUES_START = re.compile(r"^(?:[a-z][a-z'-]*(?![A-Za-z0-9])|[(,;&\u2014])")
 
 
@@ -138,7 +144,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
     # (short lines only: prose wrapped at a dose, "... increased atorvastatin from 40 mg to 80 mg. He" +
     # "should continue amlodipine 10 mg daily", runs on)
-    if all(_DOSE_ENTRY.match(x) and len(x) <= 60 for x in (prev.strip(), line)) and not OPEN_END.search(prev):
+    # (longer lines too when both are set in at one depth, as a list's entries are: "  cefTRIAXone (ROCEPHIN) 1 g
+    # injection into the muscle - given 11:40 AM" + "  ondansetron (ZOFRAN) 4 mg tablet ... - given 11:15 AM")
+    listed = lead > 0 and len(prev) - len(prev.lstrip()) == lead
+    if all(_DOSE_ENTRY.match(x) and (len(x) <= 60 or listed) for x in (prev.strip(), line)) \
+            and not OPEN_END.search(prev):
         return False
     # a line far shorter than the note's wrap width, left open on no phrase, was ended where it was written: a
     # dictation's header or sign-off lines in lower case ("re: mrs a lind" + "dob 01/02/1950", "dr k moss" +
@@ -229,8 +239,11 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
             and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
     # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
-    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP \
-            and not prev.endswith((".", "!", "?", ":", ";")):
+    # (in a note not hard-wrapped no line wraps, capitals or not: "KELVINSIDE HOSPITAL - DISCHARGE LETTER" + "WARD 7B,
+    # ACUTE MEDICINE" over paragraphs of one long line each; a line ending on a status set after a dash ends its entry:
+    # "LANTUS 22 UNITS AT 22:00 - UNCHANGED" + "SALBUTAMOL 100 MICROGRAMS 2 PUFFS AS REQUIRED - NEW")
+    if not re.search(r"[a-z]", prev + line) and len(prev.strip()) >= _MIN_WRAP and width != NOT_WRAPPED \
+            and not prev.endswith((".", "!", "?", ":", ";")) and not _STATUS_END.search(prev.rstrip()):
         return True
     # an appointment's line (a date and its time) ends its unit where it ends, full or not, before a sentence or
     # another clinician's appointment ("Dr. L. Haverkamp (PCP), 04/22/2026 at 9:40 AM, Eastbrook Internal Medicine"
@@ -248,5 +261,7 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
             (".", "!", "?", ":", ";", ",")):
         return True
     # a section's heading under a line that happens to be full ("... 40 pack-years" + "HOSPITAL COURSE")
-    return width >= _MIN_WRAP and full and not is_heading_line(prev, line, next_line)
+    # (nor does a full line ending on a medicine's status: "... 2 PUFFS AS REQUIRED - UNCHANGED")
+    return width >= _MIN_WRAP and full and not is_heading_line(prev, line, next_line) \
+        and not _STATUS_END.search(prev.rstrip())
 
