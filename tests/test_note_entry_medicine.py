@@ -4,7 +4,7 @@ sentence naming the medicine, which the answer types read the medicine from. Inv
 from __future__ import annotations
 
 from archehr.answerability.kinds import answer_types
-from archehr.data.note_sections import medicine_name
+from archehr.data.note_entries import medicine_name
 from archehr.data.note_split import EntrySentence, note_case, split_note
 from archehr.glossary import load_lexicon
 

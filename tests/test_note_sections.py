@@ -3,9 +3,10 @@ note_layout): each case is written out by hand, with the units a reader would cu
 
 from __future__ import annotations
 
+from archehr.data.note_entries import entry_heads
 from archehr.data.note_layout import line_cells
 from archehr.data.note_pipes import pipe_cells
-from archehr.data.note_sections import entry_heads, is_heading_line, paragraph_labels, section_label
+from archehr.data.note_sections import is_heading_line, paragraph_labels, section_label
 from archehr.data.note_split import split_note
 
 

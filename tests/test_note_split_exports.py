@@ -4,7 +4,7 @@ not yet set, and a plan written as one more field of a report. Every expected sp
 
 from __future__ import annotations
 
-from archehr.data.note_sections import medicine_head
+from archehr.data.note_entries import medicine_head
 from archehr.data.note_sentence_edits import should_join
 from archehr.data.note_split import split_note
 

@@ -3,7 +3,7 @@ over its instruction line at the same depth. Every expected split is written out
 
 from __future__ import annotations
 
-from archehr.data.note_sections import order_over_instruction
+from archehr.data.note_entries import order_over_instruction
 from archehr.data.note_split import split_note
 
 

@@ -213,7 +213,7 @@ def _entry_medicines(named: np.ndarray, concepts: list[Concept], sentences: tupl
     "Ofloxacin 0.3% eye drops Right eye: ...") naming what the entry's medicine, its strength and form, names
     ("ofloxacin", "eye drops"): the split kept the instruction's sentences apart, not their medicine
     (`note_split.EntrySentence`)."""
-    from archehr.data.note_sections import medicine_name
+    from archehr.data.note_entries import medicine_name
 
     index = {s.id: i for i, s in enumerate(sentences)}
     pairs = [(i, index[e]) for i, s in enumerate(sentences) if (e := getattr(s, "entry", "")) in index]

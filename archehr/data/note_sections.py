@@ -3,15 +3,15 @@
 `note_split` asks `paragraph_labels` which lines of a paragraph open with a section label before prose on the
 same line ("HPI: 45 yo M presented with ...": the label is a unit of its own), and `note_wrap` asks
 `is_heading_line` whether a short line is a section's heading ("HOSPITAL COURSE", "Advice") rather than the
-end of a sentence wrapped from the line above, and `entry_heads` / `group_heads` which lines head entries or
-groups of entries set in under them.
+end of a sentence wrapped from the line above (which lines head a medicine's or an order's entry is
+`note_entries`').
 """
 
 from __future__ import annotations
 
 import re
 
-from archehr.data.note_layout import FIELD, ITEM, OPEN_END, ORDER, has_column_gap
+from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 from archehr.data.note_stamps import starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
@@ -44,12 +44,16 @@ _FIELD_NAME = re.compile(r"^(?:Diagnos[ie]s|Principal diagnosis|Reason\b.*|Chief
                          r"|Presenting (?:complaint|problem)"
                          r"|Name|Patient|Pt|Re|DOB|Date\b.*|Referr\w*|Signed\b.*|Seen\b.*|Status"
                          # (a remark's marker heads no section: "Note: Apixaban was withheld for 48 hours ...", nor
-                         # does a report's comment on its results: "Comment: Low sodium is likely from the diuretic.")
+                         # does a report's comment on its results: "Comment: Low sodium is likely from the diuretic.",
+                         # unless it runs on in sentences of prose: `_comment_paragraph`)
                          r"|Note|NB|Comments?)$", re.IGNORECASE)
 # a narrative clause: a subject, then a verb in a tense a report uses, within its first words ("Bilirubin peaked
 # at 15.8", "He is breastfeeding", "Home sleep study 04/2026 showed", "PT, OT and SLP all recommend"); advice
 # ("No driving for 6 weeks", "You can do light activities", "Not until the drain is out") is none
-_NARRATIVE = re.compile(r"^(?!(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b)"
+# (a patient named with a title is a subject too: "Ms. Ortega is a 52-year-old woman ...")
+_ADVICE_OPEN = r"(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b"  # advice's
+_NARRATIVE = re.compile(rf"^(?!{_ADVICE_OPEN})"
+                        r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? (?=[A-Z]))?"
                         r"[A-Z][\w/()-]*(?:, [A-Z][\w/()-]*| (?:and )?[\w/()-]+){0,4}? "
                         r"(?:is|was|were|are|has|had|have|showed|shows|peaked|failed|passed|recommends?|recommended|remains|remained|reports|reported|denies|denied"
                         r"|presented|underwent|received|tolerated|developed|improved|worsened|began|became|revealed)\b")
@@ -68,6 +72,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bD
 
 
 _LONG_SENTENCE = 12  # words
+# a verdict on how a course went, in a phrase with no verb of its own, is the section's value: "Hospital course:
+# Uneventful apart from a wound ooze, settled by day 3." is a field, as "Hospital course: Uncomplicated." is
+_VERDICT_FIELD = re.compile(r"^(?:Uneventful|Uncomplicated|Unremarkable|Straightforward)\b"
+                            r"(?![^.!?]*\b(?:is|are|was|were|has|have|had)\b)")
 
 
 def section_label(line: str, sbar: bool = False) -> int | None:
@@ -83,12 +91,14 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     label = _PROBLEM_LABEL.match(line) or _QUALIFIED_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
+        if label and _comment_paragraph(label.group(1).strip(), line[label.end():].strip()):
+            return label.end()
         if not label or _FIELD_NAME.match(label.group(1).strip()):
             return None
         name = label.group(1).strip()
     rest = line[label.end():].strip()
     first = _SENTENCE_END.split(rest, maxsplit=1)[0]
-    if has_column_gap(rest):
+    if has_column_gap(rest) or _VERDICT_FIELD.match(first):
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
@@ -107,6 +117,18 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
+
+
+def _comment_paragraph(name: str, rest: str) -> bool:
+    """A report's comment written as a paragraph: sentences of prose, more than one ("Comment: Urine protein is in the
+    nephrotic range. Anti-PLA2R sent to the reference laboratory ..."), which the label heads as a section's does; a
+    comment of one sentence, of a value's few words first ("Comment: Calcium raised. Clinician informed ...") or of
+    advice ("Comments: Take it with food. Avoid ...") is the report's field, as a field of advice is."""
+    sentences = _SENTENCE_END.split(rest, maxsplit=1)
+    return bool(re.fullmatch(r"comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
+        and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
+        and not re.match(_ADVICE_OPEN, rest) \
+        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest)
 
 
 def _advice_field(line: str) -> bool:
@@ -312,141 +334,6 @@ def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
             and not _FIELD_NAME.match(name):
         return label.end()
     return end
-
-
-def order_over_instruction(head: str, line: str) -> bool:
-    """Is `head` an order named with its colon and no instruction ("CONTINUE: aspirin 81 mg", "STOP: caffeine
-    citrate") and `line`, at the same depth under it, that order's instruction, one sentence or more ("Take 1
-    tablet by mouth at bedtime.")? Such a pair is one entry, as a drug's line with its instruction set in under it
-    is; a heading ("LABS"), another order or a field after it is none."""
-    head, line = head.strip(), line.strip()
-    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None and _instruction_under(head, line)
-
-
-def _instruction_under(head: str, line: str) -> bool:
-    return not head.endswith((".", "!", "?", ":", ";")) and bool(re.match(r"[A-Z]", line)) \
-        and line.endswith((".", "!", "?")) and not ORDER.match(line) and not FIELD.match(line)
-
-
-def medicine_over_instruction(head: str, line: str) -> bool:
-    """Is `head` a medicine named with its strength or its form and no instruction ("ibuprofen 600 mg tablet",
-    "prenatal vitamin tablet") and `line`, at the same depth under it, an instruction to the patient ("Take 1
-    tablet by mouth every 6 hours.", "You no longer need this medicine.")? In a list of such pairs each pair is
-    one entry (`entry_heads`), as an order with its instruction is."""
-    head, line = head.strip(), line.strip()
-    return bool(_MEDICINE_LINE.match(head)) and bool(_INSTRUCTION.match(line)) and _instruction_under(head, line)
-
-
-# a medicine named with its strength or its form, no more: "acetaminophen-codeine 300-30 mg tablet", "prenatal
-# vitamin tablet"; an instruction that a patient is given about it: "Take 1 capsule ...", "You no longer need it."
-_MEDICINE_LINE = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,6}? (?:\d[\d.,/-]* ?(?:mg|mcg|g|mL|units?|mEq)"
-                            r"(?: [a-z]+)?|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
-                            r"|ointment|drops|spray|injection|pen|(?:pen |auto-?)?injector|(?:pre-?filled )?syringe))$")
-_INSTRUCTION = re.compile(r"^(?:Take|Give|Inject|Apply|Use|Inhale|Insert|Place|Put|Spray|Chew|Dissolve|Swallow"
-                          r"|You|Do not|Don't)\b")
-
-
-# a drug's strength or form somewhere in a line: "1% eye drops", "400 units", "2.5 mg", "800-160 mg tablet"
-_STRENGTH_OR_FORM = re.compile(r"(?<![\w.])\d[\d.,/-]*\s?(?:mg|mcg|micrograms?|g|mL|units?|IU|mEq|%)(?![\w])"
-                               r"|\b(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream|ointment"
-                               r"|drops|spray|injection|pen|gel)\b", re.IGNORECASE)
-
-
-def medicine_head(line: str) -> bool:
-    """Does a line head a medicine's entry: a drug named with its strength or form ("Ofloxacin 0.3% eye drops",
-    "cephalexin 500 mg capsule"), or an order naming a drug ("STOP ibuprofen (Advil, Motrin)", "NEW: insulin NPH
-    8 units"), ending no sentence? A list item, a timed entry and a field are no medicine's head: each keeps the
-    sentences of the lines under it apart ("- Prednisolone 30 mg" + "   5-day course. No need to taper.")."""
-    line = line.strip()
-    if ITEM.match(line) or starts_with_stamp(line) or line.endswith((".", "!", "?", ":", ";")):
-        return False
-    if ORDER.match(line):
-        return len(line.split()) >= 2
-    return not FIELD.match(line) and bool(_STRENGTH_OR_FORM.search(line))
-
-
-# a medicine named first, with its strength or form within its first five words ("Ofloxacin 0.3% eye drops Right eye:
-# ...", "naloxone (NARCAN) 4 mg nasal spray Spray ...", "Olanzapine 2.5 mg STOPPED."), or an order naming a drug
-_MEDICINE_FIRST = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,3}? (?:\d[\d.,/-]* ?(?:mg|mcg|micrograms?|g|mL|units?"
-                             r"|IU|mEq|%)(?![\w])|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
-                             r"|ointment|drops|spray|injection|pen|gel)\b)")
-
-
-# the form words after a strength that still name the medicine ("0.3% eye drops", "81 mg EC tablet", "4 mg nasal spray")
-_FORM_AFTER = re.compile(r"(?: (?:eye|ear|nasal|oral|topical|EC|ER|XL|SR|MR|extended-release|chewable|sublingual"
-                         r"|tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream|ointment|drops|spray"
-                         r"|injection|pen|gel|film))+")
-
-
-def medicine_name(sentence: str) -> str:
-    """The medicine a unit's first sentence opens with, its strength and form ("Ofloxacin 0.3% eye drops" of
-    "Ofloxacin 0.3% eye drops Right eye: 1 drop ...", "START aspirin 81 mg tablet" of "START aspirin 81 mg tablet Take
-    1 ..."); "" when it opens with none."""
-    body = ITEM.sub("", " ".join(sentence.split()), count=1)
-    m = _MEDICINE_FIRST.match(body)
-    if m is None:
-        return " ".join(body.split()[:4]) if ORDER.match(body) else ""
-    form = _FORM_AFTER.match(body, m.end())
-    return body[:form.end() if form else m.end()]
-
-
-def opens_medicine_entry(kind: str, sentence: str, wrapped: bool) -> bool:
-    """Does a unit's first sentence name the medicine its later sentences are about: a medicine's entry (`kind`
-    "entry"), or a list item, a row, a field or a line of its own (not prose `wrapped` over lines) that opens with a
-    medicine and its strength or form, or with an order naming a drug ("START aspirin 81 mg tablet Take 1 tablet
-    daily." + "Keep taking this lifelong.")?"""
-    if kind == "entry":
-        return True
-    if kind in ("header", "page", "appointment", "lab") or (kind == "text" and wrapped):
-        return False
-    body = ITEM.sub("", sentence.strip(), count=1)
-    if ORDER.match(body):
-        return len(body.split()) >= 2
-    # (a line of prose opens with its medicine's name in a capital: "Olanzapine 2.5 mg STOPPED. You told us ...", not
-    # "She was given aspirin 300 mg ..." nor a dictation's "i have started donepezil 5 mg ...")
-    if kind == "text" and not re.match(r"[A-Z][a-z-]+(?: [a-z-]+)? (?:\(|\d)", body):
-        return False
-    return bool(_MEDICINE_FIRST.match(body))
-
-
-def entry_heads(raw: list[str]) -> set[int]:
-    """The lines of a paragraph (indentation kept) that head entries: lines with lines set in deeper under
-    them, when two or more at one depth have ("Amoxicillin ..." + "   Give 8.5 mL ...", "Acetaminophen ..." +
-    "   Give 7 mL ..."); one such line alone may be a heading over items ("Diagnoses" + "   Pneumonia"), unless it
-    names a medicine with its strength or form ("Salbutamol 100 micrograms inhaler" + "    Day 1: 6 puffs ...")."""
-    leads = [len(x) - len(x.lstrip()) for x in raw]
-    heads = [i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and not HEADER_ONLY.match(raw[i].strip())]
-    heads = {i for i in heads if any(j != i and leads[j] == leads[i] for j in heads)}
-    # an order with its instruction set in under it heads an entry alone ("START midodrine 5 mg" + "   Take it 30
-    # min before dialysis."); over lines with no full stop it heads a group ("STOP these" + "   aspirin 81 mg"); a
-    # medicine over its instruction set in under it heads an entry alone too ("Vitamin D 400 units" + "   Give 1 drop.")
-    # (an instruction to the patient needs no full stop: "START Biktarvy 50/200/25 mg tablet" + "   Take 1 tablet by
-    # mouth once a day for 28 days")
-    return heads | {i for i in range(len(raw) - 1) if ORDER.match(raw[i].strip()) and leads[i + 1] > leads[i]
-                    and (raw[i + 1].rstrip().endswith(".") or _INSTRUCTION.match(raw[i + 1].strip()))
-                    and not raw[i].rstrip().endswith(":")} \
-        | {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] and order_over_instruction(raw[i], raw[i + 1])} \
-        | {i for i in range(len(raw) - 1)
-           if leads[i + 1] > leads[i] and medicine_over_instruction(raw[i], raw[i + 1])} \
-        | _medicine_heads(raw, leads) \
-        | {i for i in range(len(raw) - 1) if leads[i + 1] > leads[i] and medicine_head(raw[i])
-           and not ORDER.match(raw[i].strip())}
-
-
-def _medicine_heads(raw: list[str], leads: list[int]) -> set[int]:
-    """The medicines over their instructions at one depth, set in under a heading, when a paragraph lists two or
-    more ("  ibuprofen 600 mg tablet" + "  Take 1 tablet ...", "  docusate 100 mg capsule" + "  Take 1 capsule ...").
-    One such pair alone, or pairs flush with their heading, may be an export's lines, each a unit ("aspirin 81 mg EC
-    tablet" + "You are now on apixaban, ...")."""
-    pairs = {i for i in range(len(raw) - 1) if leads[i + 1] == leads[i] > min(leads)
-             and medicine_over_instruction(raw[i], raw[i + 1])}
-    return pairs if len(pairs) >= 2 else set()
-
-
-def group_heads(raw: list[str], heads: set[int]) -> set[int]:
-    """Entry heads whose next line heads entries set in deeper still: a heading over a group of entries
-    ("STOP taking these medications" + "    ibuprofen 200 mg tablet" + "        Reason: ..."), a unit alone."""
-    return {i for i in heads if i + 1 in heads and not raw[i].rstrip().endswith((".", ",", ";"))}
 
 
 # a heading: one to five words, each opening in a capital (joining words aside), no digit, no punctuation but

@@ -86,7 +86,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # an initial after a word that names who did it, before a surname ("Entries by R." + "Penhaligon unless stated.",
     # "seen with K." + "Osei today"); "... by group B." + "Next ..." ends a sentence, a letter after no such word
-    if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?\s+[a-z]", n):
+    # (a credential after a comma too: "... with A." + "Rahman, NP, to review ...")
+    if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
+            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \

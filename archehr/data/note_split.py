@@ -28,9 +28,10 @@ from dataclasses import dataclass
 
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_doc_stamps import doc_stamp_cuts
+from archehr.data.note_entries import opens_medicine_entry
 from archehr.data.note_layout import ITEM, ORDER_COLUMN
 from archehr.data.note_ocr import is_double_spaced, single_spaced
-from archehr.data.note_sections import opens_medicine_entry, soap_letters_apart, writes_labelled_paragraphs
+from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
 from archehr.data.note_spacy import SPACY_FIX, spacy_available, spacy_segmenter
 from archehr.data.note_units import LEADING_NUMBER, SECTION_LETTER, Unit, units

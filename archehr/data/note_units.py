@@ -12,6 +12,13 @@ import re
 from dataclasses import dataclass, field
 
 from archehr.data.note_blocks import appointment_blocks, is_result_block
+from archehr.data.note_entries import (
+    entry_heads,
+    group_heads,
+    medicine_head,
+    medicine_over_instruction,
+    order_over_instruction,
+)
 from archehr.data.note_field_wraps import wrapped_field
 from archehr.data.note_layout import (
     FIELD,
@@ -27,16 +34,7 @@ from archehr.data.note_layout import (
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
 from archehr.data.note_pipes import pipe_cells, table_lines
-from archehr.data.note_sections import (
-    HEADER_ONLY,
-    entry_heads,
-    group_heads,
-    heading_line,
-    medicine_head,
-    medicine_over_instruction,
-    order_over_instruction,
-    paragraph_labels,
-)
+from archehr.data.note_sections import HEADER_ONLY, heading_line, paragraph_labels
 from archehr.data.note_stamps import MONTH_NAME, is_entry_head, is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
 
@@ -277,9 +275,9 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
 
 
 def _among_fields(para: _Paragraph, index: int) -> bool:
-    """Is a line of fields directly above or below line `index` ("Provider: Dr A. Lee", "Jo Ruiz    DOB: 01/02/1990")?"""
-    near = [para.text[a:b].strip() for a, b in para.lines[max(index - 1, 0):index + 2]]
-    return any(x and (FIELD.match(x) or len(field_cells(x)) > 1) for k, x in enumerate(near) if k != min(index, 1))
+    """Is a line of fields directly above or below line `index` ("Provider: Dr A. Lee", "Jo Ruiz    DOB: 1/2/1990")?"""
+    near = [para.text[a:b].strip() for k, (a, b) in enumerate(para.lines) if abs(k - index) == 1]
+    return any(FIELD.match(x) or len(field_cells(x)) > 1 for x in near)
 
 
 def _after_label(para: _Paragraph, walk: _Walk, index: int, s: int, e: int, lead: int) -> int:
