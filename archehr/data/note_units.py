@@ -165,7 +165,8 @@ class _Paragraph:
     heads: set[int]  # lines that head an entry
     groups: set[int]  # lines that head a group of entries
     named: list[int | None]  # the length of a section label opening the line, if any
-    phrases: bool = False  # three lines or more, each opening in a capital, none ending a sentence: a list of lines
+    phrases: bool = False  # three lines or more (two under a heading), each opening in a capital, none ending a
+    # sentence: a list of lines
     running: frozenset[str] = frozenset()  # a PDF copy's header or footer lines printed again on each page
 
     def next_line(self, index: int) -> str:
