@@ -19,6 +19,15 @@ marker and adds no word to the question's: a diagnosis that only restates the as
 coeliac disease": "Coeliac disease.") is no reason for it. A medicine row opening with its action ("HOLD furosemide
 40 mg OM") takes the reason the heading over it gives ("Meds held (kidney injury, sick day rules):"). A short lab
 value row whose only cue is a finding word ("Fasting glucose 141 mg/dL (high)") says what was found, not why.
+A cause told beside the first line counts too, where the note's layout ties it to that line: the next line of the
+same item, when it opens no new item, gives no order and takes no step of its own (`next_reason`: "STOP sotalol"
+then "It can bring on a slow heart rate"; "Reason: ..."; a change row's lab value against its target), the head of
+a row the first line ends (`wrapped_reason`: "... (not needed with apixaban) -" then "Status: STOPPED"), a finding
+just before a step (`found_before`: "Comment: ferritin very low." then "Referral ... is advised"), a reason field
+of the same block of fields (`field_reason`: "Procedure: ...", "Date: ...", "Reason: ..."). A row with no reason
+whose neighbours are other rows with theirs keeps none. Further forms: a harm or a part in a result ("can bring on
+wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", the patient's wish ("not
+keen on", "declined"), a lab value beside a step on the same line ("eGFR 28 mL/min - metformin halved").
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
 nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
@@ -230,6 +239,10 @@ def next_reason(i: int, texts: Sequence[str]) -> bool:
     return bool(_ACTION_ROW.match(texts[i]) and re.search(rf"{_LAB_VALUE}[^.;]*\btarget\b", t, re.I))
 
 
+# a dose: a row of its own, not the tail of the row above
+_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b", re.I)
+
+
 def wrapped_reason(i: int, texts: Sequence[str]) -> bool:
     """Sentence `i` ends a row begun on the line before it (that line ends in a dash, a comma or an open bracket:
     "Aspirin 75 mg daily (not needed with apixaban) -" then "Status: STOPPED"), and the whole row holds a cause."""
@@ -239,7 +252,6 @@ def wrapped_reason(i: int, texts: Sequence[str]) -> bool:
     return bool(re.search(r"(?:\s[-–—]|,|\()$", before)) and has_cause(before + " " + " ".join(texts[i].split()))
 
 
-_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b", re.I)
 # a step taken on a finding: a referral, a request, a medicine added or prescribed, a clinician told
 _STEP_TAKEN = re.compile(r"\b(?:referr?(?:al|ed)|requested|added?|prescribed|informed|started|"
                          r"stopped|switched|changed)\b", re.I)
