@@ -164,6 +164,7 @@ def test_cause_forms_of_harm_share_wish_and_a_lab_value_beside_a_step() -> None:
     assert has_cause("Folate below reference range; B12 level added on to the sample.")
     assert has_cause("eGFR 31 mL/min - gliclazide halved.")
     assert has_cause("Lithium reduced to 400 mg; level 1.3 mmol/L.")
+    assert has_cause("The cyst is small and harmless and does not need removing.")
     # a step with a dose and no value, a value with no step
     assert not has_cause("Gliclazide halved to 40 mg.")
     assert not has_cause("Haemoglobin 98 g/L on admission.")
@@ -208,3 +209,13 @@ def test_a_rows_tail_a_step_after_its_finding_and_a_reason_field_of_the_same_blo
     assert not says_no_cause(0, block, none, "why the knee op")
     apart = ["Operation: Right knee arthroscopy", "Date: 03/03/2031", "Surgeon: Mr A", "Anaesthetic: general"]
     assert says_no_cause(0, apart, none, "why the knee op")
+
+
+def test_rows_under_a_findings_heading_are_what_was_found() -> None:
+    none = np.zeros((1, 4), dtype=bool)
+    texts = ["Procedure: Laparoscopic cholecystectomy", "Findings:", "- Thick-walled gallbladder full of stones",
+             "- Normal liver"]
+    assert not says_no_cause(2, texts, none, "why did they take out her gallbladder")
+    listed = ["Procedure: Laparoscopic cholecystectomy", "Drains:", "- One drain left in the gallbladder bed",
+              "- Removed on day 1"]
+    assert says_no_cause(2, listed, none, "why the drain")

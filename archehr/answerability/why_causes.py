@@ -26,8 +26,9 @@ a row the first line ends (`wrapped_reason`: "... (not needed with apixaban) -" 
 just before a step (`found_before`: "Comment: ferritin very low." then "Referral ... is advised"), a reason field
 of the same block of fields (`field_reason`: "Procedure: ...", "Date: ...", "Reason: ..."). A row with no reason
 whose neighbours are other rows with theirs keeps none. Further forms: a harm or a part in a result ("can bring on
-wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", the patient's wish ("not
-keen on", "declined"), a lab value beside a step on the same line ("eGFR 28 mL/min - metformin halved").
+wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", "is small and does not
+need a scan", the patient's wish ("not keen on", "declined"), a lab value beside a step on the same line ("eGFR 28
+mL/min - metformin halved"), a row under a "Findings:" heading.
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
 nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
@@ -120,6 +121,8 @@ _FURTHER = re.compile(
     r"\bslows? (?:down )?(?:the |your |his |her |their )?(?:[\w-]+ )?(?:healing|recovery)\b|"
     r"\b(?:adding|contribut\w+) to\b|"
     r"\bno (?:further |more )?(?:[\w-]+ ){0,2}(?:needed|required|necessary|indicated) (?:as|because|since|given)\b|"
+    r"\b(?:small|minor|mild|slight|normal|stable|benign|harmless)\b[^.;]{0,30}\b(?:and|so)\b[^.;]{0,15}?"
+    r"\b(?:does not|doesn't|do not|don't|did not|didn't|will not|won't) (?:need|require|warrant)\b|"
     r"\b(?:not keen|did not want|does not want|doesn't want|didn't want|(?:does|did) not wish|declined)\b|"
     # a lab value and a step on the same line ("B12 below reference range; methylmalonic acid added", "metformin
     # halved, eGFR 28 mL/min"): the value is the step's reason
@@ -199,13 +202,15 @@ _ACTION_ROW = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:stop(?:ped)?|hold|held|withh[eo
 def heading_reason(i: int, texts: Sequence[str]) -> bool:
     """The nearest heading over sentence `i` (a line ending in a colon, at most `HEADING_REACH` lines up) gives a
     reason: a cause marker (`has_cause`) or a reason in brackets ("Meds HELD (AKI, sick day rules):" over "HOLD
-    furosemide 40 mg OM"), when `i` is a medicine row opening with its action (`_ACTION_ROW`)."""
-    if not _ACTION_ROW.match(texts[i]):
-        return False
+    furosemide 40 mg OM"), when `i` is a medicine row opening with its action (`_ACTION_ROW`); or the heading is
+    "Findings:" or "Indication:" (what was found is the reason for what was done), over any row."""
+    action = bool(_ACTION_ROW.match(texts[i]))
     for j in range(i - 1, max(i - 1 - HEADING_REACH, -1), -1):
         t = " ".join(texts[j].split())
         if _HEADING_LINE.match(t):
-            return bool(_BRACKET_REASON.search(t)) or has_cause(t)
+            if re.match(r"^\W*(?:findings?|indications?)\W*$", t, re.I):  # the rows under it are what was found
+                return True
+            return action and (bool(_BRACKET_REASON.search(t)) or has_cause(t))
     return False
 
 
