@@ -153,3 +153,69 @@ def test_review_flags_reads_a_why_questions_named_concepts_once(monkeypatch) -> 
     assert calls == [question]
     rows = review.NamedConcepts(question, split).rows
     assert not rows.flags.writeable  # (what one rule reads, the next reads unchanged)
+
+
+def test_cause_forms_of_harm_share_wish_and_a_lab_value_beside_a_step() -> None:
+    assert has_cause("Betablockers can bring on an asthma attack.")
+    assert has_cause("Explained that vaping slows bone healing.")
+    assert has_cause("Her low iron is probably adding to the breathlessness.")
+    assert has_cause("Finish the course; no further antibiotics needed as the scan is clear.")
+    assert has_cause("She is not keen on the injections for now.")
+    assert has_cause("Folate below reference range; B12 level added on to the sample.")
+    assert has_cause("eGFR 31 mL/min - gliclazide halved.")
+    assert has_cause("Lithium reduced to 400 mg; level 1.3 mmol/L.")
+    assert has_cause("The cyst is small and harmless and does not need removing.")
+    # a step with a dose and no value, a value with no step
+    assert not has_cause("Gliclazide halved to 40 mg.")
+    assert not has_cause("Haemoglobin 98 g/L on admission.")
+
+
+def test_a_cause_in_the_next_line_of_the_same_item() -> None:
+    none = np.zeros((1, 4), dtype=bool)
+    told = ["Medicines:", "STOP sotalol 80 mg.", "It can bring on a slow heart rate with her new tablet.",
+            "START apixaban 5 mg twice daily."]
+    assert not says_no_cause(1, told, none, "why did they stop my sotalol")
+    reason = ["Medicines:", "CHANGE sertraline 50 mg -> 100 mg.", "Reason: low mood still present.",
+              "STOP zopiclone 7.5 mg."]
+    assert not says_no_cause(1, reason, none, "why did they up the sertraline")
+    valued = ["Medicines:", "CHANGE pravastatin 20 mg -> rosuvastatin 20 mg.", "LDL 3.9 mmol/L, target below 2.0.",
+              "CONTINUE aspirin 75 mg."]
+    assert not says_no_cause(1, valued, none, "why the new statin")
+    # the next row of the list, an order, or a finding only is no reason for this row
+    rows = ["Medicines:", "START omeprazole 20 mg daily.", "START furosemide 40 mg daily to clear the fluid.",
+            "STOP naproxen 250 mg."]
+    assert says_no_cause(1, rows, none, "why omeprazole")
+    ordered = ["Medicines:", "STOP ibuprofen 400 mg.", "Use paracetamol 1 g four times a day for pain instead.",
+               "Follow-up:"]
+    assert says_no_cause(1, ordered, none, "why stop ibuprofen")
+    stepped = ["Plan:", "Repeat the potassium in a week.", "TSH is raised, so a T4 has been added on.", "Review:"]
+    assert says_no_cause(1, stepped, none, "why repeat the potassium")
+    found = ["Results:", "Repeat the chest X-ray in 6 weeks.", "Her CRP was 12 and the white count was normal.", "End"]
+    assert says_no_cause(1, found, none, "why another x-ray")
+
+
+def test_a_rows_tail_a_step_after_its_finding_and_a_reason_field_of_the_same_block() -> None:
+    none = np.zeros((1, 4), dtype=bool)
+    wrapped = ["Medicines:", "Clopidogrel 75 mg daily (not needed with the new anticoagulant) -", "Status: STOPPED",
+               "Bisoprolol 2.5 mg daily - Status: UNCHANGED"]
+    assert not says_no_cause(2, wrapped, none, "why did they stop clopidogrel")
+    assert says_no_cause(3, wrapped, none, "why bisoprolol")  # a row of its own after the wrapped one
+    found = ["Results:", "Comment: Ferritin very low.", "Referral to the iron infusion clinic is advised.", "End"]
+    assert not says_no_cause(2, found, none, "why the infusion clinic")
+    purpose = ["Medicines:", "Protects the stomach while on steroids.", "Omeprazole 20 mg prescribed.", "End"]
+    assert says_no_cause(2, purpose, none, "why omeprazole")  # another row's purpose above, no finding
+    block = ["Operation: Right knee arthroscopy", "Date: 03/03/2031", "Reason: locked knee from a torn meniscus.",
+             "Surgeon: Mr A"]
+    assert not says_no_cause(0, block, none, "why the knee op")
+    apart = ["Operation: Right knee arthroscopy", "Date: 03/03/2031", "Surgeon: Mr A", "Anaesthetic: general"]
+    assert says_no_cause(0, apart, none, "why the knee op")
+
+
+def test_rows_under_a_findings_heading_are_what_was_found() -> None:
+    none = np.zeros((1, 4), dtype=bool)
+    texts = ["Procedure: Laparoscopic cholecystectomy", "Findings:", "- Thick-walled gallbladder full of stones",
+             "- Normal liver"]
+    assert not says_no_cause(2, texts, none, "why did they take out her gallbladder")
+    listed = ["Procedure: Laparoscopic cholecystectomy", "Drains:", "- One drain left in the gallbladder bed",
+              "- Removed on day 1"]
+    assert says_no_cause(2, listed, none, "why the drain")

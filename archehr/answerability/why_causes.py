@@ -19,6 +19,16 @@ marker and adds no word to the question's: a diagnosis that only restates the as
 coeliac disease": "Coeliac disease.") is no reason for it. A medicine row opening with its action ("HOLD furosemide
 40 mg OM") takes the reason the heading over it gives ("Meds held (kidney injury, sick day rules):"). A short lab
 value row whose only cue is a finding word ("Fasting glucose 141 mg/dL (high)") says what was found, not why.
+A cause told beside the first line counts too, where the note's layout ties it to that line: the next line of the
+same item, when it opens no new item, gives no order and takes no step of its own (`next_reason`: "STOP sotalol"
+then "It can bring on a slow heart rate"; "Reason: ..."; a change row's lab value against its target), the head of
+a row the first line ends (`wrapped_reason`: "... (not needed with apixaban) -" then "Status: STOPPED"), a finding
+just before a step (`found_before`: "Comment: ferritin very low." then "Referral ... is advised"), a reason field
+of the same block of fields (`field_reason`: "Procedure: ...", "Date: ...", "Reason: ..."). A row with no reason
+whose neighbours are other rows with theirs keeps none. Further forms: a harm or a part in a result ("can bring on
+wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", "is small and does not
+need a scan", the patient's wish ("not keen on", "declined"), a lab value beside a step on the same line ("eGFR 28
+mL/min - metformin halved"), a row under a "Findings:" heading.
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
 nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
@@ -62,6 +72,12 @@ _MORE = re.compile(
     r"\b(?:until|till) (?:the |his |her |your |their |its |it |she |he |they )?\w+ (?:\w+ )?"
     r"(?:recover|heal|settle|improv|resolv|clear|return|normali[sz])\w*",
     re.I | re.M)
+# a lab value with its unit, or a value against its range ("below reference range", "above target")
+_LAB_VALUE = (r"(?:\d(?:\.\d+)?\s*(?:mmol/l|[uµ]mol/l|mg/dl|g/dl|g/l|i?u/l|ng/ml|pmol/l|nmol/l|meq/l|ml/min|kpa)\b|"
+              r"\b(?:below|above|outside|out of) (?:the )?(?:reference|normal|target)\b)")
+# a step done to a medicine or a test ("added", "halved", "held")
+_STEP_DONE = (r"\b(?:added|started|stopped|held|withheld|paused|increased|reduced|decreased|lowered|halved|doubled|"
+              r"changed|switched|adjusted|omitted)\b")
 # cause and purpose in further forms: shorthand ("2/2 pyelonephritis", "c/b AKI requiring CRRT"), a purpose
 # ("as a bridge", "to stop her moving the shoulder", "so Maya can rest", "for the protein in the urine"), a
 # condition met ("once her temperature had been normal"), a harm ("it made you feel too sleepy", "can add to
@@ -97,7 +113,21 @@ _FURTHER = re.compile(
     r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
     rf"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+(?!{SCHEDULE_COMMENT})"
     r"[a-z]\w+ \w+|"
-    r"\b(?:lowered|raised|reduced|increased|decreased|stopped|held|changed)\b[^(\n]*\([^)]*[a-z]{3}[^)]*\)",
+    r"\b(?:lowered|raised|reduced|increased|decreased|stopped|held|changed)\b[^(\n]*\([^)]*[a-z]{3}[^)]*\)|"
+    # a harm or a part in a result ("beta-blockers can bring on wheeze", "smoking slows wound healing", "this is
+    # probably adding to your tiredness"), a negative need with its reason ("no further antibiotics needed as ..."),
+    # the patient's own wish ("he is not keen on a drain", "she declined the implant")
+    r"\b(?:can|may|could|might|will|would) (?:bring on|trigger|provoke|set off|aggravate)\b|"
+    r"\bslows? (?:down )?(?:the |your |his |her |their )?(?:[\w-]+ )?(?:healing|recovery)\b|"
+    r"\b(?:adding|contribut\w+) to\b|"
+    r"\bno (?:further |more )?(?:[\w-]+ ){0,2}(?:needed|required|necessary|indicated) (?:as|because|since|given)\b|"
+    r"\b(?:small|minor|mild|slight|normal|stable|benign|harmless)\b[^.;]{0,30}\b(?:and|so)\b[^.;]{0,15}?"
+    r"\b(?:does not|doesn't|do not|don't|did not|didn't|will not|won't) (?:need|require|warrant)\b|"
+    r"\b(?:not keen|did not want|does not want|doesn't want|didn't want|(?:does|did) not wish|declined)\b|"
+    # a lab value and a step on the same line ("B12 below reference range; methylmalonic acid added", "metformin
+    # halved, eGFR 28 mL/min"): the value is the step's reason
+    rf"{_LAB_VALUE}[^.\n]{{0,60}}?(?:[;,]|\s[-–—])\s*[^.\n]{{0,40}}?{_STEP_DONE}|"
+    rf"{_STEP_DONE}[^.\n]{{0,60}}?[;,:–—-]\s*[^.\n]{{0,30}}?{_LAB_VALUE}",
     re.I | re.M)
 
 
@@ -130,7 +160,8 @@ def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str
     # AUROC 0.810 -> 0.811; with `value_only`, why caught 67.5 both, AUROC 0.813)
     # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
     # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
-    if (has_cause(texts[i]) and not value_only(texts[i])) or heading_reason(i, texts):
+    if (has_cause(texts[i]) and not value_only(texts[i])) or heading_reason(i, texts) or next_reason(i, texts) \
+            or wrapped_reason(i, texts) or found_before(i, texts) or field_reason(i, texts):
         return False
     if not why.diagnosis_lines(list(texts))[i]:
         return True
@@ -171,11 +202,101 @@ _ACTION_ROW = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:stop(?:ped)?|hold|held|withh[eo
 def heading_reason(i: int, texts: Sequence[str]) -> bool:
     """The nearest heading over sentence `i` (a line ending in a colon, at most `HEADING_REACH` lines up) gives a
     reason: a cause marker (`has_cause`) or a reason in brackets ("Meds HELD (AKI, sick day rules):" over "HOLD
-    furosemide 40 mg OM"), when `i` is a medicine row opening with its action (`_ACTION_ROW`)."""
-    if not _ACTION_ROW.match(texts[i]):
-        return False
+    furosemide 40 mg OM"), when `i` is a medicine row opening with its action (`_ACTION_ROW`); or the heading is
+    "Findings:" or "Indication:" (what was found is the reason for what was done), over any row."""
+    action = bool(_ACTION_ROW.match(texts[i]))
     for j in range(i - 1, max(i - 1 - HEADING_REACH, -1), -1):
         t = " ".join(texts[j].split())
         if _HEADING_LINE.match(t):
-            return bool(_BRACKET_REASON.search(t)) or has_cause(t)
+            if re.match(r"^\W*(?:findings?|indications?)\W*$", t, re.I):  # the rows under it are what was found
+                return True
+            return action and (bool(_BRACKET_REASON.search(t)) or has_cause(t))
+    return False
+
+
+# a line opening a new item of a list or a plan: a bullet, a number, a box, a number word ("two."); a row's own
+# reason line comes under the row, before the next item
+_NEW_ITEM = re.compile(r"^\W*(?:[-•*▪◦·>]\s|\d+[.)]\s|\[[ xX]?\]|"
+                       r"(?:one|two|three|four|five|six|seven|eight|nine|ten)\.\s)", re.I)
+# a line holding a step of its own: its cause is that step's ("TSH is raised, so a free T4 has been added")
+_OWN_STEP = re.compile(_STEP_DONE + r"|\b(?:given|prescribed|referred|requested|booked|arranged|restarted|resumed|"
+                       r"continued?|start|stop|hold|increase|reduce)\b", re.I)
+
+
+def next_reason(i: int, texts: Sequence[str]) -> bool:
+    """The sentence after `i` says why in the same item: it opens no new item or heading, gives no order and takes
+    no step of its own (`firm_answers.order_share`), and holds a cause ("STOP propranolol 40 mg." then "Beta-blockers
+    can bring on wheeze."), a labelled reason ("Reason: ...") or a lab value against its target. A row with no
+    reason whose neighbours are the next rows keeps none."""
+    if i + 1 >= len(texts):
+        return False
+    t = " ".join(texts[i + 1].split())
+    if gives_reason(t) or re.match(rf"^\W*(?:{CAUSE_LABELS})\s*:\s*\S", t, re.I):
+        return True
+    if _NEW_ITEM.match(t) or _HEADING_LINE.match(t) or _OWN_STEP.search(t) or firm.order_share([t])[0] < 1:
+        return False
+    from archehr.answerability.holds import HOLDS
+
+    # a weak or soft cue alone (a finding word, "was normal") is the next finding, not this line's reason
+    if float(firm.cause_strength([t], HOLDS["why"])[0]) >= 1 or _MORE.search(t) or _FURTHER.search(t):
+        return True
+    # a change row's result line ("CHANGE simvastatin -> atorvastatin" then "LDL 4.2 mmol/L, target below 1.8")
+    return bool(_ACTION_ROW.match(texts[i]) and re.search(rf"{_LAB_VALUE}[^.;]*\btarget\b", t, re.I))
+
+
+# a dose: a row of its own, not the tail of the row above
+_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b", re.I)
+
+
+def wrapped_reason(i: int, texts: Sequence[str]) -> bool:
+    """Sentence `i` ends a row begun on the line before it (that line ends in a dash, a comma or an open bracket:
+    "Aspirin 75 mg daily (not needed with apixaban) -" then "Status: STOPPED"), and the whole row holds a cause."""
+    if i == 0 or _NEW_ITEM.match(texts[i]) or _DOSE.search(texts[i]):  # (a row of its own, not a row's tail)
+        return False
+    before = " ".join(texts[i - 1].split())
+    return bool(re.search(r"(?:\s[-–—]|,|\()$", before)) and has_cause(before + " " + " ".join(texts[i].split()))
+
+
+# a step taken on a finding: a referral, a request, a medicine added or prescribed, a clinician told
+_STEP_TAKEN = re.compile(r"\b(?:referr?(?:al|ed)|requested|added?|prescribed|informed|started|"
+                         r"stopped|switched|changed)\b", re.I)
+# a finding or an impression: "Comment: calcium raised", "Outcome: referable maculopathy", "consistent with ...",
+# "this looks like a wound infection", "HbA1c has gone up"
+_FOUND = re.compile(r"^\W*(?:comments?|outcome|impression|conclusion|result|assessment)\s*:\s*\S|"
+                    r"\b(?:consistent with|in keeping with|suggestive of|looks? like|likely|showed|shows)\b", re.I)
+
+
+def found_before(i: int, texts: Sequence[str]) -> bool:
+    """Sentence `i` takes a step (`_STEP_TAKEN`: "Referral to the liver nurse is advised") right after a line giving
+    the finding it answers (`_FOUND` or a finding word of `firm_answers`: "Comment: hepatitis C RNA detected"), a
+    line of no step or order of its own and no heading or new item."""
+    if i == 0 or not _STEP_TAKEN.search(texts[i]) or _NEW_ITEM.match(texts[i]):
+        return False
+    t = " ".join(texts[i - 1].split())
+    if _NEW_ITEM.match(t) or _HEADING_LINE.match(t) or _OWN_STEP.search(t) or firm.order_share([t])[0] < 1:
+        return False
+    from archehr.answerability.holds import HOLDS
+
+    # (a finding only: a firm cause on the line before is most often another row's own reason, "Prevents clots")
+    return bool(_FOUND.search(t)) or 0 < float(firm.cause_strength([t], HOLDS["why"])[0]) <= firm.W_WEAK
+
+
+# a field naming what was done: "Procedure: ...", "Operation: ...", "Referral to: ..."
+_DONE_FIELD = re.compile(r"^\W*(?:procedures?|operations?|surgery|procedure performed|referral(?: to)?|test|scan|"
+                         r"investigations?)\s*:\s*\S", re.I)
+_FIELD = re.compile(r"^\W*[A-Za-z][\w /()-]{1,30}:\s*\S")
+FIELD_REACH = 3  # the fields of one block a reason field is read across
+
+
+def field_reason(i: int, texts: Sequence[str]) -> bool:
+    """Sentence `i` is a field naming what was done ("Procedure: lumbar fusion") and a reason field of the same block
+    of fields follows within `FIELD_REACH` lines ("Date: ...", then "Reason: slipped disc with leg pain")."""
+    if not _DONE_FIELD.match(texts[i]):
+        return False
+    for j in range(i + 1, min(i + 1 + FIELD_REACH, len(texts))):
+        t = " ".join(texts[j].split())
+        if gives_reason(t):
+            return True
+        if not _FIELD.match(t):
+            return False
     return False
