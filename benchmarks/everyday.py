@@ -208,7 +208,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "BX": ("heldout-bx/raw/questions.yaml",), "BY": ("heldout-by/raw/questions.yaml",),
            "BZ": ("heldout-bz/raw/questions.yaml",), "CA": ("heldout-ca/raw/questions.yaml",),
            "CB": ("heldout-cb/raw/questions.yaml",), "CC": ("heldout-cc/raw/questions.yaml",),
-           "CD": ("heldout-cd/raw/questions.yaml",), "CE": ("heldout-ce/raw/questions.yaml",)}
+           "CD": ("heldout-cd/raw/questions.yaml",), "CE": ("heldout-ce/raw/questions.yaml",),
+           "CF": ("heldout-cf/raw/questions.yaml",), "CG": ("heldout-cg/raw/questions.yaml",),
+           "CH": ("heldout-ch/raw/questions.yaml",), "CI": ("heldout-ci/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
