@@ -201,10 +201,12 @@ def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str]
 
 
 def bracketed_names(texts: tuple[str, ...], lexicon: Glossary) -> list[str]:
-    """Names (lower case) the note gives a medicine that no drug list knows: a word of at least `MIN_WORD` letters,
-    in brackets after a run of text naming a drug or before a bracketed run naming one ("Biktarvy (bictegravir/
-    emtricitabine/tenofovir alafenamide)"); not an English word (`shorthand.english_words`: "(daily)", "(oral)")
-    unless the lexicon lists it among a medicine class's members, and no drug's known name."""
+    """Names (lower case) the note gives a medicine that no drug list knows: a word of at least `MIN_WORD` letters
+    written with a capital, as a brand is, in brackets after a run of text naming a drug or before a bracketed run
+    naming one ("Biktarvy (bictegravir/emtricitabine/tenofovir alafenamide)"); not an English word
+    (`shorthand.english_words`: "(Daily)", "(Oral)") unless the lexicon lists it among a medicine class's members, and
+    no drug's known name. (Without the capital, the note's ordinary words in brackets were read: "(breakfast)",
+    "(possible)", "(unchanged)".)"""
     from archehr.answerability.shorthand import english_words
     from archehr.glossary.drugs import _generic_set, drugs_in, generic_of
 
@@ -214,7 +216,7 @@ def bracketed_names(texts: tuple[str, ...], lexicon: Glossary) -> list[str]:
         for m in _BRACKETED.finditer(t):
             name, other = (m.group(2), m.group(1)) if m.group(2) else (m.group(3), m.group(4))
             w = name.lower()
-            if (len(w) >= MIN_WORD and w.isalpha() and (w not in english or lexicon.classes_in(w))
+            if (len(w) >= MIN_WORD and w.isalpha() and name[0].isupper() and (w not in english or lexicon.classes_in(w))
                     and generic_of(w) is None and w not in _generic_set() and drugs_in(other.split(",")[-1])):
                 found.setdefault(w, None)
     return list(found)
