@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.asked_thing import asked_rows, kept_concepts, with_next
+from archehr.answerability.asked_thing import asked_rows, kept_concepts, misspelt_drugs, with_next
 from archehr.answerability.date_unset import DATE_FIELD, unstamped
 from archehr.answerability.dates import (
     AM_PM,
@@ -103,12 +103,13 @@ def time_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], 
 
 
 def medicine_rows(question: str, texts: Sequence[str], named: np.ndarray, lexicon: Glossary) -> np.ndarray:
-    """The sentences naming a medicine the question asks about (`kinds.medicines_asked`; rows of `named` are the
-    question's kept concepts, `asked_thing.kept_concepts`)."""
+    """The sentences naming a medicine the question asks about (`kinds.medicines_asked`, or a word the note's drug
+    stands for misspelt or shortened: `asked_thing.misspelt_drugs`; rows of `named` are the question's kept concepts
+    read against the note, `asked_thing.kept_concepts`)."""
     from archehr.answerability.kinds import medicines_asked
 
-    drugs = medicines_asked(question, lexicon)
-    concepts = kept_concepts(question, lexicon)
+    drugs = medicines_asked(question, lexicon) | misspelt_drugs(question, lexicon, texts)
+    concepts = kept_concepts(question, lexicon, texts)
     rows = np.zeros(len(texts), dtype=bool)
     if named.ndim != 2 or named.shape[0] != len(concepts):
         return rows

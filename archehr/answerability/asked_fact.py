@@ -64,7 +64,7 @@ def _conditions_out(kind: str, question: str, texts: Sequence[str], lexicon: Glo
 
     if kind != "how_long":
         return list(texts)
-    concepts = kept_concepts(question, lexicon)
+    concepts = kept_concepts(question, lexicon, texts)
     return [own_conditions_out(t, lambda text: float(any(c.covered_by(sentence_words(text, lexicon))
                                                           for c in concepts))) for t in texts]
 
@@ -92,4 +92,4 @@ def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
             or years_unsaid(kind, question, texts, paragraphs, named)
             or named_as_risk_only(kind, question, texts, named, lexicon)
             or detail_unsaid(kind, question, texts, paragraphs, named, lexicon)
-            or service_undated(kind, question, texts, kept_concepts(question, lexicon), named))
+            or service_undated(kind, question, texts, kept_concepts(question, lexicon, texts), named))

@@ -132,5 +132,5 @@ def named_as_risk_only(kind: str, question: str, texts: Sequence[str], named: np
     rarest = int(np.argmin(np.where(df > 0, df, named.shape[1] + 1)))
     if not any(RISK.search(texts[i]) for i in np.flatnonzero(named[rarest])):
         return False
-    stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon)
+    stripped = concept_rows(question, [RISK.sub(" ", t) for t in texts], lexicon, texts)
     return stripped.shape == named.shape and not stripped[rarest].any()

@@ -9,6 +9,7 @@ gathers them.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -34,15 +35,17 @@ _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail
 DATE_TIME = re.compile(rf"\b{NUMERIC_DATE}\b|\b{HOUR_MINUTE}\b|\b{DAY_MONTH}\b|\b{WORD_DATE}", re.I)
 
 
-def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.ndarray:
-    """Which sentences name each of the question's concepts (`kinds.asked_concepts`; one row a concept, one column
-    a sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
+def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary,
+                 note: Sequence[str] | None = None) -> np.ndarray:
+    """Which sentences name each of the question's concepts (`kept_concepts`, read against the note's own names:
+    `note`, the whole note's sentences when `texts` are parts of them, else `texts`; one row a concept, one column a
+    sentence): in its words, the lexicon's, or a longer word it begins ("physio" in "physiotherapist"). A
     generic test word ("the blood test") or a verb asking for a result ("find", "show") beside other concepts
     says where or how the result was asked, not what: left out."""
     from archehr.answerability.kinds import sentence_words
     from archehr.relevance.text import tokens
 
-    concepts = kept_concepts(question, lexicon)
+    concepts = kept_concepts(question, lexicon, texts if note is None else note)
     words = [sentence_words(t, lexicon) for t in texts]
     raw = [tokens(t) for t in texts]
     # a test asked by its abbreviation ("MRI") is not named by another one the lexicon expands to the same class
@@ -58,9 +61,17 @@ def concept_rows(question: str, texts: Sequence[str], lexicon: Glossary) -> np.n
     return out
 
 
-def kept_concepts(question: str, lexicon: Glossary) -> list:
+def kept_concepts(question: str, lexicon: Glossary, note: Sequence[str] | None = None) -> list:
     """The question's concepts `concept_rows` reads, in its row order (`kinds.asked_concepts` less a generic test word
-    or a verb asking for a result when others remain)."""
+    or a verb asking for a result when others remain); with the note's sentences (`note`), each read as the note's
+    name it stands for misspelt, shortened or heard (`shorthand.widen`, as `kinds.answer_types` reads them:
+    "trimethoprin" is named by the note's trimethoprim), so the rules reading the asked thing's sentences find them."""
+    concepts = _kept(question, lexicon)
+    return list(concepts if note is None else _widened(question, lexicon, tuple(note)))
+
+
+@functools.lru_cache(maxsize=256)
+def _kept(question: str, lexicon: Glossary) -> tuple:
     from archehr.answerability.holds import GENERIC_TESTS
     from archehr.answerability.kinds import asked_concepts
     from archehr.relevance.text import tokens
@@ -68,7 +79,27 @@ def kept_concepts(question: str, lexicon: Glossary) -> list:
     concepts = asked_concepts(question, lexicon)
     aside = {tuple(tokens(w)) for w in GENERIC_TESTS + _ASKING_VERBS}
     kept = [c for c in concepts if c.surface not in aside]
-    return kept if kept else concepts
+    return tuple(kept if kept else concepts)
+
+
+@functools.lru_cache(maxsize=256)  # the review rules read one answer's concepts several times
+def _widened(question: str, lexicon: Glossary, note: tuple[str, ...]) -> tuple:
+    from archehr.answerability.kinds import sentence_words
+    from archehr.answerability.shorthand import widen
+
+    words = [sentence_words(t, lexicon) for t in note]
+    return tuple(widen(list(_kept(question, lexicon)), question, list(note), words, lexicon))
+
+
+def misspelt_drugs(question: str, lexicon: Glossary, note: Sequence[str]) -> set[tuple[str, ...]]:
+    """The surfaces of the question's concepts that reading them against the note (`kept_concepts`) turned into one of
+    its drugs ("trimethoprin", "bic tarvy"): medicines asked about, though no drug list knows their spelling."""
+    from archehr.answerability.kinds import _generic_tokens
+
+    generics = _generic_tokens()
+    plain = {c.surface: c.phrases for c in _kept(question, lexicon)}
+    return {c.surface for c in kept_concepts(question, lexicon, note)
+            if (c.phrases - plain.get(c.surface, frozenset())) & generics}
 
 
 def _own_expansions(text: str, surface: tuple[str, ...], lexicon: Glossary) -> set[str]:

@@ -119,15 +119,17 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
     # the MRCP result is back" dates the clinic, not the MRCP): only a clause naming the asked thing dates it (read
     # only when the sentences' firm dates would otherwise win: it reads the clauses' concepts)
     weights = concept_weights(named)
-    firm = max((score[i] for i in dated if _dated_clause(question, plain[i], weights, score[i], firm_re)), default=0.0)
+    firm = max((score[i] for i in dated if _dated_clause(question, plain[i], weights, score[i], firm_re, texts)),
+               default=0.0)
     return bool(unset > firm + 1e-9)
 
 
 def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float,
-                  firm_re: re.Pattern[str] = FIRM) -> bool:
+                  firm_re: re.Pattern[str] = FIRM, note: Sequence[str] | None = None) -> bool:
     """A clause of the sentence (`asked_link.clauses`) naming at least `LINK_SHARE` of what the sentence names of the
     asked thing (`whole`, its topic score; `weights`: the concepts' weights in the note) gives a firm date not said to
-    be yet to be set (`firm_re`: `DAY_FIRM` when a day or a time is asked)."""
+    be yet to be set (`firm_re`: `DAY_FIRM` when a day or a time is asked; `note`: the note's sentences, which the
+    question's concepts are read against, `asked_thing.kept_concepts`)."""
     from archehr.answerability.asked_link import LINK_SHARE, clauses
     from archehr.answerability.asked_thing import concept_rows
     from archehr.glossary import load_lexicon
@@ -135,7 +137,7 @@ def _dated_clause(question: str, text: str, weights: np.ndarray, whole: float,
     parts = clauses(text)
     if len(parts) < 2:
         return True
-    named = concept_rows(question, parts, load_lexicon())
+    named = concept_rows(question, parts, load_lexicon(), note)
     if named.shape[0] != len(weights):
         return True
     return any(firm_re.search(unstamped(c)) and not UNSET.search(c) and s >= LINK_SHARE * whole - 1e-9

@@ -53,6 +53,25 @@ def _spelt_alike(word: str, other: str, similarity: float) -> bool:
     return sorted(word) == sorted(other) or SequenceMatcher(None, word, other).ratio() >= similarity
 
 
+def other_drug(word: str, name: str) -> bool:
+    """`word` (a question's, lower case) is a drug's own name (generic, brand or variant: `glossary.drugs`) and `name`,
+    which it is spelt like, another drug's: "hydroxyzine" is not the note's hydralazine, nor "quinine" its quinidine,
+    however close their letters. Two names of one drug, or one naming the other in part (calcium, calcium carbonate),
+    are one drug."""
+    own, other = _generic(word), _generic(name)
+    if own is None or other is None:
+        return False
+    a, b = set(tokens(own)), set(tokens(other))
+    return not (a <= b or b <= a)
+
+
+def _generic(name: str) -> str | None:
+    """The generic name of a drug's name (itself when generic), None for a word no drug is named by."""
+    from archehr.glossary.drugs import _generic_set, generic_of
+
+    return name if name in _generic_set() else generic_of(name)
+
+
 def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_words: frozenset[str] = frozenset(),
                   english: frozenset[str] = frozenset()) -> list[str]:
     """The generic names of the note's drugs that a question's word stands for in short or misspelt
@@ -60,7 +79,7 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_wor
     the name of exactly one of them (`shorthand.shortened_drug`, with the note's words and the English words
     it must not be), or (at least 5 letters) is within about one letter of one (similarity >= 0.85, lengths
     within 2, the same first letter), or is its name without a single-isomer prefix ("thyroxine" for
-    levothyroxine, `CHIRAL_PREFIXES`)."""
+    levothyroxine, `CHIRAL_PREFIXES`); never a drug other than the one the word names itself (`other_drug`)."""
     from archehr.answerability.shorthand import shortened_drug
 
     found = []
@@ -74,6 +93,7 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_wor
             if (len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
                     len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
                 found.append(generic)
+        found = [g for g in found if not other_drug(lw, g)]
     return list(dict.fromkeys(found))
 
 
@@ -91,7 +111,7 @@ def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossar
     """A one-word concept the lexicon does not know and no sentence names, read as the lexicon term or the
     note word it misspells ("stiches": stitches, hence sutures; "defibrilator": the note's defibrillator): a
     question word of at least 6 letters within about one letter of a word of at least 6 letters (the same
-    first letter, lengths within 2, similarity >= 0.93)."""
+    first letter, lengths within 2, similarity >= 0.93), never one drug's name read as another's (`other_drug`)."""
     if len(c.surface) != 1 or len(c.phrases) > 1 or any(c.covered_by(w) for w in words):
         return c
     spelt = [w.lower() for w in re.findall(r"[A-Za-z]{6,}", question) if stem_word(w.lower()) == c.surface[0]]
@@ -100,7 +120,7 @@ def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossar
     w = spelt[0]
 
     def near(x: str) -> bool:
-        return x != w and len(x) >= 6 and _spelt_alike(w, x, MISSPELT_SIMILARITY)
+        return x != w and len(x) >= 6 and _spelt_alike(w, x, MISSPELT_SIMILARITY) and not other_drug(w, x)
 
     for term in _single_word_terms(lexicon):
         if near(term):

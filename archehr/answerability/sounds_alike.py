@@ -5,7 +5,9 @@ Augmentin, which the note calls co-amoxiclav; "supositories" for the note's supp
 A word or a run of two to four consecutive question words, joined, is compared with the names the note stands
 behind by a sound key (`sound_key`: letters written as they sound, vowel runs as one vowel, doubled letters once)
 and an edit distance on those keys scaled by the name's length. The names compared, gathered once per note:
-- the note's drugs by every name, brand or generic (`misspelt.note_drug_names`);
+- the note's drugs by every name, brand or generic (`misspelt.note_drug_names`), and a name no drug list knows
+  that the note writes beside a drug's in brackets ("Biktarvy (bictegravir/...)", "... tenofovir (Biktarvy)":
+  `bracketed_names`), heard as a drug's;
 - the lexicon's one-word terms (a brand, a lay name) whose expansions the note names ("augmentin" when the
   note says co-amoxiclav);
 - the note's own words of at least 6 letters, which a single question word must match by sound exactly.
@@ -41,6 +43,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 _REWRITES = (("sch", "sk"), ("ph", "f"), ("ck", "k"), ("qu", "kw"), ("q", "k"), ("x", "ks"), ("z", "s"),
              ("th", "t"), ("wh", "w"), ("gh", "g"), ("dg", "j"), ("kn", "n"))
 _SOFT_C = re.compile(r"c(?=[eiy])")
+# a word in brackets after a run of text ("... tenofovir AF (Biktarvy)"), or a word before a bracketed run
+# ("Biktarvy (bictegravir/emtricitabine/...)"): one of the two names of a medicine when the other run names a drug
+_BRACKETED = re.compile(r"([^()\n]{3,80})\(\s*([A-Za-z]+)\s*\)|\b([A-Za-z]+)\s*\(([^()\n]{3,80})\)")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -176,6 +181,9 @@ def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str]
         ph = tuple(tokens(generic))
         if ph and len(name) >= MIN_WORD and name.isalpha():
             out[(name, False)] = Name(name, drug_key(name), frozenset({ph}), drug=True)
+    for name in bracketed_names(texts, lexicon):
+        if (name, False) not in out and (ph := tuple(tokens(name))):
+            out[(name, False)] = Name(name, drug_key(name), frozenset({ph}), drug=True)
     terms, by_token = _lexicon_terms(lexicon)
     named: dict[int, set[tuple[str, ...]]] = {}
     for w in words:
@@ -190,6 +198,28 @@ def _note_names(texts: tuple[str, ...], lexicon: Glossary, words: frozenset[str]
         if len(w) >= MIN_NOTE_WORD and w.isalpha() and (w, False) not in out:
             out[(w, True)] = Name(w, sound_key(w), frozenset({(w,)}), exact=True)
     return NoteNames(tuple(out.values()), words)
+
+
+def bracketed_names(texts: tuple[str, ...], lexicon: Glossary) -> list[str]:
+    """Names (lower case) the note gives a medicine that no drug list knows: a word of at least `MIN_WORD` letters
+    written with a capital, as a brand is, in brackets after a run of text naming a drug or before a bracketed run
+    naming one ("Biktarvy (bictegravir/emtricitabine/tenofovir alafenamide)"); not an English word
+    (`shorthand.english_words`: "(Daily)", "(Oral)") unless the lexicon lists it among a medicine class's members, and
+    no drug's known name. (Without the capital, the note's ordinary words in brackets were read: "(breakfast)",
+    "(possible)", "(unchanged)".)"""
+    from archehr.answerability.shorthand import english_words
+    from archehr.glossary.drugs import _generic_set, drugs_in, generic_of
+
+    english = english_words(lexicon)
+    found: dict[str, None] = {}
+    for t in texts:
+        for m in _BRACKETED.finditer(t):
+            name, other = (m.group(2), m.group(1)) if m.group(2) else (m.group(3), m.group(4))
+            w = name.lower()
+            if (len(w) >= MIN_WORD and w.isalpha() and name[0].isupper() and (w not in english or lexicon.classes_in(w))
+                    and generic_of(w) is None and w not in _generic_set() and drugs_in(other.split(",")[-1])):
+                found.setdefault(w, None)
+    return list(found)
 
 
 @functools.lru_cache(maxsize=4)
