@@ -39,14 +39,18 @@ def test_a_letterhead_in_capitals_over_a_note_not_hard_wrapped_is_a_unit_a_line(
                           "SPACER DEVICE (AEROCHAMBER) FOR THE BLUE INHALER - NEW"]
 
 
+# a hard-wrapped letter's opening, in prose, before the lines each test adds
+_LETTER = ("Dear Dr Lindqvist,\n"
+           "\n"
+           "I reviewed Mr Okafor in clinic today. His breathing has been much better\n"
+           "since the change of inhaler and he has had no flare since the spring,\n"
+           "which he puts down to the new routine with his spacer at home.\n"
+           "\n")
+
+
 def test_capital_medicine_lines_ending_on_their_status_are_entries_in_a_hard_wrapped_note_too() -> None:
-    note = ("Dear Dr Lindqvist,\n"
-            "\n"
-            "I reviewed Mr Okafor in clinic today. His breathing has been much better\n"
-            "since the change of inhaler and he has had no flare since the spring,\n"
-            "which he puts down to the new routine with his spacer at home.\n"
-            "\n"
-            "MEDICATIONS:\n"
+    note = (_LETTER
+            + "MEDICATIONS:\n"
             "TRELEGY (FLUTICASONE/UMECLIDINIUM/VILANTEROL) 1 PUFF AT 08:00 - UNCHANGED\n"
             "MONTELUKAST 10 MG AT NIGHT - NEW\n"
             "SALBUTAMOL 100 MICROGRAMS 2 PUFFS AS REQUIRED - UNCHANGED\n")
@@ -57,13 +61,8 @@ def test_capital_medicine_lines_ending_on_their_status_are_entries_in_a_hard_wra
 
 
 def test_capital_prose_left_open_still_wraps_in_a_hard_wrapped_note() -> None:
-    note = ("Dear Dr Lindqvist,\n"
-            "\n"
-            "I reviewed Mr Okafor in clinic today. His breathing has been much better\n"
-            "since the change of inhaler and he has had no flare since the spring,\n"
-            "which he puts down to the new routine with his spacer at home.\n"
-            "\n"
-            "RETURN TO THE EMERGENCY DEPARTMENT STRAIGHT AWAY IF YOUR LIPS TURN BLUE\n"
+    note = (_LETTER
+            + "RETURN TO THE EMERGENCY DEPARTMENT STRAIGHT AWAY IF YOUR LIPS TURN BLUE\n"
             "OR YOU CANNOT FINISH A SENTENCE.\n")
     assert _texts(note)[-1] == ("RETURN TO THE EMERGENCY DEPARTMENT STRAIGHT AWAY IF YOUR LIPS TURN BLUE OR YOU "
                                 "CANNOT FINISH A SENTENCE.")
