@@ -13,7 +13,8 @@ A class in patients' words takes any word for a medicine's form ("thyroid tablet
 word for a test ("thyroid bloods" is "thyroid test"): `forms.py`.
 `predict`'s models keep `load_glossary()` (the base file alone) so their features do not move.
 `load_voices()` reads `voices.tsv` (same format, its own kinds): non-standard spellings of common words that a
-patient's question is read with (`archehr.answerability.voices`), never a note.
+patient's question is read with (`archehr.answerability.voices`), never a note; `languages/*.tsv` (same format, one
+file per language) the words of other languages mixed into a patient's English (`archehr.answerability.languages`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ SHORT_WORDS_PATH = Path(__file__).resolve().parent / "short_words.txt"
 # non-standard spellings of common words (Scots, Caribbean, texting ...) read as standard words in a patient's question
 # (`answerability.voices`); the kinds say where a term is read so (the file's header)
 VOICES_PATH = Path(__file__).resolve().parent / "voices.tsv"
+# words of the languages most often mixed into English patient messages (Taglish, Spanglish, Hinglish ...), one
+# file per language, read in English in a patient's question (`answerability.languages`; kinds in its README)
+LANGUAGES_DIR = Path(__file__).resolve().parent / "languages"
 VOICE_KINDS = ("spelling", "possessive", "subject", "verb", "wh", "link", "adjective", "keep")
 HEADER = ("term", "kind", "expansions")
 
@@ -245,7 +249,9 @@ def with_british_spellings(g: Glossary) -> Glossary:
     return Glossary(out, g.source, _version(g.version, LEXICON_RULES, f"drug-filter-{FILTER_VERSION}",
                                             BRANDS_PATH.read_text(encoding="utf-8"),
                                             SHORT_WORDS_PATH.read_text(encoding="utf-8"),
-                                            VOICES_PATH.read_text(encoding="utf-8")))
+                                            VOICES_PATH.read_text(encoding="utf-8"),
+                                            *(p.read_text(encoding="utf-8")
+                                              for p in sorted(LANGUAGES_DIR.glob("*.tsv")))))
 
 
 @functools.lru_cache(maxsize=1)
@@ -267,5 +273,6 @@ def load_lexicon() -> Glossary:
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "load_voices", "merge", "parse_glossary",
-           "DEFAULT_PATH", "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "VOICES_PATH", "VOICE_KINDS",
+           "DEFAULT_PATH", "LANGUAGES_DIR",
+           "EVERYDAY_PATH", "LEXICON_RULES", "SHORT_WORDS_PATH", "VOICES_PATH", "VOICE_KINDS",
            "with_british_spellings"]
