@@ -1,0 +1,109 @@
+"""Questions in English mixed with another language, read in English before they are read
+(`answerability.languages`, `glossary/languages/*.tsv`); invented lines, none from a writer's data."""
+
+from __future__ import annotations
+
+import pytest
+
+from archehr.answerability.asked_for import ask_kind
+from archehr.answerability.languages import LANGUAGE_KINDS, _layers, fold, in_english
+from archehr.ask import read_question
+from archehr.glossary import LANGUAGES_DIR, load_lexicon, parse_glossary
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    # Tagalog / Taglish: question words, a phrase read past its particle, a permission, a result
+    ("bakit po kailangan ng x-ray si Tatay bago ang operasyon?", "why"),
+    ("Gaano po katagal ang pamamaga ng tuhod after the surgery?", "how_long"),
+    ("gaano katagal nya iinumin yung antibiotic", "how_long"),
+    ("kelan po ang follow up ni Nanay?", "when"),
+    ("Hanggang kailan po siya naka-brace?", "how_long"),
+    ("Pwede po ba siya maligo bukas?", "may_i"),
+    ("puwede ba mag drive si hubby next week?", "may_i"),
+    ("ano po ang resulta ng blood test ni Lolo?", "test_result"),
+    ("ilang araw po ang gamot niya?", "how_long"),
+    # Spanish, with and without accents
+    ("¿Por qué le cambiaron la pastilla a mi mamá?", "why"),
+    ("por que mi papa tiene que dejar de tomar la aspirina", "why"),
+    ("¿Cuánto tiempo tengo que usar el cabestrillo?", "how_long"),
+    ("cuantos dias con el antibiotico?", "how_long"),
+    ("¿Cuándo es la cita con el médico?", "when"),
+    ("¿puedo manejar después de la operación?", "may_i"),
+    # Hindi-Urdu in Latin letters
+    ("kitne din tak yeh dawai leni hai?", "how_long"),
+    ("doctor ne meri goli kyun band kar di?", "why"),
+    ("kab hoga mera operation?", "when"),
+    ("kya main operation ke baad gaadi chala sakta hoon?", "may_i"),
+    # Portuguese, French, Haitian Creole, Nigerian Pidgin, Vietnamese, Arabic and Mandarin in Latin letters
+    ("Quanto tempo minha mãe vai tomar o remédio?", "how_long"),
+    ("posso tomar banho amanhã depois da cirurgia?", "may_i"),
+    ("Pourquoi le médecin a arrêté mon médicament?", "why"),
+    ("combien de temps je dois garder le pansement?", "how_long"),
+    ("poukisa dokte a sispann medikaman an?", "why"),
+    ("konbyen tan pou m pran grenn yo?", "how_long"),
+    ("wetin make doctor stop the drug?", "why"),
+    ("tai sao bac si ngung thuoc?", "why"),
+    ("bao lau thi co the lai xe?", "how_long"),
+    ("leh el doktor wa2af el dawa?", "why"),
+    ("wei shen me yi sheng ting yao le?", "why"),
+])
+def test_the_kind_of_a_question_asked_in_a_mixed_language(question: str, kind: str) -> None:
+    assert ask_kind(read_question(question)[0]) == kind
+
+
+@pytest.mark.parametrize("question", [
+    "When can I come back to work after the surgery?",
+    "May I take it with food?",
+    "The ANO test was positive, what does it mean?",
+    "Can I take my meds para my headache?",
+    "My daughter says the dice game made her dizzy, is that the drug?",
+    "Is it ok if my mom come with me to the appointment?",
+    "My mom only speaks Hindi, can she have an interpreter?",
+    "Is the ng tube coming out today?",
+    "Should he take it po or iv?",
+    "Sin or no sin, can I have a beer?",
+    "Will the agar plate show the bug?",
+])
+def test_an_english_question_is_left_as_it_is(question: str) -> None:
+    assert in_english(question) == question
+
+
+def test_a_word_also_english_is_read_only_beside_its_language() -> None:
+    # Spanish "come" (eats) beside Spanish words; English "come back" in a Tagalog question stays
+    assert "eats" in in_english("mi hijo no come nada desde la operación, es normal?")
+    assert "come back" in in_english("kailan po ako pwede come back sa clinic?")
+    # Tagalog "may" (there is) beside Tagalog, English "may I" stays
+    assert "there is" in in_english("bakit po may dugo sa ihi niya?")
+    assert "may I" in in_english("kasi po, may I ask kung kailan ang labs?")
+    # "ANO" in capitals is an abbreviation even in a Tagalog question
+    assert "ANO" in in_english("ano po ang ibig sabihin ng ANO sa report?")
+
+
+def test_particles_and_prefixes_are_left_out() -> None:
+    assert in_english("Pwede na po ba mag-drive?") == "is it ok to drive?"
+    assert in_english("bakit po pinapa-stop ang gamot?") == "why stop the medicine?"
+
+
+def test_accents_are_folded_and_show_the_language() -> None:
+    assert fold("Cuándo") == "cuando"
+    assert in_english("¿Qué dijo el médico?").startswith("¿what said")
+
+
+def test_the_language_files_parse_and_keep_their_rules() -> None:
+    from archehr.answerability.voices import _english
+
+    english = _english()
+    for p in sorted(LANGUAGES_DIR.glob("*.tsv")):
+        text = p.read_text(encoding="utf-8")
+        parse_glossary(text, str(p), LANGUAGE_KINDS)
+        body = [ln for ln in text.splitlines() if not ln.startswith("#")]
+        assert all(ln.isascii() for ln in body), f"{p.name}: terms are written without accents"
+    for lang, g in _layers().items():
+        for e in g.entries:
+            if e.kind in ("word", "drop") and " " not in e.term:
+                assert e.term not in english, f"{lang}: {e.term!r} is English: kind shared"
+
+
+def test_the_lexicon_version_covers_the_language_files() -> None:
+    assert "tl.tsv" in {p.name for p in LANGUAGES_DIR.glob("*.tsv")}
+    assert load_lexicon().version
