@@ -86,6 +86,8 @@ setup(
         "archehr._configs": ["*.yaml", "*/*.yaml", "*/*.txt", "*/*.md", "*/*/*.txt"],
         "archehr.serve": ["static/*.js"],
         "archehr": ["templates/*/*"],
+        # a data folder, not a package: find_packages never sees it
+        "archehr.glossary": ["languages/*.tsv", "languages/*.md"],
         "": ["*.json", "*.tsv", "*.txt", "*.yaml"],
     },
     cmdclass=cmdclass,
