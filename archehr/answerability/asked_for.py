@@ -183,13 +183,22 @@ def _filler_terms(question: str, lexicon: Glossary) -> list[Concept]:
 
 def medicines_asked(question: str, lexicon: Glossary) -> set[tuple[str, ...]]:
     """The question's words that name a medicine, as concept surfaces: a drug class in patients' words ("water
-    pill"), a lexicon term standing for class members ("Advil" -> ibuprofen), or a drug or brand name."""
+    pill"), a lexicon term standing for class members ("Advil" -> ibuprofen: `_stands_for_medicine`), or a drug or
+    brand name."""
     from archehr.glossary.drugs import WORD, generic_of
 
     out = set()
     for e in lexicon.matches(question):
-        if e.kind == "class" or any(lexicon.classes_in(x) for x in e.expansions):
+        if e.kind == "class" or _stands_for_medicine(e.expansions, lexicon):
             out.add(tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER))
     out.update(tuple(tokens(w)) for w in WORD.findall(question) if generic_of(w) is not None or lexicon.classes_in(w))
     out.discard(())
     return out
+
+
+def _stands_for_medicine(expansions: tuple[str, ...], lexicon: Glossary) -> bool:
+    """At least half of a term's expansions name a medicine class ("Advil": ibuprofen, an NSAID): the term stands for a
+    medicine. A word with one medicine among many other senses ("sleep": insomnia, sleep hygiene ... and a sleep aid;
+    "sugar", "cholesterol", "infection") names a state or a test, not a medicine the note must name."""
+    named = sum(1 for x in expansions if lexicon.classes_in(x))
+    return named > 0 and 2 * named >= len(expansions)

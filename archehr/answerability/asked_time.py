@@ -25,7 +25,10 @@ COURSE = re.compile(
     rf"\b\d+[\s-](?:day|week|month)\b|{LENGTH_COMPOUND}|"
     # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
     rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
-    rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|\b(?:up to|at least|a minimum of|a maximum of|a total of)\s+{_N}\s*{_U}\b|"
+    rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|"
+    # a longest course or a bound ("max 2 weeks at a time", "no more than 5 days")
+    rf"\b(?:up to|at least|a minimum of|(?:a |the )?max(?:imum)?(?: of)?|a total of|no more than|not more than|"
+    rf"no longer than|not longer than)\s+{_N}\s*{_U}\b|"
     # "last" as a verb ("it lasts 6 weeks"), not "the last dose" nor "his last infusion" (the latter below)
     r"\blast(?:s|ing|ed)\b|\b(?:will|should|to|may|can|would) last\b|"
     r"\b\d+\s*d\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\bindefinite(?:ly)?\b|\blife-?long\b|\bfor life\b|"
@@ -55,9 +58,10 @@ _TAKES = re.compile(rf"\btakes?\s+(?:up to |about |around |at least )?{COUNT}\s*
 # a dose's spacing, no course: "take it at least 2 hours apart from your calcium", "30 minutes before food"
 _SPACING = re.compile(SPACING, re.I)
 # a span asked in days or longer, and a span of minutes or hours (which does not answer one)
-_DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|weeks|months|years)\b", re.I)
-_SHORT = re.compile(rf"\b(?:for |every |over )?(?:{SPACING_LEAD})?{COUNT}\s*"
-                    rf"(?:{SPACING_UNIT})\b(?:\s+at a time)?", re.I)
+_DAYS_Q = re.compile(r"\bhow many (?:more )?(?:days|nights|weeks|months|years)\b", re.I)
+# (not 24 hours or more: "for the first 48 hours" is a span of days)
+_SHORT = re.compile(rf"\b(?:for |every |over )?(?:{SPACING_LEAD})?(?!(?:2[4-9]|[3-9]\d|\d{{3,}})\s*(?:hours?|hrs?)\b)"
+                    rf"{COUNT}\s*(?:{SPACING_UNIT})\b(?:\s+at a time)?", re.I)
 # a when question about an event to come; a sentence telling what was done, and one telling what is to come
 _COMING_Q = re.compile(r"\bwhen (?:does|do|will|is|are)\b|\bnext\b|\bdue\b", re.I)
 _DONE = re.compile(r"\b(?:given|was|were|had|received|last|stopped|born|showed|been)\b", re.I)
@@ -75,11 +79,24 @@ DISPENSED = re.compile(r"\bx\s*\d+\s*(?:tablets?|tabs?|capsules?|caps?|pills?|sa
                        r"\b\d+\s*x\s*\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|ml)\b|#\s*\d+\s*x\s*\d+\b", re.I)
 
 
+# the sentence asking how long ("How long do I keep taking it? till the stitches come out?": the second sentence is the
+# patient's guess at the end of the course, not an outcome asked)
+_HOW_LONG = re.compile(r"\bhow (?:long|many|much longer|soon)\b", re.I)
+_SENTENCE = re.compile(r"[^?!.]+[?!.]*")
+
+
+def how_long_asked(question: str) -> str:
+    """The sentences of the question asking how long ("how long", "how many", "how soon"); the whole question when
+    none does."""
+    asked = [s for s in _SENTENCE.findall(question) if _HOW_LONG.search(s)]
+    return " ".join(asked) if asked else question
+
+
 def time_unsaid(kind: str, question: str, plain: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
                 medicine: np.ndarray | None = None, drugs: np.ndarray | None = None) -> bool:
     """A how_long or when question whose sentences naming the asked thing, or the one after each, give no course's
     length or date (`asked_fact.fact_unsaid`; `plain`: the note's sentences, spaces made single)."""
-    if kind == "how_long" and _OUTCOME_Q.search(question):
+    if kind == "how_long" and _OUTCOME_Q.search(how_long_asked(question)):
         return False
     if kind == "how_long":
         near = _course_rows(question, plain, paragraphs, named, medicine, drugs)

@@ -44,11 +44,13 @@ UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|doses?|hours?|hrs?|h
 # units of a course's length or a time: not `UNIT`, as a course is also counted in cycles and sessions ("6 cycles"),
 # and a bare "h" is left out (with `UNIT`, 53 sentences of the writers' notes would give a course's length and 198 a
 # time differently: "x24 h", "stable 24h")
-COURSE_UNIT = r"(?:days?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|sessions?)"
+# nights too: a stay or a course counted in nights ("for 3 nights")
+COURSE_UNIT = (r"(?:days?|nights?|d|weeks?|wks?|wk|months?|mos?|years?|yrs?|hours?|hrs?|minutes?|mins?|doses?|cycles?|"
+               r"sessions?)")
 # units of a date or a duration an answer line gives: narrower than `UNIT` (no "d", "h", "yrs", "doses", "minutes"):
 # with `UNIT`, 110 sentences of the writers' notes would give a date and 466 a duration differently (hours and
 # minutes of dosing and waiting: "stable 24h", "15 minutes before the first dose")
-GIVEN_UNIT = r"(?:days?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
+GIVEN_UNIT = r"(?:days?|nights?|weeks?|wks?|wk|months?|mos?|years?|hours?|hrs?)"
 # a length of time's unit, doses aside ("nights", "a fortnight" too)
 LENGTH_UNIT = r"(?:hours?|hrs?|days?|nights?|weeks?|wks?|fortnights?|months?|mos|years?|yrs?|minutes?|mins?)"
 # a dose's spacing or a wait's unit ("2 hours apart", "30 minutes before food"): an alternation, to group

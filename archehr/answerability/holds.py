@@ -107,9 +107,10 @@ WHY_FORMS = (r"(?<!such )(?<!so )\bas (?!well\b|needed\b|soon\b|long\b|per\b|dir
              r"\b(?:on account of|owing to|in view of|in light of)\b")
 # a medicine row's comment after a dash that gives its schedule or restates the action, no reason: "CHANGE omeprazole
 # 20 mg - now once daily (was twice daily)", "START hydroxocobalamin 1 mg IM - alternate days for 2 weeks", "HOLD
-# amitriptyline - hold until pharmacist review", "START naloxone nasal spray - keep at home"
+# amitriptyline - hold until pharmacist review", "START naloxone nasal spray - keep at home"; or an order not to take it
+# ("HOLD naproxen 220 mg - do not take until you see your doctor": what to do, not why)
 SCHEDULE_COMMENT = (r"(?:now|then|alternate|once|twice|three times|every|each|daily|weekly|nightly|take|keep|hold|"
-                    r"held|start|started|continue|restart|until|was|see|review|reviewed)\b")
+                    r"held|start|started|continue|restart|until|was|see|review|reviewed|do not|don't)\b")
 # words that give a cause in one sense only: "given" a reason ("given her age", not "heparin 3000 units IV given",
 # "was given at 13:30"), "from" a source ("is from the stunning", "comes from mucus", "from long-term use", not "from
 # tomorrow", "from home", "from granddaughter"), "pending" what is awaited ("kept in pending the MRI", not "level:
