@@ -201,6 +201,9 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     if soap:
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
                 for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
+    capitals = _capital_sections(lines)
+    if capitals is not None:
+        return capitals
     if len(lines) == 1:
         return [_paragraph_of_its_line(lines[0], sbar)]
     ends = [section_label(line, sbar) for line in lines]
@@ -239,6 +242,36 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
     return ends
+
+
+# a label in capitals ("TREATMENT IN HOSPITAL:", "WHAT HAPPENED:") and a clause that opens a sentence: a subject
+# pronoun and its verb ("He was started on ...", "You fell ...") or an instruction's verb ("Come straight to ...",
+# "Do not stop ..."); a value's phrase ("Giant cell arteritis.", "Uncomplicated surgery.") is none
+_CAPITAL_LABEL = re.compile(r"^([A-Z][A-Z /&'-]{0,38}[A-Z]):[ \t]+(?=\S)")
+_CLAUSE_OPEN = re.compile(r"^(?:(?:He|She|They|We|You|It)(?: [a-z]+){2}"
+                          r"|(?:Do|Don't|Come|Go|Call|Take|Keep|Stop|Avoid|Seek|Return|Carry|Continue|Contact|Attend"
+                          r"|Phone|Ring|Make|Bring|Wear)(?: [a-z]+){2})")
+
+
+def _capital_sections(lines: list[str]) -> list[int | None] | None:
+    """A paragraph that a label in capitals opens, every label in it in capitals before a clause of five words or
+    more ("TREATMENT IN HOSPITAL: He was started on ...", "DRIVING: He may keep driving, as ..." over "RETURN ADVICE:
+    Come straight to ..."): each label is a section's heading, a unit of its own, as a heading alone on its line
+    is. None when any label of the paragraph holds a value, a name or a field's phrase (a run of a leaflet's fields,
+    "DIRECTIONS: TAKE 1 TABLET ..." over "USES: This medicine ...", keeps each label with its sentence)."""
+    ends: list[int | None] = []
+    for line in lines:
+        label = _CAPITAL_LABEL.match(line) or _NAMED_LABEL.match(line)
+        if label is None:
+            ends.append(None)
+            continue
+        rest = line[label.end():].strip()
+        if not _CAPITAL_LABEL.match(line) or _FIELD_NAME.match(label.group(1).strip()) or has_column_gap(rest) \
+                or not (_CLAUSE_OPEN.match(rest) or _NARRATIVE.match(rest)) \
+                or len(_SENTENCE_END.split(rest)[0].split()) < 5:
+            return None
+        ends.append(label.end())
+    return ends if ends and ends[0] is not None else None
 
 
 # the names of a report's conclusion about its findings
