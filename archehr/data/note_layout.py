@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
+from archehr.data.note_signatures import is_signature_line
 from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
@@ -83,6 +84,12 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line) or _signed_when(line)
+    # (a signer's name and credentials or role, with no label, and the date set far apart at the page's right, eight
+    # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40"; a date a few spaces after the name
+    # is written with it, "Tom Reyes, PA-C   10/29/2026 16:20")
+    if not cuts and re.search(r"\S(?: {8,}|\t)", line) \
+            and (_SIGNER.match(line) or is_signature_line(COLUMN_GAP.split(line.strip())[0])):
+        cuts = _signed_when(line)
     if not cuts:
         cuts = _spoken_fields(line)
     if not cuts:
@@ -126,7 +133,9 @@ def _spoken_fields(line: str) -> list[tuple[int, int]]:
     starts = [0] + [b for _, b in gaps]
     if len(starts) >= 3 and _SPOKEN_TITLE.match(line) and not _SPOKEN_LABEL.match(line):
         starts = starts[1:]
-    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", line):
+    # (an initial's or a title's full stop ends no sentence: "patient: lee, ann j.   dob: ...", "dr. jo kent")
+    probe = re.sub(r"(?<![\w.])(?:[a-z]|dr|mr|mrs|ms|prof|st)\.", "", line, flags=re.IGNORECASE)
+    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", probe):
         return gaps
     return []
 
@@ -146,6 +155,12 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
     if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
         return gaps
     return []
+
+
+# a signer named with an initial or a given name, a comma, then credentials or a role ("A. Lee, MBChB FCP Cardiology",
+# "Tamsin Ebright, RPh")
+_SIGNER = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Sr)\.?\s+)?(?:[A-Z]\.\s*)*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2},"
+                     r"\s+[A-Z][^.!?:,]{1,50}(?:[ ]{2,}|\t)")
 
 
 def _signed_when(line: str) -> list[tuple[int, int]]:
