@@ -137,6 +137,23 @@ def _spoken_fields(line: str) -> list[tuple[int, int]]:
     probe = re.sub(r"(?<![\w.])(?:[a-z]|dr|mr|mrs|ms|prof|st)\.", "", line, flags=re.IGNORECASE)
     if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", probe):
         return gaps
+    return _spoken_commas(line)
+
+
+# a dictated header's patient named in lower case, then the ids after commas, each named in words ("patient mrs ann
+# lee, hospital number ab 123 4567, date of birth 12 may 1957."): a field each, as on lines of their own
+_SPOKEN_PATIENT = re.compile(r"^(?:patient|pt|name|re):? [a-z]")
+_SPOKEN_ID = re.compile(r"(?:dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? (?:no|number)|unit number|ur"
+                        r"|ref(?:erence)?(?: number)?):? [^,]*\d")
+
+
+def _spoken_commas(line: str) -> list[tuple[int, int]]:
+    """The spaces after the commas of a dictated patient line whose every part after the first names an id or a
+    birth date in lower case (`_SPOKEN_ID`); [] for any other line."""
+    gaps = [(m.start(), m.end()) for m in re.finditer(r"(?<=,) +(?=[a-z])", line)]
+    if gaps and _SPOKEN_PATIENT.match(line) and line == line.lower() \
+            and all(_SPOKEN_ID.match(line, b) for _, b in gaps):
+        return gaps
     return []
 
 
