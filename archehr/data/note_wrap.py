@@ -66,6 +66,10 @@ _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|th
 # a document's title in capitals on its line: "DISCHARGE SUMMARY", "OPERATION NOTE - GENERAL SURGERY"
 _DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
                              r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
+# a letterhead's line in capitals, its institution and its department after a dash ("NORTHFIELD HOSPITAL - MOVEMENT
+# DISORDERS CLINIC"): it ends on the place's name, and the line under it starts anew
+_LETTERHEAD_PLACE = re.compile(r"^[A-Z][A-Z.'&/ -]* - [A-Z.'&/ -]*\b(?:HOSPITAL|CENTER|CENTRE|CLINIC|DEPARTMENT|UNIT"
+                               r"|WARD|PRACTICE|SURGERY|INFIRMARY|SERVICES?)$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _JOINING_START = re.compile(r"^(?:and|or|but|nor|so|then|with|without|to|of|for|in|at|on|by|from|as|than|that|which|who"
                             r"|because|if|when|while|until|after|before)\b")
@@ -187,7 +191,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     # a document's title in capitals is a line of its own, under a full line of capitals too ("MERCY VALLEY
     # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
-    if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()):
+    if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()) or _LETTERHEAD_PLACE.match(prev.strip()):
         return False
     return _carries_on(prev, line, width, lead, next_line)
 
