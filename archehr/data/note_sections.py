@@ -16,8 +16,10 @@ from archehr.data.note_stamps import starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
 # "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")
+# (or with a clause saying which: "CONTINUE these medications which have NOT CHANGED")
 ORDER_HEADING = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|Start|Stop|Continue|Hold|Change)"
-                           r" (?:taking|how you take) these (?:medications|medicines)\s*:?$")
+                           r" (?:(?:taking|how you take) )?these (?:medications|medicines)"
+                           r"(?: (?:which|that) (?:have|has|are|were) [A-Za-z ]{2,30})?\s*:?$")
 # a header alone on its line: "Brief Hospital Course:", "Discharge Medications:"
 HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
