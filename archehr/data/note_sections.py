@@ -104,8 +104,13 @@ def section_label(line: str, sbar: bool = False) -> int | None:
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
+    # (a label in lower case before a long sentence of prose in lower case heads it, named section or not, as a
+    # dictation typed up unedited writes them: "return precautions: come back for numbness, toes turning pale ...")
+    lower_prose = name is not None and re.match(r"[a-z]", rest) is not None and name == name.lower() \
+        and len(first.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split())
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
-        return label.end() if " " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4 else None
+        return label.end() if lower_prose or (" " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4) \
+            else None
     # (a whole sentence, however short, after the shorthand or an examination's name)
     if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
             and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
@@ -243,6 +248,12 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
+    # (a named section in lower case whose sentences go on over the lines under it heads them all, however short its
+    # first: "objective: bp 148/86, pulse 78." + "complete right-sided facial weakness ...")
+    label = _NAMED_LABEL.match(lines[0])
+    if ends[0] is None and label and _SECTION_NAME.match(label.group(1).strip()) and lines[0].endswith(".") \
+            and not re.search(r"[A-Z]", "".join(lines)) and not any(_NAMED_LABEL.match(x) for x in lines[1:]):
+        ends[0] = label.end()
     return ends
 
 
