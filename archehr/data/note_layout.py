@@ -205,8 +205,12 @@ def place_and_date_cells(line: str) -> list[tuple[int, int]]:
     June 7, 2025"): the place and the date, two fields, as they are on two lines; [] for any other line. The caller
     knows the line stands among a header's fields (an appointment's row names its time too)."""
     gaps = list(COLUMN_GAP.finditer(line))
-    if len(gaps) == 1 and _NAMED_PLACE.match(line[:gaps[0].start()].strip()) \
-            and _DATE_ALONE.match(line[gaps[0].end():].strip()):
+    if len(gaps) != 1:
+        return []
+    first, second = line[:gaps[0].start()].strip(), line[gaps[0].end():].strip()
+    # (the date first too: "10/14/2024    Greeneville Community Hospital - Emergency Dept")
+    if (_NAMED_PLACE.match(first) and _DATE_ALONE.match(second)) \
+            or (_DATE_ALONE.match(first) and _NAMED_PLACE.match(second)):
         return [(0, gaps[0].start()), (gaps[0].end(), len(line))]
     return []
 
