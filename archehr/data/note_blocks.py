@@ -138,9 +138,10 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         # (a date or a time alone under a signature's role line is the signature's date, no visit's: "Signed: Dr.
         # A. Bell" + "Consultant Cardiologist" + "12/02/2025 16:05" are three units)
         signed = is_stamp_only(lines[i]) and any(is_signature_line(lines[k]) for k in (first - 1, first) if k >= 0)
-        # (nor is a long last line that a line in lower case carries on: a log's entry wrapped at the margin, "10:40
-        # RN A. Lee" + "Call from his daughter, who is a registered" + "nurse. ...")
-        wrapped = last + 1 < len(lines) and len(lines[last]) >= 60 and lines[last + 1][:1].islower()
+        # (nor are lines of which a long one is carried on by a line in lower case: a log's entry wrapped at the
+        # margin, "10:40 RN A. Lee" + "Call from his daughter, who is a registered" + "nurse. ...")
+        wrapped = any(k < len(lines) and len(lines[k - 1]) >= 60 and lines[k][:1].islower()
+                      for k in range(i + 1, last + 2))
         if last > first and not signed and not wrapped:  # a date line alone is an ordinary line
             blocks[first] = last
         i = last + 1
