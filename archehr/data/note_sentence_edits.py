@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_layout import WORD_NUMBER
+from archehr.data.note_page import is_page_line
 from archehr.data.note_stamps import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
@@ -67,6 +68,12 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
     if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
+        return True
+    # a page's mark after a footer's sentence on its line ("This summary was printed on 04/02/2025. Page 1 of 1"):
+    # a page's footer line is one unit whatever it holds (a page mark on a line of its own is a unit of its own
+    # before any sentence is cut)
+    # (a mark naming its page: a bare count, "... HealthLife. 1 of 1", is no footer's)
+    if is_page_line(n) and re.match(r"page\b", n, re.IGNORECASE):
         return True
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
