@@ -338,7 +338,7 @@ def _prose_runs_into_key(unit: Unit | None, prev: str, line: str, width: int) ->
     first = line.split(maxsplit=1)[0]
     return unit is not None and unit.kind == "text" and width >= 50 and bool(re.match(r"[a-z]+:\s", line)) \
         and not prev.rstrip().endswith((".", "!", "?", ":", ";", ",")) \
-        and len(prev) <= width < len(prev) + 1 + len(first) and len(re.findall(r"\b[a-z]{2,}\b", prev)) >= 5
+        and len(prev) <= width < len(prev) + 1 + len(first) and len(re.findall(r"\b[a-z]{3,}\b", prev)) >= 6
 
 
 def _message_stamp(para: _Paragraph, index: int, line: str) -> bool:
