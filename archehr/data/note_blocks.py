@@ -41,7 +41,10 @@ _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", r
 _NUMBERED_HEADING = re.compile(r"^(?:appointment|visit|booking) (?:\d{1,2}|[A-Z])(?: of \d{1,2})?:?$", re.IGNORECASE)
 # nor is a label that names no clinic, only that an appointment follows ("Your follow-up appointment:"), over the
 # block's lines set in under it: a unit of its own ("Heart failure nurse clinic:" names the appointment, its label)
-_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)s?:$",
+# (or a sentence saying so: "You have an appointment coming up:", "Here are your upcoming visits:")
+_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)s?:$"
+                            r"|^(?:you have|here (?:is|are))(?: (?:an?|your|\d+|upcoming|new|next))* (?:appointment"
+                            r"|visit|booking)s?(?: [a-z ]{1,20})?:$",
                             re.IGNORECASE)
 # an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
@@ -135,7 +138,11 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         # (a date or a time alone under a signature's role line is the signature's date, no visit's: "Signed: Dr.
         # A. Bell" + "Consultant Cardiologist" + "12/02/2025 16:05" are three units)
         signed = is_stamp_only(lines[i]) and any(is_signature_line(lines[k]) for k in (first - 1, first) if k >= 0)
-        if last > first and not signed:  # a date line alone is an ordinary line
+        # (nor are lines of which a long one is carried on by a line in lower case: a log's entry wrapped at the
+        # margin, "10:40 RN A. Lee" + "Call from his daughter, who is a registered" + "nurse. ...")
+        wrapped = any(k < len(lines) and len(lines[k - 1]) >= 60 and lines[k][:1].islower()
+                      for k in range(i + 1, last + 2))
+        if last > first and not signed and not wrapped:  # a date line alone is an ordinary line
             blocks[first] = last
         i = last + 1
     return blocks
@@ -192,6 +199,15 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
             blocks[i] = under[-1]
             i = under[-1] + 1
             continue
+        # (its date alone on the line above at its depth too: "  MON Dec 16, 2024" + "  9:00 AM     Return visit with
+        # Dr A. Lee" + "              Cedar Hill Neurology")
+        if _WHEN_LINE.match(lines[i]) and _block_line(lines[i]) and i + 2 < len(lines) and leads[i + 1] == leads[i] \
+                and re.match(r"\d{1,2}:\d{2}", lines[i + 1]) and leads[i + 2] > leads[i]:
+            following = set_in_appointments(lines[i + 1:], leads[i + 1:]).get(0)
+            if following is not None:
+                blocks[i] = i + 1 + following
+                i += 2 + following
+                continue
         # (a date line with the clinic in its columns, its who and where set in under it: "Thu Oct 8, 2026 10:30 AM
         # Anticoagulation Clinic" + "    D. Marsh, PharmD   Lakemoor Medical Building")
         if under and (end == len(lines) or leads[end] <= leads[i]) and _WHEN_LINE.match(lines[i]) \

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_page import is_page_line
+from archehr.data.note_signatures import is_signature_line
 from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
@@ -83,6 +84,12 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line) or _signed_when(line)
+    # (a signer's name and credentials or role, with no label, and the date set far apart at the page's right, eight
+    # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40"; a date a few spaces after the name
+    # is written with it, "Tom Reyes, PA-C   10/29/2026 16:20")
+    if not cuts and re.search(r"\S(?: {8,}|\t)", line) \
+            and (_SIGNER.match(line) or is_signature_line(COLUMN_GAP.split(line.strip())[0])):
+        cuts = _signed_when(line)
     if not cuts:
         cuts = _spoken_fields(line)
     if not cuts:
@@ -126,7 +133,26 @@ def _spoken_fields(line: str) -> list[tuple[int, int]]:
     starts = [0] + [b for _, b in gaps]
     if len(starts) >= 3 and _SPOKEN_TITLE.match(line) and not _SPOKEN_LABEL.match(line):
         starts = starts[1:]
-    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", line):
+    # (an initial's or a title's full stop ends no sentence: "patient: lee, ann j.   dob: ...", "dr. jo kent")
+    probe = re.sub(r"(?<![\w.])(?:[a-z]|dr|mr|mrs|ms|prof|st)\.", "", line, flags=re.IGNORECASE)
+    if gaps and all(_SPOKEN_LABEL.match(line, a) for a in starts) and not re.search(r"[.!?](?:\s|$)", probe):
+        return gaps
+    return _spoken_commas(line)
+
+
+# a dictated header's patient named in lower case, then the ids after commas, each named in words ("patient mrs ann
+# lee, hospital number ab 123 4567, date of birth 12 may 1957."): a field each, as on lines of their own
+_SPOKEN_PATIENT = re.compile(r"^(?:patient|pt|name|re):? [a-z]")
+_SPOKEN_ID = re.compile(r"(?:dob|date of birth|mrn|nhs (?:no|number)|hosp(?:ital)? (?:no|number)|unit number|ur"
+                        r"|ref(?:erence)?(?: number)?):? [^,]*\d")
+
+
+def _spoken_commas(line: str) -> list[tuple[int, int]]:
+    """The spaces after the commas of a dictated patient line whose every part after the first names an id or a
+    birth date in lower case (`_SPOKEN_ID`); [] for any other line."""
+    gaps = [(m.start(), m.end()) for m in re.finditer(r"(?<=,) +(?=[a-z])", line)]
+    if gaps and _SPOKEN_PATIENT.match(line) and line == line.lower() \
+            and all(_SPOKEN_ID.match(line, b) for _, b in gaps):
         return gaps
     return []
 
@@ -146,6 +172,12 @@ def _data_columns(line: str) -> list[tuple[int, int]]:
     if gaps and not _DOT_LEADER.search(line) and all(_DATA_ITEM.match(c) for c in cells):
         return gaps
     return []
+
+
+# a signer named with an initial or a given name, a comma, then credentials or a role ("A. Lee, MBChB FCP Cardiology",
+# "Tamsin Ebright, RPh")
+_SIGNER = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Sr)\.?\s+)?(?:[A-Z]\.\s*)*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2},"
+                     r"\s+[A-Z][^.!?:,]{1,50}(?:[ ]{2,}|\t)")
 
 
 def _signed_when(line: str) -> list[tuple[int, int]]:
@@ -173,8 +205,12 @@ def place_and_date_cells(line: str) -> list[tuple[int, int]]:
     June 7, 2025"): the place and the date, two fields, as they are on two lines; [] for any other line. The caller
     knows the line stands among a header's fields (an appointment's row names its time too)."""
     gaps = list(COLUMN_GAP.finditer(line))
-    if len(gaps) == 1 and _NAMED_PLACE.match(line[:gaps[0].start()].strip()) \
-            and _DATE_ALONE.match(line[gaps[0].end():].strip()):
+    if len(gaps) != 1:
+        return []
+    first, second = line[:gaps[0].start()].strip(), line[gaps[0].end():].strip()
+    # (the date first too: "10/14/2024    Greeneville Community Hospital - Emergency Dept")
+    if (_NAMED_PLACE.match(first) and _DATE_ALONE.match(second)) \
+            or (_DATE_ALONE.match(first) and _NAMED_PLACE.match(second)):
         return [(0, gaps[0].start()), (gaps[0].end(), len(line))]
     return []
 

@@ -20,6 +20,7 @@ from archehr.data.note_layout import (
     is_table_row,
     same_table,
 )
+from archehr.data.note_stamps import is_stamp_only
 
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
 # spaces each side ("Clinic | 3rd floor", "HR 74 . RR 16", "Video visit  \u00b7  Mon, Apr 3", "Ward  /  Team:
@@ -62,6 +63,11 @@ _ID_NAME = re.compile(r"^(?:DOB|D\.O\.B\.|MRN|NHS(?: no\.?| number)?|CHI|NHI|Hos
 _DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
 
 
+# who did what to the document: "Reviewed by:", "Checked by Dr ...", "Electronically signed by ..."
+_SIGNED_BY = re.compile(r"^(?:Electronically )?(?:Reconciled|Checked|Reviewed|Signed|Verified|Approved|Dictated"
+                        r"|Transcribed|Typed|Authori[sz]ed|Countersigned|Completed|Entered) by:? \S")
+
+
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Do a pipe line's cells after its first hold a header field ("Name: Ann Lee | DOB: 3/4/1950", "Kessler,
     Orlando J | DOB 1966-04-19 | MRN 003318842"), rather than a title's parts ("Riverside Surgery | Consultation |
@@ -71,6 +77,10 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     # fibrillation | Target INR: 2.5 (range 2.0-3.0)")
     first = line[:gaps[0][0]].strip()
     worded = bool(re.match(rf"^{_LABEL}:\s+[A-Za-z]", first)) and not _MEASUREMENT.match(first)
+    # (a sign-off's parts: who did what, "Reconciled by A. Lee (Pharmacist) 26/02/2025 | Checked by Dr B. Ray", and
+    # when, "Reviewed by: Dr A. Lee, Anaesthesia | 2025-05-21 09:05": each a unit, as on lines of their own)
+    if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) for c in later):
+        return True
     # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and (worded or not _MEASUREMENT.match(c)))
                or _DATE_FIELD.match(c) for c in later)

@@ -16,8 +16,10 @@ from archehr.data.note_stamps import starts_with_stamp
 
 # an AVS's heading over a group of orders, with or without its colon: "START taking these medications",
 # "CHANGE how you take these medications:" (an order of its own names a drug: "STOP aspirin 81 mg")
+# (or with a clause saying which: "CONTINUE these medications which have NOT CHANGED")
 ORDER_HEADING = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|Start|Stop|Continue|Hold|Change)"
-                           r" (?:taking|how you take) these (?:medications|medicines)\s*:?$")
+                           r" (?:(?:taking|how you take) )?these (?:medications|medicines)"
+                           r"(?: (?:which|that) (?:have|has|are|were) [A-Za-z ]{2,30})?\s*:?$")
 # a header alone on its line: "Brief Hospital Course:", "Discharge Medications:"
 HEADER_ONLY = re.compile(r"^[A-Z][A-Za-z0-9 /&,()'#-]{0,60}:$")
 # the names of a note's narrative sections, which head prose rather than hold a value ("HPI: 45 yo man
@@ -102,8 +104,13 @@ def section_label(line: str, sbar: bool = False) -> int | None:
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
+    # (a label in lower case before a long sentence of prose in lower case heads it, named section or not, as a
+    # dictation typed up unedited writes them: "return precautions: come back for numbness, toes turning pale ...")
+    lower_prose = name is not None and re.match(r"[a-z]", rest) is not None and name == name.lower() \
+        and len(first.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split())
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
-        return label.end() if " " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4 else None
+        return label.end() if lower_prose or (" " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4) \
+            else None
     # (a whole sentence, however short, after the shorthand or an examination's name)
     if name is not None and (_LOOSE_NAME.match(name) or _EXAM_NAME.match(name)) and len(first.split()) >= 2 \
             and first.endswith((".", "!", "?")) and (re.match(r"[A-Z0-9~<>]", rest) or _EXAM_NAME.match(name)):
@@ -201,6 +208,9 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     if soap:
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
                 for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
+    capitals = _capital_sections(lines)
+    if capitals is not None:
+        return capitals
     if len(lines) == 1:
         return [_paragraph_of_its_line(lines[0], sbar)]
     ends = [section_label(line, sbar) for line in lines]
@@ -238,7 +248,43 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         if end and _stated_diagnosis(lines[i]) and _stated_diagnosis(lines[i][end:], named=False) \
                 and all(_stated_diagnosis(x, named=False) for x in lines[i + 1:]):
             ends[i] = None
+    # (a named section in lower case whose sentences go on over the lines under it heads them all, however short its
+    # first: "objective: bp 148/86, pulse 78." + "complete right-sided facial weakness ...")
+    label = _NAMED_LABEL.match(lines[0])
+    if ends[0] is None and label and _SECTION_NAME.match(label.group(1).strip()) and lines[0].endswith(".") \
+            and not re.search(r"[A-Z]", "".join(lines)) and not any(_NAMED_LABEL.match(x) for x in lines[1:]):
+        ends[0] = label.end()
     return ends
+
+
+# a label in capitals ("TREATMENT IN HOSPITAL:", "WHAT HAPPENED:") and a clause that opens a sentence: a subject
+# pronoun and its verb ("He was started on ...", "You fell ...") or an instruction's verb ("Come straight to ...",
+# "Do not stop ..."); a value's phrase ("Giant cell arteritis.", "Uncomplicated surgery.") is none
+_CAPITAL_LABEL = re.compile(r"^([A-Z][A-Z /&'-]{0,38}[A-Z]):[ \t]+(?=\S)")
+_CLAUSE_OPEN = re.compile(r"^(?:(?:He|She|They|We|You|It)(?: [a-z]+){2}"
+                          r"|(?:Do|Don't|Come|Go|Call|Take|Keep|Stop|Avoid|Seek|Return|Carry|Continue|Contact|Attend"
+                          r"|Phone|Ring|Make|Bring|Wear)(?: [a-z]+){2})")
+
+
+def _capital_sections(lines: list[str]) -> list[int | None] | None:
+    """A paragraph that a label in capitals opens, every label in it in capitals before a clause of five words or
+    more ("TREATMENT IN HOSPITAL: He was started on ...", "DRIVING: He may keep driving, as ..." over "RETURN ADVICE:
+    Come straight to ..."): each label is a section's heading, a unit of its own, as a heading alone on its line
+    is. None when any label of the paragraph holds a value, a name or a field's phrase (a run of a leaflet's fields,
+    "DIRECTIONS: TAKE 1 TABLET ..." over "USES: This medicine ...", keeps each label with its sentence)."""
+    ends: list[int | None] = []
+    for line in lines:
+        label = _CAPITAL_LABEL.match(line) or _NAMED_LABEL.match(line)
+        if label is None:
+            ends.append(None)
+            continue
+        rest = line[label.end():].strip()
+        if not _CAPITAL_LABEL.match(line) or _FIELD_NAME.match(label.group(1).strip()) or has_column_gap(rest) \
+                or not (_CLAUSE_OPEN.match(rest) or _NARRATIVE.match(rest)) \
+                or len(_SENTENCE_END.split(rest)[0].split()) < 5:
+            return None
+        ends.append(label.end())
+    return ends if ends and ends[0] is not None else None
 
 
 # the names of a report's conclusion about its findings

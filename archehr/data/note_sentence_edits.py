@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_layout import WORD_NUMBER
+from archehr.data.note_page import is_page_line
 from archehr.data.note_stamps import is_stamp_only
 from archehr.data.note_wrap import ABBREV
 
@@ -23,8 +24,8 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # (a slash, an ampersand or a semicolon between two people too: "O. Devine, CNS / K. Brady RN", "K. Lee RN; T. Osei RN")
 # (a nurse's or other clinician's role before the initial too, as a log's entries name their writer: "09:12 RN A." +
 # "Lyle: Pt called ...", "Phone call, RN M." + "O'Brien - Wife rang", "Sister J." + "Hale")
-_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|DR|MR|MRS|RN|RGN|RMN|LPN|LVN|NP|ANP|APRN|CNS|CNM"
-                      r"|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
+_INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|MRS|RN|RGN|RMN|LPN|LVN|NP|ANP"
+                      r"|APRN|CNS|CNM|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 # an entry's writer named after its time or date, an initial and a surname before a comma, a colon, a dash or a
 # bracket ("04/18/2025 11:52 N." + "Greer, PA-C: Wound check done"): a letter after a time ends no sentence there
@@ -33,8 +34,8 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|DR|MR|MRS
 # (in brackets, with a title, and with a role before the colon too: "12/03 09:14 [S." + "Pike, EPAU nurse] Rang",
 # "14:40 [Dr M." + "Adeyemi, SHO]", "10/06/2025 L." + "Quaye ANP: Results reviewed.")
 _STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
-                            r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Nurse)\.?\s+)?[A-Z]\.$")
-_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*"
+                            r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z]\.$")
+_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t)")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
@@ -68,6 +69,12 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # "TTE [**2194-8-3**]: LVEF 25%" (in a lab line, a dated placeholder starts the next result)
     if n.startswith("[**") and kind != "lab" and not p.endswith((".", "!", "?")):
         return True
+    # a page's mark after a footer's sentence on its line ("This summary was printed on 04/02/2025. Page 1 of 1"):
+    # a page's footer line is one unit whatever it holds (a page mark on a line of its own is a unit of its own
+    # before any sentence is cut)
+    # (a mark naming its page: a bare count, "... HealthLife. 1 of 1", is no footer's)
+    if is_page_line(n) and re.match(r"page\b", n, re.IGNORECASE):
+        return True
     if p.count("(") > p.count(")"):  # "(Pap smear [**2196-2**] normal)": inside brackets
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
@@ -96,7 +103,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     first = n[:1]
     # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
-    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_" or re.match(r"[A-Z]{1,3}\d{3,}\b", n)):
+    # (the identifier's letters may be hyphenated from its digits: "Hosp No. KH-0093314")
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"
+                             or re.match(r"[A-Z]{1,3}-?\d{3,}\b", n)):
         return True
     # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
     if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
@@ -153,7 +162,8 @@ _LOWER_CASE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[a-z])")
 # (a unit's full stop does end one: "blood loss 20 ml. wound closed ...")
 # (a decimal's full stop is a number's end, not an abbreviation's: "bmi 22.4. no other medicines")
 _RUN_ON_ABBREV = re.compile(r"(?:^|[\s(])(?:(?=[a-z0-9.]*[a-z])(?:[a-z0-9]+\.){2,}"
-                            r"|(?:etc|incl|esp|resp|approx|vs|cf|viz|ca|pt|pts|no|fig|dr|mr|mrs|ms|st)\.)$",
+                            r"|(?:etc|incl|esp|resp|approx|vs|cf|viz|ca|pt|pts|no|fig|dr|mr|mrs|ms|st)\."
+                            r"|(?:dr|mr|mrs|ms|miss|prof|sister|sr|nurse)\.?\s+[a-z]\.?)$",
                             re.IGNORECASE)
 
 

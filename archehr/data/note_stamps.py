@@ -54,8 +54,11 @@ def is_stamp_only(text: str) -> bool:
 
 # a log entry's head before its first field: a stamp, then the entry's kind in capitals or who wrote it, in a few
 # words that open in capitals ("06/10/2024 10:30 VISIT", "14:20 S. Rao", "09:05 Sr J. Holt (RN)")
+# (a title with its full stop and a writer's role or grade in brackets too, six words at most: "10/03/2025 09:12
+# Sr. P. Cele, Rheumatology Nurse Specialist", "07:55  Dr Ann Lee-Ward (Anaesthetics ST6)"; how it came in a
+# bracket: "10:40  RN D. Ash (telephone)")
 _ENTRY_HEAD = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+(?:-\s+)?"
-                         r"(?:\(?(?:[A-Z]\.|[A-Z][\w'-]*)\)?,?(?:\s+|$)){0,4}$")
+                         r"(?:(?:\(?(?:[A-Z]\.|(?:Dr|Mr|Mrs|Ms|Sr|Prof)\.|[A-Z][\w'-]*)\)?|\([a-z][\w'-]*\)),?(?:\s+|$)){0,6}$")
 
 
 def is_entry_head(text: str) -> bool:

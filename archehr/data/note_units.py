@@ -263,7 +263,10 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
         return
     # the previous line as laid out, indentation included: that is what the wrap width measures
     laid_out, walk.prev_line = walk.prev_line, text[line_s:e]
-    if index in para.groups or heading_line(line, walk.open_unit is None, para.next_line(index), index == 0):
+    # (a log entry's stamp line takes its first line even when that is a heading: "09:12 Sr A. Lee" + "Seen:")
+    stamped = walk.open_unit is not None and walk.open_unit.kind == "stamp"
+    if index in para.groups or not stamped and heading_line(line, walk.open_unit is None, para.next_line(index),
+                                                            index == 0):
         walk.units.append(Unit(s, e, "header"))
         walk.open_unit = None
         return
@@ -314,7 +317,8 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     elif is_lab_line(line) and not _results_carry_on(open_unit, laid_out, line, para.width, unit.lead,
                                                      para.next_line(index)):
         unit.kind = "lab"
-    elif KEY_VALUE.match(line):  # (an export's key and value opens a unit: no line above runs on into it)
+    elif KEY_VALUE.match(line) and not _prose_runs_into_key(open_unit, laid_out, line, para.width):
+        # (an export's key and value opens a unit: no line above runs on into it)
         unit.kind = "text"
     elif open_unit is not None and (open_unit.kind == "stamp" or not para.phrases and _carries_on(
             open_unit, laid_out, line, para.width, unit.lead, para.next_line(index))):
@@ -325,6 +329,16 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
     walk.units.append(unit)
     walk.open_unit = unit
+
+
+def _prose_runs_into_key(unit: Unit | None, prev: str, line: str, width: int) -> bool:
+    """A lower-case word and its colon under a full line of prose left open is the sentence's next word, no export's
+    key ("... and after the anaesthetic. Bloods taken 31/03/2025" + "reviewed: Hb 131 g/L, ..."): the line above
+    filled the wrap width and its first word would not have fitted on it."""
+    first = line.split(maxsplit=1)[0]
+    return unit is not None and unit.kind == "text" and width >= 50 and bool(re.match(r"[a-z]+:\s", line)) \
+        and not prev.rstrip().endswith((".", "!", "?", ":", ";", ",")) \
+        and len(prev) <= width < len(prev) + 1 + len(first) and len(re.findall(r"\b[a-z]{3,}\b", prev)) >= 6
 
 
 def _message_stamp(para: _Paragraph, index: int, line: str) -> bool:

@@ -66,6 +66,12 @@ _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|th
 # a document's title in capitals on its line: "DISCHARGE SUMMARY", "OPERATION NOTE - GENERAL SURGERY"
 _DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
                              r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
+# a letterhead's line in capitals, its institution and its department after a dash ("NORTHFIELD HOSPITAL - MOVEMENT
+# DISORDERS CLINIC"): it ends on the place's name, and the line under it starts anew
+_LETTERHEAD_PLACE = re.compile(r"^[A-Z][A-Z.'&/ -]* - [A-Z.'&/ -]*\b(?:HOSPITAL|CENTER|CENTRE|CLINIC|DEPARTMENT|UNIT"
+                               r"|WARD|PRACTICE|SURGERY|INFIRMARY|SERVICES?)$")
+# a phone number at a line's end: "(606) 555-0143", "555-0143", "035 555 0142", "01632 960 412"
+_PHONE_END = re.compile(r"(?:\(\d{3}\) ?\d{3}-\d{4}|\b\d{3}-\d{4}|\b0\d{2,4} \d{3} \d{3,4})$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
 _JOINING_START = re.compile(r"^(?:and|or|but|nor|so|then|with|without|to|of|for|in|at|on|by|from|as|than|that|which|who"
                             r"|because|if|when|while|until|after|before)\b")
@@ -187,7 +193,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return True
     # a document's title in capitals is a line of its own, under a full line of capitals too ("MERCY VALLEY
     # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
-    if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()):
+    if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()) or _LETTERHEAD_PLACE.match(prev.strip()):
         return False
     return _carries_on(prev, line, width, lead, next_line)
 
@@ -250,6 +256,10 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # + "Do not repeat a stool test ...", "... 11:20 AM - orthostatic vitals, BMP" + "Cardiology Dr. A. Varghese");
     # the rest of its place carries it on ("... 10:00 AM, Pine Ridge" + "Surgery Clinic, 2nd floor.")
     if _APPOINTMENT_TIME.search(prev) and _STARTS_ANEW.match(line):
+        return False
+    # a phone number that ends a line ends its field or sentence, before a line opening with a capital ("Primary
+    # care: Dr. A. Lee, Oak Family Medicine, (606) 555-0143" + "Call the office to make an appointment ...")
+    if _PHONE_END.search(prev.rstrip()) and line[:1].isupper():
         return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
