@@ -210,7 +210,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "CB": ("heldout-cb/raw/questions.yaml",), "CC": ("heldout-cc/raw/questions.yaml",),
            "CD": ("heldout-cd/raw/questions.yaml",), "CE": ("heldout-ce/raw/questions.yaml",),
            "CF": ("heldout-cf/raw/questions.yaml",), "CG": ("heldout-cg/raw/questions.yaml",),
-           "CH": ("heldout-ch/raw/questions.yaml",), "CI": ("heldout-ci/raw/questions.yaml",)}
+           "CH": ("heldout-ch/raw/questions.yaml",), "CI": ("heldout-ci/raw/questions.yaml",),
+           "CJ": ("heldout-cj/raw/questions.yaml",), "CK": ("heldout-ck/raw/questions.yaml",),
+           "CL": ("heldout-cl/raw/questions.yaml",), "CM": ("heldout-cm/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
