@@ -186,7 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.inputs:
         raise SystemExit("give --record OUT or --inputs FILE")
-    qs, writers = read_inputs(args.inputs), tuple(WRITERS)
+    qs = read_inputs(args.inputs)
+    # the writers the record holds, in WRITERS' order: a record made before writers were added scores as it was
+    recorded = {q.writer for q in qs}
+    writers = tuple(w for w in WRITERS if w in recorded)
     plan = ([(held[0], list(before)) for before, held in forward_folds(writers, args.forward_from)]
             if args.forward_from else [(w, [v for v in writers if v != w]) for w in writers])
     cols = np.array([k for k, n in enumerate(T.FEATURES) if not n.startswith(tuple(args.drop))])
