@@ -101,9 +101,41 @@ def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
     Pulse 92")? Each is a unit, as measurements one a line are; a label before them makes the line one record ("Your
     vitals today: BP 136/84 | Pulse 92")."""
-    bounds = [0, *(x for gap in gaps for x in gap), len(line)]
-    cells = [line[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+    cells = _cells(line, gaps)
     return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
+
+
+def _cells(line: str, gaps: list[tuple[int, int]]) -> list[str]:
+    bounds = [0, *(x for gap in gaps for x in gap), len(line)]
+    return [line[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+
+
+def _each_labelled(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Is every cell of a pipe line a label and its value ("Weight: 82 kg | eGFR: 74 mL/min", "Admitted: 09/01/2025
+    (from Ward 7) | Day: 6")? Then each is a field of its own, measurements as they may be."""
+    # (a test's name may open in lower case: "eGFR: 74")
+    return all(re.match(r"^[A-Za-z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]:[ \t]+\S", c) for c in _cells(line, gaps))
+
+
+# a label alone before the results it heads: "Screening labs (drawn 09/02/2025): ", "Bloods today: "
+_RESULTS_LABEL = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&'#.-]{0,38}(?: \([^()]{1,40}\))?:[ \t]+(?=\S)")
+
+
+def _labelled_results(line: str, gaps: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The gap after a label heading three results or more set apart by pipes, stated in words rather than as
+    readings ("Screening labs (drawn 09/02/2025): QuantiFERON negative | Hepatitis B surface antigen negative | CBC
+    within normal limits"): the label is a unit and each result another, as results one a line are; None else
+    (readings under a label are one record: "Your vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F")."""
+    label = _RESULTS_LABEL.match(line)
+    if label is None or len(gaps) < 2:
+        return None
+    cells = _cells(line[label.end():], [(a - label.end(), b - label.end()) for a, b in gaps])
+    # (a patient's line names who before the ids: "Pt: Ann Lee | DOB 19/09/1966 | MRN 2281")
+    if any(re.match(rf"^{_LABEL}:", c) or _ID_NAME.match(c) or re.search(r"\d[/.-]\d{1,2}[/.-]\d", c) for c in cells) \
+            or re.match(r"\s*(?:Pt|Patient|Name)\b", line) \
+            or all(READING.match(c) or _MEASUREMENT.match(c) for c in cells):
+        return None
+    return label.end() - len(line[:label.end()]) + len(line[:label.end()].rstrip()), label.end()
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -116,8 +148,11 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
-    if gaps and all("|" in line[a:b] for a, b in gaps) and (not _holds_field(line, gaps) or _titled(line, gaps)) \
-            and not _measurements(line, gaps):
+    piped = bool(gaps) and all("|" in line[a:b] for a, b in gaps)
+    if piped and _labelled_results(line, gaps):
+        gaps.insert(0, _labelled_results(line, gaps))
+    elif piped and (not _holds_field(line, gaps) or _titled(line, gaps)) and not _measurements(line, gaps) \
+            and not _each_labelled(line, gaps):
         return []  # a title line set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \

@@ -228,6 +228,10 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
                for para in paragraphs for k, (a, b) in enumerate(para)) \
         or len({note[a:b].strip() for para in paragraphs for a, b in para[:-1]} & {"S:", "O:", "A:", "P:"}) >= 2 \
         or soap_letters_apart([[note[a:b].strip() for a, b in para] for para in paragraphs])
+    # (a dictation typed in lower case opens its sections' lines with three letters or more: "s: patient returns ...",
+    # "o: ...", "a: ...", "p: one. ...")
+    soap = soap or len({note[a:a + 2] for para in paragraphs for a, b in para
+                        if re.match(r"[soap]:[ \t]+[a-z0-9]", note[a:b])}) >= 3
     # (questions and answers, "Q: Can I drive?" + "A: No. ...", are no SOAP note: each letter stays with its line)
     soap = soap and not re.search(r"^[ \t]*Q:[ \t]+\S", note, re.MULTILINE)
     # a note de-identified as the releases are ("Name: ___", "Dr. ___") is written as they are: its section

@@ -46,6 +46,8 @@ _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 _VALUE_END = re.compile(rf"^(?:[<>]?\d[\d.,]*(?: ?[A-Za-z%/]+)?|{MONTH_NAME} \d{{4}}|(?:19|20)\d{{2}})\.$")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
+# (a dictation typed in lower case writes them so: "s: patient returns ...", "p: one. ...")
+_LOWER_SECTION_LETTER = re.compile(r"^([soap]:)[ \t]+(?=\S)")
 
 
 @dataclass
@@ -289,7 +291,7 @@ def _after_label(para: _Paragraph, walk: _Walk, index: int, s: int, e: int, lead
     before its prose: "HPI: 45 yo M ...", "# Delirium: Resolved ...", in a paragraph of lines; a release's excerpt
     joins a paragraph into one line and keeps its labels), which it adds; `s` when there is none."""
     text = para.text
-    section = SECTION_LETTER.match(text[s:e]) if para.soap else None
+    section = (SECTION_LETTER.match(text[s:e]) or _LOWER_SECTION_LETTER.match(text[s:e])) if para.soap else None
     label_end = section.end(1) if section else para.named[index]
     if not label_end:
         return s
