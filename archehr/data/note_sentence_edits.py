@@ -36,7 +36,9 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|
 _STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
                             r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z]\.$")
 _SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
-                                r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t)")
+                                r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
+                                # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
+                                r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
