@@ -46,6 +46,10 @@ _GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)
                             r"|^(?:you have|here (?:is|are))(?: (?:an?|your|\d+|upcoming|new|next))* (?:appointment"
                             r"|visit|booking)s?(?: [a-z ]{1,20})?:$",
                             re.IGNORECASE)
+# (a portal's caption saying the patient has one, "Your next appointment", is a heading over it, flush or set in; a
+# label naming the visit stays with its block: "Follow-up visit" + "Thursday, May 6, 2032 at 3:30 PM")
+_YOUR_APPOINTMENT = re.compile(r"^your\s+(?:(?:next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)"
+                               r"s?:?$", re.IGNORECASE)
 # an address ends in a full stop that ends no sentence ("Riverbend Eye Center, 44 Mill St.")
 ADDRESS_END = re.compile(r"\b(?:St|Ave|Rd|Blvd|Dr|Ln|Fl|Ste|Bldg|Hwy|Pkwy|Ct|Pl|Sq|Rm)\.$")
 
@@ -120,6 +124,7 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
         first = i
         if i > 0 and i - 1 not in blocks.values() and _label_line(lines, i - 1) and not deeper(i - 1, i) \
                 and not _BLOCK_HEADING.search(lines[i - 1]) and not _WHEN_LINE.match(lines[i - 1]) \
+                and not _YOUR_APPOINTMENT.match(lines[i - 1]) \
                 and not ((_NUMBERED_HEADING.match(lines[i - 1]) or _GENERIC_LABEL.match(lines[i - 1]))
                          and deeper(i, i - 1)) \
                 and not re.search(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\b[A-Z])[.!?]\s", lines[i - 1]) \
