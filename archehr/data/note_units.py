@@ -102,8 +102,11 @@ def _wrapped_number(line: str, unit: Unit | None, prev: str, last_number: int) -
     """Does a line opening with a number carry on the sentence above ("... by hospital day" + "3. Blood glucose
     ran high"): a number out of its list's order after a sentence of prose left open?"""
     number = LEADING_NUMBER.match(line)
+    # (a heading in capitals over it is open on no sentence: a PDF's next page goes on with "ACTIVITY" + "5. No
+    # swimming ...")
+    heading = prev.strip().isupper() and len(prev.split()) <= 5
     return bool(number) and int(number.group(1)) not in (1, last_number + 1) and unit is not None \
-        and unit.kind == "text" and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+        and unit.kind == "text" and not prev.rstrip().endswith((".", "!", "?", ":", ";")) and not heading
 
 
 def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
