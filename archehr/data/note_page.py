@@ -60,10 +60,6 @@ def is_page_furniture(line: str) -> bool:
     body = line.strip()
     cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
-    # (a report's end mark beside its page mark is that page's footer, a one-page copy's too: "--- END OF REPORT ---
-    # Page 1 of 1")
-    if len(cells) == 2 and _END_MARK.match(cells[0]) and _PAGE_MARK.fullmatch(last):
-        return True
     return last.endswith("(continued)") or bool(_PAGE_COLUMN.match(last)) \
         or (len(cells) >= 2 and bool(_PRINTED.match(cells[0]))
             and (bool(_CONFIDENTIAL.match(last)) or not any(is_page_line(c) for c in cells[1:])))
@@ -80,8 +76,6 @@ _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
 
 
 _PAGE_MARK = re.compile(r"\bpage\s+\d+\s*(?:of|/)\s*\d+\b", re.IGNORECASE)
-_END_MARK = re.compile(r"^[-*=~_ ]*end of (?:the )?(?:report|document|results?|record|letter|summary)[-*=~_ .]*$",
-                       re.IGNORECASE)
 
 
 def running_lines(note: str) -> frozenset[str]:

@@ -311,7 +311,7 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
         unit.kind = "stamp"
     elif ITEM.match(line):
         unit.kind = "list"
-    elif is_table_row(line):
+    elif is_table_row(line) and not _row_wraps_on(open_unit, para.text, line, unit.lead):
         unit.kind = "row"
         # (a table's row carries on into no line, unless it heads an entry with its lines set in under it:
         # "STOP      Vitamin gummies - dose far too low for this" + "          degree of deficiency")
@@ -334,6 +334,14 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
     walk.units.append(unit)
     walk.open_unit = unit
+
+
+def _row_wraps_on(unit: Unit | None, text: str, line: str, lead: int) -> bool:
+    """Is a line laid out in columns, set in under an order's row that heads an entry, that row's cells wrapped onto
+    the next line ("START   amoxicillin 875 mg PO   10 days;" + "        twice daily with food    culture sensitive")?
+    Its columns carry the row's own on, as a line of one column set in under it does."""
+    return unit is not None and unit.entry and lead > unit.lead and not ORDER.match(line) \
+        and bool(ORDER.match(text[unit.start:unit.end]))
 
 
 def _prose_runs_into_key(unit: Unit | None, prev: str, line: str, width: int) -> bool:
