@@ -93,7 +93,8 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     label = _PROBLEM_LABEL.match(line) or _QUALIFIED_LABEL.match(line)
     if not label:
         label = _NAMED_LABEL.match(line)
-        if label and _comment_paragraph(label.group(1).strip(), line[label.end():].strip()):
+        if label and (_comment_paragraph(label.group(1).strip(), line[label.end():].strip())
+                      or _callout(label.group(1).strip(), line[label.end():].strip())):
             return label.end()
         if not label or _FIELD_NAME.match(label.group(1).strip()):
             return None
@@ -136,6 +137,17 @@ def _comment_paragraph(name: str, rest: str) -> bool:
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
         and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest)
+
+
+# a callout's label, which names no field and holds no value: it flags the sentences after it
+_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention)$", re.IGNORECASE)
+
+
+def _callout(name: str, rest: str) -> bool:
+    """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
+    must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
+    return bool(_CALLOUT_NAME.match(name)) and len(_SENTENCE_END.split(rest)) >= 2 \
+        and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
 def _advice_field(line: str) -> bool:
