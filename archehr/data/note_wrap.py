@@ -119,13 +119,21 @@ def wrap_width(text: str) -> int:
 _LETTERHEAD_LEAD = 8  # spaces: lines set in this deep or deeper are set for the page, not wrapped at a margin
 
 
+# every word in a capital, a digit or a bracket, bar a few joining words: an organisation's name
+_TITLE_CASE = re.compile(r"^[A-Z0-9(][\w()&'.,-]*(?: (?:[A-Z0-9(&][\w()&'.,-]*|of|and|for|the|in|at|on))+$")
+
+
 def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     """Are `prev` (as laid out) and `line` (indented by `lead`) a letterhead's lines, set right or centred each at its
     own depth ("                Department of Otolaryngology" over "     Castlebridge General Hospital, Wexley Road")?
     Each is a unit of its own, however full the line above looks."""
     prev_lead, prev_end = len(prev) - len(prev.lstrip()), len(prev.rstrip())
-    if min(prev_lead, lead) < _LETTERHEAD_LEAD or prev_lead == lead or OPEN_END.search(prev):
+    if min(prev_lead, lead) < _LETTERHEAD_LEAD or OPEN_END.search(prev):
         return False
+    # (two centred lines of one length are set in alike: a name in title case over the next line is the letterhead's,
+    # "   Infectious Diseases (OPAT) Service" over "   Level 2, Harnwood Wing, Kingsbridge KB4 7QT")
+    if prev_lead == lead:
+        return bool(_TITLE_CASE.match(prev.strip())) and line[:1].isupper()
     return abs(prev_end - (lead + len(line))) <= 1 or abs(prev_lead + prev_end - (2 * lead + len(line))) <= 2
 
 
