@@ -40,7 +40,25 @@ def wrapped_field(units: list[Unit], text: str, width: int = 0) -> list[Unit]:
             field.end = line.end
             del units[k + 1]
         k += 1
-    return _wrapped_names(units, text)
+    return _wrapped_names(_wrapped_first_cells(units, text), text)
+
+
+def _wrapped_first_cells(units: list[Unit], text: str) -> list[Unit]:
+    """A field's value a PDF wrapped onto the next line, where a field of its own follows the carried words in a
+    column ("Line type: PICC, single lumen, left basilic" + "vein    Inserted: 26/11/2024"): the line's first cell, a
+    few words in lower case and no label, joins the field above, left open on no sentence's end."""
+    k = 0
+    while k + 2 < len(units):
+        above, cell, after = units[k], units[k + 1], units[k + 2]
+        if above.kind in ("text", "field") and cell.kind == "field" and after.kind == "field" \
+                and re.match(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S", text[above.start:above.end]) \
+                and not text[above.start:above.end].rstrip().endswith((".", "!", "?", ":", ";")) \
+                and text.count("\n", above.end, cell.start) == 1 and "\n" not in text[cell.end:after.start] \
+                and re.fullmatch(r"[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}", text[cell.start:cell.end]):
+            above.end = cell.end
+            del units[k + 1]
+        k += 1
+    return units
 
 
 def _lower_case_wrap(field: str, line: str) -> bool:
