@@ -138,5 +138,5 @@ def test_a_pipe_line_of_a_worded_field_and_a_labelled_value_gives_one_unit_a_fie
     line = "Indication: Heart valve | Target INR: 3.0 (range 2.5-3.5)"
     assert [line[a:b].strip() for a, b in pipe_cells(line)] == ["Indication: Heart valve",
                                                                  "Target INR: 3.0 (range 2.5-3.5)"]
-    # (readings after a reading stay one line, as a title's do)
-    assert pipe_cells("Weight: 71 kg | BMI: 24.1") == []
+    # (readings each named with its colon are a field each too, as the writers of gold splits cut them)
+    assert pipe_cells("Weight: 71 kg | BMI: 24.1") == [(0, 13), (16, 25)]
