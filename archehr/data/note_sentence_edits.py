@@ -50,6 +50,10 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # "# Osteoporosis: Vitamin D 18; ..." - a label, not a sentence end (in markdown's bold too: "**Plan:**")
     if p.rstrip("*_").endswith(":"):
         return True
+    # a parser's cut before a semicolon (at a line's wrap: "... with the cooler" + "pack" + "; travel letter ..."):
+    # no sentence opens with one
+    if n[:1] == ";":
+        return True
     # a parser's cut before closing quotes and marks alone ('"Rest the ankle."' + '",' in a JSON dump)
     if re.fullmatch(r"[\"'\u201d\u2019)\]}]+[.,;]?", n):
         return True

@@ -155,7 +155,8 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
     # (a medicine's instruction is cut at its full stops only: a parser reads its imperatives and brand names in
     # capitals as sentence starts, "(PRILOSEC) Mix 1 packet in 5 mL of water ...")
-    seg = _lab_segments if lab else _rule_segments if unit.kind == "entry" else segment
+    # (an order set in its column is such an entry on one line: "START     CeraVe Hydrating Facial Cleanser ...")
+    seg = _lab_segments if lab else _rule_segments if unit.kind in ("entry", "row") else segment
     spans = [(unit.start + a, unit.start + b) for a, b in seg(text[unit.start:unit.end])]
     if unit.kind == "entry":  # (a medicine's name stays with its instruction's first sentence)
         head_end = text.index("\n", unit.start)
