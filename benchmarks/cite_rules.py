@@ -84,8 +84,11 @@ def figures(rows: Sequence[dict[str, Any]], policy: Policy | None) -> dict[str, 
     rec = [len(set(c) & set(r["gold"])) / len(r["gold"]) for c, r in zip(got, ans, strict=True)]
     prec = [len(set(c) & set(r["gold"])) / len(c) for c, r in zip(got, ans, strict=True) if c]
     n = [len(c) for c in got if c]
-    return {"first": 100 * float(np.mean(first)), "recall": 100 * float(np.mean(rec)),
-            "precision": 100 * float(np.mean(prec)), "cited": float(np.mean(n)), "n": len(ans)}
+    def mean(xs: list[float]) -> float:
+        return float(np.mean(xs)) if xs else float("nan")
+
+    return {"first": 100 * mean(first), "recall": 100 * mean(rec), "precision": 100 * mean(prec),
+            "cited": mean(n), "n": len(ans)}
 
 
 def pools(rows: Sequence[dict[str, Any]], starts: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
