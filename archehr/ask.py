@@ -38,7 +38,7 @@ from archehr_scoring.answer_format import AnswerLine
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
 CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
-CITE_SHARE = 0.4  # ... each scoring at least this share of the best one (chosen with writers held out, see below)
+CITE_SHARE = 0.4  # ... each scoring at least this share of the best one (chosen with writers held out, docs)
 CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
 # then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
 # when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
