@@ -38,7 +38,7 @@ from archehr_scoring.answer_format import AnswerLine
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
 CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
-CITE_SHARE = 0.25  # ... each scoring at least this share of the best one
+CITE_SHARE = 0.4  # ... each scoring at least this share of the best one (chosen with writers held out, docs)
 CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
 # then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
 # when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
@@ -47,7 +47,7 @@ CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
 # ... none when the first's answer-type score is CLOSE_STRONG or more, and only sentences naming the question's topic
 # (chosen with folds by writer, docs/answer-methods.md "Close ones only after a weak first")
 CLOSE_STRONG = 0.5
-CITE_SHARE_STRONG = 0.35  # CITE_SHARE when the first's answer-type score is CLOSE_STRONG or more (chosen the same way)
+CITE_SHARE_STRONG = 0.7  # CITE_SHARE when the first's answer-type score is CLOSE_STRONG or more (cite_policy.py)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words

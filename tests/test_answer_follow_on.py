@@ -155,3 +155,39 @@ def test_close_ones_name_the_question_topic():
     named = np.array([1.0, 0.0, 0.5, 0.5, 0.2])
     assert close_to_first(CLOSE_ORDER, CLOSE_RANK, weak, [0], most=3, share=0.5, weak=0.5, weak_share=0.4,
                           named=named) == [3, 4]
+
+
+@dataclass
+class _Line:  # what `follow_on` reads of a sentence
+    paragraph_id: int
+    text: str
+
+
+@dataclass
+class _Split:
+    sentences: list[_Line]
+
+
+def _lines(n: int) -> _Split:
+    return _Split([_Line(k, f"Invented line number {k} of a note.") for k in range(n)])
+
+
+def test_after_a_weak_first_later_lines_must_rank_the_cite_share_of_it():
+    from archehr.ask import CITE_SHARE, _cited
+
+    # the first (0) holds the asked kind weakly (answer type 0.3); 1 and 2 hold it as well, 1 just above the share of
+    # the first's rank, 2 just under it: only 1 follows (no close one: 2 is under the close floor too)
+    rank = np.array([1.0, CITE_SHARE + 0.02, CITE_SHARE - 0.02])
+    typed = np.array([0.3, 0.3, 0.3])
+    assert _cited([0, 1, 2], rank, typed, _lines(3), np.ones(3)) == [0, 1]
+
+
+def test_after_a_firm_first_later_lines_must_rank_the_strong_share_of_it():
+    from archehr.ask import CITE_SHARE, CITE_SHARE_STRONG, _cited
+
+    # the first holds the asked kind firmly (0.8): a line at the weak share no longer follows, one over the strong
+    # share does
+    assert CITE_SHARE_STRONG > CITE_SHARE
+    rank = np.array([1.0, CITE_SHARE_STRONG + 0.02, CITE_SHARE_STRONG - 0.05, CITE_SHARE + 0.02])
+    typed = np.array([0.8, 0.8, 0.8, 0.8])
+    assert _cited([0, 1, 2, 3], rank, typed, _lines(4), np.ones(4)) == [0, 1]
