@@ -184,3 +184,17 @@ def test_unpunctuated_texting_keeps_its_second_ask() -> None:
     assert asking_part("she got a new cream, which side does it go on").story == "she got a new cream"
     assert asks("was everything ok", opens=True)
     assert not asks("has been stopped", opens=False)
+
+
+def test_a_long_letters_how_long_reads_its_topic_from_the_asking_clauses_too() -> None:
+    # the greeting and asides name much the note never speaks of: the duration line's share of the whole question
+    # is small, its share of the asking clause is not, and the fact rule reads the larger
+    letter = ("Dear Sir or Madam, I write on behalf of my husband Wilfred, who enjoys his allotment and his "
+              "crossword puzzles enormously. I should be grateful to know for how many weeks the radiotherapy "
+              "continues, as our grandson wishes to arrange his holiday from Inverness.")
+    whole, asked = _types(letter)
+    assert asked.best_typed >= whole.best_typed
+    assert asked.best_typed >= 0.2
+    # a short question telling no story is read as it is
+    whole, asked = _types("How many weeks does the radiotherapy continue?")
+    assert asked.best_typed == whole.best_typed
