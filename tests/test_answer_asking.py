@@ -157,3 +157,44 @@ def test_the_fact_rules_read_the_medicines_and_activities_the_ask_names() -> Non
     # a medicine the story names that the note never does, with an ask of its own: not asked about
     whole, asked = _types("Why is he still taking amlodipine? His brother is on bisoprolol.")
     assert whole.missing_drugs and not asked.missing_drugs
+
+
+@pytest.mark.parametrize("clause", [
+    "I should be grateful to know for how long she keeps the patch on",
+    "My son wishes to know what the scan showed",
+    "I would be obliged if you could confirm the date of the next visit",
+    "Kindly let me know when the dressing is changed",
+    "I should like to be sure for how many days he takes them",
+])
+def test_a_letters_polite_ask_asks(clause: str) -> None:
+    assert asks(clause)
+
+
+def test_a_relative_or_statement_clause_inside_a_written_sentence_does_not_ask() -> None:
+    letter = ("Dear Sir, I write for my brother Albert, who was sent home on Friday with a new inhaler. "
+              "His heart tablet, the blue one, has been stopped, which has worried him. "
+              "I should be grateful to know the reason for this.")
+    part = asking_part(letter)
+    assert part.asking == "I should be grateful to know the reason for this."
+    assert "who was sent home" in part.story and "has been stopped" in part.story
+
+
+def test_unpunctuated_texting_keeps_its_second_ask() -> None:
+    # no full stop: "which side ..." and "is it ok ..." still ask as before
+    assert asking_part("she got a new cream, which side does it go on").story == "she got a new cream"
+    assert asks("was everything ok", opens=True)
+    assert not asks("has been stopped", opens=False)
+
+
+def test_a_long_letters_how_long_reads_its_topic_from_the_asking_clauses_too() -> None:
+    # the greeting and asides name much the note never speaks of: the duration line's share of the whole question
+    # is small, its share of the asking clause is not, and the fact rule reads the larger
+    letter = ("Dear Sir or Madam, I write on behalf of my husband Wilfred, who enjoys his allotment and his "
+              "crossword puzzles enormously. I should be grateful to know for how many weeks the radiotherapy "
+              "continues, as our grandson wishes to arrange his holiday from Inverness.")
+    whole, asked = _types(letter)
+    assert asked.best_typed >= whole.best_typed
+    assert asked.best_typed >= 0.2
+    # a short question telling no story is read as it is
+    whole, asked = _types("How many weeks does the radiotherapy continue?")
+    assert asked.best_typed == whole.best_typed

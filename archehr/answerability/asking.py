@@ -34,10 +34,23 @@ _ASKS = re.compile(
     r"doesn't|did|didnt|didn't|dont|don't|has|have|had|hasnt|hasn't|havent|haven't|r|any|anything|ok to|okay to|"
     r"is it|i want to know|i need to know|i'd like to know|i was wondering|wondering|want to know|"
     r"need to know|do you know|any idea|tell me|please tell|what about|how about|whether|if)\b", re.I)
+# a letter's polite ask says it asks without a question word first: "I should be grateful to know for how long",
+# "my husband wishes to know what", "I should be obliged if you would confirm", "kindly let me know"
 _ASKS_INSIDE = re.compile(r"\b(?:wonder(?:ing|ed)?|wants? to know|wanted to know|need to know|like to know|"
                           r"not sure (?:if|whether|when|why|how|what)|any idea|"
                           r"asking (?:if|whether|about|when|why|how)|"
-                          r"tell (?:me|us) (?:if|whether|when|why|how|what))\b", re.I)
+                          r"tell (?:me|us) (?:please )?(?:(?:for|on|at|in|by) )?(?:if|whether|when|why|how|what|which)|"
+                          r"(?:wish(?:es|ed)?|glad|grateful|obliged|interested|keen|pleased|like|liked|anxious) to "
+                          r"(?:know|learn|find out|hear|be sure|confirm|ask)|"
+                          r"(?:let|letting) (?:me|us|him|her) know|"
+                          r"if you (?:could|would|might|can|will) (?:kindly |please )?"
+                          r"(?:tell|explain|confirm|remind|advise|clarify|say|let))\b", re.I)
+# a clause after a comma that opens with a relative word ("..., who came home on Monday", "..., which does my back
+# good") describes what came before: it asks only when it ends in a question mark
+_RELATIVE = re.compile(r"^(?:who|which|whom|whose)\b", re.I)
+# a clause after a comma that opens with a bare auxiliary before no subject ("..., has been stopped") goes on the
+# sentence's statement; one before its subject ("..., is it ok") asks
+_BARE_AUX = re.compile(r"^(?:is|are|am|was|were|has|have|had|do|does|did)\b", re.I)
 
 # the asking clause points back into the story ("is that ok to do now?", "has she been put on that one too?"): what
 # it asks about is the story's, so the story counts whole
@@ -65,28 +78,44 @@ class AskingPart:
 def clauses(question: str) -> list[str]:
     """The question's clauses: its sentences cut at commas, semicolons, dashes and a "but", "so", "and" or "or"
     before a question word or an auxiliary and its subject."""
+    return [c for c, _ in _placed_clauses(question)]
+
+
+def _placed_clauses(question: str) -> list[tuple[str, bool]]:
+    """The question's clauses, each with whether it opens a sentence or stands in one that does not end in a full
+    stop ("Once it is done, which tablets do I go on to?"; texting's unpunctuated "is it ok, was everything fine"):
+    else it goes on a written statement."""
     out = []
     for sentence in _SENTENCES.split(question.strip()):
+        first = True
+        marked = not sentence.rstrip().endswith(".")
         for part in _CLAUSES.split(sentence):
             part = part.strip()
             if part:
-                out.append(part)
+                out.append((part, first or marked))
+                first = False
     return out
 
 
-def asks(clause: str) -> bool:
+def asks(clause: str, opens: bool = True) -> bool:
     """The clause asks: it ends in a question mark, opens (after a joining word) with a question word, a modal or an
-    auxiliary, or says it asks ("I was wondering if", "asking if")."""
+    auxiliary, or says it asks ("I was wondering if", "asking if", "I should be grateful to know"). A clause going
+    on a statement (`opens` False: inside a sentence ending in a full stop) does not ask by a relative word ("who",
+    "which") nor by an auxiliary before no subject ("has been stopped")."""
     if clause.rstrip().endswith("?"):
         return True
     core = _LEAD.sub("", clause.strip())
-    return bool(_ASKS.search(core) or _ASKS_INSIDE.search(core))
+    if _ASKS_INSIDE.search(core):
+        return True
+    if not opens and (_RELATIVE.search(core) or (_BARE_AUX.search(core) and not re.match(_AUX, core, re.I))):
+        return False
+    return bool(_ASKS.search(core))
 
 
 def _marked(question: str) -> list[tuple[str, bool]] | None:
     """The question's clauses, each with whether it asks; None when no clause tells itself apart as asking (no
     question word nor mark) or every clause asks: then the whole question asks."""
-    parts = [(c, asks(c)) for c in clauses(question)]
+    parts = [(c, asks(c, opens)) for c, opens in _placed_clauses(question)]
     if all(a for _, a in parts) or not any(a for _, a in parts):
         return None
     return parts

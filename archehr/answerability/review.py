@@ -38,6 +38,7 @@ FIRST_FACT_MIN = 0.1
 # kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
+ASK_CONCEPTS = 2  # the asking clauses of a long message read for the topic when they name this many concepts
 # a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
 WHEN_GIVEN = re.compile(
     rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{COUNT_ASCII}\s*{GIVEN_UNIT}\b|"
@@ -175,11 +176,33 @@ def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
     from archehr.answerability.kinds import answer_types
     from archehr.glossary import load_lexicon
 
-    ask = asking_part(question).apart
+    part = asking_part(question)
+    types = _ask_topic(types, part, split)
+    ask = part.apart
     if ask is None or not (types.missing_drugs or types.missing_activities):
         return types
     asked = answer_types(note_case(split, ask)[0], load_lexicon())
     return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
+
+
+def _ask_topic(types: Any, part: Any, split: SplitNote) -> Any:
+    """A how-long or when question told in a long message (a greeting, who is writing, asides on the family): the
+    story's words dilute the topic share of the sentence giving the asked date or duration ("for up to 14 days"
+    naming one word in twenty), so the fact rule would find none naming enough of the topic. Each sentence's topic
+    is then the larger of its share of the whole question and of the asking clauses alone (when these name at least
+    `ASK_CONCEPTS` concepts of their own), the kind and what each sentence holds staying the whole question's."""
+    from dataclasses import replace
+
+    from archehr.answerability.kinds import answer_types
+    from archehr.glossary import load_lexicon
+
+    if (types.kind not in FACT_KINDS or not part.has_story or not types.topic.size
+            or min(types.best_typed, types.best_firm) >= FACT_MIN):
+        return types
+    asked = answer_types(note_case(split, part.asking)[0], load_lexicon())
+    if asked.concepts < ASK_CONCEPTS or asked.topic.shape != types.topic.shape:
+        return types
+    return replace(types, topic=np.maximum(types.topic, asked.topic))
 
 
 def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: float, ruled: bool = False) -> float:
