@@ -212,7 +212,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "CF": ("heldout-cf/raw/questions.yaml",), "CG": ("heldout-cg/raw/questions.yaml",),
            "CH": ("heldout-ch/raw/questions.yaml",), "CI": ("heldout-ci/raw/questions.yaml",),
            "CJ": ("heldout-cj/raw/questions.yaml",), "CK": ("heldout-ck/raw/questions.yaml",),
-           "CL": ("heldout-cl/raw/questions.yaml",), "CM": ("heldout-cm/raw/questions.yaml",)}
+           "CL": ("heldout-cl/raw/questions.yaml",), "CM": ("heldout-cm/raw/questions.yaml",),
+           "CN": ("heldout-cn/raw/questions.yaml",), "CO": ("heldout-co/raw/questions.yaml",),
+           "CP": ("heldout-cp/raw/questions.yaml",), "CQ": ("heldout-cq/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
