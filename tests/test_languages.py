@@ -46,6 +46,13 @@ from archehr.glossary import LANGUAGES_DIR, load_lexicon, parse_glossary
     ("bao lau thi co the lai xe?", "how_long"),
     ("leh el doktor wa2af el dawa?", "why"),
     ("wei shen me yi sheng ting yao le?", "why"),
+    # German mixed into English, umlauts folded or written with e
+    ("Wie lange muss ich die Tabletten nehmen?", "how_long"),
+    ("Warum wurde mein Blutverdünner abgesetzt?", "why"),
+    ("wann ist der Termin beim Hausarzt?", "when"),
+    ("Darf ich nach der OP duschen?", "may_i"),
+    ("kann ich wieder Auto fahren?", "may_i"),
+    ("was sind meine Blutwerte, zu hoch?", "test_result"),
 ])
 def test_the_kind_of_a_question_asked_in_a_mixed_language(question: str, kind: str) -> None:
     assert ask_kind(read_question(question)[0]) == kind
@@ -63,6 +70,8 @@ def test_the_kind_of_a_question_asked_in_a_mixed_language(question: str, kind: s
     "Should he take it po or iv?",
     "Sin or no sin, can I have a beer?",
     "Will the agar plate show the bug?",
+    "Also, will the bad cut on my hand heal by the weekend?",
+    "Was the man at the war memorial given a gift, so he will not die?",
 ])
 def test_an_english_question_is_left_as_it_is(question: str) -> None:
     assert in_english(question) == question
@@ -77,6 +86,15 @@ def test_a_word_also_english_is_read_only_beside_its_language() -> None:
     assert "may I" in in_english("kasi po, may I ask kung kailan ang labs?")
     # "ANO" in capitals is an abbreviation even in a Tagalog question
     assert "ANO" in in_english("ano po ang ibig sabihin ng ANO sa report?")
+
+
+def test_german_nouns_and_verbs_are_read_in_english() -> None:
+    assert in_english("Wann ist der Termin beim Hausarzt?") == "when is the appointment at the primary care doctor?"
+    assert in_english("Muss ich die Thrombosespritze nach dem Krankenhaus weiternehmen?") == \
+        "do i have to the blood thinner injection after the hospital keep taking?"
+    assert "bone density" in in_english("my Knochendichte was bad, wie lange the Spritze?")
+    assert "bad" in in_english("my Knochendichte was bad, wie lange the Spritze?")
+    assert in_english("Blutverduenner") == in_english("Blutverdünner")
 
 
 def test_particles_and_prefixes_are_left_out() -> None:
