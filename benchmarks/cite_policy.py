@@ -95,8 +95,6 @@ def record(out: Path, only: list[str] | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--record", type=Path, metavar="OUT", help="answer every question once and write its candidates")
     ap.add_argument("--writers", nargs="*", metavar="W", help="with --record: only these writers")

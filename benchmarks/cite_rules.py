@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from everyday import citation_figures  # the same definitions as every answer benchmark
 
 Policy = Callable[[dict[str, Any]], list[str]]
 
@@ -77,18 +78,13 @@ def cited(row: dict[str, Any], policy: Policy) -> list[str]:
 
 
 def figures(rows: Sequence[dict[str, Any]], policy: Policy | None) -> dict[str, float]:
-    """First line, recall and precision (per cent) as `everyday.figures` counts them; `policy` None: as recorded."""
-    ans = [r for r in rows if r["answerable"]]
-    first = [float(bool(set(r["first"]) & set(r["gold"]))) for r in ans]
-    got = [r["cited"] if policy is None else cited(r, policy) for r in ans]
-    rec = [len(set(c) & set(r["gold"])) / len(r["gold"]) for c, r in zip(got, ans, strict=True)]
-    prec = [len(set(c) & set(r["gold"])) / len(c) for c, r in zip(got, ans, strict=True) if c]
-    n = [len(c) for c in got if c]
-    def mean(xs: list[float]) -> float:
-        return float(np.mean(xs)) if xs else float("nan")
-
-    return {"first": 100 * mean(first), "recall": 100 * mean(rec), "precision": 100 * mean(prec),
-            "cited": mean(n), "n": len(ans)}
+    """First line, recall and precision (per cent) as `everyday.citation_figures` counts them, the mean number cited
+    by an answer citing any, and the answerable questions; `policy` None: as recorded."""
+    ans = [r if policy is None else {**r, "cited": cited(r, policy)} for r in rows if r["answerable"]]
+    n = [len(r["cited"]) for r in ans if r["cited"]]
+    got = citation_figures(ans)
+    return {**{k: 100 * v for k, v in got.items()}, "cited": float(np.mean(n)) if n else float("nan"),
+            "n": len(ans)}
 
 
 def pools(rows: Sequence[dict[str, Any]], starts: Sequence[str]) -> dict[str, list[dict[str, Any]]]:

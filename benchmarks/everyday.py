@@ -269,23 +269,31 @@ def auroc(pos: np.ndarray, neg: np.ndarray) -> float:
     return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) - 1) / 2) / (len(pos) * len(neg)))
 
 
+def _mean(xs: list[float]) -> float:
+    return float(np.mean(xs)) if xs else float("nan")
+
+
+def citation_figures(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """First line, recall and precision (fractions) over the answerable rows, from their "first", "cited" and "gold"
+    ids (the definitions every benchmark of `archehr answer` counts by; `cite_rules.py` too)."""
+    ans = [r for r in rows if r["answerable"]]
+    gold = [set(r["gold"]) for r in ans]
+    return {
+        "first": _mean([float(bool(set(r["first"]) & g)) for r, g in zip(ans, gold, strict=True)]),
+        "recall": _mean([len(set(r["cited"]) & g) / len(g) for r, g in zip(ans, gold, strict=True)]),
+        "precision": _mean([len(set(r["cited"]) & g) / len(r["cited"]) for r, g in zip(ans, gold, strict=True)
+                            if r["cited"]]),
+    }
+
+
 def figures(rows: list[dict[str, Any]]) -> dict[str, float]:
     ans = [r for r in rows if r["answerable"]]
     una = [r for r in rows if not r["answerable"]]
-    nan = float("nan")
-
-    def mean(xs: list[float]) -> float:
-        return float(np.mean(xs)) if xs else nan
-
-    gold = [set(r["gold"]) for r in ans]
     return {
-        "first": mean([float(bool(set(r["first"]) & g)) for r, g in zip(ans, gold, strict=True)]),
-        "recall": mean([len(set(r["cited"]) & g) / len(g) for r, g in zip(ans, gold, strict=True)]),
-        "precision": mean([len(set(r["cited"]) & g) / len(r["cited"]) for r, g in zip(ans, gold, strict=True)
-                           if r["cited"]]),
-        "false_decline": mean([float(r["abstained"]) for r in ans]),
-        "unans_declined_or_flagged": mean([float(r["abstained"] or r["flagged"]) for r in una]),
-        "ans_flagged": mean([float(r["flagged"]) for r in ans]),
+        **citation_figures(rows),
+        "false_decline": _mean([float(r["abstained"]) for r in ans]),
+        "unans_declined_or_flagged": _mean([float(r["abstained"] or r["flagged"]) for r in una]),
+        "ans_flagged": _mean([float(r["flagged"]) for r in ans]),
         "auroc": auroc(np.array([r["confidence"] for r in ans]), np.array([r["confidence"] for r in una])),
     }
 
