@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 # capitalised words that end it on the next line ("Neurosurgeon")
 _OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+(?:\S.*\b)?[A-Z][a-z]+$")
 _TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
+# a field: a label and its colon before a value ("Line type: PICC, single lumen")
+_FIELD_START = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S")
 
 
 def wraps_field_value(field: str, line: str) -> bool:
@@ -51,7 +53,7 @@ def _wrapped_first_cells(units: list[Unit], text: str) -> list[Unit]:
     while k + 2 < len(units):
         above, cell, after = units[k], units[k + 1], units[k + 2]
         if above.kind in ("text", "field") and cell.kind == "field" and after.kind == "field" \
-                and re.match(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S", text[above.start:above.end]) \
+                and _FIELD_START.match(text[above.start:above.end]) \
                 and not text[above.start:above.end].rstrip().endswith((".", "!", "?", ":", ";")) \
                 and text.count("\n", above.end, cell.start) == 1 and "\n" not in text[cell.end:after.start] \
                 and re.fullmatch(r"[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}", text[cell.start:cell.end]):
@@ -65,7 +67,7 @@ def _lower_case_wrap(field: str, line: str) -> bool:
     """Does a line in lower case carry on the last field of the line of fields above it, left without a sentence's
     end ("Referred by: Dr S. Lee   Reason for referral: palpitations" + "and breathlessness on exertion")? (A short
     label in lower case opens a field of its own: "cc: Dr Lee".)"""
-    return bool(re.match(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S", field.strip())) \
+    return bool(_FIELD_START.match(field.strip())) \
         and not field.rstrip().endswith((".", "!", "?", ":", ";")) and bool(re.match(r"^[a-z]+\b(?!:)", line.strip()))
 
 

@@ -135,7 +135,7 @@ def _labelled_results(line: str, gaps: list[tuple[int, int]]) -> tuple[int, int]
             or re.match(r"\s*(?:Pt|Patient|Name)\b", line) \
             or all(READING.match(c) or _MEASUREMENT.match(c) for c in cells):
         return None
-    return label.end() - len(line[:label.end()]) + len(line[:label.end()].rstrip()), label.end()
+    return len(line[:label.end()].rstrip()), label.end()  # (the label's text, then the space after it)
 
 
 def pipe_cells(line: str) -> list[tuple[int, int]]:
@@ -149,8 +149,8 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     piped = bool(gaps) and all("|" in line[a:b] for a, b in gaps)
-    if piped and _labelled_results(line, gaps):
-        gaps.insert(0, _labelled_results(line, gaps))
+    if piped and (label_gap := _labelled_results(line, gaps)):
+        gaps.insert(0, label_gap)
     elif piped and (not _holds_field(line, gaps) or _titled(line, gaps)) and not _measurements(line, gaps) \
             and not _each_labelled(line, gaps):
         return []  # a title line set apart by pipes is one unit
