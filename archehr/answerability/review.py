@@ -171,35 +171,36 @@ def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
     the question tells a story apart from its ask ("Can he drive himself in? He won't take a lift off anyone":
     the lift is no activity asked about), else the whole question's."""
     from dataclasses import replace
+    from functools import cache
 
     from archehr.answerability.asking import asking_part
     from archehr.answerability.kinds import answer_types
     from archehr.glossary import load_lexicon
 
     part = asking_part(question)
-    types = _ask_topic(types, part, split)
-    ask = part.apart
-    if ask is None or not (types.missing_drugs or types.missing_activities):
+    # the asking clauses' own answer types, read at most once for the two rules below (`part.apart` is
+    # `part.asking` when it is not None)
+    asked_types = cache(lambda: answer_types(note_case(split, part.asking)[0], load_lexicon()))
+    types = _ask_topic(types, part, asked_types)
+    if part.apart is None or not (types.missing_drugs or types.missing_activities):
         return types
-    asked = answer_types(note_case(split, ask)[0], load_lexicon())
+    asked = asked_types()
     return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
 
 
-def _ask_topic(types: Any, part: Any, split: SplitNote) -> Any:
+def _ask_topic(types: Any, part: Any, asked_types: Any) -> Any:
     """A how-long or when question told in a long message (a greeting, who is writing, asides on the family): the
     story's words dilute the topic share of the sentence giving the asked date or duration ("for up to 14 days"
     naming one word in twenty), so the fact rule would find none naming enough of the topic. Each sentence's topic
     is then the larger of its share of the whole question and of the asking clauses alone (when these name at least
-    `ASK_CONCEPTS` concepts of their own), the kind and what each sentence holds staying the whole question's."""
+    `ASK_CONCEPTS` concepts of their own: `asked_types()`), the kind and what each sentence holds staying the whole
+    question's."""
     from dataclasses import replace
-
-    from archehr.answerability.kinds import answer_types
-    from archehr.glossary import load_lexicon
 
     if (types.kind not in FACT_KINDS or not part.has_story or not types.topic.size
             or min(types.best_typed, types.best_firm) >= FACT_MIN):
         return types
-    asked = answer_types(note_case(split, part.asking)[0], load_lexicon())
+    asked = asked_types()
     if asked.concepts < ASK_CONCEPTS or asked.topic.shape != types.topic.shape:
         return types
     return replace(types, topic=np.maximum(types.topic, asked.topic))
