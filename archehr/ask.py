@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from archehr.answerability.follow_on import CitePolicy
 from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, shown_confidence
 from archehr.data.model import Case
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
@@ -37,17 +38,7 @@ from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 RELATED = 3  # closest sentences offered, as related, with an abstention
-CITE_MAX = 8  # sentences cited at most in a patient's answer (the generator's word budget keeps fewer lines)
-CITE_SHARE = 0.4  # ... each scoring at least this share of the best one (chosen with writers held out, docs)
-CITE_TYPED = 0.4  # ... and on the answer type alone this share of it (answerability.follow_on: holds the asked kind)
-# then at most CLOSE_MORE more ranking at least CLOSE_SHARE of the first whatever their answer type, CLOSE_WEAK_SHARE
-# when the first's answer-type score is under CLOSE_WEAK (follow_on.close_to_first; chosen on writers the ranking was
-# not tuned on, docs/answer-methods.md)
-CLOSE_MORE, CLOSE_SHARE, CLOSE_WEAK, CLOSE_WEAK_SHARE = 3, 0.5, 0.5, 0.4
-# ... none when the first's answer-type score is CLOSE_STRONG or more, and only sentences naming the question's topic
-# (chosen with folds by writer, docs/answer-methods.md "Close ones only after a weak first")
-CLOSE_STRONG = 0.5
-CITE_SHARE_STRONG = 0.7  # CITE_SHARE when the first's answer-type score is CLOSE_STRONG or more (cite_policy.py)
+CITES = CitePolicy()  # which sentences are cited after the first (its defaults, docs/answer-methods.md)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
 CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
@@ -359,16 +350,12 @@ def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: 
            topic: np.ndarray | None = None) -> list[int]:
     """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
     hold the asked kind (a higher share of its rank when it holds that kind firmly); when it holds it weakly, a few
-    more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type; a medication
-    entry's line saying what becomes of it (`archehr.answerability.follow_on`). `typed` and `topic` are None when
-    ranking by the selector alone."""
-    from archehr.answerability.follow_on import cited_after_first, close_to_first, follow_on
+    more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type (`CITES`); a
+    medication entry's line saying what becomes of it (`archehr.answerability.follow_on`). `typed` and `topic` are
+    None when ranking by the selector alone."""
+    from archehr.answerability.follow_on import follow_on
 
-    firm = bool(order) and typed is not None and float(typed[order[0]]) >= CLOSE_STRONG
-    chosen = cited_after_first(order, rank, typed, most=CITE_MAX, share=CITE_SHARE_STRONG if firm else CITE_SHARE,
-                               typed_share=CITE_TYPED)
-    chosen += close_to_first(order, rank, typed, chosen, most=CLOSE_MORE, share=CLOSE_SHARE, weak=CLOSE_WEAK,
-                             weak_share=CLOSE_WEAK_SHARE, strong=CLOSE_STRONG, named=topic)
+    chosen = CITES.choose(order, rank, typed, topic)
     return chosen + follow_on(chosen, split.sentences)
 
 

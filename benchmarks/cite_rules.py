@@ -25,26 +25,17 @@ def arrays(row: dict[str, Any]) -> tuple[list[int], np.ndarray, np.ndarray, np.n
 
 
 def shares(share: float | None = None, strong: float | None = None) -> Policy:
-    """`archehr.ask._cited` (before the medication lines that go on) with the rank shares the lines after the first
-    must reach: `share` after a first holding the asked kind weakly, `strong` after one holding it firmly (None: the
-    shipped `CITE_SHARE`, `CITE_SHARE_STRONG`); the close ones of a weak first reach `share` too."""
+    """The shipped citation policy (`archehr.ask.CITES`, before the medication lines that go on) with other rank
+    shares the lines after the first must reach: `share` after a first holding the asked kind weakly, `strong` after
+    one holding it firmly (None: the shipped ones); the close ones of a weak first reach `share` too
+    (`CitePolicy.with_shares`)."""
     import archehr.ask as A
-    from archehr.answerability.follow_on import cited_after_first, close_to_first
 
-    weak_share = A.CITE_SHARE if share is None else share
-    firm_share = A.CITE_SHARE_STRONG if strong is None else strong
+    policy = A.CITES.with_shares(share, strong)
 
     def cite(row: dict[str, Any]) -> list[str]:
         order, rank, typed, topic = arrays(row)
-        if not order:
-            return []
-        firm = float(typed[0]) >= A.CLOSE_STRONG
-        chosen = cited_after_first(order, rank, typed, most=A.CITE_MAX, share=firm_share if firm else weak_share,
-                                   typed_share=A.CITE_TYPED)
-        chosen += close_to_first(order, rank, typed, chosen, most=A.CLOSE_MORE,
-                                 share=max(A.CLOSE_SHARE, weak_share), weak=A.CLOSE_WEAK,
-                                 weak_share=max(A.CLOSE_WEAK_SHARE, weak_share), strong=A.CLOSE_STRONG, named=topic)
-        return [row["candidates"][k]["id"] for k in chosen]
+        return [row["candidates"][k]["id"] for k in policy.choose(order, rank, typed, topic)]
     return cite
 
 

@@ -173,7 +173,9 @@ def _lines(n: int) -> _Split:
 
 
 def test_after_a_weak_first_later_lines_must_rank_the_cite_share_of_it():
-    from archehr.ask import CITE_SHARE, _cited
+    from archehr.ask import CITES, _cited
+
+    CITE_SHARE = CITES.share
 
     # the first (0) holds the asked kind weakly (answer type 0.3); 1 and 2 hold it as well, 1 just above the share of
     # the first's rank, 2 just under it: only 1 follows (no close one: 2 is under the close floor too)
@@ -183,7 +185,9 @@ def test_after_a_weak_first_later_lines_must_rank_the_cite_share_of_it():
 
 
 def test_after_a_firm_first_later_lines_must_rank_the_strong_share_of_it():
-    from archehr.ask import CITE_SHARE, CITE_SHARE_STRONG, _cited
+    from archehr.ask import CITES, _cited
+
+    CITE_SHARE, CITE_SHARE_STRONG = CITES.share, CITES.strong_share
 
     # the first holds the asked kind firmly (0.8): a line at the weak share no longer follows, one over the strong
     # share does
@@ -191,3 +195,33 @@ def test_after_a_firm_first_later_lines_must_rank_the_strong_share_of_it():
     rank = np.array([1.0, CITE_SHARE_STRONG + 0.02, CITE_SHARE_STRONG - 0.05, CITE_SHARE + 0.02])
     typed = np.array([0.8, 0.8, 0.8, 0.8])
     assert _cited([0, 1, 2, 3], rank, typed, _lines(4), np.ones(4)) == [0, 1]
+
+
+def test_the_policy_with_the_shipped_shares_is_the_shipped_policy():
+    from archehr.answerability.follow_on import CitePolicy
+
+    assert CitePolicy().with_shares() == CitePolicy()
+    assert CitePolicy().with_shares(0.4, 0.7) == CitePolicy()
+
+
+def test_other_shares_raise_the_close_floors_with_them():
+    from archehr.answerability.follow_on import CitePolicy
+
+    # a weak share above the close ones' floors lifts them to it; a lower one leaves them
+    high = CitePolicy().with_shares(0.6, 0.8)
+    assert (high.share, high.strong_share, high.close_share, high.close_weak_share) == (0.6, 0.8, 0.6, 0.6)
+    low = CitePolicy().with_shares(0.2)
+    assert (low.share, low.strong_share, low.close_share, low.close_weak_share) == (0.2, 0.7, 0.5, 0.4)
+
+
+def test_choose_cites_close_ones_only_after_a_weak_first():
+    from archehr.answerability.follow_on import CitePolicy
+
+    # 1 holds the asked kind as well as the first and ranks above the share; 2 ranks close but holds none of it
+    rank = np.array([1.0, 0.45, 0.6])
+    named = np.ones(3)
+    weak = np.array([0.3, 0.3, 0.0])
+    firm = np.array([0.8, 0.8, 0.0])
+    assert CitePolicy().choose([0, 2, 1], rank, weak, named) == [0, 1, 2]
+    assert CitePolicy().choose([0, 2, 1], rank, firm, named) == [0]
+    assert CitePolicy().choose([], rank, weak, named) == []

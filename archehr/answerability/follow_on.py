@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -96,6 +97,47 @@ def close_to_first(order: Sequence[int], rank: np.ndarray, typed: np.ndarray | N
         if i not in chosen and (named is None or float(named[i]) > 0):
             out.append(i)
     return out
+
+
+@dataclass(frozen=True)
+class CitePolicy:
+    """Which sentences an answer cites besides the one that answers first, before the medication lines that go on
+    from them (`follow_on`): `cited_after_first` then `close_to_first`, with the shares below. The defaults are the
+    shipped policy (`archehr.ask.CITES`); `benchmarks/cite_policy.py` replays others over recorded candidates."""
+
+    most: int = 8  # sentences cited at most (the generator's word budget keeps fewer lines)
+    # later sentences rank at least this share of the first, and on the answer type alone `typed_share` of it
+    # (chosen with writers held out, docs/answer-methods.md "A higher rank share after the first")
+    share: float = 0.4
+    strong_share: float = 0.7  # `share` when the first's answer-type score is `strong` or more
+    typed_share: float = 0.4
+    # then at most `close_most` more ranking at least `close_share` of the first whatever their answer type,
+    # `close_weak_share` when the first's answer-type score is under `close_weak`; none when it is `strong` or more,
+    # and only sentences naming some of the question's topic (chosen on writers the ranking was not tuned on,
+    # docs/answer-methods.md "Cited after the first on new writers", "Close ones only after a weak first")
+    close_most: int = 3
+    close_share: float = 0.5
+    close_weak: float = 0.5
+    close_weak_share: float = 0.4
+    strong: float = 0.5
+
+    def with_shares(self, share: float | None = None, strong_share: float | None = None) -> CitePolicy:
+        """This policy with other rank shares after a weak (`share`) and a firm (`strong_share`) first (None keeps
+        its own); the close ones of a weak first must reach `share` too."""
+        weak = self.share if share is None else share
+        return replace(self, share=weak, strong_share=self.strong_share if strong_share is None else strong_share,
+                       close_share=max(self.close_share, weak), close_weak_share=max(self.close_weak_share, weak))
+
+    def choose(self, order: Sequence[int], rank: np.ndarray, typed: np.ndarray | None,
+               named: np.ndarray | None = None) -> list[int]:
+        """The sentences cited (indices, best first) of `order` (best first; its first answers first), by their
+        `rank`, answer-type scores (`typed`, None: ranked by the selector alone) and topic shares (`named`)."""
+        firm = bool(order) and typed is not None and float(typed[order[0]]) >= self.strong
+        chosen = cited_after_first(order, rank, typed, most=self.most,
+                                   share=self.strong_share if firm else self.share, typed_share=self.typed_share)
+        return chosen + close_to_first(order, rank, typed, chosen, most=self.close_most, share=self.close_share,
+                                       weak=self.close_weak, weak_share=self.close_weak_share, strong=self.strong,
+                                       named=named)
 
 
 def goes_on_from(entry: str, line: str) -> bool:
