@@ -296,8 +296,11 @@ def test_the_shown_confidence_of_a_flagged_answer() -> None:
     m = Levels()
     assert shown_confidence(m, 0.9, False, 0.9) == 0.9  # not flagged, above the review level: as it is
     assert shown_confidence(m, 0.9, True, 0.9) == 0.5  # flagged by the model's doubt: at most the review level
-    assert shown_confidence(m, 0.9, True, 0.9, ruled=True) == pytest.approx(0.3)  # by a rule: at most halfway
-    assert shown_confidence(m, 0.2, True, 0.2, ruled=True) == 0.2  # already below halfway: as it is
+    # by a rule: from the threshold (0.1) up scaled into threshold..halfway (0.3), keeping the model's order
+    assert shown_confidence(m, 1.0, True, 1.0, ruled=True) == pytest.approx(0.3)
+    assert shown_confidence(m, 0.55, True, 0.55, ruled=True) == pytest.approx(0.2)
+    assert shown_confidence(m, 0.1, True, 0.1, ruled=True) == pytest.approx(0.1)
+    assert shown_confidence(m, 0.05, True, 0.05, ruled=True) == 0.05  # under the threshold: as it is
     assert shown_confidence(m, 0.3, False, 0.3) == 0.5  # the model would flag, the date is given: the review level
     assert shown_confidence(None, 0.3, True, 0.3, ruled=True) == 0.3  # no confidence model: the selector's
 

@@ -211,13 +211,20 @@ def shown_confidence(model: Any, p: float | None, flagged: bool, confidence: flo
     halfway between the threshold and the review level when a rule flagged it (`ruled`: a reason the model's P
     does not see, a medicine the note never names, a pending result, no sentence giving the asked date: such an
     answer is less often right than one the model merely doubts); one the model would flag but that gives the
-    date, duration or result asked (`fact_given`) is at least the review level."""
+    date, duration or result asked (`fact_given`) is at least the review level.
+
+    A rule-flagged confidence from the threshold up is scaled into threshold..halfway rather than cut there, so that
+    rule-flagged answers keep the model's order among themselves: cut, every one the model trusted sat tied at
+    halfway, the answerable among them no higher than the rest (docs/answer-methods.md)."""
     if model is None:
         return confidence
     review = float(getattr(model, "review", getattr(model, "review_level", confidence)))
     if ruled:
         threshold = float(getattr(model, "threshold", review))
-        return min(confidence, (threshold + review) / 2)
+        if confidence < threshold or threshold >= 1:
+            return confidence
+        halfway = (threshold + review) / 2
+        return threshold + (halfway - threshold) * (min(confidence, 1.0) - threshold) / (1 - threshold)
     if flagged:
         return min(confidence, review)
     if p is not None and model.flags(p):
