@@ -199,11 +199,19 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
     if OPEN_END.search(prev) and not heading:
         return True
+    # a title in capitals wrapped on a joining word runs on into the next line of capitals ("DISCHARGE ADVICE AND" +
+    # "PATIENT INFORMATION"), however short the lines
+    if _CAPS_TITLE_OPEN.match(prev.strip()) and line.strip().isupper() and not ORDER.match(line):
+        return True
     # a document's title in capitals is a line of its own, under a full line of capitals too ("MERCY VALLEY
     # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
     if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()) or _LETTERHEAD_PLACE.match(prev.strip()):
         return False
     return _carries_on(prev, line, width, lead, next_line)
+
+
+# a line in capitals that stops on a joining word: a title wrapped mid-phrase
+_CAPS_TITLE_OPEN = re.compile(r"^[A-Z][A-Z0-9 ,/()'-]*[A-Z] (?:AND|OF|FOR|THE|TO|WITH|IN|ON|&)$")
 
 
 def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | None) -> bool:

@@ -1,0 +1,30 @@
+"""Shapes of export met in the latest writers' notes, on invented lines: a title in capitals wrapped on a joining
+word, a page footer of three columns with its page mark first. Each expected split is written out by hand."""
+
+from __future__ import annotations
+
+from archehr.data.note_page import is_page_furniture
+from archehr.data.note_split import split_note
+
+
+def texts(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+
+
+def test_a_title_in_capitals_wrapped_on_a_joining_word_is_one_unit():
+    note = ("Eastfold Hospital - Pain Service                              Patient copy\n"
+            "NERVE BLOCK RECORD AND\nAFTERCARE ADVICE\nName: Ivo Park   DOB: 01/02/1970\n")
+    assert texts(note)[-4:-2] == ["NERVE BLOCK RECORD AND AFTERCARE ADVICE", "Name: Ivo Park"]
+    # (a title that ends whole stays a line of its own over the next)
+    assert texts("DISCHARGE SUMMARY\nPATIENT COPY\nName: Ivo Park   DOB: 01/02/1970\n")[:2] == [
+        "DISCHARGE SUMMARY", "PATIENT COPY"]
+
+
+def test_a_footer_of_three_columns_with_a_page_mark_first_is_one_unit():
+    footer = "Page 2 of 4     Infusion Record v3.1     Printed 11/02/2026 09:30"
+    assert is_page_furniture(footer)
+    note = f"Flush the line weekly.\n{footer}\nKeep the dressing dry.\n"
+    assert texts(note) == ["Flush the line weekly.", "Page 2 of 4 Infusion Record v3.1 Printed 11/02/2026 09:30",
+                           "Keep the dressing dry."]
+    # (beside one column only, the page mark and the print stamp are two units, as writers cut them)
+    assert not is_page_furniture("Page 2 of 4        Printed 11/02/2026 09:30")
