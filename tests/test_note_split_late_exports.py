@@ -28,3 +28,11 @@ def test_a_footer_of_three_columns_with_a_page_mark_first_is_one_unit():
                            "Keep the dressing dry."]
     # (beside one column only, the page mark and the print stamp are two units, as writers cut them)
     assert not is_page_furniture("Page 2 of 4        Printed 11/02/2026 09:30")
+
+
+def test_labelled_readings_parted_by_pipes_are_a_unit_each_the_label_with_the_first():
+    note = "Observations at rest: BP 131/79 | HR 71 reg | SpO2 96%\nWalk test: 410 m, no symptoms.\n"
+    assert texts(note) == ["Observations at rest: BP 131/79", "HR 71 reg", "SpO2 96%", "Walk test: 410 m, no symptoms."]
+    # (results stated in words under a label keep their label a unit of its own)
+    assert texts("Bloods (drawn 02/03/2026): Ferritin normal | B12 normal | Folate low\n")[0] == \
+        "Bloods (drawn 02/03/2026):"

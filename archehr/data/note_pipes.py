@@ -99,9 +99,12 @@ def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
 
 def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
-    Pulse 92")? Each is a unit, as measurements one a line are; a label before them makes the line one record ("Your
-    vitals today: BP 136/84 | Pulse 92")."""
+    Pulse 92")? Each is a unit, as the writer brief keeps measurements parted by pipes; a label before them stays with
+    the first ("Your vitals today: BP 136/84" + "Pulse 92")."""
     cells = _cells(line, gaps)
+    label = _RESULTS_LABEL.match(cells[0])
+    if label:
+        cells[0] = cells[0][label.end():]
     return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
 
 
