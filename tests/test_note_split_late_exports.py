@@ -36,3 +36,12 @@ def test_labelled_readings_parted_by_pipes_are_a_unit_each_the_label_with_the_fi
     # (results stated in words under a label keep their label a unit of its own)
     assert texts("Bloods (drawn 02/03/2026): Ferritin normal | B12 normal | Folate low\n")[0] == \
         "Bloods (drawn 02/03/2026):"
+
+
+def test_a_tables_header_row_over_a_drawn_rule_is_one_unit_as_its_rows_are():
+    note = ("Test            | 03/01/26 | 17/01/26 | Units  | Range\n"
+            "----------------+----------+----------+--------+--------\n"
+            "Sodium          | 139      | 141      | mmol/L | 133-146\n"
+            "Potassium       | 5.6 H    | 4.8      | mmol/L | 3.5-5.3\n")
+    assert texts(note) == ["Test | 03/01/26 | 17/01/26 | Units | Range", "Sodium | 139 | 141 | mmol/L | 133-146",
+                           "Potassium | 5.6 H | 4.8 | mmol/L | 3.5-5.3"]
