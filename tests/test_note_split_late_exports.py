@@ -45,3 +45,12 @@ def test_a_tables_header_row_over_a_drawn_rule_is_one_unit_as_its_rows_are():
             "Potassium       | 5.6 H    | 4.8      | mmol/L | 3.5-5.3\n")
     assert texts(note) == ["Test | 03/01/26 | 17/01/26 | Units | Range", "Sodium | 139 | 141 | mmol/L | 133-146",
                            "Potassium | 5.6 H | 4.8 | mmol/L | 3.5-5.3"]
+
+
+def test_a_log_entrys_stamp_and_writer_with_how_they_spoke_stays_with_its_first_sentence():
+    note = ("04/03/2026 10:10  Nurse P. Adler (PN)\nDressing changed. Site dry.\n\n"
+            "05/03/2026 15:40  Dr. R. Moyo (GP) - telephone\nSpoke with her daughter. No fever.\n\n"
+            "06/03/2026 09:00  Sr K. Wren - home visit\nWound healing well.\n")
+    assert texts(note) == ["04/03/2026 10:10 Nurse P. Adler (PN) Dressing changed.", "Site dry.",
+                           "05/03/2026 15:40 Dr. R. Moyo (GP) - telephone Spoke with her daughter.", "No fever.",
+                           "06/03/2026 09:00 Sr K. Wren - home visit Wound healing well."]
