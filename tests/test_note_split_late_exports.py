@@ -54,3 +54,12 @@ def test_a_log_entrys_stamp_and_writer_with_how_they_spoke_stays_with_its_first_
     assert texts(note) == ["04/03/2026 10:10 Nurse P. Adler (PN) Dressing changed.", "Site dry.",
                            "05/03/2026 15:40 Dr. R. Moyo (GP) - telephone Spoke with her daughter.", "No fever.",
                            "06/03/2026 09:00 Sr K. Wren - home visit Wound healing well."]
+
+
+def test_one_word_begun_after_a_full_stop_at_a_full_lines_end_runs_on_into_the_next_line():
+    note = ("Rang about a sore mouth and small ulcers on the gums since the weekend, eating soft food.\n"
+            "Drinking well and no fever at all today, temperature 36.8 at home this morning. Advised\n"
+            "Gelclair (mouth gel) three times a day before meals and a soft toothbrush. Call back if\n"
+            "unable to drink.\n")
+    assert texts(note)[-2:] == ["Advised Gelclair (mouth gel) three times a day before meals and a soft toothbrush.",
+                                "Call back if unable to drink."]

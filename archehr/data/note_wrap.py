@@ -210,6 +210,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     return _carries_on(prev, line, width, lead, next_line)
 
 
+_ONE_WORD_BEGUN = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]{2,}$")
 # a line in capitals that stops on a joining word: a title wrapped mid-phrase
 _CAPS_TITLE_OPEN = re.compile(r"^[A-Z][A-Z0-9 ,/()'-]*[A-Z] (?:AND|OF|FOR|THE|TO|WITH|IN|ON|&)$")
 
@@ -221,6 +222,11 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # a sentence begun inside the line above and left without its end carries on, whatever the width read
     # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
     if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
+        return True
+    # (one word begun after a full stop at the end of a line about as wide as the note wraps is the sentence's first
+    # word, whatever the next line opens with: "... eating soft food. Advised" + "Mouthwash 15 ml every 3 hours")
+    if _ONE_WORD_BEGUN.search(prev) and width >= _MIN_WRAP and len(prev) >= 0.85 * width \
+            and not starts_with_stamp(line):
         return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
