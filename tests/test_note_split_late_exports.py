@@ -58,7 +58,7 @@ def test_a_log_entrys_stamp_and_writer_with_how_they_spoke_stays_with_its_first_
 
 def test_one_word_begun_after_a_full_stop_at_a_full_lines_end_runs_on_into_the_next_line():
     note = ("Rang about a sore mouth and small ulcers on the gums since the weekend, eating soft food.\n"
-            "Drinking well and no fever at all today, temperature 36.8 at home this morning. Advised\n"
+            "Drinking well, no fever today, temperature 36.8 at home this morning. Advised\n"
             "Gelclair (mouth gel) three times a day before meals and a soft toothbrush. Call back if\n"
             "unable to drink.\n")
     assert texts(note)[-2:] == ["Advised Gelclair (mouth gel) three times a day before meals and a soft toothbrush.",
