@@ -63,3 +63,14 @@ def test_one_word_begun_after_a_full_stop_at_a_full_lines_end_runs_on_into_the_n
             "unable to drink.\n")
     assert texts(note)[-2:] == ["Advised Gelclair (mouth gel) three times a day before meals and a soft toothbrush.",
                                 "Call back if unable to drink."]
+
+
+def test_a_sign_off_ending_on_its_time_ends_its_line_before_a_footer():
+    note = ("Two small polyps were removed and sent to the laboratory for a\n"
+            "look under the microscope. Results will be posted to you and to\n"
+            "your GP within three weeks.\n"
+            "Report electronically signed by Dr. Ines Korb 02/05/2026 14:10\n"
+            "Westbay Day Unit, 3 Quay Road, Portell - Tel 01632 700100 - Printed 02/05/2026\n")
+    assert texts(note)[-3:] == ["Results will be posted to you and to your GP within three weeks.",
+                           "Report electronically signed by Dr. Ines Korb 02/05/2026 14:10",
+                           "Westbay Day Unit, 3 Quay Road, Portell - Tel 01632 700100 - Printed 02/05/2026"]

@@ -210,6 +210,8 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     return _carries_on(prev, line, width, lead, next_line)
 
 
+_SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
+                        r"|[Cc]ountersigned)(?: electronically)?(?: by)?:? .*\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?$")
 _ONE_WORD_BEGUN = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]{2,}$")
 # a line in capitals that stops on a joining word: a title wrapped mid-phrase
 _CAPS_TITLE_OPEN = re.compile(r"^[A-Z][A-Z0-9 ,/()'-]*[A-Z] (?:AND|OF|FOR|THE|TO|WITH|IN|ON|&)$")
@@ -282,6 +284,10 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # a phone number that ends a line ends its field or sentence, before a line opening with a capital ("Primary
     # care: Dr. A. Lee, Oak Family Medicine, (606) 555-0143" + "Call the office to make an appointment ...")
     if _PHONE_END.search(prev.rstrip()) and line[:1].isupper():
+        return False
+    # a sign-off that ends on the time it was signed ends its line, full or not ("Report electronically signed by Dr
+    # A. Lee 09/04/2024 11:42" + "Northgate Clinic, 2 Mill Road - Printed 09/04/2024")
+    if _SIGNED_AT.match(prev.strip()) and line[:1].isupper():
         return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
