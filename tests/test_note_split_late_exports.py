@@ -74,3 +74,17 @@ def test_a_sign_off_ending_on_its_time_ends_its_line_before_a_footer():
     assert texts(note)[-3:] == ["Results will be posted to you and to your GP within three weeks.",
                            "Report electronically signed by Dr. Ines Korb 02/05/2026 14:10",
                            "Westbay Day Unit, 3 Quay Road, Portell - Tel 01632 700100 - Printed 02/05/2026"]
+
+
+def test_a_list_items_short_line_ends_it_before_a_line_that_opens_a_sentence():
+    note = ("Phone the ward on 01632 900 100 straight away if:\n"
+            "- you have a temperature of 38 or above, or you feel shivery and unwell all of a sudden\n"
+            "- the tube is damaged or has slipped out further than before\n"
+            "If the tube comes out, press on the site with a clean pad and come straight to the\n"
+            "Emergency Department.\n")
+    assert texts(note)[-2:] == ["- the tube is damaged or has slipped out further than before",
+                                "If the tube comes out, press on the site with a clean pad and come straight to the "
+                                "Emergency Department."]
+    # (a name under an item's short line carries it on: "- see the nurse on" + "Monday ...")
+    assert texts("- see the practice nurse for the dressing on\nMonday morning at 9\n") == [
+        "- see the practice nurse for the dressing on Monday morning at 9"]
