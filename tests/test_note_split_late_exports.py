@@ -88,3 +88,11 @@ def test_a_list_items_short_line_ends_it_before_a_line_that_opens_a_sentence():
     # (a name under an item's short line carries it on: "- see the nurse on" + "Monday ...")
     assert texts("- see the practice nurse for the dressing on\nMonday morning at 9\n") == [
         "- see the practice nurse for the dressing on Monday morning at 9"]
+
+
+def test_a_fields_label_wrapped_at_the_end_of_prose_takes_its_value_from_the_line_of_fields_under_it():
+    note = ("Today\nA drain (a thin tube) was placed in the right side of your chest under ultrasound\n"
+            "guidance. The position was checked on an X-ray and it is ready to use. Drain size:\n"
+            "12 Fr.   Fluid removed: 800 ml.\n")
+    assert texts(note)[-3:] == ["The position was checked on an X-ray and it is ready to use.", "Drain size: 12 Fr.",
+                                "Fluid removed: 800 ml."]
