@@ -207,6 +207,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
     if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()) or _LETTERHEAD_PLACE.match(prev.strip()):
         return False
+    # a sign-off that ends on the time it was signed ends its line, full or not ("Report electronically signed by Dr
+    # A. Lee 09/04/2024 11:42" + "Northgate Clinic, 2 Mill Road - Printed 09/04/2024")
+    if _SIGNED_AT.match(prev.strip()) and line[:1].isupper():
+        return False
     return _carries_on(prev, line, width, lead, next_line)
 
 
@@ -223,12 +227,10 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     an appointment's end start anew."""
     # a sentence begun inside the line above and left without its end carries on, whatever the width read
     # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
-    if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
-        return True
-    # (one word begun after a full stop at the end of a line about as wide as the note wraps is the sentence's first
-    # word, whatever the next line opens with: "... eating soft food. Advised" + "Mouthwash 15 ml every 3 hours")
-    if _ONE_WORD_BEGUN.search(prev) and width >= _MIN_WRAP and len(prev) >= 0.85 * width \
-            and not starts_with_stamp(line):
+    # (one word so, at a line's end nearly as wide as the note wraps: "... soft food. Advised" + "Mouthwash 15 ml")
+    begun = _BEGUN_INSIDE.search(prev) \
+        or (_ONE_WORD_BEGUN.search(prev) and width >= _MIN_WRAP and len(prev) >= 0.85 * width)
+    if begun and not starts_with_stamp(line):
         return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
@@ -284,10 +286,6 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # a phone number that ends a line ends its field or sentence, before a line opening with a capital ("Primary
     # care: Dr. A. Lee, Oak Family Medicine, (606) 555-0143" + "Call the office to make an appointment ...")
     if _PHONE_END.search(prev.rstrip()) and line[:1].isupper():
-        return False
-    # a sign-off that ends on the time it was signed ends its line, full or not ("Report electronically signed by Dr
-    # A. Lee 09/04/2024 11:42" + "Northgate Clinic, 2 Mill Road - Printed 09/04/2024")
-    if _SIGNED_AT.match(prev.strip()) and line[:1].isupper():
         return False
     first_word = line.split(maxsplit=1)[0] if line.split() else ""
     # (a note whose lines are all short is a list of lines, not text wrapped at a narrow width)
