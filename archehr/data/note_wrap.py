@@ -214,8 +214,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     return _carries_on(prev, line, width, lead, next_line)
 
 
+# a sign-off line that ends on its date's time ("Electronically signed by Dr A. Lee 09/04/2024 11:42")
 _SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
                         r"|[Cc]ountersigned)(?: electronically)?(?: by)?:? .*\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?$")
+# one capitalised word after a full stop at a line's end ("... eating soft food. Advised")
 _ONE_WORD_BEGUN = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]{2,}$")
 # a line in capitals that stops on a joining word: a title wrapped mid-phrase
 _CAPS_TITLE_OPEN = re.compile(r"^[A-Z][A-Z0-9 ,/()'-]*[A-Z] (?:AND|OF|FOR|THE|TO|WITH|IN|ON|&)$")
