@@ -149,7 +149,9 @@ def test_a_date_that_ends_a_sentence_carries_on_the_line_left_open():
 
 def test_abbreviations_and_initials_that_end_no_sentence():
     assert texts("MT. PLEASANT COMMUNITY HOSPITAL\n") == ["MT. PLEASANT COMMUNITY HOSPITAL"]
-    assert texts("Re: Ms Ada Wren, Ward No. B41207\n") == ["Re: Ms Ada Wren, Ward No. B41207"]
+    # (a letter's "Re:" line gives each header field, "No." ending none of them)
+    assert texts("Re: Ms Ada Wren, Ward No. B41207\n") == ["Re: Ms Ada Wren,", "Ward No. B41207"]
+    assert texts("Seen on Ward No. 7 today.\n") == ["Seen on Ward No. 7 today."]
     assert texts("Given 40 mg. POD2 she was up.\n") == ["Given 40 mg.", "POD2 she was up."]
     assert texts("Checked.\n  -- K. Adeyemi, RN\n") == ["Checked.", "-- K. Adeyemi, RN"]
 

@@ -120,11 +120,16 @@ def test_an_upper_case_section_header_heads_its_prose_beside_a_short_field():
 
 # --- header fields, title lines, readings -----------------------------------------------------------------------
 
-def test_header_fields_after_commas_are_a_unit_each_but_a_letters_re_line_keeps_the_birth_date():
+def test_header_fields_after_commas_are_a_unit_each_on_a_letters_re_line_too():
     assert texts("Patient: Ann Lee, DOB 03/04/1950, NHS no. 943 118 2056\nSeen today.\n") == [
         "Patient: Ann Lee,", "DOB 03/04/1950,", "NHS no. 943 118 2056", "Seen today."]
     assert texts("Re: Mr Sam Ode, DOB 11/12/1962, Transplant No: KT-22\nDear Dr Lee,\n") == [
-        "Re: Mr Sam Ode, DOB 11/12/1962,", "Transplant No: KT-22", "Dear Dr Lee,"]
+        "Re: Mr Sam Ode,", "DOB 11/12/1962,", "Transplant No: KT-22", "Dear Dr Lee,"]
+    assert texts("Dear Dr Lee,\n\nRe: Mrs Ada Pole, DOB 01/02/1960, Hosp No. QX-77120\n\nI saw her today.\n") == [
+        "Dear Dr Lee,", "Re: Mrs Ada Pole,", "DOB 01/02/1960,", "Hosp No. QX-77120", "I saw her today."]
+    # (the patient's address after the birth date is one field, its town with it)
+    assert texts("Re: Mr Otto Vane, DOB 03/09/1948, 4 Larch Close, Eastmere\n\nThank you for seeing him.\n") == [
+        "Re: Mr Otto Vane,", "DOB 03/09/1948,", "4 Larch Close, Eastmere", "Thank you for seeing him."]
     # (a comma in prose after a section's label cuts nothing: "# Pneumonia, RLL: ...")
     assert texts("Course: # Pneumonia, RLL: treated with antibiotics.\nHome today.\n")[-1] == "Home today."
 

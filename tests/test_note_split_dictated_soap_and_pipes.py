@@ -48,9 +48,9 @@ def test_a_label_over_results_in_words_parted_by_pipes_is_a_unit_and_each_result
                            "HIV test negative", "Full blood count normal", "Plan reviewed."]
 
 
-def test_readings_under_a_label_and_a_patients_ids_stay_as_they_were():
+def test_readings_under_a_label_are_a_unit_each_and_a_patients_ids_stay_as_they_were():
     assert texts("Your vitals today: BP 128/80 | Pulse 70 | Temp 98.1 F\n") == [
-        "Your vitals today: BP 128/80 | Pulse 70 | Temp 98.1 F"]
+        "Your vitals today: BP 128/80", "Pulse 70", "Temp 98.1 F"]
     assert texts("Pt: Ana Ruiz | DOB 03/04/1970 | MRN 55-120\n") == ["Pt: Ana Ruiz", "DOB 03/04/1970", "MRN 55-120"]
 
 

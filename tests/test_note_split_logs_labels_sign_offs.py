@@ -156,13 +156,18 @@ def test_lower_case_labels_before_long_prose_or_over_a_sections_lines_head_their
 
 # --- sign-offs, headers and footers ----------------------------------------------------------------------------
 
-def test_a_signers_date_set_far_right_is_a_unit_but_a_date_a_few_spaces_on_stays():
+def test_a_signers_date_in_a_column_of_its_own_is_a_unit_but_a_date_a_space_on_stays():
     far = "A. Okoye, MBBS FRCP Cardiology                 12/04/2025 09:30\n"
     near = "Ben Tal, PA-C   10/29/2026 16:20\n"
+    role = "J. Marsh, StR Dermatology   03/11/2025 15:05\n"
+    joined = "Ben Tal, PA-C 10/29/2026 16:20\n"
     assert texts("Plan: review in 6 weeks.\n\n" + far) == ["Plan: review in 6 weeks.",
                                                           "A. Okoye, MBBS FRCP Cardiology", "12/04/2025 09:30"]
-    assert texts("Plan: review in 6 weeks.\n\n" + near) == ["Plan: review in 6 weeks.",
-                                                           "Ben Tal, PA-C 10/29/2026 16:20"]
+    assert texts("Plan: review in 6 weeks.\n\n" + near) == ["Plan: review in 6 weeks.", "Ben Tal, PA-C",
+                                                           "10/29/2026 16:20"]
+    assert texts("Plan: review in 6 weeks.\n\n" + role) == ["Plan: review in 6 weeks.", "J. Marsh, StR Dermatology",
+                                                           "03/11/2025 15:05"]
+    assert texts("Plan: review in 6 weeks.\n\n" + joined)[-1] == "Ben Tal, PA-C 10/29/2026 16:20"
 
 
 def test_a_sign_offs_parts_parted_by_pipes_are_a_unit_each():

@@ -63,12 +63,12 @@ def test_a_title_line_set_apart_by_pipes_is_one_unit_its_header_fields_one_each_
     # header fields, named with or without a colon
     assert texts("Name: Ann Lee | DOB: 03/04/1950 | MRN: 5521\n") == ["Name: Ann Lee", "DOB: 03/04/1950", "MRN: 5521"]
     assert texts("Okoro, Ann | DOB 1950-02-03 | MRN 55-01\n") == ["Okoro, Ann", "DOB 1950-02-03", "MRN 55-01"]
-    # measurements set apart by pipes are one each, as one a line; after a label they are one line of results
+    # measurements set apart by pipes are one each, as one a line; a label before them stays with the first
     assert texts("BP 148/80 | HR 76 | SpO2 97%\n") == ["BP 148/80", "HR 76", "SpO2 97%"]
     assert texts("Weight 31.2 kg (40th centile) | Height 141 cm | Pulse 88\n") == [
         "Weight 31.2 kg (40th centile)", "Height 141 cm", "Pulse 88"]
     assert texts("Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F\n") == [
-        "Vitals today: BP 136/84 | Pulse 92 | Temp 100.2 F"]
+        "Vitals today: BP 136/84", "Pulse 92", "Temp 100.2 F"]
     assert texts("Test | Result | Flag\nWBC | 6.1 | normal\n") == ["Test | Result | Flag", "WBC | 6.1 | normal"]
 
 

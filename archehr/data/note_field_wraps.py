@@ -42,7 +42,29 @@ def wrapped_field(units: list[Unit], text: str, width: int = 0) -> list[Unit]:
             field.end = line.end
             del units[k + 1]
         k += 1
-    return _wrapped_names(_wrapped_first_cells(units, text), text)
+    return _wrapped_names(_wrapped_first_cells(_label_over_value(units, text), text), text)
+
+
+# a field's label opened after a sentence's end at the end of a line of prose ("... it is ready to use. Length
+# inserted:")
+_LABEL_AT_END = re.compile(r"[a-z)][.!?][ \t]+[A-Z][A-Za-z ]{0,30}:$")
+
+
+def _label_over_value(units: list[Unit], text: str) -> list[Unit]:
+    """A field's label that prose wrapped at its line's end, its value the first column of the line of fields under
+    it ("... it is ready to use. Length inserted:" + "43 cm.   External length: 2 cm."): the value joins the prose's
+    unit, whose sentences then cut the label and its value from the sentence before."""
+    k = 0
+    while k + 2 < len(units):
+        prose, value, after = units[k], units[k + 1], units[k + 2]
+        if prose.kind == "text" and value.kind == after.kind == "field" \
+                and _LABEL_AT_END.search(text[prose.start:prose.end]) \
+                and text.count("\n", prose.end, value.start) == 1 and "\n" not in text[value.end:after.start] \
+                and not _FIELD_START.match(text[value.start:value.end]):
+            prose.end = value.end
+            del units[k + 1]
+        k += 1
+    return units
 
 
 def _wrapped_first_cells(units: list[Unit], text: str) -> list[Unit]:

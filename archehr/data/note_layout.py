@@ -52,7 +52,11 @@ _SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
 _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
                           r"|Unit (?i:no\.?)|CHI|NHI|Bed|Room|Ward|Age)\b"
-                          r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S)")
+                          r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S"
+                          # (or the patient's address, a house number and a street: "..., 12 Elm Crescent, Town")
+                          r"|\d{1,4}[A-Za-z]? (?:[A-Z][a-z'-]+ ){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Crescent"
+                          r"|Close|Drive|Way|Court|Place|Row|Rise|Gardens|Terrace|Grove|Hill|Park|Square|Walk|Mews"
+                          r"|View|Green)\b)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
@@ -68,11 +72,10 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     if _FIELD_START.match(line):
         first_colon = line.index(":")
         # (after a comma, a header field named with or without its colon: "Patient: Tomasz Wielgosz, DOB 22/01/1994,
-        # NHS no. 943 118 2056"; the comma stays with the field before it; a letter's "Re:" names the patient with
-        # the birth date, "Re: Mr A. Lee, DOB 02.02.1957", and a field with its colon only ends it)
+        # NHS no. 943 118 2056"; the comma stays with the field before it; a letter's "Re:" line too, "Re: Mr A. Lee,"
+        # + "DOB 02.02.1957," + "Hosp No. A77": each header field is a unit, as on lines of their own)
         if _PERSON_LABEL.match(line):
-            cuts += [(m.start(), m.end()) for m in _COMMA_FIELD.finditer(line) if m.start() > first_colon
-                     and (not line.startswith(("Re:", "RE:")) or re.match(r"[^,:]{1,30}:", line[m.end():]))]
+            cuts += [(m.start(), m.end()) for m in _COMMA_FIELD.finditer(line) if m.start() > first_colon]
         # (upper-case labels only in a line that starts with one: "Results: ... ALT-29 TTE: normal" is prose)
         patterns = (_ID_FIELD, _CAPS_FIELD) if line[:first_colon].isupper() else (_ID_FIELD, _TITLE_FIELD)
         cuts += [(m.start(), m.end()) for pattern in patterns for m in pattern.finditer(line)
@@ -84,10 +87,10 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             cuts += [(m.start(), m.end()) for m in semicolons]
     if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line) or _signed_when(line)
-    # (a signer's name and credentials or role, with no label, and the date set far apart at the page's right, eight
-    # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40"; a date a few spaces after the name
-    # is written with it, "Tom Reyes, PA-C   10/29/2026 16:20")
-    if not cuts and re.search(r"\S(?: {8,}|\t)", line) \
+    # (a signer's name and credentials or role, with no label, and the date set apart in a column of its own, three
+    # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40", "Tom Reyes, PA-C   10/29/2026 16:20";
+    # a date one or two spaces after the name is written with it)
+    if not cuts and re.search(r"\S(?: {3,}|\t)", line) \
             and (_SIGNER.match(line) or is_signature_line(COLUMN_GAP.split(line.strip())[0])):
         cuts = _signed_when(line)
     if not cuts:

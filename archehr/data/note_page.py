@@ -60,7 +60,10 @@ def is_page_furniture(line: str) -> bool:
     body = line.strip()
     cells = [c for c in _FURNITURE_GAP.split(body) if c.strip()]
     last = cells[-1].strip() if len(cells) >= 2 else ""
+    # (a page mark of a copy of more pages first in a footer of three columns or more is one too: "Page 2 of 3
+    # Clinic Record v2    Printed 30/06/2025 15:48"; beside one column only, a writer cuts it: "Page 1 of 2    Printed")
     return last.endswith("(continued)") or bool(_PAGE_COLUMN.match(last)) \
+        or (len(cells) >= 3 and bool(_PAGE_COLUMN.match(cells[0].strip()))) \
         or (len(cells) >= 2 and bool(_PRINTED.match(cells[0]))
             and (bool(_CONFIDENTIAL.match(last)) or not any(is_page_line(c) for c in cells[1:])))
 

@@ -20,6 +20,7 @@ from archehr.data.note_layout import (
     is_table_row,
     same_table,
 )
+from archehr.data.note_page import is_rule_line
 from archehr.data.note_stamps import is_stamp_only
 
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
@@ -99,9 +100,12 @@ def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
 
 def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
-    Pulse 92")? Each is a unit, as measurements one a line are; a label before them makes the line one record ("Your
-    vitals today: BP 136/84 | Pulse 92")."""
+    Pulse 92")? Each is a unit, as the writer brief keeps measurements parted by pipes; a label before them stays with
+    the first ("Your vitals today: BP 136/84" + "Pulse 92")."""
     cells = _cells(line, gaps)
+    label = _RESULTS_LABEL.match(cells[0])
+    if label:
+        cells[0] = cells[0][label.end():]
     return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
 
 
@@ -207,5 +211,10 @@ def table_lines(raw: list[str]) -> list[bool]:
     # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
     rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
             and not is_pipe_fields(line) for line in raw]
-    return [any(0 <= j < len(raw) and rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)])
-                for j in (i - 1, i + 1)) for i in range(len(raw))]
+    # (a rule drawn under a table's header row parts no rows: "Test    | 01/02/25 | Units" over "-----+-----+---" over
+    # "Sodium  | 139      | mmol/L" is one table, its header row one unit as its rows are)
+    def near(i: int) -> list[int]:
+        return [j for d in (-1, 1) for j in (i + d, i + 2 * d)
+                if 0 <= j < len(raw) and (j == i + d or is_rule_line(raw[i + d]))]
+    return [any(rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)]) for j in near(i))
+            for i in range(len(raw))]

@@ -56,9 +56,11 @@ def is_stamp_only(text: str) -> bool:
 # words that open in capitals ("06/10/2024 10:30 VISIT", "14:20 S. Rao", "09:05 Sr J. Holt (RN)")
 # (a title with its full stop and a writer's role or grade in brackets too, six words at most: "10/03/2025 09:12
 # Sr. P. Cele, Rheumatology Nurse Specialist", "07:55  Dr Ann Lee-Ward (Anaesthetics ST6)"; how it came in a
-# bracket: "10:40  RN D. Ash (telephone)")
+# bracket: "10:40  RN D. Ash (telephone)", or after a dash, a few words in lower case: "09:05  Dr A. Lee (GP) - home
+# visit")
 _ENTRY_HEAD = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+(?:-\s+)?"
-                         r"(?:(?:\(?(?:[A-Z]\.|(?:Dr|Mr|Mrs|Ms|Sr|Prof)\.|[A-Z][\w'-]*)\)?|\([a-z][\w'-]*\)),?(?:\s+|$)){0,6}$")
+                         r"(?:(?:\(?(?:[A-Z]\.|(?:Dr|Mr|Mrs|Ms|Sr|Prof)\.|[A-Z][\w'-]*)\)?|\([a-z][\w'-]*\)),?(?:\s+|$)){0,6}"
+                         r"(?:(?<=[a-z.)] )[-\u2013]\s+[a-z][\w'-]*(?: [a-z][\w'-]*){0,2})?$")
 
 
 def is_entry_head(text: str) -> bool:

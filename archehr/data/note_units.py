@@ -44,6 +44,9 @@ LEADING_NUMBER = re.compile(r"^(\d{1,2})[.)]\s")
 _RESULT_START = re.compile(r"^[A-Z][A-Za-z0-9-]{1,24} [<>]?\d")
 # a value, a month's date or a year alone that ends a sentence: "0.60.", "12 mmol/L.", "January 2024."
 _VALUE_END = re.compile(rf"^(?:[<>]?\d[\d.,]*(?: ?[A-Za-z%/]+)?|{MONTH_NAME} \d{{4}}|(?:19|20)\d{{2}})\.$")
+# a capitalised word that opens a sentence and names nothing ("If the line breaks ...", "Please call ...")
+_OPENS_SENTENCE = re.compile(r"^(?:If|When|Whenever|Please|You|Your|We|It|This|These|They|Call|Ring|Phone|Contact|Seek"
+                             r"|Do|Don't|Go)\b")
 # a section named by a letter (SOAP: "S:", "O:"): no field has so short a name
 SECTION_LETTER = re.compile(r"^([A-Z]:)[ \t]+(?=\S)")
 # (a dictation typed in lower case writes them so: "s: patient returns ...", "p: one. ...")
@@ -131,6 +134,12 @@ def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_li
             return True
         return bool(CONTINUES_START.match(line) or OPEN_END.search(prev)) \
             and continues(prev, line, width, lead, next_line)
+    # a list item's line that stopped short of the wrap width, under a line opening on a word that opens sentences, not
+    # names ("- the line is damaged or has moved out further than before" + "If the line breaks, clamp it ..."): the
+    # item ended there, however its last word reads
+    if unit.kind == "list" and _OPENS_SENTENCE.match(line) and width >= 50 \
+            and len(prev) + 1 + len(line.split(maxsplit=1)[0]) <= width:
+        return False
     prev_lead = len(prev) - len(prev.lstrip())
     if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
         return prev_lead < lead and continues(prev, line, width, lead, next_line)

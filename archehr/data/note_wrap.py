@@ -199,11 +199,28 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # (before orders: "... YOU SHOULD" + "STOP TAKING IT IF ..." is one sentence)
     if OPEN_END.search(prev) and not heading:
         return True
+    # a title in capitals wrapped on a joining word runs on into the next line of capitals ("DISCHARGE ADVICE AND" +
+    # "PATIENT INFORMATION"), however short the lines
+    if _CAPS_TITLE_OPEN.match(prev.strip()) and line.strip().isupper() and not ORDER.match(line):
+        return True
     # a document's title in capitals is a line of its own, under a full line of capitals too ("MERCY VALLEY
     # MEDICAL CENTER - REGIONAL BURN CENTER" + "DISCHARGE SUMMARY")
     if ORDER.match(line) or _DOCUMENT_TITLE.match(line.strip()) or _LETTERHEAD_PLACE.match(prev.strip()):
         return False
+    # a sign-off that ends on the time it was signed ends its line, full or not ("Report electronically signed by Dr
+    # A. Lee 09/04/2024 11:42" + "Northgate Clinic, 2 Mill Road - Printed 09/04/2024")
+    if _SIGNED_AT.match(prev.strip()) and line[:1].isupper():
+        return False
     return _carries_on(prev, line, width, lead, next_line)
+
+
+# a sign-off line that ends on its date's time ("Electronically signed by Dr A. Lee 09/04/2024 11:42")
+_SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
+                        r"|[Cc]ountersigned)(?: electronically)?(?: by)?:? .*\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?$")
+# one capitalised word after a full stop at a line's end ("... eating soft food. Advised")
+_ONE_WORD_BEGUN = re.compile(r"[a-z]{3}[.!?] +[A-Z][a-z]{2,}$")
+# a line in capitals that stops on a joining word: a title wrapped mid-phrase
+_CAPS_TITLE_OPEN = re.compile(r"^[A-Z][A-Z0-9 ,/()'-]*[A-Z] (?:AND|OF|FOR|THE|TO|WITH|IN|ON|&)$")
 
 
 def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | None) -> bool:
@@ -212,7 +229,10 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     an appointment's end start anew."""
     # a sentence begun inside the line above and left without its end carries on, whatever the width read
     # ("... since her teens. This headache began" + "Tuesday morning with zigzag lines ...")
-    if _BEGUN_INSIDE.search(prev) and not starts_with_stamp(line):
+    # (one word so, at a line's end nearly as wide as the note wraps: "... soft food. Advised" + "Mouthwash 15 ml")
+    begun = _BEGUN_INSIDE.search(prev) \
+        or (_ONE_WORD_BEGUN.search(prev) and width >= _MIN_WRAP and len(prev) >= 0.85 * width)
+    if begun and not starts_with_stamp(line):
         return True
     # a hanging indent: one line set in deeper than an indented line above carries it on
     # ("  Eye exam (retinal screening)" + "     Please call 555-0176 to schedule"); several lines at that
