@@ -198,3 +198,27 @@ def test_a_long_letters_how_long_reads_its_topic_from_the_asking_clauses_too() -
     # a short question telling no story is read as it is
     whole, asked = _types("How many weeks does the radiotherapy continue?")
     assert asked.best_typed == whole.best_typed
+
+
+@pytest.mark.parametrize("message,asking", [
+    # a relative's run-on message: the question comes after a long story with no stop before it
+    ("my nephew has the big match away in leeds on saturday and his dad is fretting about the long drive "
+     "is he allowed to travel that far yet", "is he allowed to travel that far yet"),
+    ("grandad came home on the bus yesterday and the tablets in the bag are a different colour to before "
+     "how many days does he take the new ones for", "how many days does he take the new ones for"),
+    ("she had the second jab in her tummy this afternoon and it stings like mad and she just wants to know "
+     "how long she keeps having them", "and she just wants to know how long she keeps having them"),
+])
+def test_a_question_buried_in_a_run_on_message_is_told_apart(message: str, asking: str) -> None:
+    part = asking_part(message)
+    assert part.asking == asking and part.has_story
+
+
+@pytest.mark.parametrize("message", [
+    "the eye drops how long for",  # the topic put first: a short lead stays with its question
+    "That is how long the course of tablets usually takes for most people I know.",  # a written statement
+    # a preposition stays with its question
+    "my dad keeps on asking the nurses about how long he has to take the tablets after the knee operation",
+])
+def test_a_short_lead_or_a_written_statement_is_not_cut(message: str) -> None:
+    assert not asking_part(message).has_story

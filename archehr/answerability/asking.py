@@ -21,9 +21,29 @@ _SENTENCES = re.compile(r"(?<=[?!])\s+|(?<!\b(?:dr|mr|ms|st|vs|no))(?<!\b(?:mrs|
 _WH = r"(?:how|when|why|what|whats|what's|which|who|where|wen|wat|y)"
 _AUX = (r"(?:can|could|may|might|should|will|would|is|are|am|was|were|do|does|did|has|have|had|r)\s+"
         r"(?:i|he|she|it|that|this|they|we|you|there|my|his|her|our|their|mum|mom|mam|dad|the)")
+# a question asked inside a run-on message with no stop before it ("... at the weekend is she allowed to go", "...
+# everything else how many days does she have to take them", "... and she just wants to know how many more"): a break
+# before a question word and an auxiliary or a measure word, before an auxiliary and its subject pronoun, or before
+# "and" and someone wanting to know. Only these shapes: a bare "when" or "how" goes on statements ("when she got home")
+_RUN_AUX = r"(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had)"
+# ... not after a joining word or a preposition that belongs with the question ("or do i", "for how long", "asks how")
+_NOT_AFTER = (r"(?<!\b(?:or|so|to|on|at|in|of|if|is))(?<!\b(?:and|but|for|ask|see))"
+              r"(?<!\b(?:asks|know|like|then|said|told|tell))(?<!\b(?:about|asked))(?<!\bwhether)")
+_RUN_ON = (rf"{_NOT_AFTER}\s+(?=(?:how|when|what|which|where|why)\s+"
+           rf"(?:{_RUN_AUX}|many|much|long|soon|often|time|day|date)\b)|"
+           rf"{_NOT_AFTER}\s+(?=(?:is|are|can|could|should|will|would|does|do|did)\s+"
+           r"(?:she|he|i|it|they|we|you|there)\s+"
+           r"(?:\w+\s+)?(?:allowed|ok|okay|able|meant|supposed|going|need|have|still|safe|due|be)\b)|"
+           rf"{_NOT_AFTER}\s+(?=and\s+(?:i|she|he|we|they)\s+(?:just\s+|really\s+|would\s+)?"
+           r"(?:wants?|wanted|needs?|like|'d like)\s+to\s+know\b)")
 # clause breaks inside a sentence: a comma, a semicolon, a dash, and "but" / "so" / "and" / "or" before a question
 # word or an auxiliary and its subject ("... so when can she", "... and is that ok"; not "so sore", "and stop")
 _CLAUSES = re.compile(rf"\s*[,;:]\s+|\s+[-–—]+\s+|\s+(?=(?:but|so|and|or)\s+(?:{_WH}|{_AUX})\b)", re.I)
+# ... and in a sentence that does not end in a full stop (texting's run-on message, or one ending in "?"), also before
+# a question asked inside it after a story of `RUN_STORY` words or more: a written statement's "That is how long it
+# takes." stays whole, and so does a topic put first ("the vitamin b1 tablets how long for")
+_RUN_SPLIT = re.compile(_RUN_ON, re.I)
+RUN_STORY = 6
 _LEAD = re.compile(r"^(?:but|so|and|because|cause|cos|coz|or|also|plus|then|just|ok|okay|well|anyway|"
                    r"hi|hello|sorry|please|thanks|thank you)\b[\s,]*", re.I)
 # a clause that asks: it opens with a question word, a modal or an auxiliary before its subject ("can she",
@@ -89,11 +109,23 @@ def _placed_clauses(question: str) -> list[tuple[str, bool]]:
     for sentence in _SENTENCES.split(question.strip()):
         first = True
         marked = not sentence.rstrip().endswith(".")
-        for part in _CLAUSES.split(sentence):
+        for part in (p for c in _CLAUSES.split(sentence) for p in (_run_on(c) if marked else [c])):
             part = part.strip()
             if part:
                 out.append((part, first or marked))
                 first = False
+    return out
+
+
+def _run_on(clause: str) -> list[str]:
+    """The clause cut before each question asked inside it (`_RUN_ON`) that follows `RUN_STORY` words or more of
+    its own; a shorter lead stays with the question it introduces."""
+    out: list[str] = []
+    for piece in _RUN_SPLIT.split(clause):
+        if out and len(out[-1].split()) < RUN_STORY:
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
     return out
 
 

@@ -45,6 +45,14 @@ WHEN_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
+# a result given before the final report ("no growth at 48 hours; final report pending", "Negative at 1 hour, final
+# reading to follow"): what the test found so far is said, so its pending word is no result awaited
+PRELIMINARY = re.compile(r"\b(?:no growth|no organisms?|negative|positive|normal|grew|growing|shows?|showed)\b"
+                         r"[^.]{0,60}?"
+                         r"\b(?:final|formal|official|full)\s+(?:[\w-]+\s+){0,2}?"
+                         r"(?:reports?|results?|reading|read|over-?read|cultures?|sensitivit\w*)\b[^.]{0,30}?"
+                         r"\b(?:pending|to follow|awaited|awaiting)\b", re.I)
+_ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
 DURATION_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*-?\s*(?:more\s+)?{GIVEN_UNIT}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
@@ -59,7 +67,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     if model is None or types is None:
         return model_flags(model, p, selector_flag, types, best, question), False
     named = NamedConcepts(question, split)  # (read once for the two rules that need it)
-    ruled = (fact_missing(asked_apart(types, question, split), best, question) or result_awaited(types, split)
+    asked = asked_apart(types, question, split)
+    ruled = (fact_missing(asked, _asked_share(asked, best, split), question) or result_awaited(types, split, question)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split) or fact_undetermined(types, best, question, split))
@@ -188,6 +197,17 @@ def asked_apart(types: Any, question: str, split: SplitNote) -> Any:
     return replace(types, missing_drugs=asked.missing_drugs, missing_activities=asked.missing_activities)
 
 
+def _asked_share(asked: Any, best: tuple[str, float] | None, split: SplitNote) -> tuple[str, float] | None:
+    """The first cited line with its topic share read as the fact rules read the topic (`asked_apart`): in a long
+    message the larger of its share of the whole question and of the asking clauses ("The course is planned for 6
+    weeks" names little of a letter that greets and tells of the allotment show, much of its "for how long the course
+    of injections is expected to last"), so `first_gives_fact` sees the line name the asked thing."""
+    _, at = _first_line(split, best[0] if best else None)
+    if best is None or at is None or at >= asked.topic.size:
+        return best
+    return best[0], max(best[1], float(asked.topic[at]))
+
+
 def _ask_topic(types: Any, part: Any, asked_types: Any) -> Any:
     """A how-long or when question told in a long message (a greeting, who is writing, asides on the family): the
     story's words dilute the topic share of the sentence giving the asked date or duration ("for up to 14 days"
@@ -276,7 +296,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
     # question of no kind read ("any news on that swab", "what genotype have i got") whose first line, naming the
     # topic, awaits a result
-    if PENDING.search(best_text) and (types.kind == "test_result"
+    if awaited(best_text, question) and (types.kind == "test_result"
                                       or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
     # ... or only planned: the best sentence books the test or plans it and says no result
@@ -300,12 +320,12 @@ def _any_length(text: str) -> bool:
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None) -> bool:
-    """The first cited line names between `FIRST_FACT_MIN` and `FACT_MIN` of the topic and gives the duration or
-    date a how-long or when question asks in a form of its own ("for at least 10-12 weeks", "in 3 months", "Thursday
-    07/11"): the answer leads with the fact, though its wording names little of the question's (a line naming more of
-    the topic is read by `best_typed`)."""
+    """The first cited line names at least `FIRST_FACT_MIN` of the topic and gives the duration or date a how-long or
+    when question asks in a form of its own ("for at least 10-12 weeks", "in 3 months", "Thursday 07/11"): the answer
+    leads with the fact, though its wording names little of the question's, or names more of it in a form the
+    sentence-holds test of `best_typed` does not read ("Fit note issued for a further 4 weeks")."""
     given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN}.get(kind)
-    if given is None or best is None or not FIRST_FACT_MIN <= best[1] < FACT_MIN:
+    if given is None or best is None or best[1] < FIRST_FACT_MIN:
         return False
     return bool(given.search(best[0])) and not blank_date(best[0])
 
@@ -329,13 +349,22 @@ def _timed_permission(question: str | None, first: str | None) -> bool:
     return timed_permission(question, first, load_lexicon())
 
 
-def result_awaited(types: Any, split: SplitNote) -> bool:
+def result_awaited(types: Any, split: SplitNote, question: str | None = None) -> bool:
     """A result question whose test the note names most fully (the sentences naming the most of the question's
     topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
-    culture result"): what the test found is not in the note, whichever sentence comes first."""
+    culture result"): what the test found is not in the note, whichever sentence comes first; not a result given so
+    far with the final report to follow (`awaited`), unless the `question` asks for the final one."""
     if types.kind != "test_result":
         return False
-    return any(PENDING.search(split.sentences[i].text) for i in top_topic(types))
+    return any(awaited(split.sentences[i].text, question) for i in top_topic(types))
+
+
+def awaited(text: str, question: str | None = None) -> bool:
+    """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
+    asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
+    if not PENDING.search(text):
+        return False
+    return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))
 
 
 def fact_given(types: Any, best: tuple[str, float] | None, question: str | None = None) -> bool:
