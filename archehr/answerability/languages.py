@@ -179,10 +179,10 @@ def _read(m: _Match, tokens: list[_Token], shown: dict[str, int], text: str) -> 
 
 def _beside_language(m: _Match, tokens: list[_Token], lang: str) -> bool:
     """A word within two words of the match is a term of `lang`, or no English word (and no number)."""
-    from archehr.answerability.voices import _english
+    from archehr.answerability.voices import english_vocabulary
 
     g = _layers()[lang]
-    english = _english()
+    english = english_vocabulary()
     near = tokens[max(0, m.start - 2):m.start] + tokens[m.end:m.end + 2]
     for t in near:
         e = g.get(t.word)
