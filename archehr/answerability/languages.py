@@ -1,6 +1,6 @@
 """A patient's question written in English mixed with another language, read in English before it is read:
 "bakit po kailangan itigil ang gamot?" (Taglish) is read as "why need stop the medicine?", "¿cuánto tiempo tengo
-que usar la faja?" as "¿how long do i have to use the faja?", "kitne din tak dawai leni hai" as "how many days
+que usar la faja?" as "¿how long do i have to use the binder?", "kitne din tak dawai leni hai" as "how many days
 until medicine take".
 
 The words are data (`archehr/glossary/languages/<code>.tsv`, the glossary format, one file per language, its kinds
