@@ -108,9 +108,9 @@ def test_accents_are_folded_and_show_the_language() -> None:
 
 
 def test_the_language_files_parse_and_keep_their_rules() -> None:
-    from archehr.answerability.voices import _english
+    from archehr.answerability.voices import english_vocabulary
 
-    english = _english()
+    english = english_vocabulary()
     for p in sorted(LANGUAGES_DIR.glob("*.tsv")):
         text = p.read_text(encoding="utf-8")
         parse_glossary(text, str(p), LANGUAGE_KINDS)
@@ -125,3 +125,36 @@ def test_the_language_files_parse_and_keep_their_rules() -> None:
 def test_the_lexicon_version_covers_the_language_files() -> None:
     assert "tl.tsv" in {p.name for p in LANGUAGES_DIR.glob("*.tsv")}
     assert load_lexicon().version
+
+
+def test_a_capital_inside_a_german_sentence_is_its_noun_not_a_name() -> None:
+    # German writes every noun with a capital: "Mutter" (also an English verb) is the mother, not a name
+    assert in_english("Wie lange muss meine Mutter die Tabletten nehmen?") == "how long must my mother the pills take?"
+    assert "my mother" in in_english("What did the Abstrich from the Wunde of my Mutter show?")
+    # in a question that shows no German a capital inside the sentence is still a name
+    assert in_english("Can Will Mutter something to the nurse?") == "Can Will Mutter something to the nurse?"
+
+
+def test_everyday_german_words_of_a_patient_are_read() -> None:
+    assert in_english("Ist der Knochen gebrochen?") == "is the bone broken?"
+    assert in_english("Wann darf ich mit den Übungen anfangen?") == "when may i with the exercises start?"
+    assert "prescription" in in_english("Brauche ich ein neues Rezept für die Schmerzmittel?")
+    assert "crutches" in in_english("Wie lange braucht sie die Krücken?")
+    assert "emergency department" in in_english("Wann müssen wir in die Notaufnahme?")
+    assert "remove the stitches" in in_english("Wann kann der Hausarzt die Fäden ziehen?")
+
+
+def test_everyday_spanish_and_tagalog_words_of_a_patient_are_read() -> None:
+    assert "urologist" in in_english("¿cuándo tengo que ver al urólogo?")
+    assert "culture" in in_english("fui a emergencia, ¿qué salió en el cultivo?")
+    assert "emergency" in in_english("fui a emergencia, ¿qué salió en el cultivo?")
+    assert "barefoot" in in_english("¿puedo caminar descalzo en la casa?")
+    assert "numb" in in_english("bakit po manhid pa rin ang paa ko?")
+    assert "foot" in in_english("bakit po manhid pa rin ang paa ko?")
+    assert "next" in in_english("kailan po ang susunod na balik sa doktor?")
+
+
+def test_a_shared_word_before_an_english_particle_stays_english() -> None:
+    # "come out" is English even beside a Spanish word; "no come nada" is "does not eat"
+    assert in_english("when do the puntos come out?") == "when do the stitches come out?"
+    assert "eats" in in_english("mi hijo no come nada desde la operación")

@@ -1,6 +1,6 @@
 """A patient's question written in English mixed with another language, read in English before it is read:
 "bakit po kailangan itigil ang gamot?" (Taglish) is read as "why need stop the medicine?", "¿cuánto tiempo tengo
-que usar la faja?" as "¿how long do i have to use the faja?", "kitne din tak dawai leni hai" as "how many days
+que usar la faja?" as "¿how long do i have to use the binder?", "kitne din tak dawai leni hai" as "how many days
 until medicine take".
 
 The words are data (`archehr/glossary/languages/<code>.tsv`, the glossary format, one file per language, its kinds
@@ -10,7 +10,8 @@ an accent shows its language even where its folded spelling is also English. A l
 question shows it (two of its words that are no English words, or one of five letters or more); a word that is
 also English ("come", "dice", "may", "ano", "para") is read only beside a word of that language or a word that is no
 English word, never before an English subject ("may I ask"), never in capitals ("ANO") and never as a name inside a
-sentence. An English question is returned unchanged. Only the words listed are read; the others stay as written.
+sentence (where a language that writes every noun with a capital, German, shows its noun: "my Mutter"). An English
+question is returned unchanged. Only the words listed are read; the others stay as written.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ LANGUAGE_KINDS = ("word", "shared", "drop", "shared-drop", "prefix")
 _WORD = re.compile(r"[a-z0-9]+")
 _SHOWS = ("word", "drop")  # the kinds that show a language
 _DROPPED = ("drop", "shared-drop")
-# an English subject or object after a shared word: the word is English there ("may I", "come he")
-_ENGLISH_NEXT = frozenset("i he she we they you me him her us them it my his our their your".split())
+# an English subject or object, or the particle of an English phrasal verb, after a shared word: the word is
+# English there ("may I", "come he", "come out")
+_ENGLISH_NEXT = frozenset("i he she we they you me him her us them it my his our their your out back up off".split())
 _SENTENCE_END = ".!?¿¡\n"
 _TERM_BREAKS = re.compile(r"[-']")
+_CAPITALISED_NOUNS = "#! nouns capitalised"  # a language file's header line
 _GAP = re.compile(r"[ \t]{1,2}|-|[ \t]?'[ \t]?")
 
 
@@ -158,7 +161,8 @@ def _match_at(tokens: list[_Token], i: int, shown: dict[str, int], text: str) ->
 
 def _read(m: _Match, tokens: list[_Token], shown: dict[str, int], text: str) -> bool:
     """Whether the match is read in its place: a word of the language always; a shared one (or a prefix) only
-    beside the language, not before an English subject, not in capitals and not as a name inside a sentence."""
+    beside the language, not before an English subject, not in capitals and not as a name inside a sentence (a
+    capital there shows a noun in a language that writes every noun so)."""
     if m.kind == "prefix":
         return True
     first = tokens[m.start]
@@ -170,7 +174,8 @@ def _read(m: _Match, tokens: list[_Token], shown: dict[str, int], text: str) -> 
         return False  # "ANO", "MI", "PO": abbreviations
     before = text[:first.start].rstrip()
     if surface[:1].isupper() and before and before[-1] not in _SENTENCE_END:
-        return False  # a name inside a sentence
+        # a name inside a sentence; in a language that writes every noun with a capital its noun ("my Mutter")
+        return m.lang in _capitalising()
     nxt = tokens[m.end].word if m.end < len(tokens) else ""
     if nxt in _ENGLISH_NEXT and m.kind == "shared":
         return False
@@ -179,10 +184,10 @@ def _read(m: _Match, tokens: list[_Token], shown: dict[str, int], text: str) -> 
 
 def _beside_language(m: _Match, tokens: list[_Token], lang: str) -> bool:
     """A word within two words of the match is a term of `lang`, or no English word (and no number)."""
-    from archehr.answerability.voices import _english
+    from archehr.answerability.voices import english_vocabulary
 
     g = _layers()[lang]
-    english = _english()
+    english = english_vocabulary()
     near = tokens[max(0, m.start - 2):m.start] + tokens[m.end:m.end + 2]
     for t in near:
         e = g.get(t.word)
@@ -210,6 +215,14 @@ def _layers() -> dict[str, Glossary]:
                  for ln in fold(p.read_text(encoding="utf-8")).splitlines()]
         out[p.stem] = parse_glossary("\n".join(lines), str(p), LANGUAGE_KINDS)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _capitalising() -> frozenset[str]:
+    """The languages that write every noun with a capital (their file's header says `#! nouns capitalised`): a
+    capital inside their sentence shows no name."""
+    return frozenset(p.stem for p in LANGUAGES_DIR.glob("*.tsv")
+                     if _CAPITALISED_NOUNS in p.read_text(encoding="utf-8").splitlines()[:5])
 
 
 @functools.lru_cache(maxsize=1)

@@ -193,7 +193,7 @@ def _dropped_g(word: str) -> str | None:
         return None
     base, apostrophe = m.groups()
     bare = word.rstrip("'")
-    english = _english()
+    english = english_vocabulary()
     if apostrophe:
         return bare + "g"
     if bare in english or _is_drug(bare):
@@ -211,7 +211,7 @@ def _voices() -> dict[str, GlossaryEntry]:
 
 
 @functools.lru_cache(maxsize=1)
-def _english() -> frozenset[str]:
+def english_vocabulary() -> frozenset[str]:
     """English words (`shorthand.english_words` of the lexicon, and the common verb forms) less the voices file's
     own spellings."""
     from archehr.answerability.shorthand import english_words
@@ -227,4 +227,4 @@ def _is_drug(word: str) -> bool:
     return generic_of(word) is not None
 
 
-__all__ = ["plain_words"]
+__all__ = ["english_vocabulary", "plain_words"]

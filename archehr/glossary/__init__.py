@@ -222,7 +222,7 @@ def _default_glossary() -> Glossary:
 
 # the rules `load_lexicon` applies to the files' entries: part of the lexicon's version, so a change of rule
 # changes the version recorded with the answers
-LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1"
+LEXICON_RULES = "british-spellings-1 form-aliases-1 test-aliases-1 vaccine-aliases-1"
 
 
 def with_british_spellings(g: Glossary) -> Glossary:
@@ -267,9 +267,10 @@ def load_lexicon() -> Glossary:
     text = EVERYDAY_PATH.read_text(encoding="utf-8")
     layer = parse_glossary(text, str(EVERYDAY_PATH))
     layer.version = _version(text)
-    from archehr.glossary.forms import with_form_aliases, with_test_aliases
+    from archehr.glossary.forms import with_form_aliases, with_test_aliases, with_vaccine_aliases
 
-    return with_british_spellings(with_test_aliases(with_form_aliases(merge(_default_glossary(), layer))))
+    return with_british_spellings(with_vaccine_aliases(with_test_aliases(with_form_aliases(
+        merge(_default_glossary(), layer)))))
 
 
 __all__ = ["Glossary", "GlossaryEntry", "load_glossary", "load_lexicon", "load_voices", "merge", "parse_glossary",

@@ -8,7 +8,11 @@ The class layer (`everyday.tsv`, kind `class`) writes a class with one or two su
 ending in a form word (`FORMS`), the same head with every other form word, unless the lexicon already has that
 term (its own entry wins). `with_test_aliases` does the same for the lay terms ending in a word for a test
 (`TEST_WORDS`), each alias with the union of the expansions its head has with any test word ("kidney numbers" and
-"kidney bloods" list other lab names). Rules, not word lists: they change the lexicon's version (`LEXICON_RULES`).
+"kidney bloods" list other lab names). A vaccine in patients' words is said with any word for a vaccine: "hep b
+jab", "hepatitis b shot", "hep b booster" are one vaccine (`with_vaccine_aliases`: each lay term "<what> <vaccine
+word>" of a vaccine, one whose terms or expansions say vaccine, reads every other word for it, and its expansions
+every such word after each name of what it protects against, so "hep b jab" finds a note's "Hep B booster").
+Rules, not word lists: they change the lexicon's version (`LEXICON_RULES`).
 """
 
 from __future__ import annotations
@@ -66,4 +70,51 @@ def with_test_aliases(g: Glossary) -> Glossary:
     return Glossary([*g.entries, *extra], g.source, g.version)
 
 
-__all__ = ["FORMS", "TEST_WORDS", "with_form_aliases", "with_test_aliases"]
+# the words for a vaccine or one dose of it, after what it protects against ("flu jab", "hep b booster")
+VACCINE_WORDS = ("vaccine", "vaccines", "vaccination", "vaccinations", "immunisation", "immunization", "shot", "shots",
+                 "jab", "jabs", "booster", "boosters")
+
+
+def _vaccine_head(text: str) -> str | None:
+    """"hep b" of "hep b jab": what a vaccine word after it protects against; None when no vaccine word ends it."""
+    for word in VACCINE_WORDS:
+        head = text[:-len(word)].rstrip()
+        if text.endswith(" " + word) and head and not set(head.split()) <= _NO_HEAD \
+                and head.split()[-1] not in VACCINE_WORDS:  # "booster shot" is a dose, of no named vaccine
+            return head
+    return None
+
+
+def _says_vaccine(text: str) -> bool:
+    return "vaccin" in text or "immuni" in text
+
+
+def with_vaccine_aliases(g: Glossary) -> Glossary:
+    """`g` with each vaccine's lay terms "<what> <vaccine word>" read with every vaccine word (see the module doc): a
+    term of its group missing is added, and each term's expansions gain every vaccine word after every name the
+    group gives what the vaccine protects against."""
+    groups: dict[str, list[GlossaryEntry]] = {}
+    for e in g.entries:
+        head = _vaccine_head(e.term) if e.kind == "lay" else None
+        if head is not None:
+            groups.setdefault(head, []).append(e)
+    # a head is a vaccine's when its terms or their expansions say vaccine ("insulin shot", "hormone jab" do not)
+    heads = {h: es for h, es in groups.items()
+             if any(_says_vaccine(e.term) or any(_says_vaccine(x) for x in e.expansions) for e in es)}
+    added: dict[str, tuple[str, ...]] = {}
+    for head, entries in heads.items():
+        names = {head} | {n for e in entries for x in e.expansions if _says_vaccine(x)
+                          for n in [_vaccine_head(x)] if n is not None}
+        expansions = tuple(dict.fromkeys([*(x for e in entries for x in e.expansions),
+                                          *(f"{n} {w}" for n in sorted(names) for w in VACCINE_WORDS)]))
+        for w in VACCINE_WORDS:
+            added[f"{head} {w}"] = expansions
+    have = {e.term for e in g.entries}
+    out = [GlossaryEntry(e.term, e.kind, added[e.term], e.line) if e.term in added and e.kind == "lay" else e
+           for e in g.entries]
+    line = {e.term: e.line for e in g.entries}
+    out += [GlossaryEntry(t, "lay", x, line.get(t, 0)) for t, x in added.items() if t not in have]
+    return Glossary(out, g.source, g.version)
+
+
+__all__ = ["FORMS", "TEST_WORDS", "VACCINE_WORDS", "with_form_aliases", "with_test_aliases", "with_vaccine_aliases"]
