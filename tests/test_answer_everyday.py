@@ -251,10 +251,14 @@ def test_a_pending_result_is_flagged_for_review() -> None:
     case, split = note_case(note, q, splitter="rules")
     assert r.kind == "test_result"
     assert not r.abstained and r.flagged  # answered with the sentence naming the test, and flagged
-    # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level
+    # flagged by a rule (the result is awaited), the confidence is at most halfway from threshold to review level:
+    # from the threshold up, the model's P scaled into threshold..halfway
     typed = load_typed()
     typed_p = typed.probability(typed_row(load_model("lexical").probability(case), answer_types(case)))
-    assert r.confidence == pytest.approx(min(typed_p, (typed.threshold + typed.review) / 2))
+    halfway = (typed.threshold + typed.review) / 2
+    expected = typed_p if typed_p < typed.threshold else (
+        typed.threshold + (halfway - typed.threshold) * (typed_p - typed.threshold) / (1 - typed.threshold))
+    assert r.confidence == pytest.approx(expected) and r.confidence <= halfway
     # the pending rule reads the first line on its own, whatever the model's P: pending or only planned flags, a
     # result does not
     types = answer_types(case)

@@ -45,9 +45,9 @@ def test_decide_declines_flags_and_shows_as_answer_does() -> None:
     declined, flagged, shown = tr.decide(MODEL, _q(0.3), cols)
     assert (declined, flagged) == (False, True) and abs(shown - 0.3) < 1e-9
     assert tr.decide(MODEL, _q(0.3, given=True), cols) == (False, False, 0.5)
-    # a rule flags a confident answer: shown halfway between threshold and review level
+    # a rule flags a confident answer: its P scaled from threshold..1 into threshold..halfway to the review level
     declined, flagged, shown = tr.decide(MODEL, _q(0.9, ruled=True), cols)
-    assert (declined, flagged) == (False, True) and abs(shown - 0.3) < 1e-9
+    assert (declined, flagged) == (False, True) and abs(shown - (0.1 + 0.2 * 0.8 / 0.9)) < 1e-9
     # the generator declining declines
     assert tr.decide(MODEL, _q(0.9, generator_declined=True), cols)[0] is True
 
