@@ -214,7 +214,9 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "CJ": ("heldout-cj/raw/questions.yaml",), "CK": ("heldout-ck/raw/questions.yaml",),
            "CL": ("heldout-cl/raw/questions.yaml",), "CM": ("heldout-cm/raw/questions.yaml",),
            "CN": ("heldout-cn/raw/questions.yaml",), "CO": ("heldout-co/raw/questions.yaml",),
-           "CP": ("heldout-cp/raw/questions.yaml",), "CQ": ("heldout-cq/raw/questions.yaml",)}
+           "CP": ("heldout-cp/raw/questions.yaml",), "CQ": ("heldout-cq/raw/questions.yaml",),
+           "CR": ("heldout-cr/raw/questions.yaml",), "CS": ("heldout-cs/raw/questions.yaml",),
+           "CT": ("heldout-ct/raw/questions.yaml",), "CU": ("heldout-cu/raw/questions.yaml",)}
 
 
 def writer_of(source: str) -> str:
