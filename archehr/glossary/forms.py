@@ -113,7 +113,11 @@ def with_vaccine_aliases(g: Glossary) -> Glossary:
     out = [GlossaryEntry(e.term, e.kind, added[e.term], e.line) if e.term in added and e.kind == "lay" else e
            for e in g.entries]
     line = {e.term: e.line for e in g.entries}
-    out += [GlossaryEntry(t, "lay", x, line.get(t, 0)) for t, x in added.items() if t not in have]
+    # a missing "<what> <vaccine word>" is added only when "<what>" is no term of its own: where it is, a question
+    # reads it and the vaccine word as two concepts, so a note's later "Next booster in 10 years." still names the
+    # vaccine word of "when is the next tetanus booster" (one added term would leave that line naming none of it)
+    out += [GlossaryEntry(t, "lay", x, line.get(t, 0)) for t, x in added.items()
+            if t not in have and _vaccine_head(t) not in have]
     return Glossary(out, g.source, g.version)
 
 
