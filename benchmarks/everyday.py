@@ -168,6 +168,10 @@ def run_one(q: Question, system: Any, typed: Any, first: Any = None) -> dict[str
             "confidence": r.confidence, "answer": r.answer}
 
 
+# the writers from T on, in the order they were written, each in heldout-<its letters>/raw/; a new round joins by
+# moving the last one on
+_PAIRS = tuple(a + b for a in "ABC" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LATER = ("T", "U", "X", "Y", "Z", *_PAIRS[:_PAIRS.index("CU") + 1])
 # the question writers (README.md, heldout-c/README.md): each writer's demo-note questions, then raw-note ones
 WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b.yaml",),
            "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml"), "D": ("heldout-d/questions.yaml",),
@@ -178,45 +182,7 @@ WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b
            "N": ("heldout-n/raw/questions.yaml",), "O": ("heldout-o/raw/questions.yaml",),
            "R": ("heldout-r/raw/questions.yaml",), "S": ("heldout-s/raw/questions.yaml",),
            "V": ("dev-v/raw/questions.yaml",), "W": ("dev-w/raw/questions.yaml",),
-           "T": ("heldout-t/raw/questions.yaml",), "U": ("heldout-u/raw/questions.yaml",),
-           "X": ("heldout-x/raw/questions.yaml",), "Y": ("heldout-y/raw/questions.yaml",),
-           "Z": ("heldout-z/raw/questions.yaml",), "AA": ("heldout-aa/raw/questions.yaml",),
-           "AB": ("heldout-ab/raw/questions.yaml",), "AC": ("heldout-ac/raw/questions.yaml",),
-           "AD": ("heldout-ad/raw/questions.yaml",), "AE": ("heldout-ae/raw/questions.yaml",),
-           "AF": ("heldout-af/raw/questions.yaml",), "AG": ("heldout-ag/raw/questions.yaml",),
-           "AH": ("heldout-ah/raw/questions.yaml",), "AI": ("heldout-ai/raw/questions.yaml",),
-           "AJ": ("heldout-aj/raw/questions.yaml",), "AK": ("heldout-ak/raw/questions.yaml",),
-           "AL": ("heldout-al/raw/questions.yaml",), "AM": ("heldout-am/raw/questions.yaml",),
-           "AN": ("heldout-an/raw/questions.yaml",), "AO": ("heldout-ao/raw/questions.yaml",),
-           "AP": ("heldout-ap/raw/questions.yaml",), "AQ": ("heldout-aq/raw/questions.yaml",),
-           "AR": ("heldout-ar/raw/questions.yaml",), "AS": ("heldout-as/raw/questions.yaml",),
-           "AT": ("heldout-at/raw/questions.yaml",), "AU": ("heldout-au/raw/questions.yaml",),
-           "AV": ("heldout-av/raw/questions.yaml",), "AW": ("heldout-aw/raw/questions.yaml",),
-           "AX": ("heldout-ax/raw/questions.yaml",), "AY": ("heldout-ay/raw/questions.yaml",),
-           "AZ": ("heldout-az/raw/questions.yaml",), "BA": ("heldout-ba/raw/questions.yaml",),
-           "BB": ("heldout-bb/raw/questions.yaml",), "BC": ("heldout-bc/raw/questions.yaml",),
-           "BD": ("heldout-bd/raw/questions.yaml",), "BE": ("heldout-be/raw/questions.yaml",),
-           "BF": ("heldout-bf/raw/questions.yaml",), "BG": ("heldout-bg/raw/questions.yaml",),
-           "BH": ("heldout-bh/raw/questions.yaml",), "BI": ("heldout-bi/raw/questions.yaml",),
-           "BJ": ("heldout-bj/raw/questions.yaml",), "BK": ("heldout-bk/raw/questions.yaml",),
-           "BL": ("heldout-bl/raw/questions.yaml",), "BM": ("heldout-bm/raw/questions.yaml",),
-           "BN": ("heldout-bn/raw/questions.yaml",), "BO": ("heldout-bo/raw/questions.yaml",),
-           "BP": ("heldout-bp/raw/questions.yaml",), "BQ": ("heldout-bq/raw/questions.yaml",),
-           "BR": ("heldout-br/raw/questions.yaml",), "BS": ("heldout-bs/raw/questions.yaml",),
-           "BT": ("heldout-bt/raw/questions.yaml",), "BU": ("heldout-bu/raw/questions.yaml",),
-           "BV": ("heldout-bv/raw/questions.yaml",), "BW": ("heldout-bw/raw/questions.yaml",),
-           "BX": ("heldout-bx/raw/questions.yaml",), "BY": ("heldout-by/raw/questions.yaml",),
-           "BZ": ("heldout-bz/raw/questions.yaml",), "CA": ("heldout-ca/raw/questions.yaml",),
-           "CB": ("heldout-cb/raw/questions.yaml",), "CC": ("heldout-cc/raw/questions.yaml",),
-           "CD": ("heldout-cd/raw/questions.yaml",), "CE": ("heldout-ce/raw/questions.yaml",),
-           "CF": ("heldout-cf/raw/questions.yaml",), "CG": ("heldout-cg/raw/questions.yaml",),
-           "CH": ("heldout-ch/raw/questions.yaml",), "CI": ("heldout-ci/raw/questions.yaml",),
-           "CJ": ("heldout-cj/raw/questions.yaml",), "CK": ("heldout-ck/raw/questions.yaml",),
-           "CL": ("heldout-cl/raw/questions.yaml",), "CM": ("heldout-cm/raw/questions.yaml",),
-           "CN": ("heldout-cn/raw/questions.yaml",), "CO": ("heldout-co/raw/questions.yaml",),
-           "CP": ("heldout-cp/raw/questions.yaml",), "CQ": ("heldout-cq/raw/questions.yaml",),
-           "CR": ("heldout-cr/raw/questions.yaml",), "CS": ("heldout-cs/raw/questions.yaml",),
-           "CT": ("heldout-ct/raw/questions.yaml",), "CU": ("heldout-cu/raw/questions.yaml",)}
+           **{w: (f"heldout-{w.lower()}/raw/questions.yaml",) for w in _LATER}}
 
 
 def writer_of(source: str) -> str:
