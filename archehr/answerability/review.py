@@ -19,7 +19,7 @@ import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
-from archehr.answerability.test_words import PENDING, RESULT_GIVEN, RESULT_SAID
+from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
 
@@ -45,13 +45,6 @@ WHEN_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
-# a result given before the final report ("no growth at 48 hours; final report pending", "Negative at 1 hour, final
-# reading to follow"): what the test found so far is said, so its pending word is no result awaited
-PRELIMINARY = re.compile(r"\b(?:no growth|no organisms?|negative|positive|normal|grew|growing|shows?|showed)\b"
-                         r"[^.]{0,60}?"
-                         r"\b(?:final|formal|official|full)\s+(?:[\w-]+\s+){0,2}?"
-                         r"(?:reports?|results?|reading|read|over-?read|cultures?|sensitivit\w*)\b[^.]{0,30}?"
-                         r"\b(?:pending|to follow|awaited|awaiting)\b", re.I)
 _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
 DURATION_GIVEN = re.compile(

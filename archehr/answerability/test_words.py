@@ -33,6 +33,14 @@ PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:
                      rf"\b(?:was|were|has been|have been) sent\b(?! home){_THEN_GIVEN}|\(sent\b|"
                      r"\bsent (?:off |away )?(?:to|for) (?:the )?"
                      rf"(?:lab|laboratory|pathology|histology|testing|analysis)\b{_THEN_GIVEN}", re.I)
+# a result given before the final report ("no growth at 48 hours; final report pending", "Negative at 1 hour, final
+# reading to follow"): what the test found so far is said, so its pending word is no result awaited
+# (`archehr.answerability.review.awaited`)
+PRELIMINARY = re.compile(r"\b(?:no growth|no organisms?|negative|positive|normal|grew|growing|shows?|showed)\b"
+                         r"[^.]{0,60}?"
+                         r"\b(?:final|formal|official|full)\s+(?:[\w-]+\s+){0,2}?"
+                         r"(?:reports?|results?|reading|read|over-?read|cultures?|sensitivit\w*)\b[^.]{0,30}?"
+                         r"\b(?:pending|to follow|awaited|awaiting)\b", re.I)
 # a sentence telling a test to be done again ("3. Please repeat thyroid function tests after the dose change"): it
 # answers a medication question less than the change itself does
 TEST_AGAIN = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please\s+)?(?:repeat|recheck|re-check|check)\b[^.;]{0,40}?"
