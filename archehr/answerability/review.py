@@ -195,8 +195,10 @@ def _asked_share(asked: Any, best: tuple[str, float] | None, split: SplitNote) -
     message the larger of its share of the whole question and of the asking clauses ("The course is planned for 6
     weeks" names little of a letter that greets and tells of the allotment show, much of its "for how long the course
     of injections is expected to last"), so `first_gives_fact` sees the line name the asked thing."""
-    _, at = _first_line(split, best[0] if best else None)
-    if best is None or at is None or at >= asked.topic.size:
+    if best is None:
+        return None
+    _, at = _first_line(split, best[0])
+    if at is None or at >= asked.topic.size:
         return best
     return best[0], max(best[1], float(asked.topic[at]))
 
