@@ -9,7 +9,8 @@ import pytest
 
 import archehr
 from archehr.answerability.holds import PENDING
-from archehr.answerability.kinds import _spelt_alike, answer_types, ask_kind, misspelt_drug
+from archehr.answerability.kinds import answer_types, ask_kind
+from archehr.answerability.misspelt import misspelt_drug, spelt_alike
 from archehr.answerability.test_words import PLANNED as _TEST_PLANNED
 from archehr.answerability.test_words import RESULT_SAID as _RESULT_SAID
 from archehr.data.note_split import note_case
@@ -28,9 +29,9 @@ def test_question_kinds(question: str, kind: str) -> None:
 
 
 def test_swapped_letters_read_as_a_misspelling() -> None:
-    assert _spelt_alike("dialisys", "dialysis", 0.93)  # the same letters, two of them swapped
-    assert not _spelt_alike("dialyzer", "dialysis", 0.93)
-    assert not _spelt_alike("sidalyis", "dialysis", 0.93)  # another first letter
+    assert spelt_alike("dialisys", "dialysis", 0.93)  # the same letters, two of them swapped
+    assert not spelt_alike("dialyzer", "dialysis", 0.93)
+    assert not spelt_alike("sidalyis", "dialysis", 0.93)  # another first letter
 
 
 def test_a_drug_without_its_single_isomer_prefix_finds_the_notes_drug() -> None:

@@ -11,7 +11,8 @@ import importlib.util
 import pytest
 
 import archehr
-from archehr.answerability.kinds import HOLDS, ask_kind, asked_concepts, misspelt_drug
+from archehr.answerability.kinds import HOLDS, ask_kind, asked_concepts
+from archehr.answerability.misspelt import misspelt_drug
 from archehr.glossary import load_lexicon
 
 ICU = """MICU Progress Note HD#4
@@ -121,17 +122,17 @@ def test_a_question_naming_the_drug_by_brand_finds_the_shorthand_sentence() -> N
 
 def test_a_misspelt_word_reads_as_the_lexicon_term_or_the_note_word() -> None:
     from archehr.answerability.features import Concept
-    from archehr.answerability.kinds import _misspelt
+    from archehr.answerability.misspelt import misspelt_concept
 
     lex = load_lexicon()
     note = [{"sutur", "remov"}, {"defibrillator", "check"}]
-    got = _misspelt(Concept(("stich",), frozenset({("stich",)})), "when are the stiches out", note, lex)
+    got = misspelt_concept(Concept(("stich",), frozenset({("stich",)})), "when are the stiches out", note, lex)
     assert ("sutur",) in got.phrases  # stiches -> the lexicon's stitches -> sutures
-    got = _misspelt(Concept(("defibrilator",), frozenset({("defibrilator",)})), "the defibrilator", note, lex)
+    got = misspelt_concept(Concept(("defibrilator",), frozenset({("defibrilator",)})), "the defibrilator", note, lex)
     assert ("defibrillator",) in got.phrases  # the note's own word
     # "waking" is two letters from "walking" at 0.92: not a misspelling at 0.93
     waking = Concept(("wak",), frozenset({("wak",)}))
-    assert _misspelt(waking, "keep waking him", [{"walk"}], lex) is waking
+    assert misspelt_concept(waking, "keep waking him", [{"walk"}], lex) is waking
 
 
 def test_a_how_long_answer_giving_its_duration_is_not_flagged_for_a_middling_confidence() -> None:

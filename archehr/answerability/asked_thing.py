@@ -94,9 +94,9 @@ def _widened(question: str, lexicon: Glossary, note: tuple[str, ...]) -> tuple:
 def misspelt_drugs(question: str, lexicon: Glossary, note: Sequence[str]) -> set[tuple[str, ...]]:
     """The surfaces of the question's concepts that reading them against the note (`kept_concepts`) turned into one of
     its drugs ("trimethoprin", "bic tarvy"): medicines asked about, though no drug list knows their spelling."""
-    from archehr.answerability.kinds import _generic_tokens
+    from archehr.answerability.kinds import generic_tokens
 
-    generics = _generic_tokens()
+    generics = generic_tokens()
     plain = {c.surface: c.phrases for c in _kept(question, lexicon)}
     return {c.surface for c in kept_concepts(question, lexicon, note)
             if (c.phrases - plain.get(c.surface, frozenset())) & generics}

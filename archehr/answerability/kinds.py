@@ -66,12 +66,6 @@ from archehr.answerability.holds import (
     VERDICT,
     outcome_question,
 )
-from archehr.answerability.misspelt import (  # noqa: F401 (misspelt_drug, _spelt_alike: the tests' way in)
-    _misspelt,
-    _spelt_alike,
-    misspelt_drug,
-    note_drug_names,
-)
 from archehr.answerability.shorthand import widen
 from archehr.answerability.when_answers import story_shares, when_lift, when_strength
 from archehr.data.model import Case, NoteSentence
@@ -452,7 +446,7 @@ def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
     if not asked:
         return False
     own = tuple(tokens(asked[0]))
-    generics = _generic_tokens()
+    generics = generic_tokens()
     siblings = {ph for ph in c.phrases if ph in generics and ph != own}
     if not siblings:
         return False
@@ -461,7 +455,7 @@ def _only_siblings(c: Concept, question: str, words: list[set[str]]) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _generic_tokens() -> frozenset[tuple[str, ...]]:
+def generic_tokens() -> frozenset[tuple[str, ...]]:
     """The generic drug names (as stemmed word tuples) of `archehr.glossary.drugs`."""
     from archehr.glossary.drugs import drug_names
 

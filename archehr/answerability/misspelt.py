@@ -42,7 +42,7 @@ def _brands() -> dict[str, tuple[str, ...]]:
     return {g: tuple(v) for g, v in out.items()}
 
 
-def _spelt_alike(word: str, other: str, similarity: float) -> bool:
+def spelt_alike(word: str, other: str, similarity: float) -> bool:
     """`word` (a question's) within about one letter of `other`: the same first letter, lengths within 2 and
     difflib's similarity at least `similarity`; or the same letters in another order past the first
     ("dialisys" for dialysis: difflib counts a swapped pair of letters as two misses)."""
@@ -67,9 +67,9 @@ def other_drug(word: str, name: str) -> bool:
 
 def _generic(name: str) -> str | None:
     """The generic name of a drug's name (itself when generic), None for a word no drug is named by."""
-    from archehr.glossary.drugs import _generic_set, generic_of
+    from archehr.glossary.drugs import generic_names, generic_of
 
-    return name if name in _generic_set() else generic_of(name)
+    return name if name in generic_names() else generic_of(name)
 
 
 def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_words: frozenset[str] = frozenset(),
@@ -90,14 +90,14 @@ def misspelt_drug(word: str, question: str, note_drugs: dict[str, str], note_wor
         short = shortened_drug(lw, note_drugs, note_words, english)
         found.extend([short] if short is not None else [])
         for name, generic in note_drugs.items():
-            if (len(lw) >= 5 and _spelt_alike(lw, name, DRUG_SIMILARITY)) or (
+            if (len(lw) >= 5 and spelt_alike(lw, name, DRUG_SIMILARITY)) or (
                     len(lw) >= 6 and name.endswith(lw) and name[:-len(lw)] in CHIRAL_PREFIXES):
                 found.append(generic)
         found = [g for g in found if not other_drug(lw, g)]
     return list(dict.fromkeys(found))
 
 
-def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str],
+def with_note_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dict[str, str],
                english: frozenset[str], note_words: frozenset[str]) -> Concept:
     """A one-word concept no sentence names, widened by the note's drug it stands for in short or misspelt
     (`note_words`: the note's words, `shorthand.words_of_note`)."""
@@ -107,7 +107,7 @@ def _with_drug(c: Concept, question: str, words: list[set[str]], note_drugs: dic
     return Concept(c.surface, frozenset(set(c.phrases) | extra)) if extra else c
 
 
-def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossary) -> Concept:
+def misspelt_concept(c: Concept, question: str, words: list[set[str]], lexicon: Glossary) -> Concept:
     """A one-word concept the lexicon does not know and no sentence names, read as the lexicon term or the
     note word it misspells ("stiches": stitches, hence sutures; "defibrilator": the note's defibrillator): a
     question word of at least 6 letters within about one letter of a word of at least 6 letters (the same
@@ -120,7 +120,7 @@ def _misspelt(c: Concept, question: str, words: list[set[str]], lexicon: Glossar
     w = spelt[0]
 
     def near(x: str) -> bool:
-        return x != w and len(x) >= 6 and _spelt_alike(w, x, MISSPELT_SIMILARITY) and not other_drug(w, x)
+        return x != w and len(x) >= 6 and spelt_alike(w, x, MISSPELT_SIMILARITY) and not other_drug(w, x)
 
     for term in _single_word_terms(lexicon):
         if near(term):

@@ -96,7 +96,7 @@ def with_shorthand(concepts: list[Concept], question: str, texts: list[str], wor
                    lexicon: Glossary) -> list[Concept]:
     """`concepts` with two words joined read as the note's drug they shorten ("methyl pred": one concept), and the
     words naming a measured value that no sentence uses dropped (when another concept is left); a single word
-    shortening a drug is read by `misspelt._with_drug`, through `shortened_drug`."""
+    shortening a drug is read by `misspelt.with_note_drug`, through `shortened_drug`."""
     from archehr.answerability.misspelt import note_drug_names
 
     drugs = note_drug_names(texts)
@@ -125,15 +125,15 @@ def widen(concepts: list[Concept], question: str, texts: list[str], words: list[
           lexicon: Glossary) -> list[Concept]:
     """A question's concepts read as the note's names they stand for: heard ("by so pro lol": bisoprolol),
     shortened ("fludro": fludrocortisone; "tac levels": tacrolimus), misspelt ("predisone", "stiches")."""
-    from archehr.answerability.misspelt import _misspelt, _with_drug, note_drug_names
+    from archehr.answerability.misspelt import misspelt_concept, note_drug_names, with_note_drug
     from archehr.answerability.sounds_alike import with_heard
 
     concepts = with_heard(concepts, question, texts, words, lexicon)
     concepts = with_shorthand(concepts, question, texts, words, lexicon)
     drugs = note_drug_names(texts)
     english, own_words = english_words(lexicon), words_of_note(words)
-    concepts = [_with_drug(c, question, words, drugs, english, own_words) for c in concepts]
-    return [_misspelt(c, question, words, lexicon) for c in concepts]
+    concepts = [with_note_drug(c, question, words, drugs, english, own_words) for c in concepts]
+    return [misspelt_concept(c, question, words, lexicon) for c in concepts]
 
 
 __all__ = ["MEASURE_WORDS", "SHORTEST", "english_words", "shortened_drug", "widen", "with_shorthand", "words_of_note"]

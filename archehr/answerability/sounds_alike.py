@@ -208,7 +208,7 @@ def bracketed_names(texts: tuple[str, ...], lexicon: Glossary) -> list[str]:
     no drug's known name. (Without the capital, the note's ordinary words in brackets were read: "(breakfast)",
     "(possible)", "(unchanged)".)"""
     from archehr.answerability.shorthand import english_words
-    from archehr.glossary.drugs import _generic_set, drugs_in, generic_of
+    from archehr.glossary.drugs import drugs_in, generic_names, generic_of
 
     english = english_words(lexicon)
     found: dict[str, None] = {}
@@ -217,7 +217,7 @@ def bracketed_names(texts: tuple[str, ...], lexicon: Glossary) -> list[str]:
             name, other = (m.group(2), m.group(1)) if m.group(2) else (m.group(3), m.group(4))
             w = name.lower()
             if (len(w) >= MIN_WORD and w.isalpha() and name[0].isupper() and (w not in english or lexicon.classes_in(w))
-                    and generic_of(w) is None and w not in _generic_set() and drugs_in(other.split(",")[-1])):
+                    and generic_of(w) is None and w not in generic_names() and drugs_in(other.split(",")[-1])):
                 found.setdefault(w, None)
     return list(found)
 
@@ -228,9 +228,9 @@ def _lexicon_terms(lexicon: Glossary) -> tuple[tuple[tuple[str, bool], ...],
     """The lexicon's one-word terms (letters only, at least `MIN_WORD`) but abbreviations, each with whether it
     names a drug (a lay entry, not a class, one of whose expansions is a generic drug name: "augmentin" ->
     amoxicillin); and their expansions as word tuples by the first word (term index, expansion)."""
-    from archehr.answerability.kinds import _generic_tokens
+    from archehr.answerability.kinds import generic_tokens
 
-    generics = _generic_tokens()
+    generics = generic_tokens()
     terms: list[tuple[str, bool]] = []
     by_token: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
     for e in lexicon.entries:

@@ -165,7 +165,7 @@ def generic_of(word: str) -> str | None:
 def drugs_in(text: str) -> list[str]:
     """The generic names of every drug `text` names, by its generic name or any other (`generic_of`), a hyphenated
     combination ("carbidopa-levodopa") by each of its parts too; in order, each once."""
-    generics = _generic_set()
+    generics = generic_names()
     found: dict[str, None] = {}
     for m in re.finditer(r"[A-Za-z][A-Za-z-]{3,}", text):
         lw = m.group(0).lower()
@@ -177,7 +177,7 @@ def drugs_in(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _generic_set() -> frozenset[str]:
+def generic_names() -> frozenset[str]:
     return frozenset(drug_names().values())
 
 
