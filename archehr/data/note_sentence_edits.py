@@ -39,6 +39,8 @@ _SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
+# a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."
+_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|TABS?|CAPS?|INJ|SYP)\.$")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
@@ -85,6 +87,10 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
+    # a prescription's form abbreviated before the drug's name ("1. Tab. Thyronorm 100 mcg ...", "Inj. Clexane 40 mg"):
+    # the form opens the entry, it ends no sentence
+    if _FORM_ABBREV.search(p) and re.match(r"[A-Z][A-Za-z-]", n):
+        return True
     if _STAMP_INITIAL.search(p) and _SURNAME_THEN_MARK.match(n):
         return True
     # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
@@ -100,8 +106,11 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # an initial after a word that names who did it, before a surname ("Entries by R." + "Penhaligon unless stated.",
     # "seen with K." + "Osei today"); "... by group B." + "Next ..." ends a sentence, a letter after no such word
     # (a credential after a comma too: "... with A." + "Rahman, NP, to review ...")
+    # (or a surname that ends the line, with a grade or none, as a log entry's heading names who took it: "Telephone -
+    # client called, taken by S." + "Mahabir RM\nClient worried ...")
     if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
-            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
+            and (re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n)
+                 or re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n)):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
