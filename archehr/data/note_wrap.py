@@ -219,7 +219,8 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
 # a date, its weekday before it or none, then a joining word in lower case: a date inside a sentence ("Monday 05/08/2024
 # at 10:30", "12/03 until the review"), not an entry's stamp ("12/03/2025 09:14 Phoned ...")
 _DATE_RUNS_ON = re.compile(rf"^(?:{WEEKDAY},?\s+)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?"
-                           rf"|\d{{1,2}}(?:st|nd|rd|th)? {MONTH_NAME}(?: \d{{4}})?|{MONTH_NAME} \d{{1,2}}(?:, \d{{4}})?),?"
+                           rf"|\d{{1,2}}(?:st|nd|rd|th)? {MONTH_NAME}(?: \d{{4}})?"
+                           rf"|{MONTH_NAME} \d{{1,2}}(?:, \d{{4}})?),?"
                            r"\s+(?:at|from|to|until|in|for|and|or|with|when|if|before|after)\b")
 # a sign-off line that ends on its date's time ("Electronically signed by Dr A. Lee 09/04/2024 11:42")
 _SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
