@@ -17,13 +17,15 @@ STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?
                     rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
                     rf"|{MONTH_NAME}\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
+                    # (a month's name between hyphens, as UK records print dates: "07-Mar-2025 13:30 ...")
+                    rf"|\d{{1,2}}-{MONTH_NAME}-\d{{2,4}}\b"
                     rf"|{WEEKDAY},?\s+(?:\d|{MONTH_NAME}))")
 
 
 # a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
 # (a date written with dots too: "18.11.2025 08:05")
 _STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?"
-                rf"|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}"
+                rf"|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}-{MONTH_NAME}-\d{{2,4}}"
                 rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
 STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
 
