@@ -10,7 +10,7 @@ import re
 
 from archehr.data.note_layout import WORD_NUMBER
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import is_stamp_only
+from archehr.data.note_stamps import is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
@@ -106,11 +106,14 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # an initial after a word that names who did it, before a surname ("Entries by R." + "Penhaligon unless stated.",
     # "seen with K." + "Osei today"); "... by group B." + "Next ..." ends a sentence, a letter after no such word
     # (a credential after a comma too: "... with A." + "Rahman, NP, to review ...")
-    # (or a surname that ends the line, with a grade or none, as a log entry's heading names who took it: "Telephone -
-    # client called, taken by S." + "Mahabir RM\nClient worried ...")
     if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
-            and (re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n)
-                 or re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n)):
+            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
+        return True
+    # (so does an initial in a log entry's heading before a surname that ends the line, with a grade or none:
+    # "12/03/2025 16:05  Telephone - relative called, taken by J." + "Ames RN\nSon asked ...", "... 08:40  Ward physio
+    # K." + "Brennan MCSP\nWalked ...")
+    if re.search(r"\s[A-Z]\.$", p) and starts_with_stamp(p.rsplit("\n", 1)[-1]) \
+            and re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
