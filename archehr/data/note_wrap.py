@@ -216,6 +216,17 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     return _carries_on(prev, line, width, lead, next_line)
 
 
+def _date_carries_on(prev: str, line: str, width: int) -> bool:
+    """Does a line opening with a date carry on the sentence left open above it: the date ends it or goes on after a
+    comma in lower case, or a joining word in lower case follows the date under a full line ("... two. Next
+    injection" + "Monday 05/08/2024 at 10:30, Kestrel House.")? A timed or dated entry starts anew."""
+    first_word = line.split(maxsplit=1)[0]
+    return (bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line))
+            or (bool(_DATE_RUNS_ON.match(line)) and width >= _MIN_WRAP
+                and len(prev) <= width < len(prev) + 1 + len(first_word))) \
+        and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+
+
 # a date, its weekday before it or none, then a joining word in lower case: a date inside a sentence ("Monday 05/08/2024
 # at 10:30", "12/03 until the review"), not an entry's stamp ("12/03/2025 09:14 Phoned ...")
 _DATE_RUNS_ON = re.compile(rf"^(?:{WEEKDAY},?\s+)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?"
@@ -276,14 +287,8 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
         return True
     # (a date that ends the sentence, or goes on after a comma in lower case, carries it on: "... discussed at the MDT"
     # + "11/04/2025, agree discharge ...")
-    # (so does a date followed by a joining word in lower case under a full line left open: "... two. Next injection"
-    # + "Monday 05/08/2024 at 10:30, Kestrel House.")
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
-        first_word = line.split(maxsplit=1)[0]
-        return (bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line))
-                or (bool(_DATE_RUNS_ON.match(line)) and width >= _MIN_WRAP
-                    and len(prev) <= width < len(prev) + 1 + len(first_word))) \
-            and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+        return _date_carries_on(prev, line, width)
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
     # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
     # (in a note not hard-wrapped no line wraps, capitals or not: "KELVINSIDE HOSPITAL - DISCHARGE LETTER" + "WARD 7B,
