@@ -184,6 +184,20 @@ def _when_first(line: str) -> bool:
         or bool(_PENDING_WHEN.match(line))
 
 
+def _place_then_when(lines: list[str], under: list[int]) -> bool:
+    """Do the lines set in under an appointment's name say where first, then when ("Repeat blood test" + "  Jaundice
+    Clinic, Kingsway Hospital" + "  Friday 11/04/2025 at 09:30")? A short line naming a place, then the date's; a
+    line that names no place is the appointment's own name under a heading ("What's next" + "  Incision check" +
+    "  Tuesday July 23, 2024  10:00 AM")."""
+    return len(under) >= 2 and _block_line(lines[under[0]]) and not _WHEN_LINE.match(lines[under[0]]) \
+        and bool(_PLACE.search(lines[under[0]])) and _when_first(lines[under[1]])
+
+
+# a line that names where: a place's word, or a comma between its parts ("Eye Clinic, Kingsway Hospital")
+_PLACE = re.compile(r"\b(?:Clinic|Hospital|Centre|Center|Surgery|Unit|Suite|Ward|Room|Floor|Department|Practice"
+                    r"|Building|Wing|Pharmacy|Lab|Laboratory)\b|,")
+
+
 def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
     """{first line: last line} of appointments written as lines set in: an appointment's name with its lines set in
     under it, the first of them saying when ("Alcohol clinic - telephone appointment" + "   Friday 18 October 2025,
@@ -198,7 +212,8 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
         under = depth[:run]
         end = i + 1 + len(under)  # (the line after them is back at the name's depth, or there is none)
         if under and (end == len(lines) or leads[end] <= leads[i]) \
-                and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) and _when_first(lines[i + 1]) \
+                and _title_line(lines[i]) and not _GROUP_HEADING.search(lines[i]) \
+                and (_when_first(lines[i + 1]) or _place_then_when(lines, under)) \
                 and not _NUMBERED_HEADING.match(lines[i]) \
                 and all(len(lines[j]) <= 120 and not ITEM.match(lines[j]) for j in under):
             blocks[i] = under[-1]

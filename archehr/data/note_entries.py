@@ -42,7 +42,9 @@ def medicine_over_instruction(head: str, line: str) -> bool:
 # vitamin tablet"; an instruction that a patient is given about it: "Take 1 capsule ...", "You no longer need it."
 _MEDICINE_LINE = re.compile(r"^[A-Za-z][\w-]*(?: [\w(),/.-]+){0,6}? (?:\d[\d.,/-]* ?(?:mg|mcg|g|mL|units?|mEq)"
                             r"(?: [a-z]+)?|(?:tablets?|capsules?|inhaler|liquid|suspension|solution|patch|cream"
-                            r"|ointment|drops|spray|injection|pen|(?:pen |auto-?)?injector|(?:pre-?filled )?syringe))$")
+                            r"|ointment|drops|spray|injection|pen|(?:pen |auto-?)?injector|(?:pre-?filled )?syringe))"
+                            # (its other name in brackets after it: "Elvanse 30 mg capsules (lisdexamfetamine)")
+                            r"(?: \([A-Za-z][\w /+-]*\))?$")
 _INSTRUCTION = re.compile(r"^(?:Take|Give|Inject|Apply|Use|Inhale|Insert|Place|Put|Spray|Chew|Dissolve|Swallow"
                           r"|You|Do not|Don't)\b")
 

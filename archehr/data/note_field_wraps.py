@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+# a field: a label and its colon before a value ("Line type: PICC, single lumen"), as a line of fields reads it (a
+# label of two characters or more, ending in a letter, a digit or a bracket: a SOAP letter, "S:", is a section's)
+from archehr.data.note_layout import _FIELD_START
+
 if TYPE_CHECKING:
     from archehr.data.note_units import Unit
 
@@ -13,8 +17,6 @@ if TYPE_CHECKING:
 # capitalised words that end it on the next line ("Neurosurgeon")
 _OPEN_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+(?:\S.*\b)?[A-Z][a-z]+$")
 _TITLE_END = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
-# a field: a label and its colon before a value ("Line type: PICC, single lumen")
-_FIELD_START = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#.-]{0,38}:[ \t]+\S")
 
 
 def wraps_field_value(field: str, line: str) -> bool:

@@ -110,8 +110,9 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),
     # not a field of a header line ("12/02/2026 16:41   FROM: CLINIC   TO: 555-0142"); so is a time with the entry's
     # kind or its writer ("10:30 VISIT  Advice given: ...", "14:20 S. Rao  Obs: BP 118/70, settled overnight")
-    if len(cells) == 2 and starts_with_stamp(line) and is_entry_head(line[cells[0][0]:cells[0][1]]) \
-            and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[1][0]:cells[1][1]])) >= 2:
+    # (the writer set apart in a column of its own too: "14:20  S. Rao  Obs: BP 118/70, settled overnight")
+    if len(cells) in (2, 3) and starts_with_stamp(line) and is_entry_head(line[cells[0][0]:cells[-2][1]]) \
+            and len(re.findall(r"(?<![\w-])[a-z]{2,}\b", line[cells[-1][0]:cells[-1][1]])) >= 2:
         return []
     return cells
 

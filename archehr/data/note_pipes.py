@@ -149,7 +149,9 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     line holding no field is a title line, one unit ("Clinic | 3rd floor | 555-0100"), unless each cell is a
     measurement ("BP 148/80 | HR 76"): each is a unit, as measurements one a line are."""
     body = line.strip()
-    if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(body) or _title_bar(body):
+    # (spaces that only pad the pipes set no columns apart: "Ann LEE   |   DOB 03/04/1950   |   MRN 5501")
+    if body.startswith("|") or body.endswith("|") or COLUMN_GAP.search(re.sub(r"[ \t]*\|[ \t]*", " | ", body)) \
+            or _title_bar(body):
         return []
     gaps = [m.span() for m in _PIPE_GAP.finditer(line)]
     piped = bool(gaps) and all("|" in line[a:b] for a, b in gaps)

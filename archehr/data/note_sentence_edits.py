@@ -10,7 +10,7 @@ import re
 
 from archehr.data.note_layout import WORD_NUMBER
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import is_stamp_only
+from archehr.data.note_stamps import is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
@@ -39,6 +39,8 @@ _SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
+# a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."
+_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|TABS?|CAPS?|INJ|SYP)\.$")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
@@ -85,6 +87,10 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     if _TITLES.search(p) or (_INITIAL.search(p) and n[:1].isupper()):
         return True
+    # a prescription's form abbreviated before the drug's name ("1. Tab. Thyronorm 100 mcg ...", "Inj. Clexane 40 mg"):
+    # the form opens the entry, it ends no sentence
+    if _FORM_ABBREV.search(p) and re.match(r"[A-Z][A-Za-z-]", n):
+        return True
     if _STAMP_INITIAL.search(p) and _SURNAME_THEN_MARK.match(n):
         return True
     # a short word in capitals before a title in capitals is its abbreviation ("ST. ADELINE REGIONAL MEDICAL
@@ -97,11 +103,7 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     if re.search(r"(?:[A-Za-z]|[A-Z]\d)\s[A-Z]\.$", p) and re.match(r"[A-Z][a-z][A-Za-z'-]*\b(?!\.)", n) \
             and not re.search(r"(?:^|\s)[a-z]", n):
         return True
-    # an initial after a word that names who did it, before a surname ("Entries by R." + "Penhaligon unless stated.",
-    # "seen with K." + "Osei today"); "... by group B." + "Next ..." ends a sentence, a letter after no such word
-    # (a credential after a comma too: "... with A." + "Rahman, NP, to review ...")
-    if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
-            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
+    if _initial_before_surname(p, n):
         return True
     # upper-case text shows the parser no sentence: "RETURN TO THE ED" + "IF: you are ..." ends nowhere
     if kind != "lab" and not p.endswith((".", "!", "?", ",", ";")) and not re.search(r"[a-z]", p) \
@@ -118,6 +120,20 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # a split in the middle of a sentence: the next piece starts in lower case
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
+
+
+def _initial_before_surname(p: str, n: str) -> bool:
+    """Does `p` end on a person's initial that `n` carries on with the surname? After a word that names who did it
+    ("Entries by R." + "Penhaligon unless stated.", "seen with K." + "Osei today"); "... by group B." + "Next ..."
+    ends a sentence, a letter after no such word (a credential after a comma too: "... with A." + "Rahman, NP, to
+    review ..."). Or in a log entry's heading that opens with a stamp, before a surname that ends the line, with a
+    grade or none ("12/03/2025 16:05  Telephone - relative called, taken by J." + "Ames RN\nSon asked ...", "...
+    08:40  Ward physio K." + "Brennan MCSP\nWalked ...")."""
+    if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
+            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
+        return True
+    return bool(re.search(r"\s[A-Z]\.$", p)) and starts_with_stamp(p.rsplit("\n", 1)[-1]) \
+        and re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None
 
 
 # "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew,

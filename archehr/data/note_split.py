@@ -29,18 +29,45 @@ from dataclasses import dataclass
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_doc_stamps import doc_stamp_cuts
 from archehr.data.note_entries import opens_medicine_entry
-from archehr.data.note_layout import ITEM, ORDER_COLUMN
+from archehr.data.note_layout import ITEM, ORDER_COLUMN, WORD_NUMBER
 from archehr.data.note_ocr import is_double_spaced, single_spaced
 from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
 from archehr.data.note_spacy import SPACY_FIX, spacy_available, spacy_segmenter
-from archehr.data.note_units import LEADING_NUMBER, SECTION_LETTER, Unit, units
+from archehr.data.note_units import SECTION_LETTER, Unit, units
 from archehr.data.note_wrap import is_lab_line, text_lines, wrap_width
 from archehr.errors import InputError, Problem
 
 SPLITTERS = ("auto", "spacy", "rules")
 
-_TRAILING_MARKER = re.compile(r"\s+(\d{1,2})[.)]$")
+# an inline list's next marker at a sentence's end, and its item's marker at a sentence's start: a number, or a number
+# in words as a plan copied from a dictation or a PDF writes them ("Plan: one. Continue the depot. two. Next ...")
+_TRAILING_MARKER = re.compile(rf"\s+(\d{{1,2}}|{WORD_NUMBER})[.)]$")
+_LEADING_MARKER = re.compile(rf"^(\d{{1,2}}|{WORD_NUMBER})[.)]\s")
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _marker_number(marker: str) -> int:
+    return int(marker) if marker.isdigit() else _NUMBER_WORDS.index(marker.lower()) + 1
+
+
+def _next_item_cut(text: str, s: int, e: int, unit_end: int) -> int | None:
+    """Where text[s:e], a sentence, ends before the next item's marker run onto it ("1. Apixaban 5 mg PO BID 2." +
+    "Atorvastatin ...": the "2." opens the next item), or None: the marker is the number after the sentence's own
+    item's, of its kind (digits after digits, words after words), or the first after a label's colon ("Plan: 1." +
+    "Stop ..."; in words only before a "two." in the unit, "Children: one." + "Works as ..." is a field)."""
+    prev = text[s:e]
+    m, first = _TRAILING_MARKER.search(prev), _LEADING_MARKER.match(prev)
+    # (a number that the next line opens with as its item ends a sentence here: "2. Stop bleomycin from
+    # cycle 3. Repeat lung function tests are not needed." over "3. End-of-treatment PET-CT ...")
+    if m is None or re.match(rf"{m.group(1)}[.)]\s", text[unit_end:].lstrip()):
+        return None
+    marker = m.group(1)
+    follows = first is not None and first.group(1).isdigit() == marker.isdigit() \
+        and _marker_number(marker) == _marker_number(first.group(1)) + 1
+    opens = _marker_number(marker) == 1 and prev[:m.start()].endswith(":") \
+        and (marker.isdigit() or re.search(r"\btwo[.)]\s", text[e:unit_end], re.IGNORECASE) is not None)
+    return s + m.start() if follows or opens else None
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
@@ -174,15 +201,8 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
             continue
         if merged:
             # "1. Apixaban 5 mg PO BID 2." + "Atorvastatin ...": an inline list's next number starts the next item
-            prev = text[merged[-1][0]:merged[-1][1]]
-            m, first = _TRAILING_MARKER.search(prev), LEADING_NUMBER.match(prev)
-            # (a number that the next line opens with as its item ends a sentence here: "2. Stop bleomycin from
-            # cycle 3. Repeat lung function tests are not needed." over "3. End-of-treatment PET-CT ...")
-            if m and re.match(rf"{m.group(1)}[.)]\s", text[unit.end:].lstrip()):
-                m = None
-            if m and ((first and int(m.group(1)) == int(first.group(1)) + 1)
-                      or (m.group(1) == "1" and prev[:m.start()].endswith(":"))):
-                cut = merged[-1][0] + m.start()
+            cut = _next_item_cut(text, merged[-1][0], merged[-1][1], unit.end)
+            if cut is not None:
                 merged[-1] = (merged[-1][0], cut)
                 s = cut + len(text[cut:s]) - len(text[cut:s].lstrip())
         merged.append((s, e))

@@ -17,13 +17,15 @@ STAMP = re.compile(rf"^(?:\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?[AaPp]\.?[Mm]\.?)?
                     rf"|(?:[01]\d|2[0-3])[0-5]\d(?=\s+[A-Za-z])"
                     rf"|{MONTH_NAME}\s+\d{{1,2}}\b"
                     rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}}\b|,?\s+\d{{1,2}}:\d{{2}})|\d{{4}}-\d{{2}}-\d{{2}}\b"
+                    # (a month's name between hyphens, as UK records print dates: "07-Mar-2025 13:30 ...")
+                    rf"|\d{{1,2}}-{MONTH_NAME}-\d{{2,4}}\b"
                     rf"|{WEEKDAY},?\s+(?:\d|{MONTH_NAME}))")
 
 
 # a time or a date and nothing else ("03:05", "12/02/2026 16:41", "Tue 11/24 8:15 AM")
 # (a date written with dots too: "18.11.2025 08:05")
 _STAMP_TOKEN = (rf"(?:{WEEKDAY}|{MONTH_NAME}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?"
-                rf"|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}"
+                rf"|\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}-{MONTH_NAME}-\d{{2,4}}"
                 rf"|\d{{1,2}}:\d{{2}}(?::\d{{2}})?|\d{{1,4}}|[AaPp]\.?[Mm]\.?)")
 STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
 
@@ -32,7 +34,15 @@ STAMP_ONLY = re.compile(rf"^(?=\S)(?:{_STAMP_TOKEN}[\s,]*)+$")
 # A. Lee, CNS"): the entry's stamp, kept with its first sentence
 _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]\d{2,4})[^\[\]]*\]$"
                          r"|^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
-                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+[-\u2013\u2014|][ \t]+[A-Z][^!?:;]{1,60}(?<![.!?])$")
+                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+[-\u2013\u2014|][ \t]+[A-Z][^!?:;]{1,60}(?<![.!?])$"
+                         # (the entry's kind before who wrote it, after a dash, or its writer named by an initial
+                         # or a title: "14/01/2024 23:47 Telephone - S. Lee (Crisis Practitioner)", "03/10/2025
+                         # 08:55  Phlebotomy - HCA T. Ray", "20/01/2025 10:15  Ward midwife L. Joseph RM"; no
+                         # sentence ends inside it, "... 10:12 Day 1 call. Patient at home, reports ..." is prose)
+                         r"|^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
+                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+(?=[A-Z])(?![^\n]*[a-z]{3}\.\s)"
+                         r"(?=[^\n]*?(?:\s[-\u2013\u2014]\s|\b[A-Z]\.[ \t]?[A-Z][a-z'-]"
+                         r"|\b(?:Dr|Sr|Mr|Mrs|Ms|Prof|Nurse|Sister)\.?[ \t]+[A-Z]))[^!?:;\n]{1,80}(?<![.!?,])$")
 
 
 def is_entry_stamp_line(line: str) -> bool:

@@ -316,6 +316,11 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     """Open the unit a line (`unit`, its span and indentation, as "text") starts by its shape, or carry the open
     unit on into it; `laid_out` is the line above as laid out."""
     line, open_unit = para.text[unit.start:unit.end], walk.open_unit
+    if open_unit is not None and open_unit.kind == "stamp" and not is_entry_stamp_line(line):
+        # (a stamp line takes its entry's first line whatever it holds, results too: "06/10/2025 15:22  Results - Dr
+        # A. Lee" + "U&E: sodium 138, potassium 4.1, creatinine 96.")
+        open_unit.end, open_unit.kind = unit.end, "text"
+        return
     if (is_entry_stamp_line(line) or _message_stamp(para, index, line)) and index + 1 < len(para.lines):
         unit.kind = "stamp"
     elif ITEM.match(line):

@@ -11,7 +11,7 @@ import re
 from archehr.data.note_blocks import ADDRESS_END
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, laid_out
 from archehr.data.note_sections import is_heading_line
-from archehr.data.note_stamps import MONTH_NAME, starts_with_stamp
+from archehr.data.note_stamps import MONTH_NAME, WEEKDAY, starts_with_stamp
 
 _NUMBERISH = re.compile(r"\d")
 # "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
@@ -180,8 +180,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # like ("... WBC 14.2. CT" + "A/P: dilated appendix ...")
     if re.search(r"[a-z0-9)][.!?] [A-Z]{2,5}$", prev) and not ORDER.match(line):
         return True
+    # (a sentence begun inside the line above and left open on a joining word runs on into a line that reads as a
+    # field: "... sent. five. She asked about going to" + "Spain in late August: fine to travel, ...")
     if FIELD.match(line):
-        return False
+        return bool(_BEGUN_INSIDE.search(prev) and OPEN_END.search(prev))
     # a lone word that ends a sentence under a long line left open on a lower-case word ends that sentence
     # ("... sore throat, otherwise denies" + "CP/SOB.")
     if re.fullmatch(r"[A-Za-z][\w/-]*[.!?]", line.strip()) and re.search(r"\b[a-z]{3,}$", prev) \
@@ -214,6 +216,23 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     return _carries_on(prev, line, width, lead, next_line)
 
 
+def _date_carries_on(prev: str, line: str, width: int) -> bool:
+    """Does a line opening with a date carry on the sentence left open above it: the date ends it or goes on after a
+    comma in lower case, or a joining word in lower case follows the date under a full line ("... two. Next
+    injection" + "Monday 05/08/2024 at 10:30, Kestrel House.")? A timed or dated entry starts anew."""
+    first_word = line.split(maxsplit=1)[0]
+    return (bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line))
+            or (bool(_DATE_RUNS_ON.match(line)) and width >= _MIN_WRAP
+                and len(prev) <= width < len(prev) + 1 + len(first_word))) \
+        and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+
+
+# a date, its weekday before it or none, then a joining word in lower case: a date inside a sentence ("Monday 05/08/2024
+# at 10:30", "12/03 until the review"), not an entry's stamp ("12/03/2025 09:14 Phoned ...")
+_DATE_RUNS_ON = re.compile(rf"^(?:{WEEKDAY},?\s+)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?"
+                           rf"|\d{{1,2}}(?:st|nd|rd|th)? {MONTH_NAME}(?: \d{{4}})?"
+                           rf"|{MONTH_NAME} \d{{1,2}}(?:, \d{{4}})?),?"
+                           r"\s+(?:at|from|to|until|in|for|and|or|with|when|if|before|after)\b")
 # a sign-off line that ends on its date's time ("Electronically signed by Dr A. Lee 09/04/2024 11:42")
 _SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
                         r"|[Cc]ountersigned)(?: electronically)?(?: by)?:? .*\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?$")
@@ -269,8 +288,7 @@ def _carries_on(prev: str, line: str, width: int, lead: int, next_line: str | No
     # (a date that ends the sentence, or goes on after a comma in lower case, carries it on: "... discussed at the MDT"
     # + "11/04/2025, agree discharge ...")
     if starts_with_stamp(line):  # a timed or dated entry starts anew, even below a full line
-        return bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line)) \
-            and not prev.rstrip().endswith((".", "!", "?", ":", ";"))
+        return _date_carries_on(prev, line, width)
     # in upper-case text no lower-case word shows a wrap: a long line left open carries on
     # ("... AND SHORTNESS OF BREATH" + "WHEN LYING FLAT.")
     # (in a note not hard-wrapped no line wraps, capitals or not: "KELVINSIDE HOSPITAL - DISCHARGE LETTER" + "WARD 7B,
