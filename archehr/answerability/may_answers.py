@@ -109,24 +109,23 @@ def asked_thing_taken(question: str, lexicon: Glossary) -> str | None:
 
 
 def other_activity(question: str, first: str | None, lexicon: Glossary) -> bool:
-    """A may-I first line (`first`) that allows or forbids (`PERMISSION`) an activity the lexicon knows, but not
-    the asked one (`asked_thing_taken`): "You may drive once ..." to "can I take the machine on the aeroplane", "You
-    can keep drinking coffee" to "can I drink alcohol". It answers another question: for review."""
+    """A may-I question asking to drink or eat a thing the lexicon knows ("can I drink alcohol": `asked_thing_taken`)
+    whose first line (`first`) allows or forbids (`PERMISSION`) something taken in, but not the asked thing ("You
+    can keep drinking coffee"): it answers another question, for review. (The line's own bare verbs are read
+    without the thing they take: `_things_taken`.) Only this form: a first line allowing another activity than the
+    asked one, or any activity when the question names none the lexicon knows, flagged as many answerable
+    questions as unanswerable ones over the writers A ... CU, in-sample: the lexicon misses many asked activities.
+    """
     if first is None:
         return False
     plain = " ".join(first.split())
-    line = [e for e in lexicon.matches(plain) if e.kind == "activity"]
-    if not line or not PERMISSION.search(plain):
+    if not PERMISSION.search(plain):
         return False
     asked = asked_thing_taken(question, lexicon)
-    if asked is None:
-        # the question names no activity: any it shares with the line is what both speak of
-        named = {e.term for e in lexicon.matches(question) if e.kind == "activity"}
-        return not named & {e.term for e in line}
-    if asked != asked_activity(question, lexicon):
-        # "drinking coffee" allows coffee: the line's own bare verbs read without the thing they take
-        return not activity_answered(asked, _things_taken(plain, lexicon), lexicon)
-    return not activity_answered(question, first, lexicon)
+    if asked is None or asked == asked_activity(question, lexicon):
+        return False
+    # "drinking coffee" allows coffee: the line's own bare verbs read without the thing they take
+    return not activity_answered(asked, _things_taken(plain, lexicon), lexicon)
 
 
 def _things_taken(text: str, lexicon: Glossary) -> str:

@@ -53,22 +53,35 @@ DURATION_GIVEN = re.compile(
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 
 
-# what only looks like a course's length: a dose's spacing ("reduce by 10 mg every 2 weeks", "each 4 weeks") and the
-# steps of a titration ("1 capsule at night for 3 nights, then twice a day"): how often or how each step runs, not
-# how long the whole course lasts. (A step ending the course, "for 7 days then stop", stays a length.)
-_NOT_COURSE = re.compile(
-    rf"\b(?:every|each|per|q)\s+(?:other\s+)?{COUNT_ASCII}?\s*{GIVEN_UNIT}\b|"
-    rf"\bfor\s+{COUNT_ASCII}\s*{GIVEN_UNIT}\s*,?\s*(?:and\s+)?then\b(?!\s+(?:stop|finish|end|review|reassess))", re.I)
+# what only looks like a course's length: a taper's pace ("reduce by 10 mg every 2 weeks": how fast, not until when)
+# and, to a question asking the whole course (no step asked: `_ASKS_STEP`), a titration's first steps ("1 capsule
+# at night for 3 nights, then 1 capsule twice a day"): how long each dose runs, not the course. (A step ending what
+# is asked, "for 7 days then stop", "for 1 week, then restart", stays a length.)
+_TAPER_PACE = re.compile(
+    rf"\b(?:reduc|increas|taper|cut|lower|decreas|wean|titrat)\w*\b[^.;]{{0,40}}?\b(?:every|each)\s+(?:other\s+)?"
+    rf"{COUNT_ASCII}?\s*{GIVEN_UNIT}\b(?![^.;]{{0,20}}?\b(?:then|and|until)\s+stop)", re.I)
+_TITRATION_STEP = re.compile(
+    rf"\bfor\s+{COUNT_ASCII}\s*{GIVEN_UNIT}\s*,?\s*(?:and\s+)?then\s+(?:take\s+|increase\s+to\s+)?"
+    r"(?:\d|one|two|three|four)\b", re.I)
+# a question asking the length of one step: "before it goes up", "the small dose", "twice a day", "till"
+_ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|times|small|smaller|little|starting|"
+                        r"high|higher|big|bigger|low|lower|extra|double)\b|\b(?:go|goes|going|drop|drops|step|steps|"
+                        r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
+
+
 # a "till when" question: asked as a when, answered by a duration as much as by a date ("Till when do I hold it?":
 # "hold for 2 weeks")
 _TILL_WHEN = re.compile(r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b",
                         re.I)
 
 
-def course_length(text: str) -> bool:
-    """The line gives a duration of its own (`DURATION_GIVEN`) once a dose's spacing and a titration's steps are
-    read out (`_NOT_COURSE`)."""
-    return bool(DURATION_GIVEN.search(_NOT_COURSE.sub(" ", " ".join(text.split()))))
+def course_length(text: str, question: str | None = None) -> bool:
+    """The line gives a duration of its own (`DURATION_GIVEN`) once a taper's pace and, when the `question` asks
+    the whole course, a titration's steps are read out (`_TAPER_PACE`, `_TITRATION_STEP`)."""
+    plain = _TAPER_PACE.sub(" ", " ".join(text.split()))
+    if question is not None and not _ASKS_STEP.search(question):
+        plain = _TITRATION_STEP.sub(" ", plain)
+    return bool(DURATION_GIVEN.search(plain))
 
 
 def _given_pattern(kind: str, question: str | None) -> Any:
@@ -76,10 +89,10 @@ def _given_pattern(kind: str, question: str | None) -> Any:
     (`course_length`) or a date or an interval (`WHEN_GIVEN`, or a course's length too when a when question asks
     "till when")."""
     if kind == "how_long":
-        return course_length
+        return lambda t: course_length(t, question)
     if kind == "when":
         if question is not None and _TILL_WHEN.search(question):
-            return lambda t: bool(WHEN_GIVEN.search(t)) or course_length(t)
+            return lambda t: bool(WHEN_GIVEN.search(t)) or bool(DURATION_GIVEN.search(t))
         return lambda t: bool(WHEN_GIVEN.search(t))
     return None
 
@@ -355,7 +368,7 @@ def _before_only(question: str, text: str) -> bool:
     runs before it ("for 1 week before", "2 days prior to the scan")."""
     if not _AFTER.search(question) or _BEFORE.search(question) or not _LENGTH_BEFORE.search(text):
         return False
-    return not course_length(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
+    return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
 
 
 def _any_length(text: str) -> bool:
