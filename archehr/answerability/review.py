@@ -62,7 +62,7 @@ _TAPER_PACE = re.compile(
     rf"{COUNT_ASCII}?\s*{GIVEN_UNIT}\b(?![^.;]{{0,20}}?\b(?:then|and|until)\s+stop)", re.I)
 _TITRATION_STEP = re.compile(
     rf"\bfor\s+{COUNT_ASCII}\s*{GIVEN_UNIT}\s*,?\s*(?:and\s+)?then\s+(?:take\s+|increase\s+to\s+)?"
-    r"(?:\d|one|two|three|four)\b", re.I)
+    r"(?:\d+|one|two|three|four)\b", re.I)
 # a question asking the length of one step: "before it goes up", "the small dose", "twice a day", "till"
 _ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|times|small|smaller|little|starting|"
                         r"high|higher|big|bigger|low|lower|extra|double)\b|\b(?:go|goes|going|drop|drops|step|steps|"

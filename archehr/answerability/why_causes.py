@@ -29,6 +29,8 @@ whose neighbours are other rows with theirs keeps none. Further forms: a harm or
 wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", "is small and does not
 need a scan", the patient's wish ("not keen on", "declined"), a lab value beside a step on the same line ("eGFR 28
 mL/min - metformin halved"), a row under a "Findings:" heading.
+What only looks like a cause marker is read out first (`cause_read`): a condition ("as long as"), a prognosis
+("expected to improve"), a change row's comment that is the change itself ("- from once weekly to once a month").
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
 nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
