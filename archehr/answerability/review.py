@@ -35,6 +35,7 @@ FACT_MIN = 0.2  # how long / when: no sentence naming this share of the topic gi
 # (`WHEN_GIVEN`, `DURATION_GIVEN`: "Off work for at least 10-12 weeks" to "how long is he out of the kitchen"): over the
 # 65 writers' leave-one-writer-out, answerable questions flagged 453 -> 433 of 2961, unanswerable caught 915 -> 911
 FIRST_FACT_MIN = 0.1
+EDGE = 1e-9  # a share read as a float sum (0.19999999) is not below a level it equals
 # kinds whose answer is a fact a sentence about the topic must hold (a duration, a date): none -> review (a cause,
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
@@ -50,6 +51,50 @@ _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?
 DURATION_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*-?\s*(?:more\s+)?{GIVEN_UNIT}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
+
+
+# what only looks like a course's length: a taper's pace ("reduce by 10 mg every 2 weeks": how fast, not until when)
+# and, to a question asking the whole course (no step asked: `_ASKS_STEP`), a titration's first steps ("1 capsule
+# at night for 3 nights, then 1 capsule twice a day"): how long each dose runs, not the course. (A step ending what
+# is asked, "for 7 days then stop", "for 1 week, then restart", stays a length.)
+_TAPER_PACE = re.compile(
+    rf"\b(?:reduc|increas|taper|cut|lower|decreas|wean|titrat)\w*\b[^.;]{{0,40}}?\b(?:every|each)\s+(?:other\s+)?"
+    rf"{COUNT_ASCII}?\s*{GIVEN_UNIT}\b(?![^.;]{{0,20}}?\b(?:then|and|until)\s+stop)", re.I)
+_TITRATION_STEP = re.compile(
+    rf"\bfor\s+{COUNT_ASCII}\s*{GIVEN_UNIT}\s*,?\s*(?:and\s+)?then\s+(?:take\s+|increase\s+to\s+)?"
+    r"(?:\d+|one|two|three|four)\b", re.I)
+# a question asking the length of one step: "before it goes up", "the small dose", "twice a day", "till"
+_ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|times|small|smaller|little|starting|"
+                        r"high|higher|big|bigger|low|lower|extra|double)\b|\b(?:go|goes|going|drop|drops|step|steps|"
+                        r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
+
+
+# a "till when" question: asked as a when, answered by a duration as much as by a date ("Till when do I hold it?":
+# "hold for 2 weeks")
+_TILL_WHEN = re.compile(r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b",
+                        re.I)
+
+
+def course_length(text: str, question: str | None = None) -> bool:
+    """The line gives a duration of its own (`DURATION_GIVEN`) once a taper's pace and, when the `question` asks
+    the whole course, a titration's steps are read out (`_TAPER_PACE`, `_TITRATION_STEP`)."""
+    plain = _TAPER_PACE.sub(" ", " ".join(text.split()))
+    if question is not None and not _ASKS_STEP.search(question):
+        plain = _TITRATION_STEP.sub(" ", plain)
+    return bool(DURATION_GIVEN.search(plain))
+
+
+def _given_pattern(kind: str, question: str | None) -> Any:
+    """What gives the asked fact of a how-long or when question in its first line: a course's length
+    (`course_length`) or a date or an interval (`WHEN_GIVEN`, or a course's length too when a when question asks
+    "till when")."""
+    if kind == "how_long":
+        return lambda t: course_length(t, question)
+    if kind == "when":
+        if question is not None and _TILL_WHEN.search(question):
+            return lambda t: bool(WHEN_GIVEN.search(t)) or bool(DURATION_GIVEN.search(t))
+        return lambda t: bool(WHEN_GIVEN.search(t))
+    return None
 
 
 def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, best: tuple[str, float] | None,
@@ -267,12 +312,12 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     best_text = best[0] if best is not None else None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
     # a may-I question asked as a when is answered by a permission with its time: `_timed_permission`)
-    if (types.kind in FACT_KINDS and types.best_typed < FACT_MIN and not _timed_permission(question, best_text)
-            and not first_gives_fact(types.kind, best)):
+    if (types.kind in FACT_KINDS and types.best_typed < FACT_MIN - EDGE and not _timed_permission(question, best_text)
+            and not first_gives_fact(types.kind, best, question)):
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
     # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
-    if (types.kind == "when" and types.best_firm < FACT_MIN and question is not None
+    if (types.kind == "when" and types.best_firm < FACT_MIN - EDGE and question is not None
             and asks_booked_event(question)):
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
@@ -287,6 +332,13 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # a how-long answer whose first line holds no length of time in any form (no course, end, interval or "until"):
     # the line names the asked thing, not how long ("Hand therapy to start after suture removal")
     if types.kind == "how_long" and not _any_length(best_text):
+        return True
+    # a may-I first line allowing or forbidding another activity than the asked one (`may_answers.other_activity`)
+    if types.kind == "may_i" and question is not None and _other_activity(question, best_text):
+        return True
+    # ... or whose lengths all run before an event the question asks after ("how many days after the treatment":
+    # "Low-iodine diet for 1 week before"): a length of another time
+    if types.kind == "how_long" and question is not None and _before_only(question, best_text):
         return True
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
     # question of no kind read ("any news on that swab", "what genotype have i got") whose first line, naming the
@@ -305,6 +357,20 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     return types.kind == "when" and question is not None and dates_other_event(question, best_text)
 
 
+_AFTER = re.compile(r"\bafter\b", re.I)
+_BEFORE = re.compile(r"\b(?:before|prior|beforehand|ahead)\b", re.I)
+_LENGTH_BEFORE = re.compile(rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:\w+\s+)?(?:before|prior\s+to|beforehand|ahead)\b",
+                            re.I)
+
+
+def _before_only(question: str, text: str) -> bool:
+    """The question asks how long after something (it says "after", never "before") and every length the line gives
+    runs before it ("for 1 week before", "2 days prior to the scan")."""
+    if not _AFTER.search(question) or _BEFORE.search(question) or not _LENGTH_BEFORE.search(text):
+        return False
+    return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
+
+
 def _any_length(text: str) -> bool:
     """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
     `course_link.COURSE_END`)."""
@@ -314,15 +380,15 @@ def _any_length(text: str) -> bool:
     return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
 
 
-def first_gives_fact(kind: str, best: tuple[str, float] | None) -> bool:
+def first_gives_fact(kind: str, best: tuple[str, float] | None, question: str | None = None) -> bool:
     """The first cited line names at least `FIRST_FACT_MIN` of the topic and gives the duration or date a how-long or
     when question asks in a form of its own ("for at least 10-12 weeks", "in 3 months", "Thursday 07/11"): the answer
     leads with the fact, though its wording names little of the question's, or names more of it in a form the
     sentence-holds test of `best_typed` does not read ("Fit note issued for a further 4 weeks")."""
-    given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN}.get(kind)
+    given = _given_pattern(kind, question)
     if given is None or best is None or best[1] < FIRST_FACT_MIN:
         return False
-    return bool(given.search(best[0])) and not blank_date(best[0])
+    return given(best[0]) and not blank_date(best[0])
 
 
 def _activity_answered(question: str | None, first: str | None) -> bool:
@@ -333,6 +399,15 @@ def _activity_answered(question: str | None, first: str | None) -> bool:
     from archehr.glossary import load_lexicon
 
     return question is not None and activity_answered(question, first, load_lexicon())
+
+
+def _other_activity(question: str, first: str) -> bool:
+    """A may-I first line allowing or forbidding an activity, not the asked one ("You may drive once ..." to "can I
+    take the machine on the plane": `may_answers.other_activity`)."""
+    from archehr.answerability.may_answers import other_activity
+    from archehr.glossary import load_lexicon
+
+    return other_activity(question, first, load_lexicon())
 
 
 def _timed_permission(question: str | None, first: str | None) -> bool:
@@ -370,7 +445,6 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     own, or with a time or a condition to a may-I question asked as a when (`_timed_permission`): the asked fact is
     there, so a middling confidence is no reason for review (the other flags, a pending or only planned test among
     them, still apply)."""
-    given = {"when": WHEN_GIVEN, "how_long": DURATION_GIVEN, "test_result": RESULT_GIVEN}
     if types is None or best is None:
         return False
     text, topic = best
@@ -379,11 +453,13 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     if types.kind == "may_i":
         # "Do not drive while taking oxycodone" to "can he drive to work tomorrow": the asked activity allowed or not
         return topic >= HOLDS_MIN and _activity_answered(question, text)
-    if types.kind not in given:
+    given = (lambda t: bool(RESULT_GIVEN.search(t))) if types.kind == "test_result" \
+        else _given_pattern(types.kind, question)
+    if given is None:
         return False
     if types.kind in FACT_KINDS and topic >= HOLDS_MIN and _timed_permission(question, text):
         return True  # "when is she allowed to drive again": "Must not drive for 1 month"
-    return topic >= HOLDS_MIN and bool(given[types.kind].search(text)) and not blank_date(text)
+    return topic >= HOLDS_MIN and given(text) and not blank_date(text)
 
 
 def cause_given(text: str, topic: float) -> bool:
@@ -396,8 +472,10 @@ def cause_given(text: str, topic: float) -> bool:
     line for three answerable ones.)"""
     from archehr.answerability.firm_answers import W_SOFT, cause_strength
     from archehr.answerability.holds import HOLDS
+    from archehr.answerability.why_causes import cause_read
 
-    strength = float(cause_strength([" ".join(text.split())], HOLDS["why"])[0])
+    # (what only looks like a cause read out: "which is expected to improve", "as long as")
+    strength = float(cause_strength([cause_read(text)], HOLDS["why"])[0])
     return (strength >= 1.0 and topic >= HOLDS_MIN) or (strength >= W_SOFT and topic >= TOPIC_NAMED)
 
 

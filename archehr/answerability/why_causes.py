@@ -29,6 +29,8 @@ whose neighbours are other rows with theirs keeps none. Further forms: a harm or
 wheeze", "slows wound healing", "adding to your tiredness"), "no further X needed as ...", "is small and does not
 need a scan", the patient's wish ("not keen on", "declined"), a lab value beside a step on the same line ("eGFR 28
 mL/min - metformin halved"), a row under a "Findings:" heading.
+What only looks like a cause marker is read out first (`cause_read`): a condition ("as long as"), a prognosis
+("expected to improve"), a change row's comment that is the change itself ("- from once weekly to once a month").
 The cause is not tied to the asked thing's words: the note often names it in other words than the question's (a
 nickname, a misspelling, a class), and requiring the tie flagged many right answers.
 """
@@ -109,6 +111,11 @@ _FURTHER = re.compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?|sachets?|drops?|sprays?)\b"
     rf"[^.;]{{0,80}}?\sfor {NOT_FOR_A_REASON}[a-z]|"
     r"\bas (?:a|an|one|another) (?:[\w-]+ )?(?:way|means|method|measure) (?:of|to)\b|"
+    # a state given as the reason in shorthand ("stopped ... as BP normal", "held as eGFR low"), a referral's or an
+    # admission's purpose ("Dietitian referral for weight gain sent")
+    r"\bas (?:his |her |their |your |the )?[\w-]+ (?:now |still |too |very )?(?:normal|stable|settled|resolved|"
+    r"improved|controlled|recovered|low|high|raised)\b|"
+    rf"\b(?:referral|admission|admitted|referred)\b[^.;]{{0,30}}?\bfor {NOT_FOR_A_REASON}[a-z]{{3,}}|"
     r"\bonly (?:needed|required|used|given|necessary) (?:while|when|during|if|for|with)\b|"
     r"\b(?:avoid|do not take|don't take)\b[^.;]*\bwhile on\b|"
     rf"\b(?:stop(?:ped)?|hold|held|withh[eo]ld|reduce[ds]?|change[ds]?|switch(?:ed)?)\s+[-–—]\s+(?!{SCHEDULE_COMMENT})"
@@ -131,12 +138,29 @@ _FURTHER = re.compile(
     re.I | re.M)
 
 
+# what only looks like a cause marker: a condition or a comparison ("fine to travel as long as she has had the
+# injection", "as soon as it is", "as well as"), a prognosis ("hoarse, which is expected to improve": what will
+# happen, not why), a change row's comment that is the change itself ("CHANGE X sachet - from once weekly to once a
+# month"). Read out before the markers are read: such a line says what was done or will happen, not why.
+_LOOKS_CAUSAL = re.compile(
+    r"\bas (?:long|soon|well|far|much|often) as\b|"
+    r"\b(?:is|are|was|were|be)?\s*(?:expected|likely|hoped|going) to (?:improve|settle|get better|recover|"
+    r"resolve|heal|go|ease|clear|return)\w*|"
+    r"\s[-–—]\s+from\s+[^.;]{1,40}?\bto\b[^.;,]*", re.I)
+
+
+def cause_read(text: str) -> str:
+    """The text (white space made single) with what only looks like a cause marker read out (`_LOOKS_CAUSAL`)."""
+    return _LOOKS_CAUSAL.sub(" ", " ".join(text.split()))
+
+
 def has_cause(text: str) -> bool:
     """The text holds a cause marker: a firm, soft or weak why cue of `firm_answers.cause_strength` (with the why row
-    of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`."""
+    of `holds.HOLDS`; a "since" of time and a change "from" a number read out) or one of `_MORE`, once what only
+    looks like one is read out (`cause_read`)."""
     from archehr.answerability.holds import HOLDS
 
-    plain = " ".join(text.split())
+    plain = cause_read(text)
     return float(firm.cause_strength([plain], HOLDS["why"])[0]) > 0 or bool(_MORE.search(plain)) \
         or bool(_FURTHER.search(plain)) or gives_reason(plain)
 
