@@ -86,7 +86,8 @@ def test_a_condition_asked_keeps_the_order() -> None:
 def test_a_first_line_with_its_own_date_or_an_unset_date_keeps_its_place() -> None:
     rank = np.array([1.0, 0.5, 0.4, 0.1])
     topic = np.array([0.3, 0.3, 0.0, 0.0])
-    for first in ("Device to be placed in 3 weeks.", "Referral for the device sent; first appointment not yet offered."):
+    for first in ("Device to be placed in 3 weeks.",
+                  "Referral for the device sent; first appointment not yet offered."):
         texts = [first, *UNDATED[1:]]
         assert undated_first("when are they putting the device in", [0, 1, 2, 3], rank, texts, topic) is None
 
