@@ -98,6 +98,16 @@ def test_a_result_awaited_in_a_question_read_as_another_kind(kind: str, sentence
     assert result_pending(kind, q, sentences, _named(q, sentences)) is pending
 
 
+def test_a_result_given_before_its_final_report_is_no_result_pending() -> None:
+    q = "what did the swab show? I've been on the flucloxacillin"
+    # (flucloxacillin named twice, the swab once: the swab line names the most of the topic)
+    rest = ["On flucloxacillin since Monday.", "Continue flucloxacillin 500 mg."]
+    sentences = ["Wound swab: no growth at 48 hours, final report to follow.", *rest]
+    assert not result_pending("med_change", q, sentences, _named(q, sentences))
+    sentences = ["Wound swab: result pending.", *rest]
+    assert result_pending("med_change", q, sentences, _named(q, sentences))
+
+
 def test_no_result_asked_no_pending_rule() -> None:
     q = "should I keep taking the metformin, is the B12 thing a worry"
     assert not result_pending("med_change", q, LABS, _named(q, LABS))

@@ -34,3 +34,9 @@ def test_a_question_asking_for_the_final_result_still_flags() -> None:
     split = SimpleNamespace(sentences=[SimpleNamespace(text=line)])
     assert result_awaited(_types(), split, "has the final culture result come back clear")
     assert not result_awaited(_types(), split, "did the swab from his foot grow anything")
+
+
+def test_a_line_wrapped_inside_the_pending_phrase_still_awaits() -> None:
+    line = "Her ALT was 41 U/L; the hepatitis serology has been sent but is not yet\nback."
+    assert awaited(line)
+    assert fact_missing(_types(), (line, 0.5), "did the hepatitis one come back ok")

@@ -98,3 +98,9 @@ def test_review_flags_a_dated_first_line_of_another_event_when_the_topic_sentenc
     assert fact_undetermined(_types("when", [0.0, 0.3, 1.0]), (first, 0.3), question, split)
     # when the dated first line names as much of the topic, the date is taken as the asked one's
     assert not fact_undetermined(_types("when", [0.0, 1.0, 1.0]), (first, 1.0), question, split)
+
+
+def test_an_appointment_not_yet_offered_leaves_the_date_unset() -> None:
+    assert asked_undetermined("when", "Referral to the memory clinic sent; first appointment not yet offered.") \
+        == ["not yet offered"]
+    assert asked_undetermined("when", "A slot has not yet been offered.") == ["not yet been offered"]

@@ -309,7 +309,8 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     from archehr.answerability.cues import asks_booked_event
     from archehr.answerability.when_other import dates_other_event
 
-    best_text = best[0] if best is not None else None
+    # (white space folded: a raw note wraps its lines inside a sentence, "is not yet\nback")
+    best_text = " ".join(best[0].split()) if best is not None else None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
     # a may-I question asked as a when is answered by a permission with its time: `_timed_permission`)
     if (types.kind in FACT_KINDS and types.best_typed < FACT_MIN - EDGE and not _timed_permission(question, best_text)
@@ -432,6 +433,7 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
 def awaited(text: str, question: str | None = None) -> bool:
     """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
     asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
+    text = " ".join(text.split())  # a raw note's line breaks inside a phrase ("not yet\nback")
     if not PENDING.search(text):
         return False
     return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))
