@@ -67,7 +67,9 @@ i you he she we they it ye u or and pm dose doses tablet tablets pill pills meds
 clinic ok okay right well yes no thanks so
 """.split())
 # words before "mi" naming the MI it may be (a heart attack): "an mi", "had mi", "post mi"
-_NOT_AN_OBJECT = frozenset("an had has have having post prior previous recent old big small massive silent mild".split())
+_NOT_AN_OBJECT = frozenset("""
+an had has have having post prior previous recent old big small massive silent mild
+""".split())
 # the words before an adjective read as one ("the wee spot")
 _DETERMINERS = frozenset("a an the this that my your his her our their me ma mi wor oor its some".split())
 # the words before which a letter reads as a verb ("r u", "c the doctor") or a question word ("y is")
