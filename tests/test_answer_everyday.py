@@ -348,9 +348,11 @@ def test_an_activity_the_note_never_names_flags_a_may_i_answer() -> None:
 
     lex = load_lexicon()
     assert lex.matches("Can he drive?")[0].kind == "activity"
-    # a base-glossary lay term ("alcohol") takes the everyday layer's activity kind, with both expansions
+    # a base-glossary lay term ("alcohol") takes the everyday layer's activity kind, with both expansions; never
+    # the bare "drink", which a note also writes of coffee and water
     alcohol = next(e for e in lex.entries if e.term == "alcohol")
-    assert alcohol.kind == "activity" and {"etoh", "drink"} <= set(alcohol.expansions)
+    assert alcohol.kind == "activity" and {"etoh", "alcoholic"} <= set(alcohol.expansions)
+    assert "drink" not in alcohol.expansions
     # the pneumonia note names no driving; it does name the antibiotic
     case, _ = note_case(PNEUMONIA, "Can I drive while I am on the antibiotic?", splitter="rules")
     types = answer_types(case)

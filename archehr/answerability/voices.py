@@ -43,7 +43,7 @@ helps leave leaves left worry worries hurt hurts like likes look looks cannot
 # states and times after an object ("makes me tired", "saw me yesterday"): no noun phrase either
 _STATES = frozenset("""
 tired sick dizzy worried scared ill poorly better worse well fine ok okay alright alone home
-yesterday today tomorrow tonight later soon anymore please thanks right
+yesterday today tomorrow tonight later soon anymore please thanks right open
 """.split())
 _NOT_A_NOUN = _FUNCTION | _VERB_FORMS | _STATES
 _VERB_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(_VERB_FORMS, key=len, reverse=True)) + r")\b", re.I)
@@ -65,6 +65,10 @@ what why how which who though although unless
 _NOT_AFTER_SUBJECT = frozenset("""
 i you he she we they it ye u or and pm dose doses tablet tablets pill pills meds medication appointment appt
 clinic ok okay right well yes no thanks so
+""".split())
+# words before "mi" naming the MI it may be (a heart attack): "an mi", "had mi", "post mi"
+_NOT_AN_OBJECT = frozenset("""
+an had has have having post prior previous recent old big small massive silent mild
 """.split())
 # the words before an adjective read as one ("the wee spot")
 _DETERMINERS = frozenset("a an the this that my your his her our their me ma mi wor oor its some".split())
@@ -141,7 +145,7 @@ def _reading(i: int, low: list[str], seen: list[str], before: str, joined: list[
     space between), or None."""
     word = low[i]
     prev = seen[i - 1] if i > 0 and joined[i - 1] else ""
-    nxt = seen[i + 1] if joined[i] else ""
+    nxt = seen[i + 1].split()[0] if joined[i] and seen[i + 1].strip() else ""  # "haffi": "have (to)"
     opening = not before.strip() or before.rstrip()[-1] in ".!?,;:\n"
     e = _voices().get(word)
     if e is None:
@@ -149,7 +153,8 @@ def _reading(i: int, low: list[str], seen: list[str], before: str, joined: list[
     if e.kind == "spelling":
         return e.expansions[0]
     if e.kind == "possessive":
-        return _possessive(e, prev if not opening else "", nxt)
+        reading = _possessive(e, prev if not opening else "", nxt)
+        return reading if reading is not None or opening else _object(e, prev)
     if e.kind == "subject":
         ok = (opening or prev in _BEFORE_SUBJECT) and nxt.isalpha() and nxt not in _NOT_AFTER_SUBJECT
         return e.expansions[0] if ok else None
@@ -178,11 +183,24 @@ def _possessive(e: GlossaryEntry, prev: str, nxt: str) -> str | None:
     expansion ("mi": I) before a verb form or a negation ("mi have", "mi nuh know")."""
     if not nxt or not nxt.replace("'", "").isalpha() or prev in _NO_POSSESSIVE_AFTER:
         return None
-    if nxt not in _NOT_A_NOUN and not nxt.endswith(("ing", "ly")):  # "me asking", "me clearly": an object
+    if nxt not in _NOT_A_NOUN and not nxt.endswith("ing") and not _adverb(nxt):  # "me asking", "me clearly"
         return e.expansions[0]
     if len(e.expansions) > 1 and (nxt in _VERB_FORMS or nxt in ("not", "never", "still", "just")):
         return e.expansions[1]
     return None
+
+
+def _object(e: GlossaryEntry, prev: str) -> str | None:
+    """A third expansion ("mi": me), read after a verb or a preposition where neither "my" nor "I" is ("see mi",
+    "give mi"): never opening a clause, nor after a determiner or a word naming a heart attack ("an mi" stays)."""
+    if len(e.expansions) < 3 or not prev or prev in _DETERMINERS or prev in _NOT_AN_OBJECT:
+        return None
+    return e.expansions[2]
+
+
+def _adverb(word: str) -> bool:
+    """An adverb in -ly whose stem is an English word ("clearly", "really"; "belly", "family" are nouns)."""
+    return word.endswith("ly") and len(word) > 4 and word[:-2] in english_vocabulary()
 
 
 def _dropped_g(word: str) -> str | None:
