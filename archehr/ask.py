@@ -269,18 +269,15 @@ def _learned_first(first: Any, case: Any, order: list[int], rank: np.ndarray, ty
 def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote,
                 question: str) -> tuple[np.ndarray, list[int]]:
     """(rank, order) with a sentence giving the asked result put first when the first gives none
-    (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry or
-    gives no time (`answerability.when_first`)."""
+    (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
+    (`answerability.when_first`)."""
     from archehr.answerability.first_fact import fact_first
-    from archehr.answerability.when_first import undated_first, when_first
+    from archehr.answerability.when_first import when_first
     from archehr.answerability.why_fields import field_first
 
     texts = [s.text for s in split.sentences]
     if types.kind == "when":
         chosen = when_first(question, order, rank, texts, types.topic)
-        if chosen is None:  # a first line giving no time, a booking below it (`when_first.undated_first`)
-            chosen = undated_first(question, order, rank, texts, types.topic,
-                                   [s.paragraph_id for s in split.sentences])
     elif types.kind == "why":
         chosen = field_first(question, order, texts, types.topic)
     else:

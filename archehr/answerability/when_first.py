@@ -10,15 +10,6 @@ clinic is seldom named in its follow-up line), ranks at least `SHARE` of the fir
 (`dates_to_come`), when the first only stamps its entry or tells today's visit (`stamps_only`; a listed booked
 slot, a date and time before a clinician or a place, is no stamp). A first line with
 any other date, even a past one, keeps its place: a dated line is often another event's date.
-
-A first line may instead give no time at all ("Use condoms until the implant is fitted", "Frequency: every 28
-days", "Planned duration: 5 years, then review with repeat DEXA") while a line below books the asked event: an
-appointment block's slot under its heading ("Next injection" then "Monday 05/08 at 10:30, Kestrel House"), a booking
-after the line naming the thing ("... she chose the implant" then "Fitting booked with the nurse on 27/03"), a repeat
-with its interval ("Repeat DEXA after 2 years"). For a when question asking an event to come (not a condition: "when
-can he drive" is answered by "once he can do an emergency stop"), `undated_first` puts first the best of the next
-`first_fact.REACH` sentences ranking at least `SHARE` of the first that books a time to come (`books_time`) and names
-some of the topic, or follows in its paragraph a line naming the topic that gives no time itself (its heading).
 """
 
 from __future__ import annotations
@@ -31,10 +22,8 @@ import numpy as np
 from archehr.answerability.counts import AHEAD_UNIT, COUNT_ASCII
 from archehr.answerability.dates import CLOCK, DATE, TOMORROW, WEEKDAY
 from archehr.answerability.first_fact import next_with
-from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
 
-HEADING_WORDS = 6  # a heading in a paragraph of its own holds at most so many words
 SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
 
 # a date ("18/03", "18.03.2026", "2026-03-18", "18 March", "March 18, 2026") and a clock time ("09:15", "3pm")
@@ -98,60 +87,3 @@ def when_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Seq
     visit = asks_visit(question)
     return next_with(order, rank, SHARE,
                      lambda i: (topic[i] > 0 or (visit and says_visit(texts[i]))) and dates_to_come(texts[i]))
-
-
-# a firm time of the line's own: `_TIME`, an interval after ("after 2 years"), today or tonight, a booked slot
-_FIRM = re.compile(rf"{_TIME.pattern}|\bafter\s+(?:about\s+|another\s+)?{COUNT_ASCII}\s*(?:{AHEAD_UNIT}|years?)\b|"
-                   r"\b(?:today|tonight)\b", re.I)
-# said to come: `_AHEAD`, or a repeat ("Repeat DEXA after 2 years")
-_COMES = re.compile(rf"{_AHEAD.pattern}|\b(?:repeat\w*|recheck\w*|again)\b", re.I)
-# a condition asked, not a booked event: "when can he drive", "when should I stop", "how soon", "when I can start"
-_CONDITION_Q = re.compile(r"\bwhen (?:(?:i|he|she|we|they|you) )?(?:can|could|may|might|should|must|would)\b|"
-                          r"\bhow soon\b", re.I)
-# a value with its lab unit: a result's sampling time ("Bilirubin 09/04 10:20: 248 umol/L") is no booked slot
-_SLOT_FORM = re.compile(rf"\b{_WEEKDAY}\b|\bat\s+{_CLOCK}", re.I)
-_LAB_VALUE = re.compile(rf"\d(?:\.\d+)?\s*{LAB_UNIT}", re.I)
-
-
-def books_time(text: str, headed: bool = False) -> bool:
-    """The line books a time to come: a firm time (a date, a weekday, "in 3 weeks", "after 2 years") said to come
-    ("booked", "review", "repeat"), or, under a heading naming the event (`headed`), a booked slot
-    (`when_answers.BOOKED_SLOT`: "Monday 05/08/2024 at 10:30, Kestrel House") that is no log entry's stamp, tells
-    nothing done and gives no lab value (nor a log entry's stamp: a weekday or "at" before the time marks a slot)."""
-    from archehr.answerability.when_answers import BOOKED_SLOT
-
-    plain = " ".join(text.split())
-    if _FIRM.search(plain) and _COMES.search(plain) and not stamps_only(plain):
-        return True
-    # (a slot's weekday or "at" before its time, or a clinician or a place after it, is no log entry's stamp)
-    booked = bool(_SLOT_FORM.search(plain)) or not stamps_only(plain)
-    return headed and booked and bool(BOOKED_SLOT.search(plain)) and not _TOLD_DONE.search(plain) \
-        and not _LAB_VALUE.search(plain)
-
-
-def undated_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str], topic: np.ndarray,
-                  paragraphs: Sequence[object] | None = None) -> int | None:
-    """The sentence to put first in place of `order`'s first, or None to keep it: for a when question asking an
-    event to come (not the past, not a condition) whose first line gives no firm time (`_FIRM`), the first of the
-    next `first_fact.REACH` sentences ranking at least `SHARE` of the first that books a time (`books_time`) and
-    names some of the topic or follows its heading (the line before it in its paragraph names the topic and gives
-    no firm time)."""
-    from archehr.answerability.date_unset import UNSET
-    from archehr.answerability.undetermined import asked_undetermined
-
-    if not order:
-        return None
-    first = " ".join(texts[order[0]].split())
-    # (a first line saying the date is yet to be set is the answer: "first appointment not yet offered")
-    if asks_past(question) or _CONDITION_Q.search(question) or _FIRM.search(first) or UNSET.search(first) \
-            or asked_undetermined("when", first):
-        return None
-
-    def headed(i: int) -> bool:
-        # (a heading may stand in a paragraph of its own: a short line, "2. Next injection")
-        head = " ".join(texts[i - 1].split()) if i > 0 else ""
-        near = paragraphs is None or paragraphs[i - 1] == paragraphs[i] or len(head.split()) <= HEADING_WORDS
-        return i > 0 and near and topic[i - 1] > 0 and not _FIRM.search(head)
-
-    return next_with(order, rank, SHARE, lambda i: (topic[i] > 0 and books_time(texts[i]))
-                     or (headed(i) and books_time(texts[i], True)))
