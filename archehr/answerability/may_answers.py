@@ -98,7 +98,11 @@ _NEXT_REACH = 12  # characters between the bare verb and the thing taken
 def asked_thing_taken(question: str, lexicon: Glossary) -> str | None:
     """The asked activity (`asked_activity`), or the activity entry right after it when that is a bare verb of
     taking something in (`_BARE`: "drink alcohol" asks about alcohol)."""
-    term = asked_activity(question, lexicon)
+    return _thing_taken(question, asked_activity(question, lexicon), lexicon)
+
+
+def _thing_taken(question: str, term: str | None, lexicon: Glossary) -> str | None:
+    """`asked_thing_taken` given the asked activity `term` already read."""
     if term is None or term.lower() not in _BARE:
         return term
     spans = [(a, b, e) for a, b, e in lexicon.match_spans(question) if e.kind == "activity"]
@@ -121,8 +125,9 @@ def other_activity(question: str, first: str | None, lexicon: Glossary) -> bool:
     plain = " ".join(first.split())
     if not PERMISSION.search(plain):
         return False
-    asked = asked_thing_taken(question, lexicon)
-    if asked is None or asked == asked_activity(question, lexicon):
+    term = asked_activity(question, lexicon)
+    asked = _thing_taken(question, term, lexicon)
+    if asked is None or asked == term:
         return False
     # "drinking coffee" allows coffee: the line's own bare verbs read without the thing they take
     return not activity_answered(asked, _things_taken(plain, lexicon), lexicon)

@@ -403,8 +403,8 @@ def _activity_answered(question: str | None, first: str | None) -> bool:
 
 
 def _other_activity(question: str, first: str) -> bool:
-    """A may-I first line allowing or forbidding an activity, not the asked one ("You may drive once ..." to "can I
-    take the machine on the plane": `may_answers.other_activity`)."""
+    """A may-I first line allowing or forbidding something taken in, not the asked thing ("You can keep drinking
+    coffee" to "can I drink alcohol": `may_answers.other_activity`)."""
     from archehr.answerability.may_answers import other_activity
     from archehr.glossary import load_lexicon
 
