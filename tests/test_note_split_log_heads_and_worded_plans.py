@@ -6,8 +6,8 @@ for these tests."""
 
 from __future__ import annotations
 
-from archehr.data.note_field_wraps import _FIELD_START as WRAPS_FIELD_START
-from archehr.data.note_layout import _FIELD_START
+from archehr.data.note_field_wraps import FIELD_START as WRAPS_FIELD_START
+from archehr.data.note_layout import FIELD_START
 from archehr.data.note_split import split_note
 from archehr.data.note_stamps import is_entry_stamp_line
 
@@ -116,4 +116,4 @@ def test_a_heading_over_an_appointments_name_set_in_is_no_appointment():
 
 
 def test_the_field_wraps_field_start_is_the_layouts():
-    assert WRAPS_FIELD_START is _FIELD_START
+    assert WRAPS_FIELD_START is FIELD_START

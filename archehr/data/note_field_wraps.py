@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 # a field: a label and its colon before a value ("Line type: PICC, single lumen"), as a line of fields reads it (a
 # label of two characters or more, ending in a letter, a digit or a bracket: a SOAP letter, "S:", is a section's)
-from archehr.data.note_layout import _FIELD_START
+from archehr.data.note_layout import FIELD_START
 
 if TYPE_CHECKING:
     from archehr.data.note_units import Unit
@@ -62,7 +62,7 @@ def _label_over_value(units: list[Unit], text: str) -> list[Unit]:
         if prose.kind == "text" and value.kind == after.kind == "field" \
                 and _LABEL_AT_END.search(text[prose.start:prose.end]) \
                 and text.count("\n", prose.end, value.start) == 1 and "\n" not in text[value.end:after.start] \
-                and not _FIELD_START.match(text[value.start:value.end]):
+                and not FIELD_START.match(text[value.start:value.end]):
             prose.end = value.end
             del units[k + 1]
         k += 1
@@ -77,7 +77,7 @@ def _wrapped_first_cells(units: list[Unit], text: str) -> list[Unit]:
     while k + 2 < len(units):
         above, cell, after = units[k], units[k + 1], units[k + 2]
         if above.kind in ("text", "field") and cell.kind == "field" and after.kind == "field" \
-                and _FIELD_START.match(text[above.start:above.end]) \
+                and FIELD_START.match(text[above.start:above.end]) \
                 and not text[above.start:above.end].rstrip().endswith((".", "!", "?", ":", ";")) \
                 and text.count("\n", above.end, cell.start) == 1 and "\n" not in text[cell.end:after.start] \
                 and re.fullmatch(r"[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}", text[cell.start:cell.end]):
@@ -91,7 +91,7 @@ def _lower_case_wrap(field: str, line: str) -> bool:
     """Does a line in lower case carry on the last field of the line of fields above it, left without a sentence's
     end ("Referred by: Dr S. Lee   Reason for referral: palpitations" + "and breathlessness on exertion")? (A short
     label in lower case opens a field of its own: "cc: Dr Lee".)"""
-    return bool(_FIELD_START.match(field.strip())) \
+    return bool(FIELD_START.match(field.strip())) \
         and not field.rstrip().endswith((".", "!", "?", ":", ";")) and bool(re.match(r"^[a-z]+\b(?!:)", line.strip()))
 
 

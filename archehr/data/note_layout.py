@@ -45,7 +45,7 @@ _TITLE_FIELD = re.compile(r"(?:(?<=\d)|(?<=: [A-Z]{2})|(?<=: [A-Z]{3})|(?<=: [A-
                           r"|(?<=, NP)|(?<=, PA)) (?=[A-Z][a-z]+(?: [a-z]+| [A-Z][a-z]+){0,2}:[ \t]+\S)")
 # a name before the birth date or record number on a header line: "Maria Delgado-Ruiz DOB: 04/11/1992"
 _NAME_THEN_ID = re.compile(r"^[A-Z][a-z'-]+(?: [A-Z][A-Za-z'-]+){1,3}(?= (?:DOB|MRN):[ \t]+\S)")
-_FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
+FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 # fields parted by semicolons ("DOB: 12/01/2004; Record No: 5518"): the semicolon stays with the field before it
 _SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
@@ -69,7 +69,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
     cuts = [(m.start(), m.end()) for m in _GAP_BEFORE_FIELD.finditer(line)]
     if cuts:
         cuts += [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
-    if _FIELD_START.match(line):
+    if FIELD_START.match(line):
         first_colon = line.index(":")
         # (after a comma, a header field named with or without its colon: "Patient: Tomasz Wielgosz, DOB 22/01/1994,
         # NHS no. 943 118 2056"; the comma stays with the field before it; a letter's "Re:" line too, "Re: Mr A. Lee,"
@@ -85,7 +85,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         semicolons = list(_SEMICOLON_FIELD.finditer(line))
         if semicolons and len(semicolons) == line.count(";") - line.rstrip().endswith(";"):
             cuts += [(m.start(), m.end()) for m in semicolons]
-    if not cuts and _FIELD_START.match(line) and not _LABEL_GAP.match(line):
+    if not cuts and FIELD_START.match(line) and not _LABEL_GAP.match(line):
         cuts = _data_columns(line) or _signed_when(line)
     # (a signer's name and credentials or role, with no label, and the date set apart in a column of its own, three
     # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40", "Tom Reyes, PA-C   10/29/2026 16:20";
@@ -302,7 +302,7 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     # 1 week"): the line is one row, unless each column is a measurement ("BP 128/78   HR 72   Wt 196 lb")
     # (a field is no description: "Showing results for: Ann Lee     Print | Share")
     # (a bare label over values is no description either: "Code status:   [X] Full code   [ ] DNR")
-    if not label and _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not _FIELD_START.match(texts[0]) \
+    if not label and _SENTENCE_CASE.search(re.sub(r"\([^)]*\)", "", texts[0])) and not FIELD_START.match(texts[0]) \
             and not all(_MEASUREMENT.match(t) for t in texts):
         return []
     return cells

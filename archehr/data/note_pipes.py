@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from archehr.data.note_layout import (
-    _FIELD_START,
     _LABEL,
     _MEASUREMENT,
     COLUMN_GAP,
+    FIELD_START,
     READING,
     STAMP,
     field_cells,
@@ -200,7 +200,7 @@ def is_pipe_fields(line: str) -> bool:
     """A line of labelled fields set apart by pipes, every cell a label and its value ("Requested by: Dr Ann Lee |
     Reason: cough"): a header's line, whose fields are units of their own, not a row of the table under it."""
     cells = pipe_cells(line)
-    return len(cells) > 1 and all(_FIELD_START.match(line[a:b].strip()) for a, b in cells)
+    return len(cells) > 1 and all(FIELD_START.match(line[a:b].strip()) for a, b in cells)
 
 
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
