@@ -43,6 +43,7 @@ from archehr.answerability.dates import (
     WEEKDAY,
     WEEKDAY_SHORT,
 )
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT, RESULT_GIVEN
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def result_pending(kind: str, question: str, texts: Sequence[str], named: np.nda
     idx = np.flatnonzero(asked_rows(named, 1.0))
     # (a result given before its final report, "no growth at 48 hours, final report to follow", is a result given:
     # `test_words.PRELIMINARY`, as `review.awaited` reads it)
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     waiting = [i for i in idx if PENDING.search(plain[i]) and not PRELIMINARY.search(plain[i])]
     given = any(p.search(plain[i]) for i in idx if i not in waiting for p in (RESULT, RESULT_GIVEN, _REACTIVE))
     return bool(waiting) and not given

@@ -36,6 +36,7 @@ from archehr.answerability.asked_result import named_as_risk_only, result_earlie
 from archehr.answerability.asked_thing import TEST_SHARE, asked_rows, kept_concepts
 from archehr.answerability.asked_time import time_unsaid, years_unsaid
 from archehr.answerability.date_unset import date_unset
+from archehr.answerability.spaces import fold
 
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
@@ -50,7 +51,7 @@ def fact_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequ
     rows = asked_rows(named, TEST_SHARE)
     if kind not in ("test_result", "how_long", "when") or not rows.any():
         return False
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     if kind == "test_result":
         return result_unsaid(question, plain, named, rows)
     return time_unsaid(kind, question, plain, paragraphs, named, medicine, drugs)

@@ -33,6 +33,7 @@ from archehr.answerability.course_link import COURSE_END, course_out
 from archehr.answerability.date_unset import FIRM, UNSET, unstamped
 from archehr.answerability.firm_answers import result_strength
 from archehr.answerability.med_decisions import DECISION
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING
 from archehr.answerability.why_causes import has_cause
 
@@ -68,7 +69,7 @@ def _fact(kind: str, clause: str, question: str) -> bool:
 
 def clauses(text: str) -> list[str]:
     """The sentence's clauses (`_BOUNDARY`), spaces made single."""
-    return [c for c in _BOUNDARY.split(" ".join(text.split())) if c and c.strip()]
+    return [c for c in _BOUNDARY.split(fold(text)) if c and c.strip()]
 
 
 def linked(kind: str, texts: Sequence[str], topic: np.ndarray, question: str,
@@ -81,7 +82,7 @@ def linked(kind: str, texts: Sequence[str], topic: np.ndarray, question: str,
     for i, t in enumerate(texts):
         if topic[i] <= 0:
             continue
-        plain = " ".join(t.split())
+        plain = fold(t)
         if kind == "why":
             # a reason is told across a sentence's clauses ("STOP aspirin; clopidogrel replaces it"): the whole
             # sentence naming the asked thing says a cause (`why_causes.has_cause`)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, concept_rows
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import (
     NOT_DONE,
     PENDING,
@@ -107,7 +108,7 @@ def result_earlier(kind: str, question: str, texts: Sequence[str], named: np.nda
     rows = asked_rows(named, TEST_SHARE)
     if not rows.any():
         return False
-    plain = [DATE_TIME.sub(" ", " ".join(t.split())) for t in texts]
+    plain = [DATE_TIME.sub(" ", fold(t)) for t in texts]
     # a medicine's line ("Rigevidon 1 tablet daily") tells no result, whatever its numbers
     said = [i for i in np.flatnonzero(rows) if any(p.search(plain[i]) for p in (RESULT, RESULT_GIVEN))
             and not DOSE.search(plain[i])]

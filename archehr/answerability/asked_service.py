@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from archehr.answerability.spaces import fold
 from archehr.relevance.text import tokens
 
 # a specialty or service a patient may ask to see, by the words of the concept's phrases (stemmed tokens)
@@ -87,7 +88,7 @@ def service_rows(question: str, concepts: Sequence, named: np.ndarray,
     if not ks or named.ndim != 2 or not named.size:
         return None
     rows = named[ks].any(axis=0)
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     n = len(plain)
     if any(_FIELD.match(plain[i]) or (i < HEADER_LINES or i >= n - HEADER_LINES)
            and len(plain[i].split()) <= SIGNATURE_WORDS for i in np.flatnonzero(rows) if i < n):
@@ -112,7 +113,7 @@ def _dated(texts: Sequence[str]) -> np.ndarray:
     from archehr.answerability.review import WHEN_GIVEN
     from archehr.answerability.when_answers import BOOKED_SLOT
 
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     return np.array([bool(FIRM.search(unstamped(t)) or BOOKED_SLOT.search(unstamped(t))
                           or WHEN_GIVEN.search(unstamped(t)) or _NO_VISIT.search(t))
                      and not DATE_FIELD.search(t) for t in plain], dtype=bool)

@@ -16,6 +16,7 @@ from archehr.answerability.counts import COURSE_UNIT as _U
 from archehr.answerability.counts import NUMBER as _N
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
 from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD
+from archehr.answerability.spaces import fold
 
 # a course's length: "for 6 weeks", "x5d", "14-day course", "3 more doses", "until review", "lifelong"
 COURSE = re.compile(
@@ -153,6 +154,6 @@ def years_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seq
             or not named.any():
         return False
     rows = with_next(asked_rows(named, TEST_SHARE), paragraphs)
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     return not any(_LONG.search(DATE_TIME.sub(" ", plain[i])) for i in np.flatnonzero(rows))
 

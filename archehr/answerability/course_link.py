@@ -24,6 +24,7 @@ from archehr.answerability.counts import COUNT, NUMBER, SPACING_UNIT, UNIT
 from archehr.answerability.dates import WEEKDAY
 from archehr.answerability.firm_answers import W_WEAK
 from archehr.answerability.holds import LENGTH_COMPOUND, SPACING_LEAD, SPACING_SIDE
+from archehr.answerability.spaces import fold
 
 # a course or an end: a length ("for 6 months", "x5d", "14-day", "2-3 weeks"), "lifelong", "indefinitely",
 # "at least 3 months", "until stopped", "for the rest of her life", "ongoing", "long term"
@@ -90,7 +91,7 @@ def course_strength(texts: Sequence[str], holds: np.ndarray, topic: np.ndarray, 
     for i, t in enumerate(texts):
         if not holds[i]:
             continue
-        plain = course_out(" ".join(t.split()), question)
+        plain = course_out(fold(t), question)
         if topic[i] <= 0:
             out[i] = 1.0 if COURSE_END.search(plain) else W_WEAK
             continue

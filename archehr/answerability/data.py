@@ -27,6 +27,7 @@ from pathlib import Path
 import yaml
 
 from archehr.answerability.cues import cue_table
+from archehr.answerability.spaces import fold
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.errors import DataError, Problem
 
@@ -115,7 +116,7 @@ def read_source_case(path: Path) -> SourceCase:
 def question_case(case_id: str, question: str, sentences: tuple[NoteSentence, ...],
                   specialty: tuple[str, ...] = ()) -> Case:
     """The one-case `Case` `archehr answer` would build: the question stands for narrative and rewording."""
-    q = " ".join(question.split())
+    q = fold(question)
     note = "\n".join(s.text for s in sentences)
     return Case(case_id, q, (Phrase(0, 0, q),), q, note, sentences, specialty)
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from archehr.answerability.asked_thing import concept_weights, topic_scores
 from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
+from archehr.answerability.spaces import fold
 
 # a date or a booked event asked ("what date is her cycle 5 chemo", "when is my mri", "when do I start the Taxotere"),
 # not a condition ("when can he drive": answered by "once he can do an emergency stop")
@@ -97,7 +98,7 @@ def date_unset(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
     score = topic_scores(named)
     if score.max() <= 0:
         return False
-    plain = [" ".join(t.split()) for t in texts]
+    plain = [fold(t) for t in texts]
     asked = _numbers(question)
     for i, t in enumerate(plain):
         theirs = _numbers(t)

@@ -30,6 +30,7 @@ import numpy as np
 from archehr.answerability.dates import HOUR_MINUTE, MONTHS, WEEKDAY
 from archehr.answerability.holds import FROM_SOURCE, NOT_FOR_A_REASON, RANK_CUES
 from archehr.answerability.med_decisions import dose_taken, med_rank
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import LAB_UNIT
 from archehr.answerability.test_words import NOT_DONE as _NOT_DONE
 from archehr.answerability.test_words import RESULT as _RESULT
@@ -141,7 +142,7 @@ def cause_strength(texts: list[str], weak: re.Pattern[str]) -> np.ndarray:
     label."""
     out = np.zeros(len(texts))
     for i, t in enumerate(texts):
-        plain = cause_text(" ".join(t.split()))
+        plain = cause_text(fold(t))
         out[i] = 1.0 if _CAUSE.search(plain) else W_SOFT if _SOFT.search(plain) else W_WEAK if weak.search(plain) \
             or _FINDING.search(plain) else 0.0
     return out
@@ -168,14 +169,14 @@ def result_strength(texts: list[str], holds: np.ndarray) -> np.ndarray:
     level), 0 else."""
     out = np.zeros(len(texts))
     for i, (t, h) in enumerate(zip(texts, holds, strict=True)):
-        plain = " ".join(t.split())
+        plain = fold(t)
         out[i] = 1.0 if _RESULT.search(plain) and not _NOT_DONE.search(plain) else W_WEAK if h else 0.0
     return out
 
 
 def order_share(texts: list[str]) -> np.ndarray:
     """`W_ORDER` for an order or a dose line (`_ORDER`), 1 else: its share of the rank for a result question."""
-    return np.array([W_ORDER if _ORDER.search(" ".join(t.split())) else 1.0 for t in texts])
+    return np.array([W_ORDER if _ORDER.search(fold(t)) else 1.0 for t in texts])
 
 
 # a question whether to go on with a medicine or stop it ("do i still do the shots", "does he keep taking his

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from archehr.answerability.spaces import fold
+
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
@@ -62,7 +64,7 @@ def activity_answered(question: str, first: str | None, lexicon: Glossary) -> bo
     from archehr.relevance.text import tokens
 
     term = asked_activity(question, lexicon)
-    if first is None or term is None or not PERMISSION.search(" ".join(first.split())):
+    if first is None or term is None or not PERMISSION.search(fold(first)):
         return False
     surface = tuple(t for t in tokens(term) if t not in QUESTION_FILLER)
     words = sentence_words(first, lexicon)
@@ -85,7 +87,7 @@ def timed_permission(question: str | None, first: str | None, lexicon: Glossary)
 
     if question is None or first is None or not _WHEN_MAY_Q.search(question):
         return False
-    plain = " ".join(first.split())
+    plain = fold(first)
     return bool(WHEN.search(plain)) and not UNSET.search(plain) and activity_answered(question, first, lexicon)
 
 
@@ -122,7 +124,7 @@ def other_activity(question: str, first: str | None, lexicon: Glossary) -> bool:
     """
     if first is None:
         return False
-    plain = " ".join(first.split())
+    plain = fold(first)
     if not PERMISSION.search(plain):
         return False
     term = asked_activity(question, lexicon)

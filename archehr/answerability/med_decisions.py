@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.dates import ISO_DATE
+from archehr.answerability.spaces import fold
 
 # an action on a medicine: started, stopped, continued, held, changed, a dose moved ("back to 4 mg", "reduced from"),
 # a replacement ("instead of", "replaced by", "switched to"), an order row ("START", "STOP", "CONTINUE")
@@ -53,19 +54,19 @@ LOG_ENTRIES = 3  # a note with at least this many stamped lines is a log
 def dose_taken(text: str) -> bool:
     """The line records a dose taken or given, with no action on a medicine in it ("No more steroid needed; the
     single dose given in ED is enough" decides)."""
-    plain = " ".join(text.split())
+    plain = fold(text)
     return bool(_TAKEN.search(plain)) and not _GOES_ON.search(plain) and not DECISION.search(plain)
 
 
 def decides(text: str) -> bool:
     """The line holds an action on a medicine (`DECISION`) and is no record of a dose taken (`dose_taken`)."""
-    plain = " ".join(text.split())
+    plain = fold(text)
     return bool(DECISION.search(plain)) and not dose_taken(plain)
 
 
 def stamp(text: str) -> str | None:
     """The entry stamp a line opens with ("14/05/2025 09:12", "09:05"), or None."""
-    m = _STAMP.match(" ".join(text.split()))
+    m = _STAMP.match(fold(text))
     return m.group(0) if m else None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.dates import DAY_MONTH, HOUR_MINUTE, NUMERIC_DATE, WORD_DATE
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import NOT_DONE, PENDING, RESULT, RESULT_GIVEN, TABLE_RESULT
 
 # a date or a clock time, read out before looking for a result (a date "12/08/2026" is no value "12/08"; a day and
@@ -43,7 +44,7 @@ _IF = re.compile(r"\b(?:if|unless|until|once|when|in case)\b[^.;]{0,40}$", re.I)
 def gives_result(text: str) -> bool:
     """The sentence says what a test found (a value, a verdict, a finding), outside a condition, and does not say the
     test was not done or that its result is awaited and nothing more."""
-    plain = _NAMED_DIGIT.sub(" ", _DATE.sub(" ", " ".join(text.split())))
+    plain = _NAMED_DIGIT.sub(" ", _DATE.sub(" ", fold(text)))
     if NOT_DONE.search(plain):
         return False
     for p in (RESULT, RESULT_GIVEN, _PLAIN):

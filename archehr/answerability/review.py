@@ -19,6 +19,7 @@ import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
@@ -69,16 +70,16 @@ _ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|tim
                         r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
 
 
-# a "till when" question: asked as a when, answered by a duration as much as by a date ("Till when do I hold it?":
-# "hold for 2 weeks")
-_TILL_WHEN = re.compile(r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b",
-                        re.I)
+# a when question a length answers as well as a date: asked "till when" ("Till when do I hold it?": "hold for 2
+# weeks") or asking how long or how many days within a when question ("when can I stop, how many weeks?")
+_LENGTH_ANSWERS_WHEN = re.compile(
+    r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b", re.I)
 
 
 def course_length(text: str, question: str | None = None) -> bool:
     """The line gives a duration of its own (`DURATION_GIVEN`) once a taper's pace and, when the `question` asks
     the whole course, a titration's steps are read out (`_TAPER_PACE`, `_TITRATION_STEP`)."""
-    plain = _TAPER_PACE.sub(" ", " ".join(text.split()))
+    plain = _TAPER_PACE.sub(" ", fold(text))
     if question is not None and not _ASKS_STEP.search(question):
         plain = _TITRATION_STEP.sub(" ", plain)
     return bool(DURATION_GIVEN.search(plain))
@@ -91,7 +92,7 @@ def _given_pattern(kind: str, question: str | None) -> Any:
     if kind == "how_long":
         return lambda t: course_length(t, question)
     if kind == "when":
-        if question is not None and _TILL_WHEN.search(question):
+        if question is not None and _LENGTH_ANSWERS_WHEN.search(question):
             return lambda t: bool(WHEN_GIVEN.search(t)) or bool(DURATION_GIVEN.search(t))
         return lambda t: bool(WHEN_GIVEN.search(t))
     return None
@@ -310,7 +311,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     from archehr.answerability.when_other import dates_other_event
 
     # (white space folded: a raw note wraps its lines inside a sentence, "is not yet\nback")
-    best_text = " ".join(best[0].split()) if best is not None else None
+    best_text = fold(best[0]) if best is not None else None
     # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
     # a may-I question asked as a when is answered by a permission with its time: `_timed_permission`)
     if (types.kind in FACT_KINDS and types.best_typed < FACT_MIN - EDGE and not _timed_permission(question, best_text)
@@ -369,7 +370,7 @@ def _before_only(question: str, text: str) -> bool:
     runs before it ("for 1 week before", "2 days prior to the scan")."""
     if not _AFTER.search(question) or _BEFORE.search(question) or not _LENGTH_BEFORE.search(text):
         return False
-    return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
+    return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", fold(text)))
 
 
 def _any_length(text: str) -> bool:
@@ -433,7 +434,7 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
 def awaited(text: str, question: str | None = None) -> bool:
     """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
     asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
-    text = " ".join(text.split())  # a raw note's line breaks inside a phrase ("not yet\nback")
+    text = fold(text)  # a raw note's line breaks inside a phrase ("not yet\nback")
     if not PENDING.search(text):
         return False
     return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))

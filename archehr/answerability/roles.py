@@ -24,6 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
+from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING
 from archehr.answerability.test_words import REQUESTED as _REQUEST
 from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
@@ -152,13 +153,13 @@ REPORTED_WORDS = 30  # a reported question is short: who asked and what
 
 def _folded(sentences: Sequence[_Sentence]) -> list[str]:
     """The sentences' texts, white space folded to one space (a wrapped line reads as one)."""
-    return [" ".join(s.text.split()) for s in sentences]
+    return [fold(s.text) for s in sentences]
 
 
 def reported_question(text: str) -> bool:
     """`text` reports a question asked, with no reply in it ("Patient asked if he can go hiking again this
     weekend.", "09:20 Wife asked about his tablets."), not "He asked about driving; advised to wait 4 weeks"."""
-    t = " ".join(text.split())
+    t = fold(text)
     m = _REPORTED.search(t)
     return bool(m) and len(t.split()) <= REPORTED_WORDS and not _REPLY_IN.search(t[m.end():]) \
         and not _REPLY.match(t)

@@ -14,6 +14,7 @@ import functools
 import re
 from pathlib import Path
 
+from archehr.answerability.spaces import fold
 from archehr.errors import DataError, Problem
 
 PATH = Path(__file__).resolve().parent / "undetermined.tsv"
@@ -33,7 +34,7 @@ def load(path: Path = PATH) -> dict[str, tuple[str, ...]]:
         fact, _, phrase = line.partition("\t")
         if fact not in out or not phrase.strip():
             raise DataError(Problem(f"expected '<{'|'.join(FACTS)}>\\t<phrase>', got {line!r}", str(path), line=n))
-        out[fact].append(" ".join(phrase.lower().split()))
+        out[fact].append(fold(phrase.lower()))
     return {f: tuple(p) for f, p in out.items()}
 
 
@@ -54,7 +55,7 @@ def undetermined(text: str, facts: tuple[str, ...], path: Path = PATH) -> list[s
     pattern = _pattern(tuple(facts), path)
     if pattern is None:
         return []
-    return [" ".join(m.group(0).lower().split()) for m in pattern.finditer(text)]
+    return [fold(m.group(0).lower()) for m in pattern.finditer(text)]
 
 
 def asked_undetermined(kind: str, text: str, path: Path = PATH) -> list[str]:

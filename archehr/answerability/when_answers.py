@@ -34,6 +34,7 @@ from archehr.answerability.counts import NUMBER as _N
 from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
 from archehr.answerability.dates import AM_PM, HOUR_MINUTE, ISO_DATE, MONTH_STEM, SLASH_DATE, WEEKDAY, WEEKDAY_SHORT
 from archehr.answerability.features import Concept
+from archehr.answerability.spaces import fold
 from archehr.relevance.text import tokens
 
 W_PAST = 0.5  # the share of a when answer a date of something already done keeps, for a question about what comes
@@ -148,7 +149,7 @@ def visit_lift(texts: list[str], question: str) -> np.ndarray:
     clinician = asks_clinician(question)
     return np.array([W_VISIT if ((_VISIT_SAID.search(t) and _DATED.search(t)) or _SLOT.search(t))
                      and not (clinician and books_a_test(t)) else 0.0
-                     for t in (" ".join(x.split()) for x in texts)])
+                     for t in (fold(x) for x in texts)])
 
 
 # a clinician asked to be seen ("when do i see the heart doctor again", "next appointment with the physio"), not a
@@ -175,7 +176,7 @@ W_TEST_VISIT = 0.6  # the share a test's slot keeps for a question asking to see
 def says_visit(text: str) -> bool:
     """The line says a visit: a follow-up, a review, a return to clinic, an appointment ("We will see her again in
     the follow-up clinic")."""
-    return bool(_VISIT_SAID.search(" ".join(text.split())))
+    return bool(_VISIT_SAID.search(fold(text)))
 
 
 def asks_clinician(question: str) -> bool:
@@ -186,7 +187,7 @@ def asks_clinician(question: str) -> bool:
 def books_a_test(text: str) -> bool:
     """A line booking a test, a sample or a scan with no clinician on it ("Lab visit (fasting not needed) Monday,
     April 19 at 8:00 AM"): a slot, yet not the visit to a doctor a patient asks for."""
-    plain = " ".join(text.split())
+    plain = fold(text)
     return bool(_TEST_SAID.search(plain)) and not _CLINICIAN_SAID.search(plain)
 
 
@@ -205,7 +206,7 @@ def schedule_lift(texts: list[str], question: str) -> np.ndarray:
         return np.zeros(len(texts))
     again = bool(_AGAIN_ASKED.search(question))
     out = np.zeros(len(texts))
-    for i, t in enumerate(" ".join(x.split()) for x in texts):
+    for i, t in enumerate(fold(x) for x in texts):
         if _TEST_SAID.search(t) and (_FREQUENCY.search(t) or _SLOT.search(t)) and not _WAS.search(t):
             out[i] = W_SCHEDULE + (W_AGAIN if again and _AGAIN_SAID.search(t) else 0.0)
     return out
@@ -227,7 +228,7 @@ def when_strength(texts: list[str], holds: np.ndarray, held: np.ndarray,
     visit_asked = asks_visit(question)
     clinician_asked = visit_asked and asks_clinician(question)
     for i, t in enumerate(texts):
-        plain = " ".join(t.split())
+        plain = fold(t)
         if _INTERVAL.search(plain) and not _WAS.search(plain):
             holds[i], held[i] = True, max(held[i], 1.0)
         slot = bool(_SLOT.search(plain))

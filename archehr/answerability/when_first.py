@@ -22,6 +22,7 @@ import numpy as np
 from archehr.answerability.counts import AHEAD_UNIT, COUNT_ASCII
 from archehr.answerability.dates import CLOCK, DATE, TOMORROW, WEEKDAY
 from archehr.answerability.first_fact import next_with
+from archehr.answerability.spaces import fold
 from archehr.answerability.when_answers import asks_past, asks_visit, says_visit
 
 SHARE = 0.25  # ... each ranking at least this share of the first (a mere stamp first: a lower bar than `first_fact`)
@@ -71,7 +72,7 @@ def dates_to_come(text: str) -> bool:
 
 def _after_stamp(text: str) -> tuple[str, re.Match[str] | None, str]:
     """The line with its white space folded, the log stamp opening it (or None) and what follows that stamp."""
-    plain = " ".join(text.split())
+    plain = fold(text)
     stamp = _STAMP.match(plain)
     return plain, stamp, plain[stamp.end():] if stamp else plain
 

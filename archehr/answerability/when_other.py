@@ -24,6 +24,7 @@ import re
 
 from archehr.answerability.asked_service import NOT_NAMES, PERSON_STRICT
 from archehr.answerability.dates import CLOCK, DATE
+from archehr.answerability.spaces import fold
 from archehr.answerability.when_answers import asks_clinician, asks_past, asks_visit, books_a_test
 from archehr.answerability.when_first import AHEAD_WORDS
 
@@ -48,7 +49,7 @@ def dates_other_event(question: str, first: str) -> bool:
     a question asking when something was done."""
     if asks_past(question):
         return False
-    plain = " ".join(first.split())
+    plain = fold(first)
     return (signature(plain) or other_person(question, plain) or (asks_clinician(question) and books_a_test(plain))
             or (bool(_PROCEDURE_ASKED.search(question)) and not asks_visit(question)
                 and bool(_CONSULT.search(plain))))

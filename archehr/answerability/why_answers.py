@@ -19,6 +19,8 @@ import re
 
 import numpy as np
 
+from archehr.answerability.spaces import fold
+
 W_DIAGNOSIS = 0.6  # the share of the note's best topic score a line of its diagnosis or indication takes
 MENTION_SHARE = 0.75  # a sentence scoring this share of the best topic score names the asked thing
 EXPLAINED = 0.85  # a mention with a cause this firm in it or beside it is explained where it stands (W_SOFT)
@@ -66,7 +68,7 @@ def diagnosis_lines(texts: list[str]) -> np.ndarray:
     out = np.zeros(len(texts), dtype=bool)
     under = 0  # lines left under the last diagnosis heading
     for i, raw in enumerate(texts):
-        t = " ".join(raw.split())
+        t = fold(raw)
         m = _DIAGNOSIS_LABEL.match(t)
         if m and t[m.end():].strip():
             out[i] = not _NOT_DIAGNOSIS.match(t[m.end():])

@@ -45,6 +45,7 @@ import numpy as np
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
 from archehr.answerability.holds import NOT_FOR_A_REASON, SCHEDULE_COMMENT
+from archehr.answerability.spaces import fold
 from archehr.data.reason_fields import CAUSE_LABELS, reason_field
 
 # cause markers the rank's `firm_answers` does not read as firm: a cause in other words, a clause of result after a
@@ -151,7 +152,7 @@ _LOOKS_CAUSAL = re.compile(
 
 def cause_read(text: str) -> str:
     """The text (white space made single) with what only looks like a cause marker read out (`_LOOKS_CAUSAL`)."""
-    return _LOOKS_CAUSAL.sub(" ", " ".join(text.split()))
+    return _LOOKS_CAUSAL.sub(" ", fold(text))
 
 
 def has_cause(text: str) -> bool:
@@ -195,7 +196,7 @@ def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str
 def value_only(text: str) -> bool:
     """The line is a lab value row of at most 14 words (`firm_answers.value_row_lift`: "Fasting glucose 141 mg/dL
     (high)") whose only cause cue is a weak one (a finding word, "high"): it says what was found, not why."""
-    plain = " ".join(text.split())
+    plain = fold(text)
     if len(plain.split()) > 14 or not firm.value_row_lift([plain], np.ones(1))[0]:
         return False
     from archehr.answerability.holds import HOLDS
@@ -230,7 +231,7 @@ def heading_reason(i: int, texts: Sequence[str]) -> bool:
     "Findings:" or "Indication:" (what was found is the reason for what was done), over any row."""
     action = bool(_ACTION_ROW.match(texts[i]))
     for j in range(i - 1, max(i - 1 - HEADING_REACH, -1), -1):
-        t = " ".join(texts[j].split())
+        t = fold(texts[j])
         if _HEADING_LINE.match(t):
             if re.match(r"^\W*(?:findings?|indications?)\W*$", t, re.I):  # the rows under it are what was found
                 return True
@@ -254,7 +255,7 @@ def next_reason(i: int, texts: Sequence[str]) -> bool:
     reason whose neighbours are the next rows keeps none."""
     if i + 1 >= len(texts):
         return False
-    t = " ".join(texts[i + 1].split())
+    t = fold(texts[i + 1])
     if gives_reason(t) or re.match(rf"^\W*(?:{CAUSE_LABELS})\s*:\s*\S", t, re.I):
         return True
     if _NEW_ITEM.match(t) or _HEADING_LINE.match(t) or _OWN_STEP.search(t) or firm.order_share([t])[0] < 1:
@@ -277,8 +278,8 @@ def wrapped_reason(i: int, texts: Sequence[str]) -> bool:
     "Aspirin 75 mg daily (not needed with apixaban) -" then "Status: STOPPED"), and the whole row holds a cause."""
     if i == 0 or _NEW_ITEM.match(texts[i]) or _DOSE.search(texts[i]):  # (a row of its own, not a row's tail)
         return False
-    before = " ".join(texts[i - 1].split())
-    return bool(re.search(r"(?:\s[-–—]|,|\()$", before)) and has_cause(before + " " + " ".join(texts[i].split()))
+    before = fold(texts[i - 1])
+    return bool(re.search(r"(?:\s[-–—]|,|\()$", before)) and has_cause(before + " " + fold(texts[i]))
 
 
 # a step taken on a finding: a referral, a request, a medicine added or prescribed, a clinician told
@@ -296,7 +297,7 @@ def found_before(i: int, texts: Sequence[str]) -> bool:
     line of no step or order of its own and no heading or new item."""
     if i == 0 or not _STEP_TAKEN.search(texts[i]) or _NEW_ITEM.match(texts[i]):
         return False
-    t = " ".join(texts[i - 1].split())
+    t = fold(texts[i - 1])
     if _NEW_ITEM.match(t) or _HEADING_LINE.match(t) or _OWN_STEP.search(t) or firm.order_share([t])[0] < 1:
         return False
     from archehr.answerability.holds import HOLDS
@@ -318,7 +319,7 @@ def field_reason(i: int, texts: Sequence[str]) -> bool:
     if not _DONE_FIELD.match(texts[i]):
         return False
     for j in range(i + 1, min(i + 1 + FIELD_REACH, len(texts))):
-        t = " ".join(texts[j].split())
+        t = fold(texts[j])
         if gives_reason(t):
             return True
         if not _FIELD.match(t):
