@@ -35,7 +35,10 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|
 # "14:40 [Dr M." + "Adeyemi, SHO]", "10/06/2025 L." + "Quaye ANP: Results reviewed.")
 _STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
                             r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z]\.$")
-_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
+# (a surname's letters may be accented: "Côté", "Émond", "Nuñez")
+_UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
+_SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
@@ -133,7 +136,7 @@ def _initial_before_surname(p: str, n: str) -> bool:
             and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
         return True
     return bool(re.search(r"\s[A-Z]\.$", p)) and starts_with_stamp(p.rsplit("\n", 1)[-1]) \
-        and re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None
+        and re.match(f"[{_UP}][{_LOW}]+(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:,?[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None
 
 
 # "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew,

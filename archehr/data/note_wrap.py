@@ -123,6 +123,13 @@ _LETTERHEAD_LEAD = 8  # spaces: lines set in this deep or deeper are set for the
 _TITLE_CASE = re.compile(r"^[A-Z0-9(][\w()&'.,-]*(?: (?:[A-Z0-9(&][\w()&'.,-]*|of|and|for|the|in|at|on))+$")
 
 
+# a person named with a title and nothing else ("Mrs Ann Lee-Ward", "Mme S. Roy", "M. Jean Roy")
+_ADDRESSEE = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Mme|Mlle|M|Sr|Sra|Srta)\.? (?:[A-Z]\. ?)*[A-Z][\w'-]+"
+                        r"(?: [A-Z][\w'-]+){0,3}$")
+# a house number opening an address line ("88, rue des Pins", "4 Elm Road", "12B Mill Lane")
+_HOUSE_NUMBER = re.compile(r"^\d{1,5}[A-Za-z]?,? [A-Za-z]")
+
+
 def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     """Are `prev` (as laid out) and `line` (indented by `lead`) a letterhead's lines, set right or centred each at its
     own depth ("                Department of Otolaryngology" over "     Castlebridge General Hospital, Wexley Road")?
@@ -146,6 +153,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
         return False
     if _letterhead_lines(prev, line, lead):
+        return False
+    # an addressee's name with a title over a house number is an address block's lines, a unit each ("Mme Ann
+    # Lee" + "88, rue des Pins", "Mr J. Roe" + "4 Elm Road"), not a sentence carried on to a count
+    if _ADDRESSEE.match(prev.strip()) and _HOUSE_NUMBER.match(line):
         return False
     # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
     if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
