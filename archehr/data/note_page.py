@@ -95,4 +95,11 @@ def running_lines(note: str) -> frozenset[str]:
         body = line.strip()
         if _FURNITURE_GAP.search(body) and re.search(r"[A-Za-z]{3}", body):
             seen[body] = seen.get(body, 0) + 1
-    return frozenset(body for body, n in seen.items() if n >= 2)
+    lines = [line.strip() for line in note.splitlines()]
+    # (a page's header of two lines: a title line in columns over the line that marks the page, "Lakeside Hospital
+    # Patient Information" over "Urology Unit      Page 1 of 2", is the page header's too, however often it is
+    # printed; its columns hold no field nor value)
+    above = {lines[i - 1] for i in range(1, len(lines))
+             if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
+             and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
+    return frozenset(body for body, n in seen.items() if n >= 2) | above
