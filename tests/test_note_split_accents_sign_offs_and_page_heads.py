@@ -98,3 +98,12 @@ def test_a_dosed_order_ends_before_a_general_sentence_at_its_depth():
     # (an order without its dosing keeps the instruction under it)
     assert texts("CONTINUE: aspirin 81 mg\nTake 1 tablet by mouth at bedtime.\n") == [
         "CONTINUE: aspirin 81 mg Take 1 tablet by mouth at bedtime."]
+
+
+def test_a_cut_before_a_colon_set_off_its_label_or_after_a_log_heading_is_undone():
+    from archehr.data.note_sentence_edits import should_join
+    # (a parser may cut "Téléc." from ": 514-555-0101"; no sentence opens with a colon)
+    assert should_join("Téléc.", ": 514-555-0101", "text")
+    # (nor ends on a log entry's heading: its stamp and writer stay with the entry's first sentence)
+    assert should_join("2025-03-04 09:15  É. Ménard, RN (teaching visit)", "Dressing changed.", "text")
+    assert not should_join("Dressing changed without trouble.", "Skin intact.", "text")

@@ -10,7 +10,7 @@ import re
 
 from archehr.data.note_layout import WORD_NUMBER
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
@@ -57,7 +57,7 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # a parser's cut before a semicolon (at a line's wrap: "... with the cooler" + "pack" + "; travel letter ..."):
     # no sentence opens with one
-    if n[:1] == ";":
+    if n[:1] in ";:":  # (or a colon set a space off its label, as French typography writes it: "Téléc." + ": 555")
         return True
     # a parser's cut before closing quotes and marks alone ('"Rest the ankle."' + '",' in a JSON dump)
     if re.fullmatch(r"[\"'\u201d\u2019)\]}]+[.,;]?", n):
@@ -69,6 +69,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # "Medications reviewed with wife."; a parser may cut there, the rules never do)
     # (in a chat export's brackets too: "[09/06/2025, 14:02]" + "Dr Lee: Your results are back.")
     if is_stamp_only(p) or (p[:1] == "[" and p.endswith("]") and is_stamp_only(p[1:-1])):
+        return True
+    # (a log entry's heading, its stamp and who wrote it, too: "2025-03-04 09:15  A. Roy, RN (home visit)" + "Seen.")
+    if "\n" not in p and is_entry_stamp_line(p):
         return True
     # a cut before a number after no sentence's end is inside a drug's entry or a phrase ("STOP: Theophylline
     # (Uniphyllin Continus)" + "200 mg twice daily - nausea and no benefit.")
