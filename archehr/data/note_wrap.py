@@ -133,6 +133,15 @@ _ON_BEHALF = re.compile(r"^(?:(?:for and )?on behalf of|p\.? ?p\.?) (?:Dr|Mr|Mrs
 _HOUSE_NUMBER = re.compile(r"^\d{1,5}[A-Za-z]?,? [A-Za-z]")
 
 
+def _address_or_sign_off_lines(prev: str, line: str) -> bool:
+    """Are `prev` and `line` a letter's address or sign-off lines, a unit each? An addressee's name with a title over a
+    house number ("Mme Ann Lee" + "88, rue des Pins", "Mr J. Roe" + "4 Elm Road") is no sentence carried on to a
+    count; a signer's "on behalf of" line under the role line in title case ("Specialty Registrar in Urology" + "on
+    behalf of Miss A. Lee, Consultant Urologist") starts anew."""
+    return bool(_ADDRESSEE.match(prev) and _HOUSE_NUMBER.match(line)) \
+        or bool(_ON_BEHALF.match(line) and _TITLE_CASE.match(prev))
+
+
 def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     """Are `prev` (as laid out) and `line` (indented by `lead`) a letterhead's lines, set right or centred each at its
     own depth ("                Department of Otolaryngology" over "     Castlebridge General Hospital, Wexley Road")?
@@ -157,13 +166,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
         return False
     if _letterhead_lines(prev, line, lead):
         return False
-    # an addressee's name with a title over a house number is an address block's lines, a unit each ("Mme Ann
-    # Lee" + "88, rue des Pins", "Mr J. Roe" + "4 Elm Road"), not a sentence carried on to a count
-    if _ADDRESSEE.match(prev.strip()) and _HOUSE_NUMBER.match(line):
-        return False
-    # a signer's "on behalf of" line under the role line in title case starts anew ("Specialty Registrar in Urology" +
-    # "on behalf of Miss A. Lee, Consultant Urologist"): a sign-off's lines are a unit each
-    if _ON_BEHALF.match(line) and _TITLE_CASE.match(prev.strip()):
+    if _address_or_sign_off_lines(prev.strip(), line):
         return False
     # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
     if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
