@@ -34,6 +34,10 @@ _WHEN_LINE = re.compile(rf"^(?:{WEEKDAY},?\s|{MONTH_NAME}\s+\d{{1,2}}\b|\d{{1,2}
 _PENDING_WHEN = re.compile(r"^(?:Date|Time|Day|Appointment)s?(?: and time)?:?\s+(?:to be (?:confirmed|arranged|booked"
                            r"|scheduled|agreed|decided)|TBC|TBA|TBD|not yet (?:booked|scheduled|set|known))\b",
                            re.IGNORECASE)
+# or, under the visit's name, when it will be set ("Scar check with Dr. Lee" + "To be scheduled in about 3 months -
+# the clinic will call you"): that line stands for the date line, the name above it is the block's label
+_TO_BE_SET = re.compile(r"^(?:to be (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA"
+                        r"|not yet (?:booked|scheduled))\b", re.IGNORECASE)
 # the heading above the blocks ("Your upcoming appointments") is not part of the first one
 _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
 # nor is a numbered appointment's heading over its lines set in under it ("Appointment 1" + "  Wed 11 June, 08:45"):
@@ -117,7 +121,9 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
             continue
         # (a date that carries on a wrapped sentence, "... echocardiogram on" + "10/14 showed ...", opens none)
         pending = bool(_PENDING_WHEN.match(lines[i])) and i + 1 < len(lines) and deeper(i + 1, i)
-        if not ((_WHEN_LINE.match(lines[i]) or pending) and _block_line(lines[i])) or _DAY_DOSE.match(lines[i]) \
+        to_be_set = i > 0 and bool(_TO_BE_SET.match(lines[i]))
+        if not ((_WHEN_LINE.match(lines[i]) or pending or to_be_set) and _block_line(lines[i])) \
+                or _DAY_DOSE.match(lines[i]) \
                 or (i > 0 and OPEN_END.search(lines[i - 1])):
             i += 1
             continue

@@ -21,7 +21,17 @@ def order_over_instruction(head: str, line: str) -> bool:
     tablet by mouth at bedtime.")? Such a pair is one entry, as a drug's line with its instruction set in under it
     is; a heading ("LABS"), another order or a field after it is none."""
     head, line = head.strip(), line.strip()
-    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None and _instruction_under(head, line)
+    # (an order that holds its own dosing, strength and how often, is whole: "NEW: Fluticasone nasal spray 50
+    # micrograms, 2 sprays each nostril once daily" + "Please keep taking all your other medicines as before.")
+    dosed = bool(_STRENGTH_OR_FORM.search(head) and _HOW_OFTEN.search(head))
+    return bool(ORDER.match(head)) and re.match(r"[A-Z]+:", head) is not None and not dosed \
+        and _instruction_under(head, line)
+
+
+# how often a dose is taken: "once daily", "twice a day", "every 6 hours", "at night", "as needed", "BD"
+_HOW_OFTEN = re.compile(r"\b(?:(?:once|twice|\d|one|two|three|four) (?:times )?(?:a |per )?(?:day|daily|week|weekly)"
+                        r"|daily|every \w+ (?:hours?|days?)|at night|at bedtime|in the morning|as (?:needed|required)"
+                        r"|(?:OD|BD|BID|TDS|TID|QDS|QID|PRN|nocte|mane))\b")
 
 
 def _instruction_under(head: str, line: str) -> bool:

@@ -16,9 +16,11 @@ _RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|
                         r"|^[{}\[\]]{1,2},?$"
                         # (a box-drawn table's border joins its rule with corners: "\u250c\u2500\u252c\u2510")
                         r"|^[\u2500-\u257f]{3,}$")
+# (a bilingual copy's "of" in two languages too: "Page 1 de/of 2", "Page 2 of/de 3")
+_OF = r"(?:of|/|de/of|of/de)"
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
-_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*(?:of|/)\s*\d+)?"
+_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*" + _OF + r"\s*\d+)?"
                         r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
                         r"|continued (?:on|from) (?:next|previous) page)"
                         r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
@@ -43,7 +45,7 @@ def is_page_line(line: str) -> bool:
 
 # the last column of a PDF copy's running header or footer: a page of a copy with more than one ("Page 2 of 2"), or
 # the mark of a page carried on ("ED Discharge Summary (continued)")
-_PAGE_COLUMN = re.compile(r"page\s+\d+\s*(?:of|/)\s*(?:[2-9]|\d{2,})$", re.IGNORECASE)
+_PAGE_COLUMN = re.compile(r"page\s+\d+\s*" + _OF + r"\s*(?:[2-9]|\d{2,})$", re.IGNORECASE)
 # the columns of a running header: tabs, three spaces or more, spaced pipes. Not `note_layout`'s `line_cells` or
 # `pipe_cells`, which give no cells for a row of data (a record number: "Clinic      WIERZBICKI T   HCH-09-55671
 # Page 2 of 2"; 3 raw-note header lines would stop being furniture), nor `COLUMN_GAP`, which keeps a gap after a
@@ -78,7 +80,7 @@ _PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
 _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
 
 
-_PAGE_MARK = re.compile(r"\bpage\s+\d+\s*(?:of|/)\s*\d+\b", re.IGNORECASE)
+_PAGE_MARK = re.compile(r"\bpage\s+\d+\s*" + _OF + r"\s*\d+\b", re.IGNORECASE)
 
 
 def running_lines(note: str) -> frozenset[str]:
@@ -93,4 +95,11 @@ def running_lines(note: str) -> frozenset[str]:
         body = line.strip()
         if _FURNITURE_GAP.search(body) and re.search(r"[A-Za-z]{3}", body):
             seen[body] = seen.get(body, 0) + 1
-    return frozenset(body for body, n in seen.items() if n >= 2)
+    lines = [line.strip() for line in note.splitlines()]
+    # (a page's header of two lines: a title line in columns over the line that marks the page, "Lakeside Hospital
+    # Patient Information" over "Urology Unit      Page 1 of 2", is the page header's too, however often it is
+    # printed; its columns hold no field nor value)
+    above = {lines[i - 1] for i in range(1, len(lines))
+             if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
+             and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
+    return frozenset(body for body, n in seen.items() if n >= 2) | above

@@ -26,7 +26,13 @@ from archehr.data.note_stamps import is_stamp_only
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
 # spaces each side ("Clinic | 3rd floor", "HR 74 . RR 16", "Video visit  \u00b7  Mon, Apr 3", "Ward  /  Team:
 # Blue"); with single spaces a dot or slash joins the parts of one item ("Video visit \u00b7 Neurology \u00b7 Mon")
-_PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)")
+# (a single-spaced dot before a labelled value parts two fields: "Tel. : 555-0187 \u00b7 Fax : 555-0188", the
+# label's colon set a space off, as French typography writes it, or not)
+_PIPE_GAP = re.compile(r"\s+\|\s+|\s{2,}[\u00b7\u2022/]\s{2,}|(?<=[\w%)]) \. (?=\w)"
+                       r"|(?<=[\w)]) [\u00b7\u2022] (?=[^\W\d_][\w.'-]*(?: [\w.'-]+){0,2} ?: ?\S)"
+                       # (and a lone slash between a dictation's dates, dictated and transcribed: "dict 2024-11-06 /
+                       # tr 2024-11-07", "D: 03/02/2025 / T: 03/04/2025")
+                       r"|(?<=\d) / (?=(?i:t|tr|trans|transcribed|typed)\.?:? ?\d)")
 
 
 # two spaces before a capital or a number, twice or more in a line, set its items apart too ("Dictated 3/4/31

@@ -10,7 +10,7 @@ import re
 
 from archehr.data.note_layout import WORD_NUMBER
 from archehr.data.note_page import is_page_line
-from archehr.data.note_stamps import is_stamp_only, starts_with_stamp
+from archehr.data.note_stamps import is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
@@ -34,8 +34,11 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|
 # (in brackets, with a title, and with a role before the colon too: "12/03 09:14 [S." + "Pike, EPAU nurse] Rang",
 # "14:40 [Dr M." + "Adeyemi, SHO]", "10/06/2025 L." + "Quaye ANP: Results reviewed.")
 _STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\s+"
-                            r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z]\.$")
-_SURNAME_THEN_MARK = re.compile(r"[A-Z][a-z]*(?:['-][A-Z]?[a-z]+)*(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
+                            r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z\u00c0-\u00de]\.$")
+# (a surname's letters may be accented: "Côté", "Émond", "Nuñez")
+_UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
+_SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
@@ -54,7 +57,7 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # a parser's cut before a semicolon (at a line's wrap: "... with the cooler" + "pack" + "; travel letter ..."):
     # no sentence opens with one
-    if n[:1] == ";":
+    if n[:1] in ";:":  # (or a colon set a space off its label, as French typography writes it: "Téléc." + ": 555")
         return True
     # a parser's cut before closing quotes and marks alone ('"Rest the ankle."' + '",' in a JSON dump)
     if re.fullmatch(r"[\"'\u201d\u2019)\]}]+[.,;]?", n):
@@ -66,6 +69,9 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     # "Medications reviewed with wife."; a parser may cut there, the rules never do)
     # (in a chat export's brackets too: "[09/06/2025, 14:02]" + "Dr Lee: Your results are back.")
     if is_stamp_only(p) or (p[:1] == "[" and p.endswith("]") and is_stamp_only(p[1:-1])):
+        return True
+    # (a log entry's heading, its stamp and who wrote it, too: "2025-03-04 09:15  A. Roy, RN (home visit)" + "Seen.")
+    if "\n" not in p and is_entry_stamp_line(p):
         return True
     # a cut before a number after no sentence's end is inside a drug's entry or a phrase ("STOP: Theophylline
     # (Uniphyllin Continus)" + "200 mg twice daily - nausea and no benefit.")
@@ -133,7 +139,7 @@ def _initial_before_surname(p: str, n: str) -> bool:
             and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
         return True
     return bool(re.search(r"\s[A-Z]\.$", p)) and starts_with_stamp(p.rsplit("\n", 1)[-1]) \
-        and re.match(r"[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)*(?:[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None
+        and re.match(f"[{_UP}][{_LOW}]+(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:,?[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None
 
 
 # "... 5. Levothyroxine 75 mcg PO daily STOP taking: Aspirin": an order in capitals inside a line starts anew,

@@ -40,8 +40,10 @@ _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]
                          # 08:55  Phlebotomy - HCA T. Ray", "20/01/2025 10:15  Ward midwife L. Joseph RM"; no
                          # sentence ends inside it, "... 10:12 Day 1 call. Patient at home, reports ..." is prose)
                          r"|^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
-                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+(?=[A-Z])(?![^\n]*[a-z]{3}\.\s)"
-                         r"(?=[^\n]*?(?:\s[-\u2013\u2014]\s|\b[A-Z]\.[ \t]?[A-Z][a-z'-]"
+                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+(?=[A-Z\u00c0-\u00de])(?![^\n]*[a-z]{3}\.\s)"
+                         # (an initial or a surname accented: "É. Ménard", "N. Côté")
+                         r"(?=[^\n]*?(?:\s[-\u2013\u2014]\s"
+                         r"|(?<!\w)[A-Z\u00c0-\u00de]\.[ \t]?[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]"
                          r"|\b(?:Dr|Sr|Mr|Mrs|Ms|Prof|Nurse|Sister)\.?[ \t]+[A-Z]))[^!?:;\n]{1,80}(?<![.!?,])$")
 
 

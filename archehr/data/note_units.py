@@ -241,7 +241,7 @@ def units(paragraph: list[tuple[int, int]], text: str, width: int, soap: bool = 
     one line, as a release's excerpt does, and keeps a one-line paragraph's label with its prose ("A/P: 54F with
     DKA ..."); `sbar`: an SBAR handover; `letter`: labelled paragraphs, whose labels are units of their own."""
     if _signature_block([text[s:e].strip() for s, e in paragraph]):  # (a sign-off's lines: one unit each)
-        return [_block_unit(text, paragraph, k, k) for k in range(len(paragraph))]
+        return [u for k in range(len(paragraph)) for u in _sign_off_line(text, paragraph, k)]
     para = _read_paragraph(paragraph, text, width, soap, labels, excerpt, sbar, letter)
     walk = _Walk()
     skip_to = -1
@@ -396,6 +396,14 @@ def _signature_block(lines: list[str]) -> bool:
     lines = lines[closing:]
     return 2 - closing <= len(lines) <= 5 and bool(_LOWER_SIGNER.match(lines[0])) \
         and all(0 < len(x) <= 60 and not x.endswith((".", "!", "?", ",", ";", ":")) for x in lines)
+
+
+def _sign_off_line(text: str, paragraph: list[tuple[int, int]], k: int) -> list[Unit]:
+    """A sign-off's line: one unit, or its cells when a separator parts them ("dict 2024-11-06 / tr 2024-11-07":
+    when it was dictated and when typed, a unit each)."""
+    unit = _block_unit(text, paragraph, k, k)
+    cells = pipe_cells(text[unit.start:unit.end])
+    return _cell_units(text[unit.start:unit.end], unit.start, cells, "field") if len(cells) > 1 else [unit]
 
 
 def _medicine_entries(units: list[Unit], text: str) -> list[Unit]:

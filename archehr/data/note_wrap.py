@@ -64,7 +64,8 @@ _APPOINTMENT_TIME = re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b.{0,12}?\b\d{1,
 _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|the|by|from)\b)[a-z]{2,}\b"
                           r"|(?:\S+ ){1,2}Dr\.? [A-Z])")
 # a document's title in capitals on its line: "DISCHARGE SUMMARY", "OPERATION NOTE - GENERAL SURGERY"
-_DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,3}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
+# (a department before a dash too: "EMERGENCY DEPARTMENT - DISCHARGE SHEET")
+_DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,4}(?:SUMMARY|NOTE|NOTES|REPORT|LETTER|RECORD|INSTRUCTIONS|SHEET"
                              r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
 # a letterhead's line in capitals, its institution and its department after a dash ("NORTHFIELD HOSPITAL - MOVEMENT
 # DISORDERS CLINIC"): it ends on the place's name, and the line under it starts anew
@@ -123,6 +124,24 @@ _LETTERHEAD_LEAD = 8  # spaces: lines set in this deep or deeper are set for the
 _TITLE_CASE = re.compile(r"^[A-Z0-9(][\w()&'.,-]*(?: (?:[A-Z0-9(&][\w()&'.,-]*|of|and|for|the|in|at|on))+$")
 
 
+# a person named with a title and nothing else ("Mrs Ann Lee-Ward", "Mme S. Roy", "M. Jean Roy")
+_ADDRESSEE = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Mme|Mlle|M|Sr|Sra|Srta)\.? (?:[A-Z]\. ?)*[A-Z][\w'-]+"
+                        r"(?: [A-Z][\w'-]+){0,3}$")
+# who a signer signs for: "on behalf of Dr A. Lee", "p.p. Mr B. Roe"
+_ON_BEHALF = re.compile(r"^(?:(?:for and )?on behalf of|p\.? ?p\.?) (?:Dr|Mr|Mrs|Ms|Miss|Mx|Prof|Sister|the)\b")
+# a house number opening an address line ("88, rue des Pins", "4 Elm Road", "12B Mill Lane")
+_HOUSE_NUMBER = re.compile(r"^\d{1,5}[A-Za-z]?,? [A-Za-z]")
+
+
+def _address_or_sign_off_lines(prev: str, line: str) -> bool:
+    """Are `prev` and `line` a letter's address or sign-off lines, a unit each? An addressee's name with a title over a
+    house number ("Mme Ann Lee" + "88, rue des Pins", "Mr J. Roe" + "4 Elm Road") is no sentence carried on to a
+    count; a signer's "on behalf of" line under the role line in title case ("Specialty Registrar in Urology" + "on
+    behalf of Miss A. Lee, Consultant Urologist") starts anew."""
+    return bool(_ADDRESSEE.match(prev) and _HOUSE_NUMBER.match(line)) \
+        or bool(_ON_BEHALF.match(line) and _TITLE_CASE.match(prev))
+
+
 def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     """Are `prev` (as laid out) and `line` (indented by `lead`) a letterhead's lines, set right or centred each at its
     own depth ("                Department of Otolaryngology" over "     Castlebridge General Hospital, Wexley Road")?
@@ -146,6 +165,8 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
         return False
     if _letterhead_lines(prev, line, lead):
+        return False
+    if _address_or_sign_off_lines(prev.strip(), line):
         return False
     # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
     if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
