@@ -20,7 +20,12 @@ from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, 
 
 # a field label: "Service", "Date of visit", "INR goal", "ED Physician", "Unit No" (a capital first, then
 # words; no sentence punctuation; a time such as "3:20" is no label)
-_LABEL = r"[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]"
+# (the hyphen goes last in each class built from these: anywhere else it would read as a range)
+_LABEL_CHARS = r"A-Za-z0-9 /&()'#"
+_LABEL = rf"[A-Z][{_LABEL_CHARS}.-]{{0,38}}[A-Za-z0-9)#]"
+# a plain label, as `FIELD` reads a line's own field: no full stop inside ("Dr. Patel: seen" is a line of prose
+# with a title) and ending in a letter or ")" (no "Grade 2:", "Step #:")
+_PLAIN_LABEL = rf"[A-Z][{_LABEL_CHARS}-]{{0,38}}[A-Za-z)]"
 # a gap that separates columns: a tab, or three or more spaces; spaces after a label's colon only align
 # its value ("Started:   semaglutide ...")
 COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
@@ -363,7 +368,7 @@ def same_table(above: str, below: str) -> bool:
 READING = re.compile(r"^[A-Za-z][\w/%.-]{0,7} [<>]?\d[\d.,/:-]*%?(?: \S+)?(?: \([^()]*\))?$")
 
 # a label one space before its value: "Obs: T 38.1", "Vitals: BP 132/78"
-_LABEL_VALUE = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]: (?=\S)")
+_LABEL_VALUE = re.compile(rf"^\s*{_LABEL}: (?=\S)")
 
 
 def is_readings_line(line: str) -> bool:
@@ -400,7 +405,7 @@ ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a
 # (a YAML dump's lower-case key too: "clinician: Nurse K. Obi")
 KEY_VALUE = re.compile(r'^(?:"[A-Za-z_][\w .-]{0,30}"\s*:|[A-Za-z_][\w.]{0,30}=|[a-z][a-z0-9_]{0,30}:[ \t])\s*\S')
 # "Service: MEDICINE", "Chief Complaint: cough": a short label, a colon and its value on one line
-FIELD = re.compile(r"^[A-Z][A-Za-z0-9 /&()'#-]{0,38}[A-Za-z)]:[ \t]+\S")
+FIELD = re.compile(rf"^{_PLAIN_LABEL}:[ \t]+\S")
 # an order a line gives on its own: "STOP aspirin", "START amoxicillin ...", "HOLD: lisinopril"
 _ORDER_WORD = (r"(?:STOP|START|CONTINUE|CHANGE|HOLD|RESUME|INCREASE|DECREASE|DISCONTINUE|NEW|STOPPED|"
                r"STARTED|CHANGED|HELD|CONTINUED|RESUMED|INCREASED|DECREASED|DISCONTINUED|FINISH|FINISHED|"
