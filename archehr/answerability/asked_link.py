@@ -41,7 +41,9 @@ LINK_KINDS = ("how_long", "when", "test_result", "med_change", "why")
 LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the topic names the asked thing
 # where one clause ends and another begins: a semicolon, "then", "but", a full stop inside a line, a blank line, a
 # table's cell, or a comma before "and"/"with" (a second thing of a list with its own fact)
-_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|\.\s+|\bbut\b|\n\s*\n|"
+# (not the full stop of a title: "with Dr. Lee" is one clause, the clinician and the date said with them)
+_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|"
+                       r"(?<!\bdr)(?<!\bmr)(?<!\bms)(?<!\bmrs)(?<!\bprof)(?<!\bdrs)\.\s+|\bbut\b|\n\s*\n|"
                        r",\s+(?:and|with|plus|or)\b", re.I)
 # a repeat or a trend asked ("did they redo the crp", "is it going down", "the second test", "better than last time")
 _TREND_Q = re.compile(r"\b(?:redo|redone|re-?did|again|repeat\w*|recheck\w*|re-?test\w*|second|latest|going|coming|"

@@ -48,7 +48,9 @@ from archehr.answerability.dates import (
     DEID_DATE,
     HOUR_MINUTE,
     ISO_DATE,
+    NAMED_DATE,
     SLASH_DATE,
+    TIME_OF_DAY,
     TOMORROW,
     WEEKDAY,
     WEEKDAY_SHORT,
@@ -86,7 +88,10 @@ W_APPOINTMENT = 0.12
 _WHEN_STRONG = re.compile(rf"\b(?:in|within)\s+(?:about\s+)?{COUNT_ASCII}\s*{UNIT}\b|"
                           rf"\b{COUNT_ASCII}\s*{UNIT}\s+(?:after|from|post|before)\b|"
                           rf"\b{DAY_MONTH}\b|{DEID_DATE}|\b{ISO_DATE}\b|\b{TOMORROW}\b|"
-                          rf"\bnext\s+(?:week|month)\b", re.I)
+                          rf"\bnext\s+(?:week|month)\b|"
+                          # a date with its month's name or a clock time ("on April 8, 2024", "Thursday 24 April
+                          # 2025", "at 9:15 a.m."): as firm as "on 08/04" (the kind's table reads them as holds)
+                          rf"{NAMED_DATE}|{TIME_OF_DAY}", re.I)
 W_WEAK = 0.6
 # an appointment still to be booked by someone else ("PT office will call to schedule within 1 week", "you will be
 # sent an appointment"): it answers a when question only weakly, and gives no date of a booked event

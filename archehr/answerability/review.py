@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
-from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
+from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
+from archehr.answerability.when_answers import books_slot
 from archehr.data.note_split import SplitNote, note_case
 
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
@@ -41,12 +42,13 @@ EDGE = 1e-9  # a share read as a float sum (0.19999999) is not below a level it 
 # "why", was tried: it flagged many answerable questions whose cause is told in other words)
 FACT_KINDS = ("how_long", "when")
 ASK_CONCEPTS = 2  # the asking clauses of a long message read for the topic when they name this many concepts
-# a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3"
+# a date or an interval from now: "in 2 weeks", "3-4 weeks from now", "on [**2190-3-1**]", "Monday", "POD 3", and a
+# date with its month's name or a clock time ("on April 8, 2024", "Thursday 24 April 2025", "at 9:15 a.m.")
 WHEN_GIVEN = re.compile(
     rf"\b(?:in|within|at|after|by)\s+(?:about\s+|approximately\s+|~\s*)?{COUNT_ASCII}\s*{GIVEN_UNIT}\b|"
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
-    rf"\b(?:pod|hd)\s*#?\d+\b", re.I)
+    rf"\b(?:pod|hd)\s*#?\d+\b|{NAMED_DATE}|{TIME_OF_DAY}", re.I)
 _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
 DURATION_GIVEN = re.compile(
@@ -318,9 +320,11 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
             and not first_gives_fact(types.kind, best, question)):
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
-    # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given
+    # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given, unless
+    # the first line books a slot naming a little of the topic (`when_answers.books_slot`: the visit in other words)
     if (types.kind == "when" and types.best_firm < FACT_MIN - EDGE and question is not None
-            and asks_booked_event(question)):
+            and asks_booked_event(question)
+            and not (best is not None and best[1] >= FIRST_FACT_MIN and books_slot(best[0], question))):
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine
@@ -462,6 +466,8 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
         return False
     if types.kind in FACT_KINDS and topic >= HOLDS_MIN and _timed_permission(question, text):
         return True  # "when is she allowed to drive again": "Must not drive for 1 month"
+    if types.kind == "when" and topic >= FIRST_FACT_MIN and question is not None and books_slot(text, question):
+        return True  # "When is mum's next check with Dr Roy": "Review with Dr. Roy on 2026-03-02 at 10:40"
     return topic >= HOLDS_MIN and given(text) and not blank_date(text)
 
 

@@ -32,7 +32,16 @@ from archehr.answerability.asking import asking_part
 from archehr.answerability.counts import COUNT_ASCII, RANGE_ASCII, SPAN_UNIT
 from archehr.answerability.counts import NUMBER as _N
 from archehr.answerability.cues import VISIT, asks_booked_event, plain_question
-from archehr.answerability.dates import AM_PM, HOUR_MINUTE, ISO_DATE, MONTH_STEM, SLASH_DATE, WEEKDAY, WEEKDAY_SHORT
+from archehr.answerability.dates import (
+    AM_PM,
+    HOUR_MINUTE,
+    ISO_DATE,
+    MONTH_DAY,
+    MONTH_STEM,
+    SLASH_DATE,
+    WEEKDAY,
+    WEEKDAY_SHORT,
+)
 from archehr.answerability.features import Concept
 from archehr.answerability.spaces import fold
 from archehr.relevance.text import tokens
@@ -49,13 +58,17 @@ _MONTH = MONTH_STEM
 # dotted clock time, a log's entry stamp ("18.03.2026 10:20 Returned from ...") and a measurement ("FiO2 0.50")
 # read as a booked slot; leaving one writer out over the 57 writers, the wider forms changed no first line and only
 # added sentences that are no answer to 6 answers' citations
-_DATE = rf"(?:{SLASH_DATE}|{ISO_DATE}|\d{{1,2}}\s+{_MONTH}\w*(?:\s+\d{{4}})?)"
+# (a month's name before its day too, "April 8, 2024 at 9:15 a.m.", as US letters write a booked slot)
+_DATE = rf"(?:{SLASH_DATE}|{ISO_DATE}|\d{{1,2}}\s+{_MONTH}\w*(?:\s+\d{{4}})?|{MONTH_DAY})"
 _WEEKDAY = rf"(?:{WEEKDAY}|{WEEKDAY_SHORT})"
 _CLOCK = rf"(?:{HOUR_MINUTE}(?:\s*{AM_PM})?|\d{{1,2}}(?:\.\d{{2}})?\s*{AM_PM})"
 # a booked slot: a date or a weekday, then its clock time ("Tuesday 09/29/2026 at 8:00 AM", "on 20/07/2026 at
 # 10:15am"); not a range of opening hours ("Monday to Friday, 8am to 6pm")
 BOOKED_SLOT = _SLOT = re.compile(rf"(?<!to )(?<![-–] )\b(?:{_DATE}|{_WEEKDAY})\b(?!\s*(?:to|-|–)\s*{_WEEKDAY}\b)"
-                                 rf"[^.;]{{0,40}}?(?<!to )(?<![-–] )(?<![-–])\b{_CLOCK}(?!\s*(?:to|-|–)\s*\d)", re.I)
+                                 rf"[^.;]{{0,40}}?(?<!to )(?<![-–] )(?<![-–])(?<![:.])\b{_CLOCK}"
+                                 # (nor a range's first hour read without its "am", nor its last one's minutes:
+                                 # "8:30 am to 5:30 pm")
+                                 rf"(?!(?:\s*{AM_PM})?\s*(?:to|-|–)\s*\d)", re.I)
 # a date of something done: a verb of a step taken before the date ("inserted ... on 10/06/2026", "started
 # 21/10/2026"), a result dated ("MRI from 24/07/2026 shows"), a label of what was done ("Procedure: ...",
 # "Reaction on 10/08/2026:", "Admitted 02/03")
@@ -131,6 +144,14 @@ def asks_slot(question: str) -> bool:
 # surgery"
 _AT_PLACE = re.compile(r"\b(?:at|in|from) (?:the|our|my|his|her|their|your) (?:gp|gps|doctors?'?s?|surgery|clinic|"
                        r"practice|hospital|health cent(?:re|er))(?: surgery| practice| office)?\b", re.I)
+
+
+def books_slot(text: str, question: str) -> bool:
+    """A when question about what comes (not `asks_past`) whose line books a slot, a date or a weekday with its clock
+    time (`BOOKED_SLOT`: "on 2026-03-02 at 10:40", "Thursday 9 April at 2:15 pm"): the firmest when answer there is,
+    given even when the line names a quarter or less of the question's words (a patient's "rendez-vous" or "appt"
+    for the note's "review", the clinic's name left out)."""
+    return not asks_past(question) and bool(_SLOT.search(fold(text)))
 
 
 def asks_visit(question: str) -> bool:
