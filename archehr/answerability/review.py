@@ -19,7 +19,7 @@ import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
-from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID
+from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_LATER, RESULT_SAID
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
 
@@ -347,8 +347,9 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if awaited(best_text, question) and (types.kind == "test_result"
                                       or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
-    # ... or only planned: the best sentence books the test or plans it and says no result
-    if types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text):
+    # ... or only planned: the best sentence books or plans the test, saying no result, or leaves it to come
+    if types.kind == "test_result" and ((TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text))
+                                        or _result_later(best_text)):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     if types.kind == "when" and blank_date(best_text):
@@ -372,12 +373,18 @@ def _before_only(question: str, text: str) -> bool:
     return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
 
 
+def _result_later(text: str) -> bool:
+    """The line leaves a result to come (`test_words.RESULT_LATER`) and gives none in its other words."""
+    return bool(RESULT_LATER.search(text)) and not RESULT_GIVEN.search(RESULT_LATER.sub(" ", text))
+
+
 def _any_length(text: str) -> bool:
     """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
-    `course_link.COURSE_END`)."""
-    from archehr.answerability.course_link import COURSE_END
+    `course_link.COURSE_END`), once a dose's frequency and daily limit are read out (`course_link.rates_out`)."""
+    from archehr.answerability.course_link import COURSE_END, rates_out
     from archehr.answerability.holds import HOLDS
 
+    text = rates_out(text)  # a dose's frequency or daily limit is no length ("every 6 hours, max 4 in 24 hours")
     return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
 
 

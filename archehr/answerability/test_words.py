@@ -153,3 +153,14 @@ _GIVEN = (
 RESULT_GIVEN = re.compile(r"^(?!.*\bnot (?:obtained|done|performed|carried out)\b)"
                           r"(?!.*\b(?:if|unless|until|in case)\b[^.;]{0,40}\bshows?\b).*?" rf"(?:{_GIVEN})",
                           re.I | re.S)
+# a result still to come told otherwise than as awaited: a diagnosis left to a later report ("final diagnosis to
+# follow in an addendum"), a plan hanging on what a test will show ("sooner if the biopsy shows cancer", "depending
+# on the results"), a visit booked to go over results ("clinic on 3/6 to review the scan results")
+RESULT_LATER = re.compile(
+    r"\baddendum\b|\bdiagnosis\s+to\s+follow\b|"
+    r"\b(?:if|when|once|unless)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:biopsy|biopsies|results?|reports?|histology|"
+    r"pathology|scans?|cultures?|tests?)\s+(?:shows?|comes?\s+back|are\s+back|is\s+back|confirms?|finds?|"
+    r"(?:is|are)\s+(?:abnormal|positive))\b|"
+    r"\bdepending\s+on\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:results?|findings|reports?)\b|"
+    r"\bto\s+(?:review|discuss|go\s+(?:over|through)|explain)\s+(?:the\s+|your\s+|his\s+|her\s+|their\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:results?|reports?|findings|histology|pathology)\b", re.I)
