@@ -19,7 +19,7 @@ import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, TOMORROW, WEEKDAY
-from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_LATER, RESULT_SAID
+from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.data.note_split import SplitNote, note_case
 
@@ -347,9 +347,11 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if awaited(best_text, question) and (types.kind == "test_result"
                                       or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
-    # ... or only planned: the best sentence books or plans the test, saying no result, or leaves it to come
-    if types.kind == "test_result" and ((TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text))
-                                        or _result_later(best_text)):
+    # ... or only planned: the best sentence books or plans the test, saying no result; or, to a result question or
+    # one of no kind read ("is it a melanoma or not"), leaves the result to come (`test_words.result_later`)
+    if types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text):
+        return True
+    if types.kind in ("test_result", "other") and result_later(best_text):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     if types.kind == "when" and blank_date(best_text):
@@ -371,11 +373,6 @@ def _before_only(question: str, text: str) -> bool:
     if not _AFTER.search(question) or _BEFORE.search(question) or not _LENGTH_BEFORE.search(text):
         return False
     return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", " ".join(text.split())))
-
-
-def _result_later(text: str) -> bool:
-    """The line leaves a result to come (`test_words.RESULT_LATER`) and gives none in its other words."""
-    return bool(RESULT_LATER.search(text)) and not RESULT_GIVEN.search(RESULT_LATER.sub(" ", text))
 
 
 def _any_length(text: str) -> bool:

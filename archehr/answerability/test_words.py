@@ -7,7 +7,9 @@ books it or awaits it. These patterns tell the two apart, in several strengths:
   `firm_answers`), `RESULT_SAID` and `RESULT_GIVEN` (`archehr.ask`'s review rules), `RESULT_WORDS` (a
   sentence's role, `roles`), `VERDICT` (a value's flag, range or verdict word);
 - a test not (yet) done: `PENDING` (a result awaited), `PLANNED` (repeated, scheduled, booked), `REQUESTED` (asked
-  for, with `TEST_NAMED` naming a test), `TEST_AGAIN` (an instruction to test again), `NOT_DONE`.
+  for, with `TEST_NAMED` naming a test), `TEST_AGAIN` (an instruction to test again), `NOT_DONE`;
+- a result still to come told otherwise: `RESULT_LATER` (a diagnosis left to an addendum, a plan hanging on what a
+  test will show, a visit to go over results), read by `result_later`.
 """
 
 from __future__ import annotations
@@ -164,3 +166,9 @@ RESULT_LATER = re.compile(
     r"\bdepending\s+on\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:results?|findings|reports?)\b|"
     r"\bto\s+(?:review|discuss|go\s+(?:over|through)|explain)\s+(?:the\s+|your\s+|his\s+|her\s+|their\s+)?"
     r"(?:[\w-]+\s+){0,3}?(?:results?|reports?|findings|histology|pathology)\b", re.I)
+
+
+def result_later(text: str) -> bool:
+    """The line leaves a result to come (`RESULT_LATER`) and gives none in its other words (`RESULT_GIVEN`)."""
+    plain = " ".join(text.split())
+    return bool(RESULT_LATER.search(plain)) and not RESULT_GIVEN.search(RESULT_LATER.sub(" ", plain))
