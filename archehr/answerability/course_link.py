@@ -100,3 +100,25 @@ def course_strength(texts: Sequence[str], holds: np.ndarray, topic: np.ndarray, 
                      for c in _BOUNDARY.split(plain) if c and c.strip())
         out[i] = 1.0 if linked else W_WEAK
     return out
+
+
+# a dose's frequency or a day's limit: "every 6 hours", "every 4 to 6 hours", "4-hourly", "q6h", "maximum 4 doses in
+# 24 hours", "no more than 8 tablets a day", "in any 24 hours": how often a medicine is taken, never for how long
+_HOURS = r"(?:hours?|hrs?|h)"
+DOSE_RATE = re.compile(
+    rf"\b(?:every|each|q)\s*(?:{COUNT}\s*)?{_HOURS}\b|\b{COUNT}\s*-?\s*hourly\b|"
+    r"\b(?:max(?:imum)?\.?|no\s+more\s+than|not\s+more\s+than|up\s+to|at\s+most)\s*(?:of\s+)?"
+    r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|ten|twelve)\s*"
+    r"(?:doses?|tablets?|tabs?|capsules?|caps|sprays?|puffs?|times|g|grams?|mg)?\s*"
+    rf"(?:in|per|a|an|each|every)\s+(?:any\s+)?(?:24\s*-?\s*{_HOURS}|day)\b|"
+    rf"\b(?:in|per)\s+(?:any\s+)?24\s*-?\s*{_HOURS}\b", re.I)
+# a schedule told by its steps ("Week 1: ...", "Day 3 -"): its steps give a course, whatever each step's rate
+_SCHEDULE_STEP = re.compile(r"\b(?:week|wk|day)\s*\d+\s*[:-]", re.I)
+
+
+def rates_out(text: str) -> str:
+    """The line with its doses' frequencies and daily limits read out (`DOSE_RATE`), unless it is a schedule's step
+    (`_SCHEDULE_STEP`): what is left holds a course's length only if the line gives one ("every 6 hours when
+    needed, maximum 4 doses in 24 hours" holds none)."""
+    plain = fold(text)
+    return plain if _SCHEDULE_STEP.search(plain) else DOSE_RATE.sub(" ", plain)

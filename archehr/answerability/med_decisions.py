@@ -94,10 +94,24 @@ def med_rank(texts: Sequence[str], topic: np.ndarray, score: np.ndarray, current
     return out
 
 
+# a decision passed on to someone else: a request or a referral ("replacement requested from GP", "Refer to
+# dermatology"), and the thing requested, the word before "requested" ("prescription requested": no action taken)
+_REQUEST = re.compile(r"\b(?:request(?:ed|s)?|refer(?:red|ral|rals|ring)?)\b", re.I)
+_REQUESTED = re.compile(r"\b[\w-]+\s+request(?:ed)?\b", re.I)
+
+
+def requested_only(text: str) -> bool:
+    """The line asks someone else for a decision (`_REQUEST`) and takes none on a medicine itself (`DECISION` outside
+    what is requested): "Repeat prescription requested from the GP" decides nothing on what is in it."""
+    plain = fold(text)
+    return bool(_REQUEST.search(plain)) and not DECISION.search(_REQUESTED.sub(" ", plain))
+
+
 def undecided(texts: Sequence[str], roles: Sequence[str], i: int) -> bool:
-    """The line `i` decides nothing on a medicine: it records a dose taken (`dose_taken`), or it is the story
-    before the visit (history, the patient's words) and holds no action (`DECISION`: "takes cetirizine 10 mg daily
-    for seasonal allergies", not "Takes aspirin 75 mg daily - continue")."""
-    if dose_taken(texts[i]):
+    """The line `i` decides nothing on a medicine: it records a dose taken (`dose_taken`), passes the decision on
+    in a request or a referral (`requested_only`), or it is the story before the visit (history, the patient's
+    words) and holds no action (`DECISION`: "takes cetirizine 10 mg daily for seasonal allergies", not "Takes
+    aspirin 75 mg daily - continue")."""
+    if dose_taken(texts[i]) or requested_only(texts[i]):
         return True
     return roles[i] in ("history", "patient", "complaint", "question", "title") and not DECISION.search(texts[i])

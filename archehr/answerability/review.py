@@ -6,8 +6,7 @@ from the note: a medicine or activity the note never names, a result still await
 about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
 rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
 fact is not known yet (`fact_undetermined`). `shown_confidence` caps the confidence of a flagged answer.
-`archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives.
-"""
+`archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ import numpy as np
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.spaces import fold
-from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID
+from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.answerability.when_answers import books_slot
 from archehr.data.note_split import SplitNote, note_case
@@ -72,8 +71,7 @@ _ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|tim
                         r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
 
 
-# a when question a length answers as well as a date: asked "till when" ("Till when do I hold it?": "hold for 2
-# weeks") or asking how long or how many days within a when question ("when can I stop, how many weeks?")
+# a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
     r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b", re.I)
 
@@ -352,8 +350,10 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if awaited(best_text, question) and (types.kind == "test_result"
                                       or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
-    # ... or only planned: the best sentence books the test or plans it and says no result
-    if types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text):
+    # ... or only planned: the best sentence books or plans the test, saying no result; or, to a result question or
+    # one of no kind read ("is it a melanoma or not"), leaves the result to come (`test_words.result_later`)
+    if ((types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text))
+            or (types.kind in ("test_result", "other") and result_later(best_text))):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
     if types.kind == "when" and blank_date(best_text):
@@ -379,10 +379,11 @@ def _before_only(question: str, text: str) -> bool:
 
 def _any_length(text: str) -> bool:
     """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
-    `course_link.COURSE_END`)."""
-    from archehr.answerability.course_link import COURSE_END
+    `course_link.COURSE_END`), once a dose's frequency and daily limit are read out (`course_link.rates_out`)."""
+    from archehr.answerability.course_link import COURSE_END, rates_out
     from archehr.answerability.holds import HOLDS
 
+    text = rates_out(text)
     return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
 
 

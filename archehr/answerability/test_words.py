@@ -7,7 +7,9 @@ books it or awaits it. These patterns tell the two apart, in several strengths:
   `firm_answers`), `RESULT_SAID` and `RESULT_GIVEN` (`archehr.ask`'s review rules), `RESULT_WORDS` (a
   sentence's role, `roles`), `VERDICT` (a value's flag, range or verdict word);
 - a test not (yet) done: `PENDING` (a result awaited), `PLANNED` (repeated, scheduled, booked), `REQUESTED` (asked
-  for, with `TEST_NAMED` naming a test), `TEST_AGAIN` (an instruction to test again), `NOT_DONE`.
+  for, with `TEST_NAMED` naming a test), `TEST_AGAIN` (an instruction to test again), `NOT_DONE`;
+- a result still to come told otherwise: `RESULT_LATER` (a diagnosis left to an addendum, a plan hanging on what a
+  test will show, a visit to go over results), read by `result_later`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.dates import AM_PM
+from archehr.answerability.spaces import fold
 
 # a result not back yet: "pending", "awaited", "to follow", "results not back yet", a sample sent to the lab,
 # "will call you if ..." (`archehr answer` flags a result question answered by one; a sentence of one does not
@@ -153,3 +156,20 @@ _GIVEN = (
 RESULT_GIVEN = re.compile(r"^(?!.*\bnot (?:obtained|done|performed|carried out)\b)"
                           r"(?!.*\b(?:if|unless|until|in case)\b[^.;]{0,40}\bshows?\b).*?" rf"(?:{_GIVEN})",
                           re.I | re.S)
+# a result still to come told otherwise than as awaited: a diagnosis left to a later report ("final diagnosis to
+# follow in an addendum"), a plan hanging on what a test will show ("sooner if the biopsy shows cancer", "depending
+# on the results"), a visit booked to go over results ("clinic on 3/6 to review the scan results")
+RESULT_LATER = re.compile(
+    r"\baddendum\b|\bdiagnosis\s+to\s+follow\b|"
+    r"\b(?:if|when|once|unless)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:biopsy|biopsies|results?|reports?|histology|"
+    r"pathology|scans?|cultures?|tests?)\s+(?:shows?|comes?\s+back|are\s+back|is\s+back|confirms?|finds?|"
+    r"(?:is|are)\s+(?:abnormal|positive))\b|"
+    r"\bdepending\s+on\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:results?|findings|reports?)\b|"
+    r"\bto\s+(?:review|discuss|go\s+(?:over|through)|explain)\s+(?:the\s+|your\s+|his\s+|her\s+|their\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:results?|reports?|findings|histology|pathology)\b", re.I)
+
+
+def result_later(text: str) -> bool:
+    """The line leaves a result to come (`RESULT_LATER`) and gives none in its other words (`RESULT_GIVEN`)."""
+    plain = fold(text)
+    return bool(RESULT_LATER.search(plain)) and not RESULT_GIVEN.search(RESULT_LATER.sub(" ", plain))
