@@ -318,8 +318,8 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
             and not first_gives_fact(types.kind, best, question)):
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
-    # gives a date, an interval to come or a booked slot (only "once healed", "will be offered"): not given, unless
-    # the first line books a slot naming a little of the topic (`when_answers.books_slot`: the visit in other words)
+    # gives a date, an interval to come or a booked slot (only "once healed"): not given, unless the first line books
+    # a slot naming a little of the topic (`when_answers.books_slot`: the visit asked for in other words)
     if (types.kind == "when" and types.best_firm < FACT_MIN - EDGE and question is not None
             and asks_booked_event(question)
             and not (best is not None and best[1] >= FIRST_FACT_MIN and books_slot(best[0], question))):
@@ -383,8 +383,7 @@ def _any_length(text: str) -> bool:
     from archehr.answerability.course_link import COURSE_END, rates_out
     from archehr.answerability.holds import HOLDS
 
-    text = rates_out(text)
-    return bool(HOLDS["how_long"].search(text) or DURATION_GIVEN.search(text) or COURSE_END.search(text))
+    return any(p.search(rates_out(text)) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None, question: str | None = None) -> bool:
