@@ -69,8 +69,6 @@ _TITRATION_STEP = re.compile(
 _ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|times|small|smaller|little|starting|"
                         r"high|higher|big|bigger|low|lower|extra|double)\b|\b(?:go|goes|going|drop|drops|step|steps|"
                         r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
-
-
 # a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
     r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b", re.I)
@@ -383,7 +381,8 @@ def _any_length(text: str) -> bool:
     from archehr.answerability.course_link import COURSE_END, rates_out
     from archehr.answerability.holds import HOLDS
 
-    return any(p.search(rates_out(text)) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END))
+    plain = rates_out(text)  # (read out once, for the three forms)
+    return any(p.search(plain) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None, question: str | None = None) -> bool:
