@@ -55,6 +55,12 @@ def test_a_table_row_is_one_clause() -> None:
     assert _strength("Zoxamab | 1 g | four times a day | NEW - continue for 7 more days") == 1.0
 
 
+def test_a_titles_full_stop_ends_no_clause() -> None:
+    # the medicine, the clinician and the course said in one clause; a sentence's own full stop still parts them
+    assert _strength("Zoxamab per Dr. Shah: continue for 5 more days.") == 1.0
+    assert _strength("Zoxamab was reviewed. Continue the cream for 5 more days.") == W_WEAK
+
+
 def test_the_question_asking_for_a_wait_or_a_step_keeps_it() -> None:
     text = "Take zoxamab at least 4 hours apart from the calcium tablets."
     assert _strength(text, "how long after the zoxamab do i wait before the calcium") == 1.0

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from archehr.answerability.clause_marks import CLAUSE_STOP
 from archehr.answerability.course_link import COURSE_END, course_out
 from archehr.answerability.date_unset import FIRM, UNSET, unstamped
 from archehr.answerability.firm_answers import result_strength
@@ -42,8 +43,7 @@ LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the
 # where one clause ends and another begins: a semicolon, "then", "but", a full stop inside a line, a blank line, a
 # table's cell, or a comma before "and"/"with" (a second thing of a list with its own fact)
 # (not the full stop of a title: "with Dr. Lee" is one clause, the clinician and the date said with them)
-_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|"
-                       r"(?<!\bdr)(?<!\bmr)(?<!\bms)(?<!\bmrs)(?<!\bprof)(?<!\bdrs)\.\s+|\bbut\b|\n\s*\n|"
+_BOUNDARY = re.compile(r";|\s\|\s|,?\s*\bthen\b|,?\s*\bfollowed by\b|" + CLAUSE_STOP + r"|\bbut\b|\n\s*\n|"
                        r",\s+(?:and|with|plus|or)\b", re.I)
 # a repeat or a trend asked ("did they redo the crp", "is it going down", "the second test", "better than last time")
 _TREND_Q = re.compile(r"\b(?:redo|redone|re-?did|again|repeat\w*|recheck\w*|re-?test\w*|second|latest|going|coming|"

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from archehr.answerability.clause_marks import CLAUSE_STOP
 from archehr.answerability.counts import COUNT, NUMBER, SPACING_UNIT, UNIT
 from archehr.answerability.dates import WEEKDAY
 from archehr.answerability.firm_answers import W_WEAK
@@ -64,8 +65,9 @@ _CONDITION = re.compile(r"\b(?:while (?:(?:she|he|you|they|i|we) (?:is|are|am|re
                         r"(?:on|taking|using|receiving|in)|as long as\b[^,;.]{0,25}?\b(?:on|taking|using)|"
                         r"between (?:it|them|this) and|apart from)\b[^,;.()]*", re.I)
 # where one clause ends and another begins
-# (not a table's cell, a label's colon or a dash: "Flucloxacillin | 1 g | ... | NEW - continue for 7 more days")
-_BOUNDARY = re.compile(r";|,?\s*\bthen\b|,?\s*\bfollowed by\b|\.\s+|\bbut\b|\n\s*\n", re.I)
+# (not a table's cell, a label's colon or a dash: "Flucloxacillin | 1 g | ... | NEW - continue for 7 more days";
+# nor a title's full stop: "amoxicillin per Dr. Shah: continue for 5 more days")
+_BOUNDARY = re.compile(r";|,?\s*\bthen\b|,?\s*\bfollowed by\b|" + CLAUSE_STOP + r"|\bbut\b|\n\s*\n", re.I)
 LINK_SHARE = 0.5  # a clause naming this share of what the sentence names of the topic names the asked thing
 
 
