@@ -140,7 +140,9 @@ def _comment_paragraph(name: str, rest: str) -> bool:
 
 
 # a callout's label, which names no field and holds no value: it flags the sentences after it
-_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention)$", re.IGNORECASE)
+# (advice given as such heads its sentences too: "Advice given: Keep the wound dry. Avoid ...", "Safety advice: ...")
+_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention"
+                           r"|(?:[A-Za-z]+ )?advice(?: (?:given|provided|discussed))?)$", re.IGNORECASE)
 
 
 def _callout(name: str, rest: str) -> bool:
@@ -218,7 +220,9 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
             return [None]
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
     if soap:
-        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
+        # (a callout's label heads its sentences in a SOAP note too: "Advice given: No driving ... . No baths ...")
+        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())
+                                or _CALLOUT_NAME.match(line[:end - 1].strip())) else None
                 for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
     capitals = _capital_sections(lines)
     if capitals is not None:
