@@ -25,7 +25,11 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # (a nurse's or other clinician's role before the initial too, as a log's entries name their writer: "09:12 RN A." +
 # "Lyle: Pt called ...", "Phone call, RN M." + "O'Brien - Wife rang", "Sister J." + "Hale")
 _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|MRS|RN|RGN|RMN|LPN|LVN|NP|ANP"
-                      r"|APRN|CNS|CNM|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
+                      r"|APRN|CNS|CNM|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio"
+                      # (any clinician's role named before the initial: "Dietitian H." + "Okafor informed ...")
+                      r"|[Dd]ieti[tc]ian|[Pp]harmacist|[Pp]hysiotherapist|[Tt]herapist|[Pp]sychologist|[Pp]odiatrist"
+                      r"|[Rr]egistrar|[Cc]onsultant|[Ss]urgeon|[Cc]ounsell?or|[Oo]ptometrist|[Ss]ocial worker|GP)"
+                      r"(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 # an entry's writer named after its time or date, an initial and a surname before a comma, a colon, a dash or a
 # bracket ("04/18/2025 11:52 N." + "Greer, PA-C: Wound check done"): a letter after a time ends no sentence there
