@@ -107,8 +107,11 @@ def section_label(line: str, sbar: bool = False) -> int | None:
         name = "History"
     # (a label in lower case before a long sentence of prose in lower case heads it, named section or not, as a
     # dictation typed up unedited writes them: "return precautions: come back for numbness, toes turning pale ...")
+    # (its first sentence ends at a full stop before lower case too: "bloods today: hb 7.8, platelets 298, ferritin
+    # not back yet. urine clear." is a field of results and one short sentence after it)
+    said = re.split(r"(?<=[a-z0-9][.!?])\s+(?=[a-z])", first, maxsplit=1)[0]
     lower_prose = name is not None and re.match(r"[a-z]", rest) is not None and name == name.lower() \
-        and len(first.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split())
+        and len(said.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(said)) * 3 >= len(said.split())
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
         return label.end() if lower_prose or (" " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4) \
             else None
