@@ -80,6 +80,13 @@ _VERDICT_FIELD = re.compile(r"^(?:Uneventful|Uncomplicated|Unremarkable|Straight
                             r"(?![^.!?]*\b(?:is|are|was|were|has|have|had)\b)")
 
 
+# the names of a narrative section that tells what happened ("HOSPITAL COURSE", "HISTORY"), not a plan's or an
+# activity's, whose short sentences are values ("ACTIVITY: As tolerated. No lifting.")
+_COURSE_NAME = re.compile(r"^(?:(?:Brief |ED |Emergency department |Post-?op(?:erative)? )?(?:hospital )?course"
+                          r"|HPI|HPC|History(?: of (?:the )?present(?:ing)? (?:illness|complaint))?|Interval history)$",
+                          re.IGNORECASE)
+
+
 def section_label(line: str, sbar: bool = False) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
@@ -101,7 +108,14 @@ def section_label(line: str, sbar: bool = False) -> int | None:
         name = label.group(1).strip()
     rest = line[label.end():].strip()
     first = _SENTENCE_END.split(rest, maxsplit=1)[0]
-    if has_column_gap(rest) or _VERDICT_FIELD.match(first):
+    if has_column_gap(rest):
+        return None
+    # (a narrative section's name in capitals heads its sentences, two or more, however short the first, as a heading
+    # alone on its line would: "HOSPITAL COURSE: Uncomplicated surgery. Discharged home on day 1.")
+    if name is not None and name.isupper() and _COURSE_NAME.match(name) and re.match(r"[A-Z]", rest) \
+            and len(_SENTENCE_END.split(rest)) >= 2:
+        return label.end()
+    if _VERDICT_FIELD.match(first):
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
