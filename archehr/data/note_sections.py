@@ -165,7 +165,8 @@ _CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|
 def _callout(name: str, rest: str) -> bool:
     """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
     must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
-    return bool(_CALLOUT_NAME.match(name)) and len(_SENTENCE_END.split(rest)) >= 2 \
+    # (a label in lower case is a data dump's key, its value one field: "advice: Drink fluids. Finish the course.")
+    return bool(_CALLOUT_NAME.match(name)) and name[:1].isupper() and len(_SENTENCE_END.split(rest)) >= 2 \
         and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
