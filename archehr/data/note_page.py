@@ -102,4 +102,30 @@ def running_lines(note: str) -> frozenset[str]:
     above = {lines[i - 1] for i in range(1, len(lines))
              if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
              and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
-    return frozenset(body for body, n in seen.items() if n >= 2) | above
+    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines)
+
+
+# a later page's mark: "Page 2 of 2", "Page 3 of 4"
+_LATER_PAGE = re.compile(r"\bpage\s+(?:[2-9]|\d{2,})\s*" + _OF + r"\s*\d+\b", re.IGNORECASE)
+
+
+def _carried_header(lines: list[str]) -> set[str]:
+    """A later page's header line that carries the patient on from the first page, laid out in columns under the
+    page's mark ("Clinic Name      Page 2 of 2" over "SMITH, Ann Jane   MRN-5501   Seen: 01/02/2025"): its first
+    column names someone the note named before inside a field ("Patient: SMITH, Ann Jane"), so the line is the
+    page's header, one unit, as a header line printed on each page is."""
+    found = set()
+    for i in range(1, len(lines)):
+        cells = [c.strip() for c in _FURNITURE_GAP.split(lines[i]) if c.strip()]
+        if len(cells) < 2 or not _LATER_PAGE.search(lines[i - 1]) or not is_page_furniture(lines[i - 1]):
+            continue
+        # (the first column a name in words, found in a line of an earlier page: "NDEGWA, Samuel" in "Patient
+        # Name: NDEGWA, Samuel")
+        # (a line that repeats page 1's row of fields, the name first there too, is those fields again, cut as they
+        # were: "SMITH, ANN    MRN: 5501" under "SMITH, ANN    MRN: 5501    DOB: 01/02/1950")
+        earlier = lines[:i - 1]
+        if re.search(r"[A-Za-z]{3}.*[, ].*[A-Za-z]{3}", cells[0]) and not re.search(r"[:.!?]", cells[0]) \
+                and any(cells[0] in line for line in earlier) \
+                and not any(line.startswith(cells[0]) for line in earlier):
+            found.add(lines[i])
+    return found

@@ -104,6 +104,19 @@ def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:
         and "," not in first
 
 
+# a cell that gives a way to reach the clinic: a phone or fax number, labelled or bare, an e-mail or a web address
+# ("Tel: 020 555 0142", "Fax 555-0188", "(555) 013-6650", "clinic@example.org", "www.example.org")
+_CONTACT = re.compile(r"^(?:(?:Tel(?:ephone)?|Ph(?:one)?|Fax|Mob(?:ile)?|Helpline|E-?mail|Web)\.?:? ?)?"
+                      r"(?:\+?\(?\d[\d ()-]{5,}\d(?: ext\.? ?\d+)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+                      r"|(?:https?://|www\.)\S+)$", re.IGNORECASE)
+
+
+def _contacts(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Is a pipe line a letterhead's ways to reach the clinic alone ("Tel: 020 555 0142 | clinic@example.org")? Each
+    is a unit, as a letterhead's lines are; beside the clinic's name the line is its title ("Clinic | 555-0100")."""
+    return all(_CONTACT.match(c) for c in _cells(line, gaps))
+
+
 def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
     """Is a pipe line measurements alone, each a name and its value ("Weight 27.4 kg (25th centile) | Height 134 cm |
     Pulse 92")? Each is a unit, as the writer brief keeps measurements parted by pipes; a label before them stays with
@@ -164,7 +177,7 @@ def pipe_cells(line: str) -> list[tuple[int, int]]:
     if piped and (label_gap := _labelled_results(line, gaps)):
         gaps.insert(0, label_gap)
     elif piped and (not _holds_field(line, gaps) or _titled(line, gaps)) and not _measurements(line, gaps) \
-            and not _each_labelled(line, gaps):
+            and not _each_labelled(line, gaps) and not _contacts(line, gaps):
         return []  # a title line set apart by pipes is one unit
     # (one lone full stop before a one-word result is a dot leader: "Pregnancy test (urine) . Negative")
     if len(gaps) == 1 and line[gaps[0][0]:gaps[0][1]].strip() == "." \

@@ -80,6 +80,13 @@ _VERDICT_FIELD = re.compile(r"^(?:Uneventful|Uncomplicated|Unremarkable|Straight
                             r"(?![^.!?]*\b(?:is|are|was|were|has|have|had)\b)")
 
 
+# the names of a narrative section that tells what happened ("HOSPITAL COURSE", "HISTORY"), not a plan's or an
+# activity's, whose short sentences are values ("ACTIVITY: As tolerated. No lifting.")
+_COURSE_NAME = re.compile(r"^(?:(?:Brief |ED |Emergency department |Post-?op(?:erative)? )?(?:hospital )?course"
+                          r"|HPI|HPC|History(?: of (?:the )?present(?:ing)? (?:illness|complaint))?|Interval history)$",
+                          re.IGNORECASE)
+
+
 def section_label(line: str, sbar: bool = False) -> int | None:
     """The end of a section label that heads prose on its own line ("HPI: 45 yo M presented with chest pain",
     "# Delirium: Resolved by 03/15, likely related to infection."): the label is a unit of its own and the
@@ -101,14 +108,24 @@ def section_label(line: str, sbar: bool = False) -> int | None:
         name = label.group(1).strip()
     rest = line[label.end():].strip()
     first = _SENTENCE_END.split(rest, maxsplit=1)[0]
-    if has_column_gap(rest) or _VERDICT_FIELD.match(first):
+    if has_column_gap(rest):
+        return None
+    # (a narrative section's name in capitals heads its sentences, two or more, however short the first, as a heading
+    # alone on its line would: "HOSPITAL COURSE: Uncomplicated surgery. Discharged home on day 1.")
+    if name is not None and name.isupper() and _COURSE_NAME.match(name) and re.match(r"[A-Z]", rest) \
+            and len(_SENTENCE_END.split(rest)) >= 2:
+        return label.end()
+    if _VERDICT_FIELD.match(first):
         return None
     if sbar and name is not None and name.lower() in ("background", "recommendation", "recommendations"):
         name = "History"
     # (a label in lower case before a long sentence of prose in lower case heads it, named section or not, as a
     # dictation typed up unedited writes them: "return precautions: come back for numbness, toes turning pale ...")
+    # (its first sentence ends at a full stop before lower case too: "bloods today: hb 7.8, platelets 298, ferritin
+    # not back yet. urine clear." is a field of results and one short sentence after it)
+    said = re.split(r"(?<=[a-z0-9][.!?])\s+(?=[a-z])", first, maxsplit=1)[0]
     lower_prose = name is not None and re.match(r"[a-z]", rest) is not None and name == name.lower() \
-        and len(first.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split())
+        and len(said.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(said)) * 3 >= len(said.split())
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
         return label.end() if lower_prose or (" " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4) \
             else None
@@ -140,13 +157,16 @@ def _comment_paragraph(name: str, rest: str) -> bool:
 
 
 # a callout's label, which names no field and holds no value: it flags the sentences after it
-_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention)$", re.IGNORECASE)
+# (advice given as such heads its sentences too: "Advice given: Keep the wound dry. Avoid ...", "Safety advice: ...")
+_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention"
+                           r"|(?:[A-Za-z]+ )?advice(?: (?:given|provided|discussed))?)$", re.IGNORECASE)
 
 
 def _callout(name: str, rest: str) -> bool:
     """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
     must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
-    return bool(_CALLOUT_NAME.match(name)) and len(_SENTENCE_END.split(rest)) >= 2 \
+    # (a label in lower case is a data dump's key, its value one field: "advice: Drink fluids. Finish the course.")
+    return bool(_CALLOUT_NAME.match(name)) and name[:1].isupper() and len(_SENTENCE_END.split(rest)) >= 2 \
         and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
@@ -218,7 +238,9 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
             return [None]
         return [paragraph_label(line) or section_label(line, sbar) for line in lines]
     if soap:
-        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())) else None
+        # (a callout's label heads its sentences in a SOAP note too: "Advice given: No driving ... . No baths ...")
+        return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())
+                                or _CALLOUT_NAME.match(line[:end - 1].strip())) else None
                 for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
     capitals = _capital_sections(lines)
     if capitals is not None:

@@ -15,6 +15,8 @@ from archehr.data.note_wrap import ABBREV
 
 _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-z]\)"
                           r"|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]|" + WORD_NUMBER + r"[.)])$")
+# a label said in a dictation, a comma after it, then its list's first number: "plan, one."
+_SAID_LABEL = re.compile(r"([a-z]+(?: [a-z]+)?,)[ \t]+((?:one|1)\.)[ \t]*$")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 # (a place's abbreviations too: "Co. Westmeath", "Mt. Hope", "Ft. Collins")
 _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft|Pharm)\.$")
@@ -25,7 +27,11 @@ _TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MR
 # (a nurse's or other clinician's role before the initial too, as a log's entries name their writer: "09:12 RN A." +
 # "Lyle: Pt called ...", "Phone call, RN M." + "O'Brien - Wife rang", "Sister J." + "Hale")
 _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|MRS|RN|RGN|RMN|LPN|LVN|NP|ANP"
-                      r"|APRN|CNS|CNM|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio)(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
+                      r"|APRN|CNS|CNM|PA|PA-C|HCA|[Nn]urse|Sister|Matron|[Mm]idwife|Physio"
+                      # (any clinician's role named before the initial: "Dietitian H." + "Okafor informed ...")
+                      r"|[Dd]ieti[tc]ian|[Pp]harmacist|[Pp]hysiotherapist|[Tt]herapist|[Pp]sychologist|[Pp]odiatrist"
+                      r"|[Rr]egistrar|[Cc]onsultant|[Ss]urgeon|[Cc]ounsell?or|[Oo]ptometrist|[Ss]ocial worker|GP)"
+                      r"(?:\.|(?=\s))|[:;,(]|\s[-/&]\s|^"
                       r"|(?:^|\s)[A-Z]\.)\s*[A-Z]\.$")
 # an entry's writer named after its time or date, an initial and a surname before a comma, a colon, a dash or a
 # bracket ("04/18/2025 11:52 N." + "Greer, PA-C: Wound check done"): a letter after a time ends no sentence there
@@ -219,6 +225,13 @@ def lower_case_cuts(spans: list[tuple[int, int]], text: str, unit_start: int) ->
         for m in _lower_case_ends(text, s, e):
             # (a list's number word inside the span stays with its item: "plan. one. stop x. two. start y")
             if _MARKER_ONLY.match(text[s:m.start()].strip()):
+                continue
+            # (a dictated label said with a comma before the first item's number, a "two." after it: "plan, one." +
+            # "folic acid ...": the label is a unit, the number opens its item)
+            said = _SAID_LABEL.match(text, s, m.start())
+            if said and re.search(r"\b(?:two|2)\.\s", text[m.end():spans[-1][1]]):
+                out.append((s, said.end(1)))
+                s = said.start(2)
                 continue
             out.append((s, m.start()))
             s = m.end()
