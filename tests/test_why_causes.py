@@ -219,3 +219,30 @@ def test_rows_under_a_findings_heading_are_what_was_found() -> None:
     listed = ["Procedure: Laparoscopic cholecystectomy", "Drains:", "- One drain left in the gallbladder bed",
               "- Removed on day 1"]
     assert says_no_cause(2, listed, none, "why the drain")
+
+
+def test_a_finding_then_its_step_an_event_followed_and_a_broken_rule_are_causes() -> None:
+    # a finding and the step it brings, in one sentence
+    assert has_cause("Ferritin is in the deficient range; an iron infusion will be arranged next month.")
+    assert has_cause("Calcium raised, a parathyroid hormone level has been requested.")
+    # a state or a step after an event, mid-line
+    assert has_cause("On warfarin for life following a clot in the lung.")
+    assert has_cause("Walking with a frame following his fall at home.")
+    # what happens when a rule is broken
+    assert has_cause("Keep the boot on at all times; if it comes off, the tendon repair could fail.")
+    # not a list's "the following", a meeting followed, an instruction after "if"
+    assert not has_cause("Please bring the following to your appointment.")
+    assert not has_cause("Seen following the review with the surgeons.")
+    assert not has_cause("If the wound oozes, call the ward.")
+    assert not has_cause("Ferritin 12 ug/L.")
+
+
+def test_a_step_told_done_then_its_firm_cause_is_given_at_a_tenth_of_the_topic() -> None:
+    from archehr.answerability.why_causes import cause_given
+
+    # the note names the step in its own words ("sleeping tablet" asked, the drug's name in the note)
+    assert cause_given("His nightly temazepam was stopped because it raises the risk of falls.", 0.12)
+    assert cause_given("She was kept nil by mouth for two days to allow the bowel to rest.", 0.12)
+    # a cause with no step told done names too little of the topic
+    assert not cause_given("To soothe the catheter; stop when it comes out.", 0.12)
+    assert not cause_given("His nightly temazepam was stopped because it raises the risk of falls.", 0.05)

@@ -22,6 +22,7 @@ from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.answerability.when_answers import books_slot
+from archehr.answerability.why_causes import cause_given  # (kept importable from here)
 from archehr.data.note_split import SplitNote, note_case
 
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
@@ -468,23 +469,6 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     if types.kind == "when" and topic >= FIRST_FACT_MIN and question is not None and books_slot(text, question):
         return True  # "When is mum's next check with Dr Roy": "Review with Dr. Roy on 2026-03-02 at 10:40"
     return topic >= HOLDS_MIN and given(text) and not blank_date(text)
-
-
-def cause_given(text: str, topic: float) -> bool:
-    """A why answer's first line (`text`, naming `topic` of the question's topic) says a cause: outright ("... to
-    prevent another attack", "Start colecalciferol for low vitamin D", "caused by ...", the firm why form of
-    `firm_answers.cause_strength`) and names at least `HOLDS_MIN` of the topic, or in a softer form ("..., so we'll
-    start your hep B vaccine", "... as his doses are still being adjusted") and names at least `TOPIC_NAMED` of it.
-    Such a line is not flagged only because its confidence is middling. (A softer form naming a quarter to half of the
-    topic is not read: among the 49 writers' why questions, scored in-sample, it would clear one unanswerable first
-    line for three answerable ones.)"""
-    from archehr.answerability.firm_answers import W_SOFT, cause_strength
-    from archehr.answerability.holds import HOLDS
-    from archehr.answerability.why_causes import cause_read
-
-    # (what only looks like a cause read out: "which is expected to improve", "as long as")
-    strength = float(cause_strength([cause_read(text)], HOLDS["why"])[0])
-    return (strength >= 1.0 and topic >= HOLDS_MIN) or (strength >= W_SOFT and topic >= TOPIC_NAMED)
 
 
 def names_asked(types: Any) -> bool:
