@@ -12,7 +12,9 @@ asked event. `dates_other_event` tells such a line (`archehr.answerability.revie
 - a test for a visit: the question asks to see a clinician and the line books a test with no clinician on it
   (`when_answers.books_a_test`);
 - a consultation for a procedure: the question asks a removal or an operation, no visit, and the line dates a
-  consultation, an assessment or a discussion.
+  consultation, an assessment or a discussion;
+- a visit only if things go wrong: every date or interval of the line sits in a condition of symptoms not
+  settling ("F/u with GP if not better in 3-5 days or if fever returns": `conditional_only`), so no visit is set.
 
 A line dating something already done ("Stent placed on 03/05") was tried as well and left out: over the 45 earliest
 writers' when questions it flagged 6 answerable answers (4 of them with the right first line) for 1 unanswerable.
@@ -52,7 +54,7 @@ def dates_other_event(question: str, first: str) -> bool:
     plain = fold(first)
     return (signature(plain) or other_person(question, plain) or (asks_clinician(question) and books_a_test(plain))
             or (bool(_PROCEDURE_ASKED.search(question)) and not asks_visit(question)
-                and bool(_CONSULT.search(plain))))
+                and bool(_CONSULT.search(plain))) or conditional_only(plain))
 
 
 def signature(text: str) -> bool:
@@ -65,3 +67,19 @@ def other_person(question: str, text: str) -> bool:
     asked = {m.group(1).lower() for m in PERSON_STRICT.finditer(question)} - _NOT_NAMES
     said = {m.group(1).lower() for m in PERSON_STRICT.finditer(text)}
     return bool(asked and said) and not any(a in text.lower() for a in asked)
+
+
+# a condition of symptoms not settling, to the end of its clause: "if not better in 48 hours", "if no improvement
+# within a week", "if it gets worse", "if symptoms persist beyond 5 days", "if any concerns"; not a politeness ("if
+# you could arrange a repeat in 7 days") nor a plan hanging on a result
+_UNLESS_SETTLED = re.compile(r"\b(?:if|unless)\s+(?:[\w'-]+\s+){0,3}?(?:not|no|worse|worsen\w*|persist\w*|recur\w*|"
+                             r"concerns?|concerned|problems?|fail\w*)\b[^.;]*", re.I)
+
+
+def conditional_only(text: str) -> bool:
+    """The line gives a date or an interval (`review.WHEN_GIVEN`), and none once its conditions of symptoms not
+    settling are read out (`_UNLESS_SETTLED`): a visit or a check only if things go wrong, none set."""
+    from archehr.answerability.review import WHEN_GIVEN
+
+    plain = fold(text)
+    return bool(WHEN_GIVEN.search(plain)) and not WHEN_GIVEN.search(_UNLESS_SETTLED.sub(" ", plain))
