@@ -14,7 +14,10 @@ asked event. `dates_other_event` tells such a line (`archehr.answerability.revie
 - a consultation for a procedure: the question asks a removal or an operation, no visit, and the line dates a
   consultation, an assessment or a discussion;
 - a visit only if things go wrong: every date or interval of the line sits in a condition of symptoms not
-  settling ("F/u with GP if not better in 3-5 days or if fever returns": `conditional_only`), so no visit is set.
+  settling ("F/u with GP if not better in 3-5 days or if fever returns": `conditional_only`), so no visit is set;
+- a call to come that sets the date: the question asks an appointment or a date and the line says someone will call
+  to schedule it, with no date before that ("The clinic will call you to schedule, usually within 2 weeks":
+  `call_to_schedule`): the interval is the call's, the visit has none yet.
 
 A line dating something already done ("Stent placed on 03/05") was tried as well and left out: over the 45 earliest
 writers' when questions it flagged 6 answerable answers (4 of them with the right first line) for 1 unanswerable.
@@ -25,6 +28,7 @@ from __future__ import annotations
 import re
 
 from archehr.answerability.asked_service import NOT_NAMES, PERSON_STRICT
+from archehr.answerability.cues import asks_booked_event
 from archehr.answerability.dates import CLOCK, DATE
 from archehr.answerability.spaces import fold
 from archehr.answerability.when_answers import asks_clinician, asks_past, asks_visit, books_a_test
@@ -54,7 +58,8 @@ def dates_other_event(question: str, first: str) -> bool:
     plain = fold(first)
     return (signature(plain) or other_person(question, plain) or (asks_clinician(question) and books_a_test(plain))
             or (bool(_PROCEDURE_ASKED.search(question)) and not asks_visit(question)
-                and bool(_CONSULT.search(plain))) or conditional_only(plain))
+                and bool(_CONSULT.search(plain))) or conditional_only(plain)
+            or (asks_booked_event(question) and call_to_schedule(plain)))
 
 
 def signature(text: str) -> bool:
@@ -83,3 +88,18 @@ def conditional_only(text: str) -> bool:
 
     plain = fold(text)
     return bool(WHEN_GIVEN.search(plain)) and not WHEN_GIVEN.search(_UNLESS_SETTLED.sub(" ", plain))
+
+
+# someone to call, ring or write to set a date: "the office will call you to schedule", "we will phone to arrange"
+_CALL_TO_SET = re.compile(r"\b(?:will|to|should|shall)\s+(?:\w+\s+){0,2}?(?:call|contact|phone|ring|text|email|write "
+                          r"to)\b[^.;]{0,30}?\bto\s+(?:\w+\s+)?(?:schedul|arrang|book|set up|organi[sz])\w*", re.I)
+
+
+def call_to_schedule(text: str) -> bool:
+    """The line says someone will call to set the date (`_CALL_TO_SET`) and gives no date or interval before it (one
+    after it is the call's: "usually within 2-3 weeks")."""
+    from archehr.answerability.review import WHEN_GIVEN
+
+    plain = fold(text)
+    m = _CALL_TO_SET.search(plain)
+    return m is not None and not WHEN_GIVEN.search(plain[:m.start()])
