@@ -40,3 +40,8 @@ def test_a_call_to_come_sets_no_date():
     # a date before the call is the visit's; a question asking no booked event is for the other rules
     assert not call_to_schedule("Review in 6 weeks; the office will call you to schedule.")
     assert not dates_other_event("when can I swim again", line)
+
+
+def test_a_condition_of_no_return_is_no_symptom():
+    assert not conditional_only("If she does not come back: staff to phone her daughter within 2 hours.")
+    assert conditional_only("Physio review if no improvement within 6 weeks.")

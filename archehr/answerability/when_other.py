@@ -76,9 +76,10 @@ def other_person(question: str, text: str) -> bool:
 
 # a condition of symptoms not settling, to the end of its clause: "if not better in 48 hours", "if no improvement
 # within a week", "if it gets worse", "if symptoms persist beyond 5 days", "if any concerns"; not a politeness ("if
-# you could arrange a repeat in 7 days") nor a plan hanging on a result
-_UNLESS_SETTLED = re.compile(r"\b(?:if|unless)\s+(?:[\w'-]+\s+){0,3}?(?:not|no|worse|worsen\w*|persist\w*|recur\w*|"
-                             r"concerns?|concerned|problems?|fail\w*)\b[^.;]*", re.I)
+# you could arrange a repeat in 7 days"), nor someone not coming back ("if he does not return within 1 hour")
+_UNLESS_SETTLED = re.compile(r"\b(?:if|unless)\s+(?:[\w'-]+\s+){0,3}?(?:(?:not|no)\s+(?:\w+\s+)?(?:better|improv\w*|"
+                             r"settl\w*|resolv\w*|clear\w*|heal\w*)|worse\w*|worsen\w*|persist\w*|recur\w*|"
+                             r"concerns?|concerned|problems?)\b[^.;]*", re.I)
 
 
 def conditional_only(text: str) -> bool:
