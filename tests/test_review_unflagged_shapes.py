@@ -4,7 +4,7 @@ symptoms not settling, a medicine line naming only the medicine taken while anot
 
 from archehr.answerability.med_decisions import other_medicine_only
 from archehr.answerability.test_words import asks_result
-from archehr.answerability.when_other import call_to_schedule, conditional_only, dates_other_event
+from archehr.answerability.when_other import call_to_schedule, conditional_only, dates_other_event, other_step
 
 
 def test_a_question_asking_a_result_in_its_words():
@@ -45,3 +45,19 @@ def test_a_call_to_come_sets_no_date():
 def test_a_condition_of_no_return_is_no_symptom():
     assert not conditional_only("If she does not come back: staff to phone her daughter within 2 hours.")
     assert conditional_only("Physio review if no improvement within 6 weeks.")
+
+
+def test_another_step_of_a_series():
+    line = "Rabies vaccine course begun: first jab given today, second jab due in 3 days."
+    assert other_step("when is the 4th rabies jab", line)
+    assert dates_other_event("when is the 4th rabies jab", line)
+    assert not other_step("when is the second rabies jab", line)
+    assert not other_step("when is my rabies jab", line)
+    # a floor is no step: "dose 3" is the one asked
+    assert not other_step("when is my third infusion", "Infusion (dose 3) Monday 09:00, 2nd floor day unit")
+
+
+def test_a_date_sent_later_is_undetermined():
+    from archehr.answerability.undetermined import asked_undetermined
+
+    assert asked_undetermined("when", "Knee replacement: on the waiting list, a date will be sent to you.")

@@ -17,7 +17,9 @@ asked event. `dates_other_event` tells such a line (`archehr.answerability.revie
   settling ("F/u with GP if not better in 3-5 days or if fever returns": `conditional_only`), so no visit is set;
 - a call to come that sets the date: the question asks an appointment or a date and the line says someone will call
   to schedule it, with no date before that ("The clinic will call you to schedule, usually within 2 weeks":
-  `call_to_schedule`): the interval is the call's, the visit has none yet.
+  `call_to_schedule`): the interval is the call's, the visit has none yet;
+- another step of a series: the question asks one by its place ("the 3rd hep B jab", "dose 2") and the line places
+  only others ("first dose given today; second dose due in 1 month": `other_step`).
 
 A line dating something already done ("Stent placed on 03/05") was tried as well and left out: over the 45 earliest
 writers' when questions it flagged 6 answerable answers (4 of them with the right first line) for 1 unanswerable.
@@ -59,7 +61,7 @@ def dates_other_event(question: str, first: str) -> bool:
     return (signature(plain) or other_person(question, plain) or (asks_clinician(question) and books_a_test(plain))
             or (bool(_PROCEDURE_ASKED.search(question)) and not asks_visit(question)
                 and bool(_CONSULT.search(plain))) or conditional_only(plain)
-            or (asks_booked_event(question) and call_to_schedule(plain)))
+            or (asks_booked_event(question) and call_to_schedule(plain)) or other_step(question, plain))
 
 
 def signature(text: str) -> bool:
@@ -104,3 +106,23 @@ def call_to_schedule(text: str) -> bool:
     plain = fold(text)
     m = _CALL_TO_SET.search(plain)
     return m is not None and not WHEN_GIVEN.search(plain[:m.start()])
+
+
+# a step's place in a series: "second", "3rd", "dose 2", "injection #3" (not a floor, a line of treatment, a degree)
+_PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+           "5th": 5}
+_PLACE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th)\b(?!\s+(?:floor|line|degree|trimester|"
+                    r"party|time|thing))|\b(?:dose|injection|jab|shot|infusion|session|cycle|vaccine)\s*(?:#|no\.?\s*)?"
+                    r"([1-5])\b", re.I)
+
+
+def _places(text: str) -> set[int]:
+    """The places in a series the text names (`_PLACE`)."""
+    return {_PLACES[m.group(1).lower()] if m.group(1) else int(m.group(2)) for m in _PLACE.finditer(text)}
+
+
+def other_step(question: str, text: str) -> bool:
+    """The question asks a step of a series by its place and the line names places, none of them the asked one."""
+    asked = _places(fold(question))
+    said = _places(text)
+    return bool(asked and said) and not asked & said
