@@ -115,3 +115,29 @@ def undecided(texts: Sequence[str], roles: Sequence[str], i: int) -> bool:
     if dose_taken(texts[i]) or requested_only(texts[i]):
         return True
     return roles[i] in ("history", "patient", "complaint", "question", "title") and not DECISION.search(texts[i])
+
+
+# a question asking about one medicine while on another: "do I need to stop my pill while I'm on the ibuprofen",
+# "should he keep the inhaler going while taking the steroids": what is asked is the one before "while"; a line
+# naming only the one after it (its prescription) decides nothing on the asked one
+_WHILE = re.compile(r"^(.*?)\bwhile\s+(?:(?:i'?m|im|i am|he'?s|she'?s|they'?re|on|taking|using|having)\s+)*(.*)$",
+                    re.I | re.S)
+# the words of such a question that name no medicine: the asking, the change asked, pronouns
+_NOT_ASKED = frozenset(
+    "the this that these those with need stop keep carry continue take taking still should okay using have does "
+    "will would could can must going start restart hold their your them what which when".split())
+
+
+def _stems(text: str) -> set[str]:
+    """The words of four letters or more, cut to their first five (plurals and endings read alike)."""
+    return {w[:5] for w in re.findall(r"[a-z][a-z'-]{3,}", fold(text).lower()) if w not in _NOT_ASKED}
+
+
+def other_medicine_only(question: str | None, text: str) -> bool:
+    """The question asks about a medicine while on another (`_WHILE`) and the line names the other only: a word of
+    the clause after "while", none of the clause before it (the asked medicine)."""
+    m = _WHILE.match(fold(question or ""))
+    if m is None:
+        return False
+    asked, during, said = _stems(m.group(1)), _stems(m.group(2)), _stems(text)
+    return bool(asked) and bool(during & said) and not asked & said

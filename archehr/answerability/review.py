@@ -19,7 +19,7 @@ import numpy as np
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.spaces import fold
-from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, result_later
+from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.answerability.when_answers import books_slot
 from archehr.answerability.why_causes import cause_given  # (kept importable from here)
@@ -109,7 +109,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = (fact_missing(asked, _asked_share(asked, best, split), question) or result_awaited(types, split, question)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
-             or med_undecided(types, best, split) or fact_undetermined(types, best, question, split))
+             or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split))
     return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
@@ -131,16 +131,17 @@ class NamedConcepts:
         return rows
 
 
-def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote) -> bool:
-    """A med_change answer whose first line decides nothing on a medicine: a dose taken, or the story before the
-    visit with no action in it (`archehr.answerability.med_decisions.undecided`)."""
-    from archehr.answerability.med_decisions import undecided
+def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
+    """A med_change answer whose first line decides nothing on a medicine: a dose taken, the story before the visit
+    (`med_decisions.undecided`), the medicine taken while another is asked (`med_decisions.other_medicine_only`)."""
+    from archehr.answerability.med_decisions import other_medicine_only, undecided
     from archehr.answerability.roles import sentence_roles
 
     if types.kind != "med_change":
         return False
     texts, at = _first_line(split, best[0] if best else None)
-    return at is not None and undecided(texts, sentence_roles(split.sentences), at)
+    return at is not None and (undecided(texts, sentence_roles(split.sentences), at)
+                               or other_medicine_only(question, texts[at]))
 
 
 def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
@@ -344,10 +345,10 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     if types.kind == "how_long" and question is not None and _before_only(question, best_text):
         return True
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
-    # question of no kind read ("any news on that swab", "what genotype have i got") whose first line, naming the
-    # topic, awaits a result
-    if awaited(best_text, question) and (types.kind == "test_result"
-                                      or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
+    # question of no kind read ("any news on that swab") whose first line, naming the topic, awaits a result, or of
+    # another kind asking a result in its words ("did my iron come back low? is that why ...": `asks_result`)
+    if awaited(best_text, question) and (types.kind == "test_result" or (types.kind not in FACT_KINDS and asks_result(
+            question)) or (types.kind == "other" and best is not None and best[1] >= HOLDS_MIN)):
         return True
     # ... or only planned: the best sentence books or plans the test, saying no result; or, to a result question or
     # one of no kind read ("is it a melanoma or not"), leaves the result to come (`test_words.result_later`)

@@ -173,3 +173,15 @@ def result_later(text: str) -> bool:
     """The line leaves a result to come (`RESULT_LATER`) and gives none in its other words (`RESULT_GIVEN`)."""
     plain = fold(text)
     return bool(RESULT_LATER.search(plain)) and not RESULT_GIVEN.search(RESULT_LATER.sub(" ", plain))
+
+
+# a question asking in its words what a test found, whatever kind its other words read ("did my iron come back low?
+# wondering if that's why ..." reads as a why; "could you advise me of the outcome of the urine test" as none):
+# the review rule that flags a first line awaiting a result reads it (`asks_result`)
+ASKS_RESULT = re.compile(r"\b(?:results?|outcome|(?:come|came|comes) back|back yet|levels?|low|high|normal|clear)\b",
+                         re.I)
+
+
+def asks_result(question: str | None) -> bool:
+    """The question asks what a test found in words of its own (`ASKS_RESULT`)."""
+    return bool(question) and bool(ASKS_RESULT.search(fold(question)))
