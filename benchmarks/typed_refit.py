@@ -10,11 +10,16 @@ out, or `--forward-from W`: each writer from W on fitted on the writers before i
 decision to the recorded inputs: for the shipped settings it gives `everyday.py`'s decisions question for question,
 in seconds per fit instead of minutes. `--l2`, `--drop` (feature name prefixes), `--false-decline` and
 `--review-share` are the fit's settings to measure, `--absent-decline` the outright decline's; `--pool-from W`
-pools the writers from W on apart (the recent ones, whose near-miss questions are the hardest).
+pools the writers from W on apart (the recent ones, whose near-miss questions are the hardest). `--shard K/N` records
+every N-th writer from the K-th, so that N records run side by side on N cores (`--inputs` then takes them all), and
+`--fit OUT` writes the shipped fit (every writer) from a record, as `everyday.py --fit-typed` would.
 
     python benchmarks/typed_refit.py --record /tmp/typed.jsonl
     python benchmarks/typed_refit.py --inputs /tmp/typed.jsonl --forward-from AV --drop typed_ coverage_
     python benchmarks/typed_refit.py --inputs /tmp/typed.jsonl --false-decline 0.01 --absent-decline 1 --pool-from AV
+    python benchmarks/typed_refit.py --record /tmp/t1.jsonl --shard 1/2 & python benchmarks/typed_refit.py \
+        --record /tmp/t2.jsonl --shard 2/2; wait
+    python benchmarks/typed_refit.py --inputs /tmp/t1.jsonl /tmp/t2.jsonl --fit archehr/answerability/model_typed.json
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class Inputs:
     # is applied: None in inputs recorded without it), and whether it asks for a result
     names_nothing: bool | None = None
     result_kind: bool = False
+    source: str = ""  # the questions file (the shipped fit names them)
 
 
 def decide(model: Any, q: Inputs, cols: np.ndarray | None = None,
@@ -75,8 +81,21 @@ def decide(model: Any, q: Inputs, cols: np.ndarray | None = None,
     return False, flagged, shown_confidence(model, p, flagged, p, q.ruled)
 
 
-def record(out: Path) -> None:
-    """Answer every writer's questions once, recording each one's decision inputs (`Inputs`) as a JSON line."""
+def shard_of(writers: list[str], shard: str) -> list[str]:
+    """The writers of shard "K/N" (K counted from 1): every N-th writer from the K-th, so that N records made side
+    by side take about as long each and together hold every writer once."""
+    try:
+        k, n = (int(x) for x in shard.split("/"))
+    except ValueError:
+        raise SystemExit(f"--shard {shard!r}: give K/N, e.g. 1/2") from None
+    if not 1 <= k <= n:
+        raise SystemExit(f"--shard {shard!r}: K must be 1..N")
+    return writers[k - 1::n]
+
+
+def record(out: Path, shard: str = "1/1") -> None:
+    """Answer every writer's questions once (or the writers of `shard`), recording each one's decision inputs
+    (`Inputs`) as a JSON line."""
     from everyday import WRITERS, load_questions
 
     import archehr
@@ -104,8 +123,8 @@ def record(out: Path) -> None:
     ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
     never = replace(load_typed(), threshold=0.0)  # declines nothing, so every answer's rules are read
     system, lines = load_system(None), []
-    for w, files in WRITERS.items():
-        for q in load_questions([ROOT / "data" / "everyday" / f for f in files]):
+    for w in shard_of(list(WRITERS), shard):
+        for q in load_questions([ROOT / "data" / "everyday" / f for f in WRITERS[w]]):
             seen.clear()
             r = archehr.answer(q.note, q.question, system=system, typed=never)
             lines.append(json.dumps({
@@ -125,7 +144,7 @@ def read_inputs(path: Path) -> list[Inputs]:
         out.append(Inputs(d["writer"], d["answerable"], np.array(d["row"]),
                           None if d["pruned"] is None else np.array(d["pruned"]), d["lexical_p"], d["absent"],
                           d["held"], d["ruled"], d["given"], d["generator_declined"], d.get("names_nothing"),
-                          bool(d.get("result_kind", False))))
+                          bool(d.get("result_kind", False)), d.get("source", "")))
     return out
 
 
@@ -165,12 +184,27 @@ def score(qs: list[Inputs], plan: list[tuple[str, list[str]]], cols: np.ndarray,
     return {**out, "mean": mean, "pooled": figures(pooled, np.array(held_y)), **extra}
 
 
+def fit_all(qs: list[Inputs], out: Path, l2: float, false_decline: float, review_share: float) -> None:
+    """The typed confidence fitted on every recorded question, grouped by writer, written to `out`: the fit
+    `everyday.py --fit-typed` makes from the same rows, in seconds instead of answering every question again."""
+    model = T.fit_typed(np.array([q.row for q in qs]), np.array([q.answerable for q in qs], dtype=float),
+                        np.array([q.writer for q in qs]), false_decline=false_decline, review_share=review_share,
+                        training={"questions": sorted({q.source for q in qs})}, l2=l2)
+    model.save(out)
+    print(f"typed confidence fitted on {len(qs)} questions: threshold {model.threshold}, review {model.review} "
+          f"-> {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     from everyday import WRITERS, forward_folds
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--record", type=Path, metavar="OUT", help="answer every question once and write its inputs")
-    ap.add_argument("--inputs", type=Path, help="the inputs --record wrote")
+    ap.add_argument("--shard", default="1/1", metavar="K/N",
+                    help="with --record: only every N-th writer from the K-th (records made side by side)")
+    ap.add_argument("--inputs", type=Path, nargs="+", help="the inputs --record wrote (shards: each file)")
+    ap.add_argument("--fit", type=Path, metavar="OUT",
+                    help="write the typed confidence fitted on every recorded question (the shipped fit)")
     ap.add_argument("--forward-from", metavar="W", help="each writer from W on, fitted on the writers before it")
     ap.add_argument("--l2", type=float, default=T.L2)
     ap.add_argument("--drop", nargs="*", default=[], metavar="PREFIX", help="leave out features named so")
@@ -182,11 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool-from", metavar="W", help="also print the figures pooled over W and the writers after it")
     args = ap.parse_args(argv)
     if args.record:
-        record(args.record)
+        record(args.record, args.shard)
         return 0
     if not args.inputs:
         raise SystemExit("give --record OUT or --inputs FILE")
-    qs = read_inputs(args.inputs)
+    qs = [q for path in args.inputs for q in read_inputs(path)]
+    if args.fit:
+        fit_all(qs, args.fit, args.l2, args.false_decline, args.review_share)
+        return 0
     # the writers the record holds, in WRITERS' order: a record made before writers were added scores as it was
     recorded = {q.writer for q in qs}
     writers = tuple(w for w in WRITERS if w in recorded)

@@ -7,6 +7,7 @@ import math
 
 import benchmark_module
 import numpy as np
+import pytest
 
 from archehr.answerability.typed import L2, TypedConfidence, fit_typed
 from archehr.relevance.logistic import LogisticModel, Scaler
@@ -83,3 +84,39 @@ def test_decide_applies_another_outright_decline_level_to_inputs_recording_it() 
     assert tr.decide(MODEL, _q(0.9, names_nothing=True, result_kind=True), cols, absent_decline=0.1)[0] is True
     # inputs recorded without it keep their recorded decision
     assert tr.decide(MODEL, _q(0.9, absent=True), cols, absent_decline=0.0)[0] is True
+
+
+def test_shards_hold_every_writer_once() -> None:
+    tr = _bench()
+    writers = ["A", "B", "C", "D", "E"]
+    shards = [tr.shard_of(writers, f"{k}/2") for k in (1, 2)]
+    assert shards == [["A", "C", "E"], ["B", "D"]]
+    assert tr.shard_of(writers, "1/1") == writers
+    for bad in ("0/2", "3/2", "half"):
+        with pytest.raises(SystemExit):
+            tr.shard_of(writers, bad)
+
+
+def test_fit_from_shards_is_the_fit_of_all_rows(tmp_path) -> None:
+    import json
+
+    tr = _bench()
+    rng = np.random.default_rng(0)
+    lines = []
+    for i in range(120):
+        answerable = bool(i % 3)
+        row = [float(rng.normal(1.0 if answerable else -1.0)), float(rng.normal())]
+        lines.append({"writer": "ABCD"[i % 4], "source": f"q-{'abcd'[i % 4]}.yaml", "id": str(i),
+                      "answerable": answerable, "row": row, "pruned": None, "lexical_p": 0.5, "absent": False,
+                      "held": True, "ruled": False, "given": False, "generator_declined": False})
+    halves = [tmp_path / "1.jsonl", tmp_path / "2.jsonl"]
+    for k, path in enumerate(halves):
+        path.write_text("".join(json.dumps(x) + "\n" for x in lines[k::2]), encoding="utf-8")
+    out = tmp_path / "model.json"
+    assert tr.main(["--inputs", *map(str, halves), "--fit", str(out)]) == 0
+    got = json.loads(out.read_text(encoding="utf-8"))
+    want = fit_typed(np.array([x["row"] for x in lines]), np.array([x["answerable"] for x in lines], dtype=float),
+                     np.array([x["writer"] for x in lines]))
+    assert got["threshold"] == want.threshold and got["review"] == want.review
+    assert np.allclose(got["weights"], want.head.weights) and got["training"]["questions"] == [
+        "q-a.yaml", "q-b.yaml", "q-c.yaml", "q-d.yaml"]
