@@ -73,6 +73,8 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         # "stopped for good" tells which drug was stopped (a medication change), not how long
         r"(?<!stop )(?<!stopped )(?<!quit )(?<!off )\bfor good\b"),
     ("kind", "may_i", r"\b(?:can|could|may|should|must)\s+(?:i|he|she|we|they|you|mom|dad|my \w+)\b|"
+        # asked in a statement's order: "I can work nights or no?"
+        r"\b(?:i|he|she|we|they) (?:can|could|may)\b[^?.]{0,60}\bor (?:no|not)\b|"
         r"\bis it (?:ok|okay|alright|all right|safe|fine|bad)\b|\ballowed\b|\bok to\b|\bokay to\b|"
         r"\bsafe to\b|\bok for\b|\bokay for\b|\balright for\b|\balright to\b|\bfine to\b|"
         r"\b(?:need|have) to (?:avoid|call|go|come)\b|\bwhat (?:should|can|do) (?:i|we)\b|"
@@ -137,6 +139,9 @@ CUES: tuple[tuple[str, str, str], ...] = (  # (classifier, name, pattern)
         r"(?:has|had|did|is) (?:\w+ ){0,3}?(?:spread|got bigger|grown)|good or bad|bad or good|"
         r"(?:was|were|is|are) (?:my|his|her|the|their) [\w'-]+(?: [\w'-]+){0,2}? (?:bad|broken|fractured|scarred))\b"),
     ("kind", "med_change", r"\b(?:which|what) (?:of (?:my|his|her) )?(?:new |regular |other )?" + _MED + r"\b|"
+        # the dose asked to move: "make my dose bigger or smaller", "his dose go up or down"
+        r"\bdose (?:\w+ ){0,2}(?:bigger|smaller|higher|lower) or (?:bigger|smaller|higher|lower)\b|"
+        r"\bdose (?:\w+ ){0,2}up or down\b|"
         r"\b(?:still|keep|stop|stopped|quit|continue|restart|resume|switch|switched|change|"
         r"changed|new|anymore|instead|off|start|started|taking|take|took|on|giving|gave|"
         r"getting|get|send|sent|need|needs|supposed)\b.{0,60}?\b" + _MED + r"\b|"

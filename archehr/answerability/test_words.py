@@ -28,6 +28,9 @@ _THEN_GIVEN = (r"(?![^.;|]*\b(?:normal|abnormal|negative|positive|clear|unremark
                r"(?:is|are|was|were) (?:fine|ok|okay|reassuring|satisfactory))\b)")
 PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:back(?! to\b)|available|resulted|"
                      r"reported)|results? (?:are |is )?not (?:yet )?back)\b|"
+                     # "no result is available yet", "no results yet"
+                     r"\bno results? (?:(?:is|are) )?(?:yet )?(?:available )?yet\b|"
+                     r"\bno results? (?:is |are )?(?:yet )?available\b|"
                      r"\bwill (?:call|contact) (?:you|him|her|them) (?:if|when|with)\b|"
                      # "we are waiting on a repeat sputum culture", "still waiting for the biopsy result"
                      r"\bwaiting (?:on|for) (?:the |a |an |his |her |their |your |my )?(?:[\w-]+ ){0,2}?"
