@@ -153,7 +153,8 @@ def _comment_paragraph(name: str, rest: str) -> bool:
     return bool(re.fullmatch(r"comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
-        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest)
+        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
+        and not re.search(r"[.!?][)\"']?$", rest)
 
 
 # a callout's label, which names no field and holds no value: it flags the sentences after it
