@@ -110,6 +110,11 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     first = _SENTENCE_END.split(rest, maxsplit=1)[0]
     if has_column_gap(rest):
         return None
+    # (a label naming whose comment it is heads its sentences, two or more, however short the first:
+    # "Clinician comment (Dr A. Byrne, 02/03/2024): Seen today. Dose kept the same ...")
+    if _QUALIFIED_LABEL.match(line) and re.search(r"\((?:Dr|Mr|Mrs|Ms|Prof|[A-Z]\.)\b", line[:label.end()]) \
+            and re.match(r"[A-Z]", rest) and len(_SENTENCE_END.split(rest)) >= 2:
+        return label.end()
     # (a narrative section's name in capitals heads its sentences, two or more, however short the first, as a heading
     # alone on its line would: "HOSPITAL COURSE: Uncomplicated surgery. Discharged home on day 1.")
     if name is not None and name.isupper() and _COURSE_NAME.match(name) and re.match(r"[A-Z]", rest) \
