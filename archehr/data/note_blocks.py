@@ -36,8 +36,12 @@ _PENDING_WHEN = re.compile(r"^(?:Date|Time|Day|Appointment)s?(?: and time)?:?\s+
                            re.IGNORECASE)
 # or, under the visit's name, when it will be set ("Scar check with Dr. Lee" + "To be scheduled in about 3 months -
 # the clinic will call you"): that line stands for the date line, the name above it is the block's label
+# (or when it falls after an event, its date not set: "Liver scan" + "6 months after your last injection - date to be
+# confirmed")
 _TO_BE_SET = re.compile(r"^(?:to be (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA"
-                        r"|not yet (?:booked|scheduled))\b", re.IGNORECASE)
+                        r"|not yet (?:booked|scheduled)"
+                        r"|(?:about |around )?\d{1,2} (?:days?|weeks?|months?) (?:after|before|from)\b.*\b(?:to be"
+                        r" (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA)\b)", re.IGNORECASE)
 # the heading above the blocks ("Your upcoming appointments") is not part of the first one
 _BLOCK_HEADING = re.compile(r"\b(?:appointments|upcoming|scheduled|visits)\b", re.IGNORECASE)
 # nor is a numbered appointment's heading over its lines set in under it ("Appointment 1" + "  Wed 11 June, 08:45"):

@@ -276,6 +276,9 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     if label and len(cells) < 3:
         return []
     texts = [line[a:b].strip() for a, b in cells]
+    # (one measure read on each side, under its name, is one result: "Grip strength:   R 31 kg   L 27 kg")
+    if label and all(_SIDE_READING.match(t) for t in texts[1:]):
+        return []
     # columns two spaces apart on each side of the gaps make one row of a table, spaced unevenly ("Cycle  Day  Date
     # Drug  Dose  Status" over "C1  D1  03/03/2025  ...")
     if all(re.search(r"\S  \S", t) for t in texts):
@@ -313,6 +316,8 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     return cells
 
 
+# a side's value: "R 6/9", "Left: 14 mmHg", "Both eyes 6/6", "OD 20/40"
+_SIDE_READING = re.compile(r"^(?:R|L|Right|Left|Both(?: eyes| sides)?|RE|LE|OD|OS|OU):? ?\d")
 _DATE_IN = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b")
 
 

@@ -125,6 +125,10 @@ def _measurements(line: str, gaps: list[tuple[int, int]]) -> bool:
     label = _RESULTS_LABEL.match(cells[0])
     if label:
         cells[0] = cells[0][label.end():]
+        # (under a label, a reading may carry a side or a note: "Obs today: IOP R 21 mmHg, L 19 mmHg (goal 16) |
+        # Pulse 61 bpm | BP 128/74" is three readings, the label with the first)
+        if all(_NAMED_NUMBER.match(c) for c in cells):
+            return True
     return all((_MEASUREMENT.match(c) or READING.match(c)) and not c.split()[0].endswith(":") for c in cells)
 
 
@@ -140,6 +144,8 @@ def _each_labelled(line: str, gaps: list[tuple[int, int]]) -> bool:
     return all(re.match(r"^[A-Za-z][A-Za-z0-9 /&()'#.-]{0,38}[A-Za-z0-9)#]:[ \t]+\S", c) for c in _cells(line, gaps))
 
 
+# a reading's name in a word or three, then its number: "IOP R 21 mmHg", "Pulse 61 bpm", "BP 128/74"
+_NAMED_NUMBER = re.compile(r"^[A-Za-z][\w/-]*(?: [A-Za-z][\w/-]*){0,2} \d")
 # a label alone before the results it heads: "Screening labs (drawn 09/02/2025): ", "Bloods today: "
 _RESULTS_LABEL = re.compile(r"^\s*[A-Z][A-Za-z0-9 /&'#.-]{0,38}(?: \([^()]{1,40}\))?:[ \t]+(?=\S)")
 
@@ -157,6 +163,8 @@ def _labelled_results(line: str, gaps: list[tuple[int, int]]) -> tuple[int, int]
     if any(re.match(rf"^{_LABEL}:", c) or _ID_NAME.match(c) or re.search(r"\d[/.-]\d{1,2}[/.-]\d", c) for c in cells) \
             or re.match(r"\s*(?:Pt|Patient|Name)\b", line) \
             or all(READING.match(c) or _MEASUREMENT.match(c) for c in cells):
+        return None
+    if all(_NAMED_NUMBER.match(c) for c in cells):  # (readings, each a name and its number: `_measurements`)
         return None
     return len(line[:label.end()].rstrip()), label.end()  # (the label's text, then the space after it)
 

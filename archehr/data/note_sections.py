@@ -67,6 +67,9 @@ _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 # date in brackets heads its result: "CT sinuses (03/02/2025): Severe inflammation ...")
 _QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
                               r" \([^()]{1,60}\):(?=[ \t]+\S)", re.IGNORECASE)
+# a test's name with the date it was done ("EEG, 3 May 2024:", "CT chest 12/03/2025:"): before a narrative clause
+# ("The scan showed ...") it heads that clause's sentences, as a findings section's label does
+_DATED_LABEL = re.compile(r"^[A-Z][^:.!?]{1,60}?(?:\b\d{4}|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?):(?=[ \t]+\S)")
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 # where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
@@ -98,6 +101,9 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     a comment's or an addendum's label saying whose in brackets heads prose as a problem heading does."""
     name = None
     label = _PROBLEM_LABEL.match(line) or _QUALIFIED_LABEL.match(line)
+    dated = _DATED_LABEL.match(line)
+    if not label and dated and _NARRATIVE.match(line[dated.end():].strip()) and not has_column_gap(line[dated.end():]):
+        return dated.end()
     if not label:
         label = _NAMED_LABEL.match(line)
         if label and (_comment_paragraph(label.group(1).strip(), line[label.end():].strip())
@@ -110,6 +116,11 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     first = _SENTENCE_END.split(rest, maxsplit=1)[0]
     if has_column_gap(rest):
         return None
+    # (a label naming whose comment it is heads its sentences, two or more, however short the first:
+    # "Clinician comment (Dr A. Byrne, 02/03/2024): Seen today. Dose kept the same ...")
+    if _QUALIFIED_LABEL.match(line) and re.search(r"\((?:Dr|Mr|Mrs|Ms|Prof|[A-Z]\.)\b", line[:label.end()]) \
+            and re.match(r"[A-Z]", rest) and len(_SENTENCE_END.split(rest)) >= 2:
+        return label.end()
     # (a narrative section's name in capitals heads its sentences, two or more, however short the first, as a heading
     # alone on its line would: "HOSPITAL COURSE: Uncomplicated surgery. Discharged home on day 1.")
     if name is not None and name.isupper() and _COURSE_NAME.match(name) and re.match(r"[A-Z]", rest) \
@@ -153,7 +164,8 @@ def _comment_paragraph(name: str, rest: str) -> bool:
     return bool(re.fullmatch(r"comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
-        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest)
+        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
+        and not re.search(r"[.!?][)\"']?$", rest)
 
 
 # a callout's label, which names no field and holds no value: it flags the sentences after it

@@ -279,8 +279,11 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     laid_out, walk.prev_line = walk.prev_line, text[line_s:e]
     # (a log entry's stamp line takes its first line even when that is a heading: "09:12 Sr A. Lee" + "Seen:")
     stamped = walk.open_unit is not None and walk.open_unit.kind == "stamp"
-    if index in para.groups or not stamped and heading_line(line, walk.open_unit is None, para.next_line(index),
-                                                            index == 0):
+    # (a line above left open on an article runs on into any line, a heading's look as it has: "... or go to the" +
+    # "Emergency Department if:")
+    on_article = walk.open_unit is not None and re.search(r"\b(?:the|a|an)$", laid_out.rstrip()) is not None
+    if index in para.groups or not (stamped or on_article) \
+            and heading_line(line, walk.open_unit is None, para.next_line(index), index == 0):
         walk.units.append(Unit(s, e, "header"))
         walk.open_unit = None
         return

@@ -69,8 +69,11 @@ _DOCUMENT_TITLE = re.compile(r"^(?:[A-Z/&-]+ ){0,4}(?:SUMMARY|NOTE|NOTES|REPORT|
                              r"|CONSULTATION)(?: - [A-Z][A-Z /&-]{0,30})?$")
 # a letterhead's line in capitals, its institution and its department after a dash ("NORTHFIELD HOSPITAL - MOVEMENT
 # DISORDERS CLINIC"): it ends on the place's name, and the line under it starts anew
-_LETTERHEAD_PLACE = re.compile(r"^[A-Z][A-Z.'&/ -]* - [A-Z.'&/ -]*\b(?:HOSPITAL|CENTER|CENTRE|CLINIC|DEPARTMENT|UNIT"
-                               r"|WARD|PRACTICE|SURGERY|INFIRMARY|SERVICES?)$")
+# (or its institution's name ends before the dash, whatever the department after it is called: "ST ANNE'S HOSPITAL -
+# EMERGENCY DEPARTMENT / EYE CASUALTY")
+_PLACE_WORD = r"\b(?:HOSPITAL|CENTER|CENTRE|CLINIC|DEPARTMENT|UNIT|WARD|PRACTICE|SURGERY|INFIRMARY|SERVICES?)"
+_LETTERHEAD_PLACE = re.compile(rf"^[A-Z][A-Z.'&/ -]* - [A-Z.'&/ -]*{_PLACE_WORD}$"
+                               rf"|^[A-Z][A-Z.'&/ -]*{_PLACE_WORD} - [A-Z][A-Z.'&/ -]*[A-Z]$")
 # a phone number at a line's end: "(606) 555-0143", "555-0143", "035 555 0142", "01632 960 412"
 _PHONE_END = re.compile(r"(?:\(\d{3}\) ?\d{3}-\d{4}|\b\d{3}-\d{4}|\b0\d{2,4} \d{3} \d{3,4})$")
 # a lower-case word ("because ...", "and ..."), not a lab name written in lower case first ("eGFR 29")
