@@ -67,9 +67,6 @@ _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 # date in brackets heads its result: "CT sinuses (03/02/2025): Severe inflammation ...")
 _QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
                               r" \([^()]{1,60}\):(?=[ \t]+\S)", re.IGNORECASE)
-# a test's name with the date it was done ("EEG, 3 May 2024:", "CT chest 12/03/2025:"): before a narrative clause
-# ("The scan showed ...") it heads that clause's sentences, as a findings section's label does
-_DATED_LABEL = re.compile(r"^[A-Z][^:.!?]{1,60}?(?:\b\d{4}|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?):(?=[ \t]+\S)")
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 # where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
@@ -101,9 +98,6 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     a comment's or an addendum's label saying whose in brackets heads prose as a problem heading does."""
     name = None
     label = _PROBLEM_LABEL.match(line) or _QUALIFIED_LABEL.match(line)
-    dated = _DATED_LABEL.match(line)
-    if not label and dated and _NARRATIVE.match(line[dated.end():].strip()) and not has_column_gap(line[dated.end():]):
-        return dated.end()
     if not label:
         label = _NAMED_LABEL.match(line)
         if label and (_comment_paragraph(label.group(1).strip(), line[label.end():].strip())
