@@ -55,6 +55,11 @@ DURATION_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*-?\s*(?:more\s+)?{GIVEN_UNIT}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
     rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
 
+# an end told by when the thing comes off ("remove the plasters in the morning", "take the dressing off tomorrow"):
+# how long it stays on, in the form of its end
+_OFF_WHEN = re.compile(r"\b(?:remov\w*|take (?:\w+ )?(?:off|out)|peel \w+ off)\b[^.;]{0,30}?\b(?:in the morning|"
+                       r"tomorrow|the next day|the following day|next morning|tonight|this evening)\b", re.I)
+
 
 # what only looks like a course's length: a taper's pace ("reduce by 10 mg every 2 weeks": how fast, not until when)
 # and, to a question asking the whole course (no step asked: `_ASKS_STEP`), a titration's first steps ("1 capsule
@@ -89,7 +94,7 @@ def _given_pattern(kind: str, question: str | None) -> Any:
     (`course_length`) or a date or an interval (`WHEN_GIVEN`, or a course's length too when a when question asks
     "till when")."""
     if kind == "how_long":
-        return lambda t: course_length(t, question)
+        return lambda t: course_length(t, question) or bool(_OFF_WHEN.search(fold(t)))
     if kind == "when":
         if question is not None and _LENGTH_ANSWERS_WHEN.search(question):
             return lambda t: bool(WHEN_GIVEN.search(t)) or bool(DURATION_GIVEN.search(t))
@@ -384,7 +389,7 @@ def _any_length(text: str) -> bool:
     from archehr.answerability.holds import HOLDS
 
     plain = rates_out(text)  # (read out once, for the three forms)
-    return any(p.search(plain) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END))
+    return any(p.search(plain) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END, _OFF_WHEN))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None, question: str | None = None) -> bool:
