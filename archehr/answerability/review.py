@@ -438,7 +438,12 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
     far with the final report to follow (`awaited`), unless the `question` asks for the final one."""
     if types.kind != "test_result":
         return False
-    return any(awaited(split.sentences[i].text, question) for i in top_topic(types))
+    # a later sentence naming half the topic or more and giving a result ("results to follow", then a later entry
+    # "U&E back, sodium 129") tells the awaited result came back
+    texts = [s.text for s in split.sentences]
+    later = [i for i in np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
+             if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
+    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in top_topic(types))
 
 
 def awaited(text: str, question: str | None = None) -> bool:
