@@ -160,14 +160,20 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
     if best is None or types.kind not in ASKED_FACTS:
         return False
     top = top_topic(types)
+    at = _first_line(split, best[0])[1]
     if fact_given(types, best, question):
         # the first line gives a fact, but of another event when a sentence naming more of the topic says the asked
         # one is not set ("Next transfusion booked 02/06" first, "Cardiac MRI requested, date to follow" naming more
         # of "when is the heart MRI booked"): only those sentences are read
         top = top[types.topic[top] > best[1] + 1e-9]
+        if types.kind == "test_result" and at is not None:
+            top = top[top > at]  # (a result given after the entry saying it would follow: that entry is stale)
         lines = [split.sentences[i].text for i in top]
     else:
-        lines = [best[0], *(split.sentences[i].text for i in top)]
+        # a first line giving a date or length besides a letter to come ("in 2-4 weeks; letter by post") gives it
+        given = _given_pattern(types.kind, question)
+        own = given is not None and given(fold(best[0]))
+        lines = [*([] if own else [best[0]]), *(split.sentences[i].text for i in top if not (own and i == at))]
     return any(asked_undetermined(types.kind, t) for t in lines)
 
 
