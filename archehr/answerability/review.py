@@ -57,9 +57,9 @@ DURATION_GIVEN = re.compile(
 
 # an end told by when the thing comes off ("remove the plasters in the morning", "take the dressing off tomorrow"):
 # how long it stays on, in the form of its end
-_OFF_WHEN = re.compile(r"\b(?:remov\w*|take (?:\w+ )?(?:off|out)|peel \w+ off)\b[^.;]{0,30}?\b(?:in the morning|"
-                       r"tomorrow|the next day|the following day|next morning|tonight|this evening)\b", re.I)
-
+_OFF_WHEN = re.compile(r"\b(?:remov\w*|take (?:\w+ ){0,2}(?:off|out)|peel (?:\w+ ){1,2}off)\b[^.;]{0,30}?"
+                       r"\b(?:in the morning|tomorrow|the next day|the following day|next morning|tonight|"
+                       r"this evening)\b", re.I)
 
 # what only looks like a course's length: a taper's pace ("reduce by 10 mg every 2 weeks": how fast, not until when)
 # and, to a question asking the whole course (no step asked: `_ASKS_STEP`), a titration's first steps ("1 capsule
