@@ -13,15 +13,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from archehr.answerability.length_forms import before_only, course_length
 from archehr.answerability.may_answers import asked_thing_taken, other_activity
-from archehr.answerability.review import (
-    FACT_MIN,
-    _before_only,
-    cause_given,
-    course_length,
-    fact_missing,
-    first_gives_fact,
-)
+from archehr.answerability.review import FACT_MIN, cause_given, fact_missing, first_gives_fact
 from archehr.answerability.undetermined import asked_undetermined
 from archehr.answerability.why_causes import cause_read, has_cause
 from archehr.glossary import load_lexicon
@@ -67,9 +61,9 @@ def test_a_titrations_steps_answer_a_step_asked_not_the_whole_course() -> None:
 
 def test_a_length_before_the_event_is_none_after_it() -> None:
     q = "how many days does he have to fast after the scan?"
-    assert _before_only(q, "No food for 2 days before the scan.")
-    assert not _before_only(q, "No food for 2 days before and 1 day after the scan.")
-    assert not _before_only("how many days before the scan does he fast?", "No food for 2 days before the scan.")
+    assert before_only(q, "No food for 2 days before the scan.")
+    assert not before_only(q, "No food for 2 days before and 1 day after the scan.")
+    assert not before_only("how many days before the scan does he fast?", "No food for 2 days before the scan.")
 
 
 def test_a_till_when_question_is_answered_by_a_duration() -> None:

@@ -27,6 +27,10 @@ COURSE = re.compile(
     # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
     rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|"
+    # one unit with no number ("wear the shield for the first week", "for a fortnight"), and a bottle's use-by span
+    # once opened ("discard 28 days after opening"), which is how long it may be used
+    r"\bfor (?:a|one|the first|the next|a further|another) (?:day|night|week|fortnight|month|year)\b|"
+    rf"\b{_N}[\s-]*{_U}\s+(?:after|of|from)\s+(?:first\s+)?opening\b|"
     # a longest course or a bound ("max 2 weeks at a time", "no more than 5 days")
     rf"\b(?:up to|at least|a minimum of|(?:a |the )?max(?:imum)?(?: of)?|a total of|no more than|not more than|"
     rf"no longer than|not longer than)\s+{_N}\s*{_U}\b|"

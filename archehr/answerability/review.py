@@ -18,6 +18,7 @@ import numpy as np
 
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
+from archehr.answerability.length_forms import DURATION_GIVEN, OFF_WHEN, any_length, before_only, course_length
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
@@ -50,38 +51,9 @@ WHEN_GIVEN = re.compile(
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b|{NAMED_DATE}|{TIME_OF_DAY}", re.I)
 _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
-# a duration of its own: "for 12 months", "x 14 days", "4-6 weeks", "lifelong", "indefinitely"
-DURATION_GIVEN = re.compile(
-    rf"\b{COUNT_ASCII}\s*-?\s*(?:more\s+)?{GIVEN_UNIT}\b|\b\d+d\b|\blife-?long\b|\bindefinite(?:ly)?\b|"
-    rf"\bfor life\b|\bpermanent(?:ly)?\b", re.I)
-
-
-# what only looks like a course's length: a taper's pace ("reduce by 10 mg every 2 weeks": how fast, not until when)
-# and, to a question asking the whole course (no step asked: `_ASKS_STEP`), a titration's first steps ("1 capsule
-# at night for 3 nights, then 1 capsule twice a day"): how long each dose runs, not the course. (A step ending what
-# is asked, "for 7 days then stop", "for 1 week, then restart", stays a length.)
-_TAPER_PACE = re.compile(
-    rf"\b(?:reduc|increas|taper|cut|lower|decreas|wean|titrat)\w*\b[^.;]{{0,40}}?\b(?:every|each)\s+(?:other\s+)?"
-    rf"{COUNT_ASCII}?\s*{GIVEN_UNIT}\b(?![^.;]{{0,20}}?\b(?:then|and|until)\s+stop)", re.I)
-_TITRATION_STEP = re.compile(
-    rf"\bfor\s+{COUNT_ASCII}\s*{GIVEN_UNIT}\s*,?\s*(?:and\s+)?then\s+(?:take\s+|increase\s+to\s+)?"
-    r"(?:\d+|one|two|three|four)\b", re.I)
-# a question asking the length of one step: "before it goes up", "the small dose", "twice a day", "till"
-_ASKS_STEP = re.compile(r"\b(?:before|till|until|til|untill|first|twice|once|times|small|smaller|little|starting|"
-                        r"high|higher|big|bigger|low|lower|extra|double)\b|\b(?:go|goes|going|drop|drops|step|steps|"
-                        r"cut|come|comes|coming)\s+(?:up|down|back)\b", re.I)
 # a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
     r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b", re.I)
-
-
-def course_length(text: str, question: str | None = None) -> bool:
-    """The line gives a duration of its own (`DURATION_GIVEN`) once a taper's pace and, when the `question` asks
-    the whole course, a titration's steps are read out (`_TAPER_PACE`, `_TITRATION_STEP`)."""
-    plain = _TAPER_PACE.sub(" ", fold(text))
-    if question is not None and not _ASKS_STEP.search(question):
-        plain = _TITRATION_STEP.sub(" ", plain)
-    return bool(DURATION_GIVEN.search(plain))
 
 
 def _given_pattern(kind: str, question: str | None) -> Any:
@@ -89,7 +61,7 @@ def _given_pattern(kind: str, question: str | None) -> Any:
     (`course_length`) or a date or an interval (`WHEN_GIVEN`, or a course's length too when a when question asks
     "till when")."""
     if kind == "how_long":
-        return lambda t: course_length(t, question)
+        return lambda t: course_length(t, question) or bool(OFF_WHEN.search(fold(t)))
     if kind == "when":
         if question is not None and _LENGTH_ANSWERS_WHEN.search(question):
             return lambda t: bool(WHEN_GIVEN.search(t)) or bool(DURATION_GIVEN.search(t))
@@ -171,14 +143,20 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
     if best is None or types.kind not in ASKED_FACTS:
         return False
     top = top_topic(types)
+    at = _first_line(split, best[0])[1]
     if fact_given(types, best, question):
         # the first line gives a fact, but of another event when a sentence naming more of the topic says the asked
         # one is not set ("Next transfusion booked 02/06" first, "Cardiac MRI requested, date to follow" naming more
         # of "when is the heart MRI booked"): only those sentences are read
         top = top[types.topic[top] > best[1] + 1e-9]
+        if types.kind == "test_result" and at is not None:
+            top = top[top > at]  # (a result given after the entry saying it would follow: that entry is stale)
         lines = [split.sentences[i].text for i in top]
     else:
-        lines = [best[0], *(split.sentences[i].text for i in top)]
+        # a first line giving a date or length besides a letter to come ("in 2-4 weeks; letter by post") gives it
+        given = _given_pattern(types.kind, question)
+        own = given is not None and given(fold(best[0]))
+        lines = [*([] if own else [best[0]]), *(split.sentences[i].text for i in top if not (own and i == at))]
     return any(asked_undetermined(types.kind, t) for t in lines)
 
 
@@ -351,14 +329,14 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return False
     # a how-long answer whose first line holds no length of time in any form (no course, end, interval or "until"):
     # the line names the asked thing, not how long ("Hand therapy to start after suture removal")
-    if types.kind == "how_long" and not _any_length(best_text):
+    if types.kind == "how_long" and not any_length(best_text):
         return True
     # a may-I first line allowing or forbidding another activity than the asked one (`may_answers.other_activity`)
     if types.kind == "may_i" and question is not None and _other_activity(question, best_text):
         return True
     # ... or whose lengths all run before an event the question asks after ("how many days after the treatment":
     # "Low-iodine diet for 1 week before"): a length of another time
-    if types.kind == "how_long" and question is not None and _before_only(question, best_text):
+    if types.kind == "how_long" and question is not None and before_only(question, best_text):
         return True
     # the result asked for is still awaited ("repeat pending"): the note names the test, not its result; so too for a
     # question of no kind read ("any news on that swab") whose first line, naming the topic, awaits a result, or of
@@ -377,30 +355,6 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # the first line dates another event: the writer's signature, another clinician's visit, a test for a visit
     # asked, a consultation for an operation asked (`when_other.dates_other_event`)
     return types.kind == "when" and question is not None and dates_other_event(question, best_text)
-
-
-_AFTER = re.compile(r"\bafter\b", re.I)
-_BEFORE = re.compile(r"\b(?:before|prior|beforehand|ahead)\b", re.I)
-_LENGTH_BEFORE = re.compile(rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:\w+\s+)?(?:before|prior\s+to|beforehand|ahead)\b",
-                            re.I)
-
-
-def _before_only(question: str, text: str) -> bool:
-    """The question asks how long after something (it says "after", never "before") and every length the line gives
-    runs before it ("for 1 week before", "2 days prior to the scan")."""
-    if not _AFTER.search(question) or _BEFORE.search(question) or not _LENGTH_BEFORE.search(text):
-        return False
-    return not DURATION_GIVEN.search(_LENGTH_BEFORE.sub(" ", fold(text)))
-
-
-def _any_length(text: str) -> bool:
-    """The line holds a length of time or an end in any form a how-long answer takes (`holds.HOLDS`, `DURATION_GIVEN`,
-    `course_link.COURSE_END`), once a dose's frequency and daily limit are read out (`course_link.rates_out`)."""
-    from archehr.answerability.course_link import COURSE_END, rates_out
-    from archehr.answerability.holds import HOLDS
-
-    plain = rates_out(text)  # (read out once, for the three forms)
-    return any(p.search(plain) for p in (HOLDS["how_long"], DURATION_GIVEN, COURSE_END))
 
 
 def first_gives_fact(kind: str, best: tuple[str, float] | None, question: str | None = None) -> bool:
@@ -449,7 +403,12 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
     far with the final report to follow (`awaited`), unless the `question` asks for the final one."""
     if types.kind != "test_result":
         return False
-    return any(awaited(split.sentences[i].text, question) for i in top_topic(types))
+    # a later sentence naming half the topic or more and giving a result ("results to follow", then a later entry
+    # "U&E back, sodium 129") tells the awaited result came back
+    texts = [s.text for s in split.sentences]
+    later = [i for i in np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
+             if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
+    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in top_topic(types))
 
 
 def awaited(text: str, question: str | None = None) -> bool:

@@ -110,6 +110,12 @@ _FURTHER = re.compile(
     r"\bafter (?:the |his |her |your |their |a |an )?[\w-]+ (?:[\w-]+ )?(?:showed|found|revealed|confirmed)\b|"
     r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
     r"\breplac(?:es|ed by|ing)\b|\binstead of\b|\bin case\b|"
+    # a treatment not needed, told as "no X needed" ("no iron needed now", "no antibiotics required"), and a visit
+    # told as following its occasion ("seen in clinic following a second fall", "admitted following an episode"; not
+    # "seen following the review": a meeting followed)
+    r"\bno (?!longer\b)(?:[\w-]+ ){1,2}(?:needed|required|necessary|indicated)\b|"
+    r"\b(?:seen|reviewed|admitted|referred|assessed|attended|brought in)\b[^.;]{0,40}?\bfollowing (?:a|an|his|her|"
+    r"two|three|second|third|another|further|recent|repeated) \w+|"
     # a dose line's purpose ("Melatonin 2 mg at night for sleep", "17 g once a day as needed for constipation"): a
     # reason for the review flag, not a firm one for the rank (a PRN painkiller's "for pain" is seldom the asked one)
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml|tablets?|capsules?|puffs?|sachets?|drops?|sprays?)\b"
