@@ -81,8 +81,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = (fact_missing(asked, _asked_share(asked, best, split), question) or result_awaited(types, split, question)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
-             or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
-             or first_other(types.kind, question, split, best))
+             or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split))
     return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
@@ -115,21 +114,6 @@ def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote, 
     texts, at = _first_line(split, best[0] if best else None)
     return at is not None and (undecided(texts, sentence_roles(split.sentences), at)
                                or other_medicine_only(question, texts[at]))
-
-
-def first_other(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None) -> bool:
-    """The first line speaks of something near the asked fact, not of it (`first_other`): another medicine, a past
-    stop to a restart asked, a stop with no pace to how to stop, a date of a thing done to a when to come."""
-    from archehr.answerability import first_other as fo
-
-    texts, at = _first_line(split, best[0] if best else None)
-    if at is None:
-        return False
-    if fo.other_medicine_first(kind, question, texts, at):
-        return True
-    if kind == "med_change" and (fo.restart_unsaid(question, texts[at]) or fo.stop_pace_unsaid(question, texts[at])):
-        return True
-    return kind == "when" and fo.past_dated_only(question, texts[at])
 
 
 def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
