@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from archehr.answerability.asked_time import COURSE
-from archehr.answerability.date_unset import FIRM
 from archehr.answerability.review import _given_pattern
 from archehr.answerability.why_causes import has_cause
 from archehr.glossary import load_lexicon
@@ -13,11 +12,6 @@ def test_course_reads_one_unit_and_use_by_span() -> None:
     assert COURSE.search("Keep the splint on at night for the first week.")
     assert COURSE.search("Throw the tube away 6 weeks after opening.")
     assert not COURSE.search("Put one drop in each eye at night.")
-
-
-def test_firm_reads_a_stage_in_weeks() -> None:
-    assert FIRM.search("A growth scan at 28 weeks will be offered.")
-    assert not FIRM.search("A growth scan will be offered.")
 
 
 def test_how_long_first_line_telling_when_it_comes_off() -> None:

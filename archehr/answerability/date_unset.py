@@ -54,8 +54,7 @@ _DAY = (rf"\b{ISO_DATE}\b|\b{DAY_MONTH}\b|\b{HOUR_MINUTE}\b|"
         rf"\b(?:{MONTHS})\s+\d{{1,2}}\b")
 FIRM = re.compile(
     rf"{_DAY}|"
-    # ... "at 20 weeks" too: a stage counted in weeks or months (of pregnancy, after an operation) dates the event
-    r"\b(?:in|within|after|at)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
+    r"\b(?:in|within|after)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
     r"(?:\s*(?:-|to|–)\s*\d+)?\s*(?:working\s+)?(?:hours?|hrs?|days?|weeks?|wks?|months?)\b"
     # (an interval set by another event is no date of it: "INR to be checked within 72 hours before the extraction")
     r"(?!\s+(?:before|prior to|of)\b)", re.I)
