@@ -71,9 +71,10 @@ def _next_item_cut(text: str, s: int, e: int, unit_end: int) -> int | None:
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence;
+# (a dot leader, "A1c ........ 9.2", two dots set apart, "HIV test, rectal .. Pending", or one, "Pregnancy test (urine)
+# . Negative", ends no sentence;
 # a test named in mixed case opens one: "... protein and blood. dsDNA and C3/C4 sent")
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )(?<! \.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
                             # a patient's message starts sentences in lower case ("blisters on it. it's been
                             # burning", "thanks. do I need ..."): after a word, before a word that opens one
                             # (or an English word of two letters, "blisters on it. it's been", "woke me up. it";
