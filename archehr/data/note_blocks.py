@@ -50,7 +50,9 @@ _NUMBERED_HEADING = re.compile(r"^(?:appointment|visit|booking) (?:\d{1,2}|[A-Z]
 # nor is a label that names no clinic, only that an appointment follows ("Your follow-up appointment:"), over the
 # block's lines set in under it: a unit of its own ("Heart failure nurse clinic:" names the appointment, its label)
 # (or a sentence saying so: "You have an appointment coming up:", "Here are your upcoming visits:")
-_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)s?:$"
+# (a visit after surgery named so is no clinic either: "Post-operative visit:", "Post-op review appointment:")
+_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first|post[- ]?op(?:erative)?|review)\s+)*"
+                            r"(?:appointment|visit|booking)s?:$"
                             r"|^(?:you have|here (?:is|are))(?: (?:an?|your|\d+|upcoming|new|next))* (?:appointment"
                             r"|visit|booking)s?(?: [a-z ]{1,20})?:$",
                             re.IGNORECASE)
