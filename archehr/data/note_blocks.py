@@ -103,10 +103,14 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
-def _visit_sentence(line: str) -> bool:
+def _visit_sentence(line: str, set_in: bool = False) -> bool:
     """One short sentence, no list item, or a field: the instruction or the note that closes an appointment's
-    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2")."""
-    return not ITEM.match(line) and ((len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line)
+    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2"). Set in with the block's lines
+    under its date, two short sentences too: a portal prints the visit's instructions there ("Arrive 15 minutes
+    early. Nothing to eat after midnight.")."""
+    two = set_in and len(line) <= 100 and len(_SENTENCE_INSIDE.findall(line)) == 1
+    return not ITEM.match(line) and ((len(line) <= 80 + 20 * two and line.endswith(".")
+                                      and (two or not _SENTENCE_INSIDE.search(line))
                                       and not FIELD.match(line)) or bool(FIELD.match(line) and len(line) <= 160))
 
 
@@ -149,7 +153,8 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
-        if last > first and last + 2 == len(lines) and _visit_sentence(lines[last + 1]) \
+        if last > first and last + 2 == len(lines) \
+                and _visit_sentence(lines[last + 1], leads is not None and leads[last] > 0) \
                 and (leads is None or leads[last + 1] == leads[last]):
             last += 1
         # (a date or a time alone under a signature's role line is the signature's date, no visit's: "Signed: Dr.
