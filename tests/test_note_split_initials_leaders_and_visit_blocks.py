@@ -66,3 +66,18 @@ def test_an_appointment_block_keeps_two_short_sentences_of_instructions_set_in_u
     flush = ("Friday, April 3, 2026 at 8:20 AM\nEndoscopy Unit - gastroscopy\nHarlow General Hospital, level 1\n"
              "Arrive 20 minutes early. Nothing to eat for 6 hours before.\n")
     assert texts(flush)[-2:] == ["Arrive 20 minutes early.", "Nothing to eat for 6 hours before."]
+
+
+
+def test_a_paragraph_wrapped_narrower_than_the_note_carries_a_name_on_at_its_own_width():
+    wide = ("The scan was reviewed at the multidisciplinary meeting on Monday and the findings were discussed in\n"
+            "detail with the radiologist, who agreed that no further imaging is needed before the next clinic.\n")
+    # (three of its lines run on into lower case at 63 columns at most: the paragraph wraps there, so its line
+    # ending on "the Riverside", 62 columns, was full for "Leisure")
+    narrow = ("She has been walking more and sleeping a little better, though\n"
+              "her appetite is still poor and she tires easily in the\n"
+              "afternoons, and her daughter now visits every other day to help\n"
+              "with meals. She has joined the exercise group at the Riverside\n"
+              "Leisure Centre on Thursdays and enjoys it.\n")
+    assert texts(f"{wide}\n{narrow}")[-1] == \
+        "She has joined the exercise group at the Riverside Leisure Centre on Thursdays and enjoys it."

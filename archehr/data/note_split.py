@@ -266,7 +266,7 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
     letter = writes_labelled_paragraphs([[note[a:b].strip() for a, b in para] for para in paragraphs])
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in units(para, note, width, soap, labels, excerpt, sbar, letter):
+        for unit in units(para, note, _paragraph_width(note, para, width), soap, labels, excerpt, sbar, letter):
             head, spans = "", _split_unit(unit, note, segment, excerpt)
             # (a line of prose is an entry of two sentences at most: "Olanzapine 2.5 mg STOPPED." + "You told us ...";
             # more are a plan's sentences, each about its own thing)
@@ -278,6 +278,19 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
                 sentences.append(SplitSentence(sid, p_id, s - p_start, s, e, note[s:e], unit.kind,
                                                head if k else ""))
     return SplitNote(note, tuple(sentences), name, notes)
+
+
+def _paragraph_width(note: str, para: list[tuple[int, int]], width: int) -> int:
+    """The width a paragraph of prose wraps at, when its own lines show a narrower one than the note's (a letter
+    whose paragraphs were typed or pasted at different widths): the longest of its lines that a sentence runs on from
+    into a line opening in lower case, when three or more show it (and no line but the last runs past it)."""
+    lines = [note[a:b].rstrip() for a, b in para]
+    wrapped = [len(x) for x, y in zip(lines, lines[1:], strict=False)
+               if re.match(r"\s*[a-z]", y) and not x.endswith((".", ":", ";")) and len(x) >= 50]
+    if len(wrapped) < 3:
+        return width
+    own = max(len(x) for x in lines[:-1])
+    return own if own == max(wrapped) and 50 <= own < width else width
 
 
 def note_case(note: str | SplitNote, question: str, narrative: str | None = None, case_id: str = "1",
