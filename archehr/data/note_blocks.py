@@ -50,7 +50,9 @@ _NUMBERED_HEADING = re.compile(r"^(?:appointment|visit|booking) (?:\d{1,2}|[A-Z]
 # nor is a label that names no clinic, only that an appointment follows ("Your follow-up appointment:"), over the
 # block's lines set in under it: a unit of its own ("Heart failure nurse clinic:" names the appointment, its label)
 # (or a sentence saying so: "You have an appointment coming up:", "Here are your upcoming visits:")
-_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first)\s+)*(?:appointment|visit|booking)s?:$"
+# (a visit after surgery named so is no clinic either: "Post-operative visit:", "Post-op review appointment:")
+_GENERIC_LABEL = re.compile(r"^(?:(?:your|next|follow[- ]?up|upcoming|new|first|post[- ]?op(?:erative)?|review)\s+)*"
+                            r"(?:appointment|visit|booking)s?:$"
                             r"|^(?:you have|here (?:is|are))(?: (?:an?|your|\d+|upcoming|new|next))* (?:appointment"
                             r"|visit|booking)s?(?: [a-z ]{1,20})?:$",
                             re.IGNORECASE)
@@ -101,10 +103,14 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
-def _visit_sentence(line: str) -> bool:
+def _visit_sentence(line: str, set_in: bool = False) -> bool:
     """One short sentence, no list item, or a field: the instruction or the note that closes an appointment's
-    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2")."""
-    return not ITEM.match(line) and ((len(line) <= 80 and line.endswith(".") and not _SENTENCE_INSIDE.search(line)
+    lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2"). Set in with the block's lines
+    under its date, two short sentences too: a portal prints the visit's instructions there ("Arrive 15 minutes
+    early. Nothing to eat after midnight.")."""
+    two = set_in and len(line) <= 100 and len(_SENTENCE_INSIDE.findall(line)) == 1
+    return not ITEM.match(line) and ((len(line) <= 80 + 20 * two and line.endswith(".")
+                                      and (two or not _SENTENCE_INSIDE.search(line))
                                       and not FIELD.match(line)) or bool(FIELD.match(line) and len(line) <= 160))
 
 
@@ -147,7 +153,8 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
-        if last > first and last + 2 == len(lines) and _visit_sentence(lines[last + 1]) \
+        if last > first and last + 2 == len(lines) \
+                and _visit_sentence(lines[last + 1], leads is not None and leads[last] > 0) \
                 and (leads is None or leads[last + 1] == leads[last]):
             last += 1
         # (a date or a time alone under a signature's role line is the signature's date, no visit's: "Signed: Dr.

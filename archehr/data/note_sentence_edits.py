@@ -138,11 +138,12 @@ def _initial_before_surname(p: str, n: str) -> bool:
     """Does `p` end on a person's initial that `n` carries on with the surname? After a word that names who did it
     ("Entries by R." + "Penhaligon unless stated.", "seen with K." + "Osei today"); "... by group B." + "Next ..."
     ends a sentence, a letter after no such word (a credential after a comma too: "... with A." + "Rahman, NP, to
-    review ..."). Or in a log entry's heading that opens with a stamp, before a surname that ends the line, with a
+    review ...", or a credential and its colon before what was done: "... visit with G." + "Tully PA-C: wound
+    healed"). Or in a log entry's heading that opens with a stamp, before a surname that ends the line, with a
     grade or none ("12/03/2025 16:05  Telephone - relative called, taken by J." + "Ames RN\nSon asked ...", "...
     08:40  Ward physio K." + "Brennan MCSP\nWalked ...")."""
     if re.search(r"(?:^|\s)(?:by|with|from|per)\s[A-Z]\.$", p) \
-            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,\s+[A-Z][A-Za-z-]{1,5},)?\s+[a-z]", n):
+            and re.match(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:,?\s+[A-Z][A-Za-z-]{1,5}[,:])?\s+[a-z]", n):
         return True
     return bool(re.search(r"\s[A-Z]\.$", p)) and starts_with_stamp(p.rsplit("\n", 1)[-1]) \
         and re.match(f"[{_UP}][{_LOW}]+(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:,?[ \t]+[A-Z]{2,5})?[ \t]*\n", n) is not None

@@ -71,9 +71,10 @@ def _next_item_cut(text: str, s: int, e: int, unit_end: int) -> int | None:
 # a new timed result in a run of lab records: "... Plt Ct-201 ___ 07:15PM BLOOD Glucose-168* ..."
 _LAB_BOUNDARY = re.compile(r"(?:(?<!\.\.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"'])"
                            r"|\s+(?=(?:___|\[\*\*[^*\]]*\*\*\])\s+\d{1,2}:\d{2}\s?[AP]M\b))")
-# (a dot leader, "A1c ........ 9.2" or one dot set apart, "Pregnancy test (urine) . Negative", ends no sentence;
+# (a dot leader, "A1c ........ 9.2", two dots set apart, "HIV test, rectal .. Pending", or one, "Pregnancy test (urine)
+# . Negative", ends no sentence;
 # a test named in mixed case opens one: "... protein and blood. dsDNA and C3/C4 sent")
-_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
+_RULE_BOUNDARY = re.compile(r"(?<!\.\.)(?<! )(?<! \.)[.!?][\"')\]]*\s+(?=[A-Z0-9#(\[_\"']|[a-z]{1,2}[A-Z]{2})"
                             # a patient's message starts sentences in lower case ("blisters on it. it's been
                             # burning", "thanks. do I need ..."): after a word, before a word that opens one
                             # (or an English word of two letters, "blisters on it. it's been", "woke me up. it";
@@ -265,7 +266,7 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
     letter = writes_labelled_paragraphs([[note[a:b].strip() for a, b in para] for para in paragraphs])
     for p_id, para in enumerate(paragraphs, start=1):
         p_start = para[0][0] + len(note[para[0][0]:para[0][1]]) - len(note[para[0][0]:para[0][1]].lstrip())
-        for unit in units(para, note, width, soap, labels, excerpt, sbar, letter):
+        for unit in units(para, note, _paragraph_width(note, para, width), soap, labels, excerpt, sbar, letter):
             head, spans = "", _split_unit(unit, note, segment, excerpt)
             # (a line of prose is an entry of two sentences at most: "Olanzapine 2.5 mg STOPPED." + "You told us ...";
             # more are a plan's sentences, each about its own thing)
@@ -277,6 +278,19 @@ def _split(note: str, segment: Segmenter, name: str, notes: tuple[str, ...]) -> 
                 sentences.append(SplitSentence(sid, p_id, s - p_start, s, e, note[s:e], unit.kind,
                                                head if k else ""))
     return SplitNote(note, tuple(sentences), name, notes)
+
+
+def _paragraph_width(note: str, para: list[tuple[int, int]], width: int) -> int:
+    """The width a paragraph of prose wraps at, when its own lines show a narrower one than the note's (a letter
+    whose paragraphs were typed or pasted at different widths): the longest of its lines that a sentence runs on from
+    into a line opening in lower case, when three or more show it (and no line but the last runs past it)."""
+    lines = [note[a:b].rstrip() for a, b in para]
+    wrapped = [len(x) for x, y in zip(lines, lines[1:], strict=False)
+               if re.match(r"\s*[a-z]", y) and not x.endswith((".", ":", ";")) and len(x) >= 50]
+    if len(wrapped) < 3:
+        return width
+    own = max(len(x) for x in lines[:-1])
+    return own if own == max(wrapped) and 50 <= own < width else width
 
 
 def note_case(note: str | SplitNote, question: str, narrative: str | None = None, case_id: str = "1",
