@@ -3,17 +3,11 @@ entries, SOAP letters, result strips. No line here comes from a writer's note.""
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_blocks import appointment_blocks
 from archehr.data.note_layout import field_cells, line_cells
-from archehr.data.note_split import split_note
 from archehr.data.note_wrap import wrap_width
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def cells(line: str, found: list[tuple[int, int]]) -> list[str]:

@@ -7,14 +7,7 @@ Every line here is invented for these tests."""
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
+from split_texts import texts
 
 
 def test_a_log_heading_with_an_accented_surname_stays_with_its_first_sentence():

@@ -5,17 +5,11 @@ sentences. Every line here is invented for these tests; each checks `split_note`
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_page import running_lines
 from archehr.data.note_pipes import pipe_cells
 from archehr.data.note_sections import section_label
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def test_an_advice_label_heads_its_sentences():

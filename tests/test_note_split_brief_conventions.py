@@ -7,13 +7,9 @@ name. Every expected split is written out by hand, on invented lines."""
 from __future__ import annotations
 
 import pytest
+from split_texts import texts
 
 from archehr.data.note_spacy import spacy_available
-from archehr.data.note_split import split_note
-
-
-def texts(note: str, splitter: str = "rules") -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, splitter).sentences]
 
 
 def test_a_dictated_plan_numbered_in_words_gives_one_unit_an_item():

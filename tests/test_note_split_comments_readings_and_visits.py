@@ -6,14 +6,7 @@ tests; each checks `split_note`'s offsets too."""
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
+from split_texts import texts
 
 
 def test_a_one_line_comment_of_two_sentences_keeps_its_label_with_the_first():

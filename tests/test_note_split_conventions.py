@@ -4,14 +4,10 @@ after commas, wrapped result lines. Each expected split is written out by hand."
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_sections import section_label
 from archehr.data.note_sentence_edits import appointment_cuts
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
-
 
 # --- a section label before prose on its line is a unit of its own ---------------------------------------------
 
@@ -70,7 +66,6 @@ def test_a_topic_label_heads_a_narrative_clause_but_a_field_of_advice_keeps_its_
     assert section_label("Indication: Screening colonoscopy, age 59, mother had colon cancer.") is None
     # (a field's name never heads a section, whatever its value says)
     assert section_label("Diagnosis: Pneumonia, which was treated with antibiotics.") is None
-
 
 
 def test_a_topic_alone_in_its_paragraph_heads_sentences_in_lower_case_that_open_with_a_clause():

@@ -7,12 +7,7 @@ field's column. Every expected split is written out by hand, on invented lines."
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
-
+from split_texts import texts
 
 # --- dictation ------------------------------------------------------------------------------------------------------
 

@@ -4,11 +4,7 @@ lines."""
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+from split_texts import texts
 
 
 def test_a_dictations_plan_numbered_in_words_inline_gives_one_unit_per_item():

@@ -4,14 +4,10 @@ bracket closed on the next line, fields alone in a letter's paragraph. Each expe
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_layout import is_readings_line
-from archehr.data.note_split import split_note
 from archehr.data.note_wrap import continues
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
-
 
 # --- a label one space before readings holds them all, however wide the gaps ----------------------------------
 

@@ -3,11 +3,7 @@ results table, and more. Every line is invented; every expected split is written
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+from split_texts import texts
 
 
 def test_dictation_in_lower_case_opens_its_sentences_in_lower_case():

@@ -8,13 +8,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from archehr.data.note_split import split_note
+from split_texts import texts
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_emoji_bullets_open_list_items():

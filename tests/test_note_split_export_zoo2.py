@@ -8,13 +8,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from archehr.data.note_split import split_note
+from split_texts import texts
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_a_box_drawn_tables_borders_are_no_sentence_and_do_not_join_the_prose_under_them():

@@ -4,13 +4,10 @@ not yet set, and a plan written as one more field of a report. Every expected sp
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_entries import medicine_head
 from archehr.data.note_sentence_edits import should_join
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_an_order_in_a_column_of_its_own_is_one_entry_with_its_drug():

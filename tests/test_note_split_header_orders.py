@@ -3,12 +3,9 @@ over its instruction line at the same depth. Every expected split is written out
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_entries import order_over_instruction
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_a_name_before_the_birth_date_on_a_header_line_is_a_field_of_its_own():

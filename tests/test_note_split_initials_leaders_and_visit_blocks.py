@@ -5,11 +5,7 @@ by hand."""
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str, splitter: str = "rules") -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, splitter).sentences]
+from split_texts import texts
 
 
 def test_an_initial_before_a_surname_and_a_credential_with_its_colon_ends_no_sentence():
@@ -66,7 +62,6 @@ def test_an_appointment_block_keeps_two_short_sentences_of_instructions_set_in_u
     flush = ("Friday, April 3, 2026 at 8:20 AM\nEndoscopy Unit - gastroscopy\nHarlow General Hospital, level 1\n"
              "Arrive 20 minutes early. Nothing to eat for 6 hours before.\n")
     assert texts(flush)[-2:] == ["Arrive 20 minutes early.", "Nothing to eat for 6 hours before."]
-
 
 
 def test_a_paragraph_wrapped_narrower_than_the_note_carries_a_name_on_at_its_own_width():

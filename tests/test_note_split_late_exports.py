@@ -3,12 +3,9 @@ word, a page footer of three columns with its page mark first. Each expected spl
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_page import is_page_furniture
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_a_title_in_capitals_wrapped_on_a_joining_word_is_one_unit():

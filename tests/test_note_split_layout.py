@@ -5,16 +5,10 @@ lines, upper-case text, initials. Every line here is invented for these tests.""
 from __future__ import annotations
 
 import pytest
+from split_texts import texts
 
 from archehr.data import note_layout, note_page
 from archehr.data.note_split import spacy_available, split_note
-
-
-def texts(note: str, splitter: str = "rules") -> list[str]:
-    split = split_note(note, splitter)
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def kinds(note: str) -> list[str]:

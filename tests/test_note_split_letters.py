@@ -4,13 +4,9 @@ in the second a label keeps its value as a field. Every expected split is writte
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_sections import paragraph_label, writes_labelled_paragraphs
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
-
 
 # Background 22 words, Findings 23, Medication 23, Plan 23: 91 / 4 = 22.75 words a label, no label alone on a line
 BODY = ("Background: Type 2 diabetes for ten years. He was started on metformin in 2016 and has had no admissions to "

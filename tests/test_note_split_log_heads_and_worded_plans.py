@@ -6,17 +6,11 @@ for these tests."""
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_field_wraps import FIELD_START as WRAPS_FIELD_START
 from archehr.data.note_layout import FIELD_START
-from archehr.data.note_split import split_note
 from archehr.data.note_stamps import is_entry_stamp_line
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def test_a_log_heading_with_the_contacts_kind_before_a_dash_stays_with_its_first_sentence():

@@ -4,16 +4,10 @@ signatures. Every line here is invented for these tests."""
 from __future__ import annotations
 
 import pytest
+from split_texts import texts
 
 from archehr.data.note_sentence_edits import should_join as _should_join
 from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def test_an_undotted_title_before_an_initial_ends_no_sentence():

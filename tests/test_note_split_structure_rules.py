@@ -8,16 +8,14 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from split_texts import texts
+
 from archehr.data.note_ocr import is_double_spaced, single_spaced
 from archehr.data.note_split import split_note
 from archehr.data.note_stamps import is_entry_head
 from archehr.data.note_wrap import NOT_WRAPPED, wrap_width
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 # --- a report's comment on its results is a field, not a section heading prose --------------------------------

@@ -5,16 +5,10 @@ where the rule is the splitter's, and `split_note`'s offsets."""
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_page import is_page_furniture
 from archehr.data.note_sentence_edits import query_cuts, should_join
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    split = split_note(note, "rules")
-    for s in split.sentences:
-        assert note[s.start:s.end] == s.text
-    return [" ".join(s.text.split()) for s in split.sentences]
 
 
 def test_an_initial_after_a_nurses_role_is_no_sentence_end():

@@ -4,11 +4,7 @@ written out by hand, on invented lines."""
 
 from __future__ import annotations
 
-from archehr.data.note_split import split_note
-
-
-def texts(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
+from split_texts import texts
 
 
 def test_a_forms_blank_to_fill_in_leaves_section_labels_apart_from_their_prose():
