@@ -122,10 +122,13 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
     question, "appointment letter to follow" to a when, "until review" to a how long, "no decision yet" to a may-I or
     a medicine change), and the first line does not give it (`fact_given`) or gives it naming less of the topic than
     that sentence (another event's date): for review, never a decline."""
+    from archehr.answerability.med_decisions import state_decided
     from archehr.answerability.undetermined import ASKED_FACTS, asked_undetermined
 
     if best is None or types.kind not in ASKED_FACTS:
         return False
+    if types.kind == "med_change" and state_decided(best[0], asked_undetermined(types.kind, best[0])):
+        return False  # "HOLD ramipril; restart to be decided": held now (`med_decisions.state_decided`)
     top = top_topic(types)
     at = _first_line(split, best[0])[1]
     if fact_given(types, best, question):
@@ -398,8 +401,10 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
 def awaited(text: str, question: str | None = None) -> bool:
     """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
     asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
+    from archehr.answerability.test_words import awaited_other
+
     text = fold(text)  # a raw note's line breaks inside a phrase ("not yet\nback")
-    if not PENDING.search(text):
+    if not PENDING.search(text) or awaited_other(text, question):  # (another test awaited: `awaited_other`)
         return False
     return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))
 

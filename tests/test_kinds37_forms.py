@@ -1,0 +1,64 @@
+"""Result and medication answers told in common clinical forms (invented lines): a lower-case analyte with its
+value, a table row set apart by slashes, a result given beside another test awaited, a medicine held now with its
+restart still open, advice to give a medicine only when needed."""
+
+from __future__ import annotations
+
+import pytest
+
+from archehr.answerability.med_decisions import DECISION, state_decided
+from archehr.answerability.result_first import gives_result
+from archehr.answerability.review import awaited
+from archehr.answerability.test_words import RESULT_GIVEN, awaited_other
+from archehr.answerability.undetermined import asked_undetermined
+
+
+@pytest.mark.parametrize(("text", "given"), [
+    ("Home bloods drawn by the district nurse - sodium 141, potassium 4.4, urea 6.0.", True),
+    ("Haemoglobin 98 today, up from 91.", True),
+    ("Take potassium 2 tablets daily.", False),  # a dose, no value
+    ("Check sodium again in 2 weeks.", False),  # a plan, no value
+])
+def test_a_lower_case_analyte_with_its_value(text: str, given: bool) -> None:
+    assert gives_result(text) is given
+
+
+@pytest.mark.parametrize(("text", "given"), [
+    ("Calcium / 2.71 / H / mmol/L / 2.20-2.60", True),  # a flag cell after the value
+    ("Albumin / 31 / g/L / 35-50 / L", True),  # a range cell after the unit
+    ("Vitamin D / - / Sent to laboratory - result to follow", False),
+])
+def test_a_slash_table_row(text: str, given: bool) -> None:
+    assert bool(RESULT_GIVEN.search(text)) is given
+    assert gives_result(text) is given
+
+
+def test_another_test_awaited_beside_the_asked_result() -> None:
+    line = "Clinic bloods show a sodium of 131 (low) and calcium normal; the vitamin B12 level is still awaited."
+    assert awaited_other(line, "was my sodium ok at the clinic")
+    assert not awaited(line, "was my sodium ok at the clinic")
+    assert awaited(line, "is my b12 back yet")  # the awaited clause names the asked test
+    assert awaited(line, "were my bloods ok")  # no test named: the pending word still counts
+    assert awaited("Sodium result awaited.", "was my sodium ok")
+
+
+@pytest.mark.parametrize(("text", "held"), [
+    ("HOLD bisoprolol - pulse 48; when to restart to be decided at clinic", True),
+    ("Amlodipine remains on hold until review by the renal team.", True),
+    ("Whether to stop the statin is to be decided at clinic.", False),  # the choice itself open
+    ("Statin: to be decided at clinic.", False),
+])
+def test_a_medicine_held_now_with_its_restart_open(text: str, held: bool) -> None:
+    assert state_decided(text, asked_undetermined("med_change", text)) is held
+
+
+def test_advice_to_give_a_medicine_when_needed_decides() -> None:
+    assert DECISION.search("She has had ibuprofen regularly, and I advised that it is now given only when needed.")
+    assert not DECISION.search("She has been having ibuprofen regularly for her knee.")
+
+
+def test_a_test_left_to_book_is_planned() -> None:
+    from archehr.answerability.test_words import PLANNED
+
+    assert PLANNED.search("Fasting lipids in 3 months once the diet has settled; patient to book at the front desk.")
+    assert not PLANNED.search("Fasting lipids were normal.")
