@@ -62,3 +62,27 @@ def test_a_test_left_to_book_is_planned() -> None:
 
     assert PLANNED.search("Fasting lipids in 3 months once the diet has settled; patient to book at the front desk.")
     assert not PLANNED.search("Fasting lipids were normal.")
+
+
+def test_a_pending_clause_naming_no_test_awaits_the_one_before() -> None:
+    line = "I have checked a ferritin level today as low iron can cause cramps; the results are not yet available."
+    assert not awaited_other(line, "is he low in iron")
+    assert awaited(line, "is he low in iron")
+
+
+def test_a_result_beside_a_plan_to_test_again() -> None:
+    from archehr.answerability.test_words import result_beside_plan
+
+    assert result_beside_plan("Sodium mildly low at 131: no change for now, repeat sodium in 1 week.")
+    assert not result_beside_plan("Repeat sodium in 1 week, as it can read falsely low after a drip; pt to book.")
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("is my levemir going up or staying the same", "med_change"),
+    ("is my potassium going up", "test_result"),  # a blood test's name, though a medicine too
+    ("is my INR going up on the warfarin", "test_result"),
+])
+def test_a_medicine_dose_moving_is_a_medication_question(question: str, kind: str) -> None:
+    from archehr.answerability.asked_for import ask_kind
+
+    assert ask_kind(question) == kind

@@ -289,6 +289,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
     result awaited or only planned, a blank date, a first line dating another event)."""
     from archehr.answerability.cues import asks_booked_event
+    from archehr.answerability.test_words import result_beside_plan
     from archehr.answerability.when_other import dates_other_event
 
     # (white space folded: a raw note wraps its lines inside a sentence, "is not yet\nback")
@@ -333,7 +334,8 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return True
     # ... or only planned: the best sentence books or plans the test, saying no result; or, to a result question or
     # one of no kind read ("is it a melanoma or not"), leaves the result to come (`test_words.result_later`)
-    if ((types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text))
+    if ((types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text)
+         and not result_beside_plan(best_text))
             or (types.kind in ("test_result", "other") and result_later(best_text))):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given

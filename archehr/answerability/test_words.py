@@ -210,6 +210,10 @@ _CLAUSE_BREAK = re.compile(r";|\.\s+(?=[A-Za-z])")
 _NO_TEST_WORDS = frozenset(("result", "test", "blood", "bloods", "back", "clinic", "check", "level", "sample",
                             "taken", "show", "alright", "okay", "normal", "done", "still", "week", "today"))
 
+# a test named in a clause: a test word, a common analyte, or an acronym ("TSH", "HbA1c", "PCR")
+_OTHER_TEST = re.compile(rf"{TEST_NAMED.pattern}|\b(?:{ANALYTE}|thyroid|vitamin|coeliac|celiac)\b|"
+                         r"\b(?-i:[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b", re.I)
+
 
 def awaited_other(text: str, question: str | None) -> bool:
     """The line gives a result of the asked test in one clause and awaits another test in another ("Bloods show
@@ -226,5 +230,20 @@ def awaited_other(text: str, question: str | None) -> bool:
         return False
     names = [bool(asked & set(tokens(c))) for c in clauses]
     pending = [bool(PENDING.search(c)) for c in clauses]
+    # each awaiting clause names a test of its own: "the results are not yet available" after "I have checked a
+    # vitamin D level" awaits the test named before it
+    if not all(_OTHER_TEST.search(c) for c, p in zip(clauses, pending, strict=True) if p):
+        return False
     return (not any(n and p for n, p in zip(names, pending, strict=True))
             and any(n and not p and RESULT_GIVEN.search(c) for n, p, c in zip(names, pending, clauses, strict=True)))
+
+
+# what a test might show, not what it showed ("as urate can read falsely low during a flare")
+_MAY_SHOW = re.compile(r"\b(?:can|may|might|could|would)\b[^.;,]*", re.I)
+
+
+def result_beside_plan(text: str) -> bool:
+    """A line planning a test again that also says what the last one found ("ALT mildly high: no change, repeat
+    liver tests in 2 weeks", "Low potassium; GP to recheck this week"): a result given (`RESULT_GIVEN`, outside what
+    a test may show), so the plan is no sign the result is missing."""
+    return bool(RESULT_GIVEN.search(_MAY_SHOW.sub(" ", fold(text))))
