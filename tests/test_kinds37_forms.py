@@ -97,3 +97,12 @@ def test_a_lift_home_is_a_ride_not_lifting() -> None:
     assert asked_activity(question, lex) == "a lift"
     assert activity_answered(question, "You must not drive yourself; an adult should drive you home.", lex)
     assert asked_activity("can I lift my toddler yet", lex) == "lift"
+
+
+def test_a_medicine_name_asked_but_not_said() -> None:
+    from archehr.answerability.med_decisions import name_unsaid
+
+    question = "They started my son on a medicine for the seizures, what is the name of the medicine?"
+    assert name_unsaid(question, "He has been started on a preventive medicine by the neurology team.")
+    assert not name_unsaid(question, "Start levetiracetam 250 mg twice daily.")
+    assert not name_unsaid("should he keep taking it", "He has been started on a preventive medicine.")

@@ -163,3 +163,22 @@ def state_decided(text: str, phrases: Sequence[str]) -> bool:
         return False
     m = _STATE_NOW.search(plain)
     return m is not None and m.start() <= min(at) + len("on hold")
+
+
+# a question asking which medicine by its name: "what is the name of this medicine", "which drug is it exactly",
+# "which tablets will I be going on to"
+_ASKS_NAME = re.compile(r"\bname of (?:the |this |that |his |her |my )?(?:new )?(?:medicine|medicen|medication|drug|"
+                        r"tablets?|pills?|cream|injection|inhaler)\b|\bwhat (?:is|was) (?:it|the \w+) called\b|"
+                        r"\bwhich (?:new )?(?:one|drug|medicine|medication|tablets?|pills?|antibiotic\w*)\b(?! to\b)",
+                        re.I)
+
+
+def name_unsaid(question: str | None, text: str) -> bool:
+    """The question asks which medicine by its name (`_ASKS_NAME`) and the line names none (`drugs.drugs_in`, nor a
+    class of the lexicon): "started on preventive treatment" tells that a medicine was started, not which."""
+    from archehr.glossary import load_lexicon
+    from archehr.glossary.drugs import drugs_in
+
+    if not question or not _ASKS_NAME.search(question):
+        return False
+    return not drugs_in(text) and not any(e.kind == "class" for e in load_lexicon().matches(text))

@@ -105,15 +105,16 @@ class NamedConcepts:
 
 def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
     """A med_change answer whose first line decides nothing on a medicine: a dose taken, the story before the visit
-    (`med_decisions.undecided`), the medicine taken while another is asked (`med_decisions.other_medicine_only`)."""
-    from archehr.answerability.med_decisions import other_medicine_only, undecided
+    (`med_decisions.undecided`), the medicine taken while another is asked (`med_decisions.other_medicine_only`),
+    no medicine's name when the name is asked (`med_decisions.name_unsaid`)."""
+    from archehr.answerability.med_decisions import name_unsaid, other_medicine_only, undecided
     from archehr.answerability.roles import sentence_roles
 
     if types.kind != "med_change":
         return False
     texts, at = _first_line(split, best[0] if best else None)
     return at is not None and (undecided(texts, sentence_roles(split.sentences), at)
-                               or other_medicine_only(question, texts[at]))
+                               or other_medicine_only(question, texts[at]) or name_unsaid(question, texts[at]))
 
 
 def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
