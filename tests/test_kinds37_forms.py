@@ -88,17 +88,6 @@ def test_a_medicine_dose_moving_is_a_medication_question(question: str, kind: st
     assert ask_kind(question) == kind
 
 
-def test_a_lift_home_is_a_ride_not_lifting() -> None:
-    from archehr.answerability.may_answers import activity_answered, asked_activity
-    from archehr.glossary import load_lexicon
-
-    lex = load_lexicon()
-    question = "can I get home on my own after the procedure or do I need a lift"
-    assert asked_activity(question, lex) == "a lift"
-    assert activity_answered(question, "You must not drive yourself; an adult should drive you home.", lex)
-    assert asked_activity("can I lift my toddler yet", lex) == "lift"
-
-
 def test_a_medicine_name_asked_but_not_said() -> None:
     from archehr.answerability.med_decisions import name_unsaid
 
