@@ -12,7 +12,7 @@ from archehr.answerability.asked_result_kind import result_asked
 from archehr.answerability.asking import asking_part
 from archehr.answerability.cues import MEDICINE, VISIT, cue_table, plain_question
 from archehr.answerability.features import QUESTION_FILLER, Concept, question_concepts
-from archehr.answerability.test_words import NOT_A_DOSE
+from archehr.answerability.test_words import ANALYTE, NOT_A_DOSE
 from archehr.glossary import Glossary
 from archehr.relevance.text import tokens
 
@@ -85,6 +85,22 @@ _VERDICT_ASKED = re.compile(r"\b(?:ok|okay|fine|normal|alright|all right|good|ba
 _ACTIVITY = re.compile(r"\b(?:take|taking|go|going|eat|drink|drive|fly|swim|travel|work|allowed|play|lift|shower|"
                        r"bath|have|use|give|stop|start|can|should|may)\b", re.I)
 
+# "is my lantus going up", "is her metformin dose staying the same", "was his insulin put down": what moves is a
+# medicine named by the lexicon of drugs (`_dose_moves`), so its dose is asked, not a test's value
+_DOSE_MOVES = re.compile(r"\b(?:is|are|was|were)\s+(?:my|his|her|their|the|mum'?s|mom'?s|dad'?s)\s+"
+                         r"([\w-]+(?:\s+[\w-]+)?)\s+(?:dose\s+)?(?:going|gone|being|staying|stay|kept|put)\b", re.I)
+
+
+_ANALYTE = re.compile(rf"\b(?:{ANALYTE})\b", re.I)
+
+
+def _dose_moves(question: str) -> bool:
+    """The question asks whether a medicine's dose moves (`_DOSE_MOVES`), the medicine a drug the lexicon knows."""
+    from archehr.glossary.drugs import drugs_in
+
+    # (a drug that is also a blood test's name, "potassium", "iron", asks its level)
+    return any(drugs_in(m.group(1)) and not _ANALYTE.search(m.group(1)) for m in _DOSE_MOVES.finditer(question))
+
 
 def ask_kind(question: str) -> str:
     """The kind of answer a patient's question asks for (one of `KINDS`), or "other": read from the asking clauses
@@ -95,6 +111,8 @@ def ask_kind(question: str) -> str:
         return "test_result"  # "did the blood test come back": a test's return, not the patient's
     if kind in ("other", "test_result") and _activity_fragment(question):
         return "may_i"
+    if kind == "test_result" and _dose_moves(question):
+        return "med_change"  # "is my lantus going up or staying the same": the medicine's dose, no test's value
     if kind == "may_i" and _QUOTED_VALUE.search(question) and _VERDICT_ASKED.search(question) \
             and not _ACTIVITY.search(question):
         return "test_result"  # "mum haemoglobin 112, is it ok?": the value's verdict, no permission

@@ -31,7 +31,9 @@ DECISION = re.compile(
     r"on|giving)|hold\w*|held|withh[eo]ld\w*|omit\w*|paus\w*|suspend\w*|chang\w+|increas\w+|decreas\w+|reduc\w+|"
     r"lower\w*|rais\w+|switch\w*|swap\w*|restart\w*|resum\w+|instead|replac\w+|titrat\w+|taper\w*|wean\w*|"
     r"no longer|back (?:to|on)|go(?:ing)? (?:up|down) to|cut (?:down|back)|add(?:ed)?|prescrib\w+|put on|"
-    r"unchanged|same dose|d/c|finish\w*|complet\w*|no more)\b", re.I)
+    r"unchanged|same dose|d/c|finish\w*|complet\w*|no more|"
+    # advice on how to go on ("I have advised that these can now be given only when needed")
+    r"advis\w+ (?:that|to|him|her|them|you)|only (?:as|when|if) (?:needed|required))\b", re.I)
 # a dose taken or given, recorded, not decided: "Took ... this morning as usual", "had his usual insulin",
 # "Ondansetron 4 mg ODT given at 19:10", "loading dose of ... given in ED", "received 1 g IV"
 _TAKEN = re.compile(
@@ -141,3 +143,42 @@ def other_medicine_only(question: str | None, text: str) -> bool:
         return False
     asked, during, said = _stems(m.group(1)), _stems(m.group(2)), _stems(text)
     return bool(asked) and bool(during & said) and not asked & said
+
+
+# the state a medicine is left in now: held, stopped, continued ("HOLD ramipril ... restart to be decided", "remains on
+# hold until review", "ON HOLD until the bloods are rechecked"), not a choice still open ("whether to stop it is to
+# be decided": after "whether", "if" or "about")
+_STATE_NOW = re.compile(r"(?<!whether to )(?<!whether )(?<!if to )(?<!about )(?<!on )\b(?:hold|held|on hold|"
+                        r"withh[eo]ld\w*|stop|stopped|discontinued|continue|continued|remains? (?:on|off)|paused|"
+                        r"suspended|omit|omitted)\b", re.I)
+
+
+def state_decided(text: str, phrases: Sequence[str]) -> bool:
+    """The line leaves the medicine in a state now (`_STATE_NOW`: held, stopped, continued) at or before the first
+    of its phrases saying the next step is not decided (`phrases`, from `undetermined.asked_undetermined`): to a
+    medication question ("should he still be taking it") the hold is the answer, the restart still open its sequel."""
+    plain = fold(text).lower()
+    at = [plain.find(p.lower()) for p in phrases if p.lower() in plain]
+    if not at:
+        return False
+    m = _STATE_NOW.search(plain)
+    return m is not None and m.start() <= min(at) + len("on hold")
+
+
+# a question asking which medicine by its name: "what is the name of this medicine", "which drug is it exactly",
+# "which tablets will I be going on to"
+_ASKS_NAME = re.compile(r"\bname of (?:the |this |that |his |her |my )?(?:new )?(?:medicine|medicen|medication|drug|"
+                        r"tablets?|pills?|cream|injection|inhaler)\b|\bwhat (?:is|was) (?:it|the \w+) called\b|"
+                        r"\bwhich (?:new )?(?:one|drug|medicine|medication|tablets?|pills?|antibiotic\w*)\b(?! to\b)",
+                        re.I)
+
+
+def name_unsaid(question: str | None, text: str) -> bool:
+    """The question asks which medicine by its name (`_ASKS_NAME`) and the line names none (`drugs.drugs_in`, nor a
+    class of the lexicon): "started on preventive treatment" tells that a medicine was started, not which."""
+    from archehr.glossary import load_lexicon
+    from archehr.glossary.drugs import drugs_in
+
+    if not question or not _ASKS_NAME.search(question):
+        return False
+    return not drugs_in(text) and not any(e.kind == "class" for e in load_lexicon().matches(text))

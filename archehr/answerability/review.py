@@ -105,15 +105,16 @@ class NamedConcepts:
 
 def med_undecided(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
     """A med_change answer whose first line decides nothing on a medicine: a dose taken, the story before the visit
-    (`med_decisions.undecided`), the medicine taken while another is asked (`med_decisions.other_medicine_only`)."""
-    from archehr.answerability.med_decisions import other_medicine_only, undecided
+    (`med_decisions.undecided`), the medicine taken while another is asked (`med_decisions.other_medicine_only`),
+    no medicine's name when the name is asked (`med_decisions.name_unsaid`)."""
+    from archehr.answerability.med_decisions import name_unsaid, other_medicine_only, undecided
     from archehr.answerability.roles import sentence_roles
 
     if types.kind != "med_change":
         return False
     texts, at = _first_line(split, best[0] if best else None)
     return at is not None and (undecided(texts, sentence_roles(split.sentences), at)
-                               or other_medicine_only(question, texts[at]))
+                               or other_medicine_only(question, texts[at]) or name_unsaid(question, texts[at]))
 
 
 def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote) -> bool:
@@ -122,10 +123,13 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
     question, "appointment letter to follow" to a when, "until review" to a how long, "no decision yet" to a may-I or
     a medicine change), and the first line does not give it (`fact_given`) or gives it naming less of the topic than
     that sentence (another event's date): for review, never a decline."""
+    from archehr.answerability.med_decisions import state_decided
     from archehr.answerability.undetermined import ASKED_FACTS, asked_undetermined
 
     if best is None or types.kind not in ASKED_FACTS:
         return False
+    if types.kind == "med_change" and state_decided(best[0], asked_undetermined(types.kind, best[0])):
+        return False  # "HOLD ramipril; restart to be decided": held now (`med_decisions.state_decided`)
     top = top_topic(types)
     at = _first_line(split, best[0])[1]
     if fact_given(types, best, question):
@@ -286,6 +290,7 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     is not given (no duration or date, a booked event without one, a medicine or activity the note never names, a
     result awaited or only planned, a blank date, a first line dating another event)."""
     from archehr.answerability.cues import asks_booked_event
+    from archehr.answerability.test_words import result_beside_plan
     from archehr.answerability.when_other import dates_other_event
 
     # (white space folded: a raw note wraps its lines inside a sentence, "is not yet\nback")
@@ -330,7 +335,8 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
         return True
     # ... or only planned: the best sentence books or plans the test, saying no result; or, to a result question or
     # one of no kind read ("is it a melanoma or not"), leaves the result to come (`test_words.result_later`)
-    if ((types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text))
+    if ((types.kind == "test_result" and TEST_PLANNED.search(best_text) and not RESULT_SAID.search(best_text)
+         and not result_beside_plan(best_text))
             or (types.kind in ("test_result", "other") and result_later(best_text))):
         return True
     # the date asked for is blanked in the note ("Follow up in the Allergy clinic on ___."): not given
@@ -398,8 +404,10 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
 def awaited(text: str, question: str | None = None) -> bool:
     """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
     asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
+    from archehr.answerability.test_words import awaited_other
+
     text = fold(text)  # a raw note's line breaks inside a phrase ("not yet\nback")
-    if not PENDING.search(text):
+    if not PENDING.search(text) or awaited_other(text, question):  # (another test awaited: `awaited_other`)
         return False
     return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))
 

@@ -73,6 +73,11 @@ RESULT_WORDS = re.compile(r"\b(?:normal|abnormal|negative|positive|showed|shows|
 LAB_UNIT = (r"(?:%|mg/d[l]|g/d[l]|g/l|mmol|umol|µmol|nmol|pmol|meq|mu/l|miu|iu/l|u/l|k/ul|x ?10|ng|pg|mcg/l|ug/l|"
             r"ug/ml|mcg/ml|ml/min|mmhg|kpa|cells|cfu|copies|mm/h|sec|seconds|bpm|/min|cm|mm|kg|lb|g\b|%ile|"
             r"centile|percentile)")
+# a common blood test's name in lower case ("sodium 136, potassium 3.9, creatinine 118" in a running line, no unit
+# given): with its value, a result said, as a capitalised name is ("Na 136")
+ANALYTE = (r"sodium|potassium|creatinine|urea|ha?emoglobin|platelets?|ferritin|calcium|magnesium|phosphate|"
+           r"albumin|bilirubin|cholesterol|triglycerides?|egfr|crp|esr|inr|tsh|t4|wbc|white (?:cell )?count|"
+           r"neutrophils?|lymphocytes?|alt|ast|alp|ggt|iron|folate|psa|troponin|lactate|a1c|hba1c|ldl|hdl|bnp")
 # after a number: no more digits (a date, a time, "31,000" read whole), no range of time ("4-6 wks", "1 to 2
 # weeks"), no dose, time or count unit
 NOT_A_DOSE = (r"(?![A-Za-z\d])(?![\d/:.,]\d)(?!\s*(?:-|–|to|or|and)\s*\d)(?!(?i:\s*(?:mg|mcg|micrograms?|g|"
@@ -87,7 +92,8 @@ RESULT = re.compile(
     # a test's name (a word with a capital, "Na", "TSH", or a word for a measure, "trough") and its value, not a
     # dose, a time or a count of days ("Na 134 on day of discharge", "Tac trough 9.4")
     r"(?:(?:\b(?=[A-Za-z0-9-]*[A-Z])[A-Za-z][A-Za-z0-9-]{0,14}|(?i:\b(?:level|trough|count|score|reading|ratio|"
-    r"index|sugar|glucose|pressure|sats?|saturation|value)))\s*(?::|=|-|\bof\b|\bwas\b|\bis\b|\bat\b)?|"
+    r"index|sugar|glucose|pressure|sats?|saturation|value|" + ANALYTE + r")))"
+    r"\s*(?::|=|-|\bof\b|\bwas\b|\bis\b|\bat\b)?|"
     # a labelled value ("LDL cholesterol: 171"), a value after a verb ("was 4,000", "rose to 88,000")
     r"^\W*[A-Za-z][\w ()/-]{0,30}:|(?i:\b(?:was|were|is|are|of|at|to|from|reached|peaked at)))\s*"
     rf"[<>]?\d+(?:[.,]\d+)?{NOT_A_DOSE}|"
@@ -106,14 +112,21 @@ NOT_DONE = re.compile(r"\bnot (?:yet )?(?:been )?(?:obtained|done|performed|sent
 # a test still to be done: a plan to test ("repeat CT in 3 months", "will check") or a booked test ("Monday
 # 12/08/2026 at 1:30 PM - Chest X-ray"), as opposed to a result said ("showed", "normal", a value)
 PLANNED = re.compile(r"\b(?:repeat|recheck|re-check|will (?:have|need|check|repeat|get)|schedul\w+|"
-                     r"to be (?:done|repeated|checked)|planned)\b|\bat\s+\d{1,2}(?::\d{2})?\s*" + AM_PM + r"\b", re.I)
+                     # ... or left for the patient to book ("bloods in 6 weeks; pt to book with reception")
+                     r"to be (?:done|repeated|checked)|planned|(?:to|please) book)\b|"
+                     r"\bat\s+\d{1,2}(?::\d{2})?\s*" + AM_PM + r"\b", re.I)
 RESULT_SAID = re.compile(r"\b(?:show(?:ed|s)?|reveal\w*|normal|abnormal|negative|positive|unremarkable|benign|"
                          r"no evidence|found|grew|consistent with|confirm\w*|result\w*|came back|was|were)\b|"
                          r"\b[A-Za-z]{1,10}\s*[-:=]\s*\d|\d\s*%", re.I)
 # a table row's value with its flag or its reference range, the cells apart ("TSH | 1.9 | mU/L | 0.3 - 4.2",
 # "Hemoglobin A1c | 8.4 | H | 4.0-5.6"): a result given with no flag beside the value
 TABLE_RESULT = (r"\|\s*[<>]?\d+(?:\.\d+)?\s*(?:\|[^|\n\d]{0,15}){0,3}\|\s*[<>]?\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?|"
-                r"\|\s*[<>]?\d+(?:\.\d+)?\s*\|\s*(?-i:H|L|HH|LL|HIGH|LOW)\s*(?:\||$)")
+                r"\|\s*[<>]?\d+(?:\.\d+)?\s*\|\s*(?-i:H|L|HH|LL|HIGH|LOW)\s*(?:\||$)|"
+                # ... or its cells set apart by slashes ("Ferritin / 2,860 / H / ug/L / 30-400", "Platelets / 24 /
+                # x10^9/L / 150-400 / L"): a flag cell after the value, or a range cell after its unit
+                r"(?:^|\s)/\s*[<>]?\d[\d,]*(?:\.\d+)?\s+/\s*(?-i:H|L|HH|LL|HIGH|LOW)\s*(?:/|$)|"
+                r"(?:^|\s)/\s*[<>]?\d[\d,]*(?:\.\d+)?\s+/[^|\n]{1,20}?\s/\s*\d+(?:\.\d+)?\s*[-–]\s*\d+(?:\.\d+)?"
+                r"\s*(?:/|$)")
 # a finding ruled out: "no fracture", "no bleeding, no skull fracture", "no significant stenosis", "no sign of a lump",
 # "nothing worrying" (a finding's noun, not an activity: "no driving" rules nothing out of a test)
 _NO_FINDING = (r"\bno (?:(?:acute|significant|obvious|focal|new|definite|evidence of|signs? of|further|residual|"
@@ -188,3 +201,49 @@ ASKS_RESULT = re.compile(r"\b(?:results?|outcome|(?:come|came|comes) back|back y
 def asks_result(question: str | None) -> bool:
     """The question asks what a test found in words of its own (`ASKS_RESULT`)."""
     return bool(question) and bool(ASKS_RESULT.search(fold(question)))
+
+
+# the clauses of a line ("potassium 3.4 (low); thyroid function still awaited"): a semicolon or a sentence's stop
+_CLAUSE_BREAK = re.compile(r";|\.\s+(?=[A-Za-z])")
+# words of a question that name no test ("result", "blood", "ok", "clinic"): shared by the awaited and the resulted
+# clause alike, they cannot tell which test each speaks of
+_NO_TEST_WORDS = frozenset(("result", "test", "blood", "bloods", "back", "clinic", "check", "level", "sample",
+                            "taken", "show", "alright", "okay", "normal", "done", "still", "week", "today"))
+
+# a test named in a clause: a test word, a common analyte, or an acronym ("TSH", "HbA1c", "PCR")
+_OTHER_TEST = re.compile(rf"{TEST_NAMED.pattern}|\b(?:{ANALYTE}|thyroid|vitamin|coeliac|celiac)\b|"
+                         r"\b(?-i:[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b", re.I)
+
+
+def awaited_other(text: str, question: str | None) -> bool:
+    """The line gives a result of the asked test in one clause and awaits another test in another ("Bloods show
+    a potassium of 3.4 (low); his thyroid function is still awaited" to "was my potassium ok"): the clause awaiting
+    a result names none of the question's words, and a clause giving a result (`RESULT_GIVEN`) names one. The
+    pending word is then no sign the asked result is missing."""
+    from archehr.relevance.text import tokens
+
+    if not question:
+        return False
+    asked = {t for t in tokens(question) if len(t) > 2} - set(tokens(" ".join(_NO_TEST_WORDS)))
+    clauses = [c for c in _CLAUSE_BREAK.split(fold(text)) if c.strip()]
+    if not asked or len(clauses) < 2:
+        return False
+    names = [bool(asked & set(tokens(c))) for c in clauses]
+    pending = [bool(PENDING.search(c)) for c in clauses]
+    # each awaiting clause names a test of its own: "the results are not yet available" after "I have checked a
+    # vitamin D level" awaits the test named before it
+    if not all(_OTHER_TEST.search(c) for c, p in zip(clauses, pending, strict=True) if p):
+        return False
+    return (not any(n and p for n, p in zip(names, pending, strict=True))
+            and any(n and not p and RESULT_GIVEN.search(c) for n, p, c in zip(names, pending, clauses, strict=True)))
+
+
+# what a test might show, not what it showed ("as urate can read falsely low during a flare")
+_MAY_SHOW = re.compile(r"\b(?:can|may|might|could|would)\b[^.;,]*", re.I)
+
+
+def result_beside_plan(text: str) -> bool:
+    """A line planning a test again that also says what the last one found ("ALT mildly high: no change, repeat
+    liver tests in 2 weeks", "Low potassium; GP to recheck this week"): a result given (`RESULT_GIVEN`, outside what
+    a test may show), so the plan is no sign the result is missing."""
+    return bool(RESULT_GIVEN.search(_MAY_SHOW.sub(" ", fold(text))))
