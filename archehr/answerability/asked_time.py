@@ -151,6 +151,13 @@ def _course_rows(question: str, plain: Sequence[str], paragraphs: Sequence[str],
 # a duration asked in years or months ("how many years will he need it", "is it for life")
 _LONG_Q = re.compile(r"\bhow many (?:more )?(?:years|months)\b|\bforever\b|\bfor life\b|"
                      r"\blife-?long\b|\brest of (?:his|her|my|their) life\b", re.I)
+# ... or asked in a family's plain words as forever-or-a-while ("is it for always or just a few months", "4ever",
+# "long term", "for all the life"): any course's length answers it ("for 8 weeks, then GP to review": a while)
+# a span of days or longer in figures or in words ("for 8 weeks", "for a further month")
+_SPAN = re.compile(rf"\b{_N}[\s-]*(?:more\s+|further\s+)?(?:days?|weeks?|wks?|months?|years?)\b|"
+                   r"\bfor (?:a|one|the first|the next|a further|another) (?:week|fortnight|month|year)\b", re.I)
+_WHILE_Q = re.compile(r"\bfor (?:always|good|ever)\b|\b4 ?ever\b|\blong[- ]term\b|\bpermanent(?:ly)?\b|"
+                      r"\b(?:all|whole|rest of) (?:the|my|his|her|their|your) li(?:fe|ves)\b", re.I)
 _LONG = re.compile(r"\b(?:years?|yrs?|months?|mos?)\b|\blong[- ]term\b|\blife-?long\b|\bfor life\b|\bindefinite\w*\b|"
                    r"\bpermanent\w*\b|\bforever\b|\bongoing\b|\bchronic\b|\buntil\b|\bas long as\b|\bage\s+\d+|"
                    r"\bstop (?:it|them|the)\b|\bbreak\b|\bholiday\b|\btrial off\b", re.I)
@@ -163,14 +170,22 @@ def years_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seq
     term, until, for life, a break from it), nor does the answer's first line (`first`, its index) in a course's
     length (`COURSE`): the asked thing is often named there in other words than the question's ("this TB medicine":
     "Rifinah ... for a further four months"), while its most specific concept may be a name the writer signs with."""
-    if kind not in ("how_long", "med_change") or not _LONG_Q.search(question) or named.ndim != 2 \
-            or not named.any():
+    if kind not in ("how_long", "med_change") or named.ndim != 2 or not named.any():
+        return False
+    if _LONG_Q.search(question):
+        def spans(t: str) -> bool:
+            return bool(_LONG.search(t))
+    elif kind == "how_long" and _WHILE_Q.search(question):
+        def spans(t: str) -> bool:
+            return bool(_LONG.search(t) or _SPAN.search(t))
+    else:
         return False
     rows = with_next(asked_rows(named, TEST_SHARE), paragraphs)
     plain = [fold(t) for t in texts]
-    if first is not None and 0 <= first < len(plain):
+    # (a first line naming none of the question's concepts may be another medicine's course)
+    if first is not None and 0 <= first < min(len(plain), named.shape[1]) and named[:, first].any():
         own = DATE_TIME.sub(" ", plain[first])
-        if COURSE.search(own) and _LONG.search(own):
+        if COURSE.search(own) and spans(own):
             return False
-    return not any(_LONG.search(DATE_TIME.sub(" ", plain[i])) for i in np.flatnonzero(rows))
+    return not any(spans(DATE_TIME.sub(" ", plain[i])) for i in np.flatnonzero(rows))
 
