@@ -25,9 +25,10 @@ COURSE = re.compile(
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
     rf"\b\d+[\s-](?:day|week|month)\b|{LENGTH_COMPOUND}|"
     # a span told as a thing's length or a hyphened compound of hours ("the programme's length is 8 weeks", "it
-    # runs for 6 weeks", "72-hour heart monitor", "24-hour urine collection")
+    # runs for 6 weeks", "72-hour heart monitor", "24-hour urine collection"; not "the 24-hour advice line")
     rf"\b(?:length|lasts?|runs?)\s+(?:is\s+|of\s+|for\s+)?(?:about |around |up to |approximately )?{_N}\s*{_U}\b|"
-    r"\b\d+-(?:hour|hr)\b|"
+    r"\b\d+-(?:hour|hr)\s+(?:[\w-]+\s+)?(?:monitor\w*|recording|tape|holter|ecg|ekg|bp|blood pressure|urine|"
+    r"collection|study|test|fast\w*)\b|"
     # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
     rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|"
