@@ -127,3 +127,37 @@ def test_ask_reads_the_new_rules() -> None:
     assert unsaid_in_note("when", "when is my mri, nobody has told me a date", split)
     split = split_note("MRI of the knee booked for Monday 12/03/2025 at 10:00.\n")
     assert not unsaid_in_note("when", "when is my mri", split)
+
+
+def test_a_length_told_as_a_length_or_an_hour_compound() -> None:
+    from archehr.answerability.asked_time import COURSE
+
+    assert COURSE.search("The rehab class length is 6 weeks, twice a week.")
+    assert COURSE.search("48-hour blood pressure monitor fitted today.")
+    assert not COURSE.search("Take one tablet every 8 hours.")
+
+
+def test_a_wait_asked_is_answered_by_a_spacing() -> None:
+    from archehr.answerability.asked_time import time_unsaid
+
+    question = "how long after the feed does she have to sit up"
+    sentences = ["Night feed by pump from 10 PM.", "Keep her sitting up for 2 hours after the feed ends."]
+    named = _named(question, sentences)
+    assert not time_unsaid("how_long", question, sentences, _paras(sentences), named)
+
+
+def test_forever_or_a_while_asked_in_plain_words() -> None:
+    question = "is she on the omeprazole for always or only a while"
+    given = ["Start omeprazole 20 mg once daily.", "Omeprazole for 8 weeks, then the GP will review it."]
+    silent = ["Start omeprazole 20 mg once daily.", "Omeprazole helps the stomach lining heal."]
+    assert not years_unsaid("how_long", question, given, _paras(given), _named(question, given))
+    assert years_unsaid("how_long", question, silent, _paras(silent), _named(question, silent))
+
+
+def test_years_asked_read_in_the_answers_first_line_only_when_it_names_the_asked_thing() -> None:
+    question = "how many months will he take the tb medicine"
+    sentences = ["TB medicine started on 02/03 by the chest clinic.", "He is well and eating.",
+                 "Rifampicin and isoniazid for a further four months, six months of TB treatment in total.",
+                 "Vitamin D for 3 months."]
+    named = _named(question, sentences)
+    assert not years_unsaid("how_long", question, sentences, _paras(sentences), named, first=2)

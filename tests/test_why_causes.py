@@ -246,3 +246,12 @@ def test_a_step_told_done_then_its_firm_cause_is_given_at_a_tenth_of_the_topic()
     # a cause with no step told done names too little of the topic
     assert not cause_given("To soothe the catheter; stop when it comes out.", 0.12)
     assert not cause_given("His nightly temazepam was stopped because it raises the risk of falls.", 0.05)
+
+
+def test_a_tests_purpose_in_verbs_of_looking_again_and_a_colour_given() -> None:
+    # why a test is redone: the verbs of looking again or ruling out; why a fluid looks odd: a colour a thing gives
+    assert has_cause("Plan: repeat the kidney scan in 6 months to re-evaluate the cyst.")
+    assert has_cause("Chest CT to exclude a clot in the lung.")
+    assert has_cause("The contrast may turn the urine a pinkish colour for a day.")
+    assert not has_cause("Repeat the kidney scan in 6 months.")
+    assert not has_cause("Told him to look at the wound daily.")  # an instruction's object, no purpose

@@ -71,8 +71,9 @@ def _conditions_out(kind: str, question: str, texts: Sequence[str], lexicon: Glo
 
 
 def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,
-               lexicon: Glossary) -> bool:
-    """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires."""
+               lexicon: Glossary, first: int | None = None) -> bool:
+    """Any rule of this module or of `asked_detail` (a day, a dose or a result asked that is not given) fires.
+    `first`: the index of the answer's first line, when it is a sentence of the note (`years_unsaid` reads it)."""
     from archehr.answerability.asked_detail import detail_unsaid, medicine_rows
     from archehr.answerability.asked_service import service_undated
     from archehr.glossary.drugs import drugs_in
@@ -90,7 +91,7 @@ def any_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Seque
                         drugs)
             or date_unset(kind, question, texts, paragraphs, named)
             or result_earlier(kind, question, texts, named)
-            or years_unsaid(kind, question, texts, paragraphs, named)
+            or years_unsaid(kind, question, texts, paragraphs, named, first)
             or named_as_risk_only(kind, question, texts, named, lexicon)
             or detail_unsaid(kind, question, texts, paragraphs, named, lexicon)
             or service_undated(kind, question, texts, kept_concepts(question, lexicon, texts), named))

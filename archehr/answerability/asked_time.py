@@ -24,6 +24,11 @@ COURSE = re.compile(
     rf"(?:\s*(?:-|to|–)\s*{_N})?[\s-]*(?:more\s+|further\s+)?{_U}\b|\bx\s*\d+\s*{_U}?\b|"
     rf"\b{_N}[\s-]*(?:more\s+|further\s+)?{_U}\s+(?:course|total|more|left|of|in total)\b|"
     rf"\b\d+[\s-](?:day|week|month)\b|{LENGTH_COMPOUND}|"
+    # a span told as a thing's length or a hyphened compound of hours ("the programme's length is 8 weeks", "it
+    # runs for 6 weeks", "72-hour heart monitor", "24-hour urine collection"; not "the 24-hour advice line")
+    rf"\b(?:length|lasts?|runs?)\s+(?:is\s+|of\s+|for\s+)?(?:about |around |up to |approximately )?{_N}\s*{_U}\b|"
+    r"\b\d+-(?:hour|hr)\s+(?:[\w-]+\s+)?(?:monitor\w*|recording|tape|holter|ecg|ekg|bp|blood pressure|urine|"
+    r"collection|study|test|fast\w*)\b|"
     # a hold's length told by when to restart ("restart 5 days after the last Paxlovid dose")
     rf"\b(?:restart|resume|start again|go back on)\w*\b[^.;]{{0,30}}?\b{_N}[\s-]*{_U}\s+(?:after|post)\b|"
     rf"\b{_N}\s*(?:-|to|–)\s*{_N}\s*{_U}\b|"
@@ -74,6 +79,8 @@ _COMING = re.compile(r"\b(?:will|next|due|repeat\w*|recheck\w*|follow[- ]?up|aga
                      r"in \d+|future|until|after|once|should|to be|need\w*|must|please|continue)\b", re.I)
 _OUTCOME_Q = re.compile(r"\b(?:until|till|til|before|wait|last|lasts|settle|go away|wear off|heal|take to|takes to|"
                         r"kick in|start working|to work)\b", re.I)
+# a how-long question asking a wait after, or a gap between, doses or steps: a spacing answers it
+_WAIT_Q = re.compile(r"\bhow (?:long|many (?:hours|minutes))\b[^.?!]{0,40}?\b(?:after|between|apart|gap)\b", re.I)
 # a medicine asked about in a general word ("the antibiotic", "the steroid pills"): the note may name it only by its
 # drug name, which the lexicon does not always tie to the class, so any medicine line with a dose may tell its course
 _MEDICINE_Q = re.compile(r"\b(?:antibiotics?|steroids?|pills?|tablets?|capsules?|medicines?|medications?|meds|drops|"
@@ -112,7 +119,8 @@ def time_unsaid(kind: str, question: str, plain: Sequence[str], paragraphs: Sequ
         near = with_next(named.any(axis=0), paragraphs)
     pattern = COURSE if kind == "how_long" else WHEN
     # a dose's spacing answers when to take it, not for how long
-    spacing = _SPACING if kind == "how_long" else re.compile(r"(?!)")
+    # (unless the question asks a wait itself: "how long after the feed must he sit up": "for 1 hour after it")
+    spacing = _SPACING if kind == "how_long" and not _WAIT_Q.search(question) else re.compile(r"(?!)")
     if kind == "how_long" and _DAYS_Q.search(question):
         # a span in days or longer asked ("how many days do we keep icing it"): a session's minutes or hours
         # ("ice for 20 minutes at a time", "every 1.5 to 3 hours") do not answer it
@@ -144,20 +152,41 @@ def _course_rows(question: str, plain: Sequence[str], paragraphs: Sequence[str],
 # a duration asked in years or months ("how many years will he need it", "is it for life")
 _LONG_Q = re.compile(r"\bhow many (?:more )?(?:years|months)\b|\bforever\b|\bfor life\b|"
                      r"\blife-?long\b|\brest of (?:his|her|my|their) life\b", re.I)
+# ... or asked in a family's plain words as forever-or-a-while ("is it for always or just a few months", "4ever",
+# "long term", "for all the life"): any course's length answers it ("for 8 weeks, then GP to review": a while)
+# a span of days or longer in figures or in words ("for 8 weeks", "for a further month")
+_SPAN = re.compile(rf"\b{_N}[\s-]*(?:more\s+|further\s+)?(?:days?|weeks?|wks?|months?|years?)\b|"
+                   r"\bfor (?:a|one|the first|the next|a further|another) (?:week|fortnight|month|year)\b", re.I)
+_WHILE_Q = re.compile(r"\bfor (?:always|good|ever)\b|\b4 ?ever\b|\blong[- ]term\b|\bpermanent(?:ly)?\b|"
+                      r"\b(?:all|whole|rest of) (?:the|my|his|her|their|your) li(?:fe|ves)\b", re.I)
 _LONG = re.compile(r"\b(?:years?|yrs?|months?|mos?)\b|\blong[- ]term\b|\blife-?long\b|\bfor life\b|\bindefinite\w*\b|"
                    r"\bpermanent\w*\b|\bforever\b|\bongoing\b|\bchronic\b|\buntil\b|\bas long as\b|\bage\s+\d+|"
                    r"\bstop (?:it|them|the)\b|\bbreak\b|\bholiday\b|\btrial off\b", re.I)
 
 
 def years_unsaid(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str],
-                 named: np.ndarray) -> bool:
+                 named: np.ndarray, first: int | None = None) -> bool:
     """A how-long question asking in years or months ("how many years will my grandson need to be on adhd medicine")
     whose sentences about the asked thing (and the one after each) give no span of that scale (months, years, long
-    term, until, for life, a break from it)."""
-    if kind not in ("how_long", "med_change") or not _LONG_Q.search(question) or named.ndim != 2 \
-            or not named.any():
+    term, until, for life, a break from it), nor does the answer's first line (`first`, its index) in a course's
+    length (`COURSE`): the asked thing is often named there in other words than the question's ("this TB medicine":
+    "Rifinah ... for a further four months"), while its most specific concept may be a name the writer signs with."""
+    if kind not in ("how_long", "med_change") or named.ndim != 2 or not named.any():
+        return False
+    if _LONG_Q.search(question):
+        def spans(t: str) -> bool:
+            return bool(_LONG.search(t))
+    elif kind == "how_long" and _WHILE_Q.search(question):
+        def spans(t: str) -> bool:
+            return bool(_LONG.search(t) or _SPAN.search(t))
+    else:
         return False
     rows = with_next(asked_rows(named, TEST_SHARE), paragraphs)
     plain = [fold(t) for t in texts]
-    return not any(_LONG.search(DATE_TIME.sub(" ", plain[i])) for i in np.flatnonzero(rows))
+    # (a first line naming none of the question's concepts may be another medicine's course)
+    if first is not None and 0 <= first < min(len(plain), named.shape[1]) and named[:, first].any():
+        own = DATE_TIME.sub(" ", plain[first])
+        if COURSE.search(own) and spans(own):
+            return False
+    return not any(spans(DATE_TIME.sub(" ", plain[i])) for i in np.flatnonzero(rows))
 

@@ -179,7 +179,7 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     texts, at = _first_line(split, first)
     paragraphs = [s.paragraph_id for s in split.sentences]
     rows = (named or NamedConcepts(question, split)).rows
-    return any_unsaid(kind, question, texts, paragraphs, rows, load_lexicon()) \
+    return any_unsaid(kind, question, texts, paragraphs, rows, load_lexicon(), at) \
         or first_unresulted(kind, at, texts, rows) or time_unsaid(question, texts, paragraphs, rows, at)
 
 

@@ -110,6 +110,12 @@ _FURTHER = re.compile(
     r"\bafter (?:the |his |her |your |their |a |an )?[\w-]+ (?:[\w-]+ )?(?:showed|found|revealed|confirmed)\b|"
     r"^\W*findings?\s*:\s*\S|\s—\s*[a-z]{3,}\s\w+|"
     r"\breplac(?:es|ed by|ing)\b|\binstead of\b|\bin case\b|"
+    # a test's purpose in the verbs of looking again or ruling out ("repeat echo in 3 months to reassess the
+    # pump", "CT to exclude a clot"), and a colour a medicine or a dye gives ("can turn the urine orange"): why
+    # a test is redone, why a body fluid looks odd
+    r"(?<!you )(?<!him )(?<!her )(?<!them )(?<!me )\bto (?:re-?assess|re-?evaluate|re-?check|re-?image|re-?stage|"
+    r"measure|track|exclude|investigate|establish|determine|clarify|characteri[sz]e|visuali[sz]e|look at)\b|"
+    r"\b(?:can|may|could|might|will|often|commonly|usually) (?:turn|colou?r|stain|discolou?r|darken)\b|"
     # a treatment not needed, told as "no X needed" ("no iron needed now", "no antibiotics required"), and a visit
     # told as following its occasion ("seen in clinic following a second fall", "admitted following an episode"; not
     # "seen following the review": a meeting followed)
