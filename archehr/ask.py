@@ -283,7 +283,7 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
         chosen = field_first(question, order, texts, types.topic)
     else:
         chosen = fact_first(types.kind, order, rank, texts, types.topic)
-    if chosen is None:  # a safety net first answers only a question asking for help
+    if chosen is None:  # a safety net first answers only a question asking for help; page furniture none
         chosen = safety_first(question, order, rank, texts, types.topic)
     if chosen is None:
         return rank, order
