@@ -270,8 +270,9 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
                 question: str) -> tuple[np.ndarray, list[int]]:
     """(rank, order) with a sentence giving the asked result put first when the first gives none
     (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
-    (`answerability.when_first`)."""
+    (`answerability.when_first`), or one that is no safety net when the first is (`answerability.safety_first`)."""
     from archehr.answerability.first_fact import fact_first
+    from archehr.answerability.safety_first import safety_first
     from archehr.answerability.when_first import when_first
     from archehr.answerability.why_fields import field_first
 
@@ -282,6 +283,8 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
         chosen = field_first(question, order, texts, types.topic)
     else:
         chosen = fact_first(types.kind, order, rank, texts, types.topic)
+    if chosen is None:  # a safety net first answers only a question asking for help; page furniture none
+        chosen = safety_first(question, order, rank, texts, types.topic)
     if chosen is None:
         return rank, order
     return _put_first(chosen, order, rank)
