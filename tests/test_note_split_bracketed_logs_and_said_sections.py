@@ -1,0 +1,55 @@
+"""Shapes of the writers DH-DK's notes, on invented lines: a log's entry stamped in brackets with its writer's
+initial, surname and role, a stamp with the writer's full name and a role in brackets, a dictation's section said
+in lower case before its first sentence, and a portal's header of a name and identifiers set apart by pipes."""
+
+from __future__ import annotations
+
+from split_texts import texts
+
+
+def test_bracketed_stamp_with_initial_and_role_stays_with_its_first_sentence() -> None:
+    note = ("NURSE TELEPHONE RECORD\n\n"
+            "[02/05/2024 10:15] J. Park CNS\n"
+            "Rang about the new tablets. She feels sick after each dose.\n\n"
+            "[09/05/2024 15:40] J. Park CNS\n"
+            "Follow-up call. Sickness settled.\n")
+    got = texts(note)
+    assert "[02/05/2024 10:15] J. Park CNS Rang about the new tablets." in got
+    assert "She feels sick after each dose." in got
+    assert "[09/05/2024 15:40] J. Park CNS Follow-up call." in got
+
+
+def test_stamp_with_full_name_and_role_in_brackets_stays_with_its_first_sentence() -> None:
+    note = ("HELPLINE LOG\n\n"
+            "11/03/2024 08:50  Ceri Morgan (MS CNS)\n"
+            "Incoming call from patient. Reports a new numb patch on the left hand.\n")
+    got = texts(note)
+    assert "11/03/2024 08:50 Ceri Morgan (MS CNS) Incoming call from patient." in got
+    assert "Reports a new numb patch on the left hand." in got
+
+
+def test_said_section_name_is_cut_from_its_first_sentence() -> None:
+    note = ("rehab clinic\npatient mr tom hale   dob 01/02/1960\n\n"
+            "history mr hale comes with his wife. he says his legs feel heavier by the evening.\n\n"
+            "examination power reduced in both legs at the hips. reflexes brisk.\n")
+    got = texts(note)
+    assert "history" in got and "mr hale comes with his wife." in got
+    assert "examination" in got and "power reduced in both legs at the hips." in got
+
+
+def test_said_section_name_before_a_verb_or_of_is_a_sentence() -> None:
+    note = ("clinic\npatient ms ann roe   dob 01/02/1970\n\n"
+            "history of asthma since childhood, well controlled on an inhaler.\n\n"
+            "examination today showed a clear chest and no wheeze.\n")
+    got = texts(note)
+    assert "history of asthma since childhood, well controlled on an inhaler." in got
+    assert "examination today showed a clear chest and no wheeze." in got
+
+
+def test_portal_name_and_identifiers_under_a_pipe_title_are_units_each() -> None:
+    note = ("CityCare Patient Portal | Visit Summary\n"
+            "DOE, Mary-Ann | DOB 03/04/1970 | MRN XYZ-12345\n"
+            "Visit: 05/06/2025 - Clinic review\n")
+    got = texts(note)
+    assert "CityCare Patient Portal | Visit Summary" in got
+    assert {"DOE, Mary-Ann", "DOB 03/04/1970", "MRN XYZ-12345"} <= set(got)
