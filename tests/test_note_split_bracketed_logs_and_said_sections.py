@@ -53,3 +53,25 @@ def test_portal_name_and_identifiers_under_a_pipe_title_are_units_each() -> None
     got = texts(note)
     assert "CityCare Patient Portal | Visit Summary" in got
     assert {"DOE, Mary-Ann", "DOB 03/04/1970", "MRN XYZ-12345"} <= set(got)
+
+
+def test_sign_off_under_an_appointment_block_is_no_line_of_it() -> None:
+    note = ("Care plan: Flush weekly.\n"
+            "Next appointment:\n"
+            "Blue Unit Room 2\n"
+            "14/03/2026, 10:00\n"
+            "Flush and dressing\n"
+            "Completed by: P. Ray, Staff Nurse          07/03/2026 15:20\n")
+    got = texts(note)
+    assert "Blue Unit Room 2 14/03/2026, 10:00 Flush and dressing" in got
+    assert not any("Completed by" in u and "Flush and dressing" in u for u in got)
+
+
+def test_place_and_date_line_keeps_what_for_set_in_under_it() -> None:
+    note = ("Your next appointments\n"
+            "Infusion Unit, 3 March 2026, 09:15\n"
+            "  Iron infusion\n"
+            "Clinic with Dr. Lowe: to be arranged\n")
+    got = texts(note)
+    assert "Infusion Unit, 3 March 2026, 09:15 Iron infusion" in got
+    assert "Clinic with Dr. Lowe: to be arranged" in got
