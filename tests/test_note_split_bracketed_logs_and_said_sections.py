@@ -75,3 +75,8 @@ def test_place_and_date_line_keeps_what_for_set_in_under_it() -> None:
     got = texts(note)
     assert "Infusion Unit, 3 March 2026, 09:15 Iron infusion" in got
     assert "Clinic with Dr. Lowe: to be arranged" in got
+
+
+def test_phone_extension_abbreviation_ends_no_sentence() -> None:
+    got = texts("Reconciled by: A. Lee, Pharmacist\nPharmacy contact: ext. 2210 (weekdays 09:00-17:00)\n")
+    assert "Pharmacy contact: ext. 2210 (weekdays 09:00-17:00)" in got
