@@ -80,3 +80,13 @@ def test_place_and_date_line_keeps_what_for_set_in_under_it() -> None:
 def test_phone_extension_abbreviation_ends_no_sentence() -> None:
     got = texts("Reconciled by: A. Lee, Pharmacist\nPharmacy contact: ext. 2210 (weekdays 09:00-17:00)\n")
     assert "Pharmacy contact: ext. 2210 (weekdays 09:00-17:00)" in got
+
+
+def test_value_ending_a_wrapped_sentence_carries_it_on() -> None:
+    note = ("FINDINGS\n"
+            "Left ventricle: Normal size. Good function overall. Ejection fraction (biplane)\n"
+            "58%. Previous study 01/02/2024: ejection fraction 55%.\n"
+            "Right ventricle: Normal size and function.\n")
+    got = texts(note)
+    assert "Ejection fraction (biplane) 58%." in got
+    assert "Previous study 01/02/2024: ejection fraction 55%." in got
