@@ -90,3 +90,19 @@ def test_value_ending_a_wrapped_sentence_carries_it_on() -> None:
     got = texts(note)
     assert "Ejection fraction (biplane) 58%." in got
     assert "Previous study 01/02/2024: ejection fraction 55%." in got
+
+
+def test_page_header_printed_again_with_the_page_mark_is_one_unit_on_each_page() -> None:
+    header = "Patient: ROE, Tom     Unit No: AB-77120"
+    note = ("Northfield Hospital          Biopsy Report\n"
+            f"{header}     DOB: 05/06/1950\n"
+            "DETAILS\n"
+            "Sample taken from the left hip under local anaesthetic.\n"
+            "Printed 01/02/2026 - Page 1 of 2\n"
+            "Northfield Hospital          Biopsy Report\n"
+            f"{header}     Page 2 of 2\n"
+            "RESULTS\n"
+            "No abnormal cells were seen.\n")
+    got = texts(note)
+    assert "Patient: ROE, Tom Unit No: AB-77120 DOB: 05/06/1950" in got
+    assert "Patient: ROE, Tom Unit No: AB-77120 Page 2 of 2" in got
