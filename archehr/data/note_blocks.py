@@ -103,6 +103,11 @@ def _label_line(lines: list[str], i: int) -> bool:
     return single and _block_line(lines[i][:-1]) and lines[i].endswith(":")
 
 
+# who did what to the form, as a sign-off says it ("Completed by:", "Signed by Dr ...")
+_WHO_DID = re.compile(r"^(?:Completed|Signed|Reviewed|Checked|Verified|Entered|Recorded|Authori[sz]ed|Reconciled)"
+                      r" by\b", re.IGNORECASE)
+
+
 def _visit_sentence(line: str, set_in: bool = False) -> bool:
     """One short sentence, no list item, or a field: the instruction or the note that closes an appointment's
     lines ("Fasting is not required.", "Due: Hepatitis B dose 2; Rabies dose 2"). Set in with the block's lines
@@ -153,7 +158,8 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
                 and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
             last += 1
         # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
-        if last > first and last + 2 == len(lines) \
+        # (a sign-off under the block is none of its lines: "Completed by: A. Lee, Nurse      24/01/2026 16:05")
+        if last > first and last + 2 == len(lines) and not _WHO_DID.match(lines[last + 1]) \
                 and _visit_sentence(lines[last + 1], leads is not None and leads[last] > 0) \
                 and (leads is None or leads[last + 1] == leads[last]):
             last += 1
@@ -250,6 +256,15 @@ def set_in_appointments(lines: list[str], leads: list[int]) -> dict[int, int]:
         if under and (end == len(lines) or leads[end] <= leads[i]) and _WHEN_LINE.match(lines[i]) \
                 and laid_out(lines[i]) and not _SENTENCE_INSIDE.search(lines[i]) \
                 and all(_block_line(lines[j]) or laid_out(lines[j]) and not lines[j].endswith(".") for j in under):
+            blocks[i] = under[-1]
+            i = under[-1] + 1
+            continue
+        # (where, then when, on the name's line, what for set in under it: "Day Unit, 21 October 2025, 10:30" +
+        # "  Chemotherapy, cycle 2")
+        where, _, when = lines[i].partition(", ")
+        if under and (end == len(lines) or leads[end] <= leads[i]) and _PLACE.search(where) and _block_line(lines[i]) \
+                and (_WHEN_LINE.match(when) or re.match(rf"\d{{1,2}} {MONTH_NAME} \d{{4}}\b", when)) \
+                and all(_block_line(lines[j]) for j in under):
             blocks[i] = under[-1]
             i = under[-1] + 1
             continue

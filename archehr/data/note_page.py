@@ -102,7 +102,17 @@ def running_lines(note: str) -> frozenset[str]:
     above = {lines[i - 1] for i in range(1, len(lines))
              if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
              and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
-    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines)
+    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) | _marked_twin(lines)
+
+
+def _marked_twin(lines: list[str]) -> set[str]:
+    """A page's header line in columns printed again on a later page with the page's mark in its last column
+    ("Patient: LEE, Ann     MRN: 5501     DOB: 01/02/1960" and "Patient: LEE, Ann     MRN: 5501     Page 2 of 2"):
+    both lines are the page header's, each one unit, as a header printed on each page is."""
+    cells = {body: [c for c in _FURNITURE_GAP.split(body) if c] for body in lines}
+    marked = [c[:-1] for c in cells.values() if len(c) >= 3 and _PAGE_MARK.fullmatch(c[-1].strip())]
+    twins = [c[:-1] for c in cells.values() if len(c) >= 3 and not _PAGE_MARK.search(c[-1]) and c[:-1] in marked]
+    return {body for body, c in cells.items() if len(c) >= 3 and c[:-1] in twins}
 
 
 # a later page's mark: "Page 2 of 2", "Page 3 of 4"

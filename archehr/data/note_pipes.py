@@ -230,6 +230,13 @@ def is_pipe_fields(line: str) -> bool:
     return len(cells) > 1 and all(FIELD_START.match(line[a:b].strip()) for a, b in cells)
 
 
+def _id_fields(line: str) -> bool:
+    """A patient's header line set apart by pipes, a name and then identifiers named without colons ("LEE, Ann |
+    DOB 01/02/1960 | MRN AB-1234"): its fields are units of their own, not a row of a table beside it."""
+    cells = [line[a:b].strip() for a, b in pipe_cells(line)]
+    return len(cells) > 1 and any(_ID_NAME.match(c) for c in cells[1:])
+
+
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
 
 
@@ -239,7 +246,7 @@ def table_lines(raw: list[str]) -> list[bool]:
     # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
     # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
     rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
-            and not is_pipe_fields(line) for line in raw]
+            and not is_pipe_fields(line) and not _id_fields(line) for line in raw]
     # (a rule drawn under a table's header row parts no rows: "Test    | 01/02/25 | Units" over "-----+-----+---" over
     # "Sodium  | 139      | mmol/L" is one table, its header row one unit as its rows are)
     def near(i: int) -> list[int]:

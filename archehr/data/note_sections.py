@@ -227,8 +227,31 @@ def writes_labelled_paragraphs(paragraphs: list[list[str]]) -> bool:
     return len(texts) >= 3 and sum(map(len, texts)) >= _PARAGRAPH_WORDS * len(texts) and 2 * together >= len(texts)
 
 
+# a section's name said in a dictation typed up unedited, a bare noun in lower case with no colon, before its first
+# sentence on the line: "history she was seen ...", "examination tone normal in both arms." ("history of ...",
+# "examination today showed ..." are sentences; "on examination bp ..." and "impression ..." open the sentence they
+# are in, as the gold splits keep them)
+_SAID_SECTION = re.compile(r"^(?:examination|(?:social |family |drug |past (?:medical )?)?history)"
+                           r" (?!(?:of|and|today|\w+ (?:is|was|were|are|has|had|showed|shows|found|revealed))\b)"
+                           r"(?!(?:is|was|were|are|has|had|showed|shows|found|stayed|revealed)\b)(?=[a-z])")
+
+
 def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
                      soap: bool = False) -> list[int | None]:
+    """`_paragraph_labels`, and a dictation's section name said before its first sentence on a paragraph's first
+    line (`_SAID_SECTION`), when the paragraph holds no capital and that sentence ends in a full stop after three
+    words or more: the name is a unit of its own, as "HISTORY:" is."""
+    ends = _paragraph_labels(lines, sbar, letter, soap)
+    said = _SAID_SECTION.match(lines[0]) if lines else None
+    if said and ends[0] is None and not re.search(r"[A-Z]", "".join(lines)) \
+            and re.match(r"[^.!?]+\.(?:\s|$)", lines[0][said.end():]) \
+            and len(re.split(r"[.!?]", lines[0][said.end():], maxsplit=1)[0].split()) >= 3:
+        ends[0] = said.end() - 1
+    return ends
+
+
+def _paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
+                      soap: bool = False) -> list[int | None]:
     """For each line of a paragraph (stripped), the end of the section label that heads prose on it, or None.
     A named label in a run of fields of advice ("Diet: ..." / "Activity: You can do light activities." /
     "Driving: ...") is one of those fields, not a section: it keeps its first sentence, as they do. `sbar`: the
@@ -247,7 +270,7 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
         # (a callout's label heads its sentences in a SOAP note too: "Advice given: No driving ... . No baths ...")
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())
                                 or _CALLOUT_NAME.match(line[:end - 1].strip())) else None
-                for line, end in zip(lines, paragraph_labels(lines, sbar), strict=True)]
+                for line, end in zip(lines, _paragraph_labels(lines, sbar), strict=True)]
     capitals = _capital_sections(lines)
     if capitals is not None:
         return capitals

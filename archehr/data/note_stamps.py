@@ -39,12 +39,16 @@ _STAMP_LINE = re.compile(r"^\[[^\[\]]*(?:\d{1,2}[:.]\d{2}|\d{1,4}[/-]\d{1,2}[/-]
                          # or a title: "14/01/2024 23:47 Telephone - S. Lee (Crisis Practitioner)", "03/10/2025
                          # 08:55  Phlebotomy - HCA T. Ray", "20/01/2025 10:15  Ward midwife L. Joseph RM"; no
                          # sentence ends inside it, "... 10:12 Day 1 call. Patient at home, reports ..." is prose)
-                         r"|^(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
-                         r"(?:[ \t]?[AaPp][Mm])?[ \t]+(?=[A-Z\u00c0-\u00de])(?![^\n]*[a-z]{3}\.\s)"
+                         # (the stamp in brackets too: "[18/02/2025 09:42] H. Cho PDNS"; or the writer's full name
+                         # and a role in capitals in brackets: "03/12/2024 09:14  Ann Lee (MS CNS)")
+                         r"|^\[?(?:\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?[ \t]+\d{1,2}:\d{2}"
+                         r"(?:[ \t]?[AaPp][Mm])?\]?[ \t]+(?=[A-Z\u00c0-\u00de])(?![^\n]*[a-z]{3}\.\s)"
                          # (an initial or a surname accented: "É. Ménard", "N. Côté")
                          r"(?=[^\n]*?(?:\s[-\u2013\u2014]\s"
                          r"|(?<!\w)[A-Z\u00c0-\u00de]\.[ \t]?[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]"
-                         r"|\b(?:Dr|Sr|Mr|Mrs|Ms|Prof|Nurse|Sister)\.?[ \t]+[A-Z]))[^!?:;\n]{1,80}(?<![.!?,])$")
+                         r"|\b(?:Dr|Sr|Mr|Mrs|Ms|Prof|Nurse|Sister)\.?[ \t]+[A-Z]"
+                         r"|(?<=\s)[A-Z][a-z'-]+(?:[ \t]+[A-Z][a-z'-]+){1,2}[ \t]+\([A-Z]{2,}(?:[ \t]+[A-Z]{2,})*\)$))"
+                         r"[^!?:;\n]{1,80}(?<![.!?,])$")
 
 
 def is_entry_stamp_line(line: str) -> bool:

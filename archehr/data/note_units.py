@@ -157,6 +157,12 @@ def _results_carry_on(unit: Unit | None, prev: str, line: str, width: int, lead:
     """Does a line that reads as results carry `unit` on rather than open a lab line of its own: in lower case
     or after a phrase left open ("... contact the biologics" + "helpline on 01632 960 412.", "His LDL cholesterol
     was" + "3.9 mmol/L and ..."), or under a lab line that the lab rule carries on?"""
+    # (a value that ends the sentence wrapped from the line above, more sentences after it: "... LVEF (biplane)" +
+    # "41%. Previous study: LVEF 30%.")
+    said = re.split(r"(?<=\.)\s+(?=[A-Z])", line.strip(), maxsplit=1)
+    if unit is not None and unit.kind in ("text", "field") and len(said) == 2 and _VALUE_END.match(said[0]) \
+            and re.search(r"[A-Za-z)]$", prev.rstrip()) and len(prev.strip()) >= 40:
+        return True
     # (a medicine's instruction set in under it carries its entry on, doses and days as it may hold: "Salbutamol
     # inhaler" + "    Day 1: 6 puffs every 4 hours.")
     if unit is None or not (unit.kind == "lab" or (unit.kind in ("text", "list")

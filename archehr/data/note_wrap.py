@@ -15,9 +15,10 @@ from archehr.data.note_stamps import MONTH_NAME, WEEKDAY, starts_with_stamp
 
 _NUMBERISH = re.compile(r"\d")
 # "b.i.d.", "approx.", "pt.": abbreviations that end no sentence before lower case or a number
+# (a phone extension before its number too: "Nurse line: ext. 4417")
 ABBREV = re.compile(
     r"(?:^|[\s(])(?:(?:[a-z0-9]+\.){2,}|(?:vs|approx|no|pt|pts|hr|hrs|min|mins|wk|wks|mo|yr|yrs|mg|mcg|ml|tab|tabs|"
-    r"cap|caps|inj|neg|pos|st|fig|ca|cf)\.)$", re.IGNORECASE)
+    r"cap|caps|inj|neg|pos|st|fig|ca|cf|ext)\.)$", re.IGNORECASE)
 
 
 def is_lab_line(line: str) -> bool:
