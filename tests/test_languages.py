@@ -179,3 +179,10 @@ def test_everyday_italian_words_of_a_patient_are_read() -> None:
     # "papa", "la", "come" are English too: read only beside Italian words
     assert "dad" in in_english("Can papà do the vaccino for the influenza?")
     assert in_english("My papa will come later") == "My papa will come later"
+
+
+def test_a_word_of_one_language_is_read_over_a_shared_word_of_another() -> None:
+    # "quando" is Portuguese's word and Italian's shared one (spelled the same): read where Italian shows more
+    assert in_english("Quando is the next medicazione?") == "when is the next dressing?"
+    # a Spanish question with a drug name spelled the Italian way reads no Italian small word ("le" stays)
+    assert in_english("¿por qué le quitaron la metformina?").startswith("¿why le")
