@@ -177,7 +177,7 @@ def test_everyday_italian_words_of_a_patient_are_read() -> None:
     assert "platelets" in in_english("che cosa significa piastrine basse?")
     assert "blood draw" in in_english("when is the prelievo di sangue before the ciclo?")
     # "papa", "la", "come" are English too: read only beside Italian words
-    assert "dad" in in_english("Can papà do the vaccino for the influenza?")
+    assert "dad" in in_english("Is the vaccino ok for papà this year?")
     assert in_english("My papa will come later") == "My papa will come later"
 
 
