@@ -53,6 +53,12 @@ from archehr.glossary import LANGUAGES_DIR, load_lexicon, parse_glossary
     ("Darf ich nach der OP duschen?", "may_i"),
     ("kann ich wieder Auto fahren?", "may_i"),
     ("was sind meine Blutwerte, zu hoch?", "test_result"),
+    # Italian mixed into English, accents folded or left out
+    ("Quando is the next visita with the ematologo?", "when"),
+    ("Per quanto tempo my marito must keep the cerotto after the biopsia?", "how_long"),
+    ("quanti giorni devo prendere l'antibiotico?", "how_long"),
+    ("Perché they stopped the metformina of my moglie?", "why"),
+    ("Posso fare la doccia with the catetere?", "may_i"),
 ])
 def test_the_kind_of_a_question_asked_in_a_mixed_language(question: str, kind: str) -> None:
     assert ask_kind(read_question(question)[0]) == kind
@@ -72,6 +78,9 @@ def test_the_kind_of_a_question_asked_in_a_mixed_language(question: str, kind: s
     "Will the agar plate show the bug?",
     "Also, will the bad cut on my hand heal by the weekend?",
     "Was the man at the war memorial given a gift, so he will not die?",
+    "Can I come to the appointment with my papa?",
+    "Where does the dove go in la la land, come on?",
+    "Della said the data is in the report, is that right?",
 ])
 def test_an_english_question_is_left_as_it_is(question: str) -> None:
     assert in_english(question) == question
@@ -158,3 +167,22 @@ def test_a_shared_word_before_an_english_particle_stays_english() -> None:
     # "come out" is English even beside a Spanish word; "no come nada" is "does not eat"
     assert in_english("when do the puntos come out?") == "when do the stitches come out?"
     assert "eats" in in_english("mi hijo no come nada desde la operación")
+
+
+def test_everyday_italian_words_of_a_patient_are_read() -> None:
+    assert in_english("Quanto è the emoglobina of my mother?") == "how much is the hemoglobin of my mother?"
+    assert in_english("Can my figlio go to the piscina after the chemio?") == \
+        "Can my son go to the swimming pool after the chemo?"
+    assert "allopurinol" in in_english("the dottore reduced the allopurinolo?")
+    assert "platelets" in in_english("che cosa significa piastrine basse?")
+    assert "blood draw" in in_english("when is the prelievo di sangue before the ciclo?")
+    # "papa", "la", "come" are English too: read only beside Italian words
+    assert "dad" in in_english("Is the vaccino ok for papà this year?")
+    assert in_english("My papa will come later") == "My papa will come later"
+
+
+def test_a_word_of_one_language_is_read_over_a_shared_word_of_another() -> None:
+    # "quando" is Portuguese's word and Italian's shared one (spelled the same): read where Italian shows more
+    assert in_english("Quando is the next medicazione?") == "when is the next dressing?"
+    # a Spanish question with a drug name spelled the Italian way reads no Italian small word ("le" stays)
+    assert in_english("¿por qué le quitaron la metformina?").startswith("¿why le")

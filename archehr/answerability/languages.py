@@ -143,7 +143,10 @@ def _match_at(tokens: list[_Token], i: int, shown: dict[str, int], text: str) ->
             j += 1
             key = " ".join(words)
             e = g.get(key)
-            if e is not None and e.kind != "prefix" and (best is None or j > best.end):
+            # longer wins; on a tie a word of its language over another's shared one ("quando": Portuguese's
+            # word, Italian's shared word)
+            if e is not None and e.kind != "prefix" and (best is None or j > best.end or j == best.end
+                                                         and best.kind not in _SHOWS and e.kind in _SHOWS):
                 best = _Match(i, j, lang, e.kind, e.expansions[0])
             if key in heads:
                 continue
