@@ -243,9 +243,10 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     words or more: the name is a unit of its own, as "HISTORY:" is."""
     ends = _paragraph_labels(lines, sbar, letter, soap)
     said = _SAID_SECTION.match(lines[0]) if lines else None
-    if said and ends[0] is None and not re.search(r"[A-Z]", "".join(lines)) \
-            and re.match(r"[^.!?]+\.(?:\s|$)", lines[0][said.end():]) \
-            and len(re.split(r"[.!?]", lines[0][said.end():], maxsplit=1)[0].split()) >= 3:
+    # (the sentence after the name: up to its full stop before a space or the line's end, no other stop before it)
+    sentence = re.match(r"([^.!?]+)\.(?:\s|$)", lines[0][said.end():]) if said else None
+    if sentence and ends[0] is None and not re.search(r"[A-Z]", "".join(lines)) \
+            and len(sentence.group(1).split()) >= 3:
         ends[0] = said.end() - 1
     return ends
 
