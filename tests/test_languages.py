@@ -186,3 +186,17 @@ def test_a_word_of_one_language_is_read_over_a_shared_word_of_another() -> None:
     assert in_english("Quando is the next medicazione?") == "when is the next dressing?"
     # a Spanish question with a drug name spelled the Italian way reads no Italian small word ("le" stays)
     assert in_english("¿por qué le quitaron la metformina?").startswith("¿why le")
+
+
+def test_letters_with_no_decomposition_are_folded() -> None:
+    # Turkish dotless i, Polish l with a stroke, Vietnamese d with a stroke: one letter for one
+    assert fold("ilacı") == "ilaci"
+    assert fold("Długo") == "dlugo"
+    assert fold("Đau") == "dau"
+    assert in_english("Đau bụng, bao lâu?") == in_english("Dau bung, bao lau?")
+
+
+def test_a_greeting_left_out_takes_its_punctuation() -> None:
+    assert in_english("Bitte, wann ist der Termin?") == "when is the appointment?"
+    assert in_english("Wann ist der Termin, bitte?") == "when is the appointment?"
+    assert in_english("bakit po tumigil ang gamot, naman?") == "why tumigil the medicine?"

@@ -34,6 +34,9 @@ _SENTENCE_END = ".!?¿¡\n"
 _TERM_BREAKS = re.compile(r"[-']")
 _CAPITALISED_NOUNS = "#! nouns capitalised"  # a language file's header line
 _GAP = re.compile(r"[ \t]{1,2}|-|[ \t]?'[ \t]?")
+# letters Unicode gives no decomposition to, folded by hand to the letter without its mark (Turkish "ilacı",
+# Polish "długo", Vietnamese "đau")
+_UNDECOMPOSED = str.maketrans("ıłŁđĐøØ", "illddoo")
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,10 @@ class _Match:
 
 
 def fold(text: str) -> str:
-    """`text` in lower case with its accents taken off, one character for each of `text`'s ("Cuándo" -> "cuando")."""
+    """`text` in lower case with its accents taken off, one character for each of `text`'s ("Cuándo" -> "cuando",
+    "Długo" -> "dlugo")."""
     out = []
-    for c in text:
+    for c in text.translate(_UNDECOMPOSED):
         f = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
         out.append(f.lower() if len(f) == 1 else c.lower())
     return "".join(out) if len("".join(out)) == len(text) else text.lower()
@@ -89,6 +93,10 @@ def in_english(text: str) -> str:
             b = _after_drop(text, b)
             if b >= len(text) or not text[b].isalnum() and not text[b].isspace():
                 out[-1] = out[-1].rstrip(" \t")  # "ok ba?" -> "ok?", not "ok ?"
+                if out[-1].endswith(","):
+                    out[-1] = out[-1][:-1]  # a word of address dropped: "the results, cariad?" -> "the results?"
+            if text[b:b + 1] in (",", ".", "!") and not "".join(out).strip():
+                b += 1  # a greeting dropped opening the question: "Duw duw, when" -> "when"
         else:
             out.append(m.reading)
         last, i = b, m.end
