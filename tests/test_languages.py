@@ -200,3 +200,60 @@ def test_a_greeting_left_out_takes_its_punctuation() -> None:
     assert in_english("Bitte, wann ist der Termin?") == "when is the appointment?"
     assert in_english("Wann ist der Termin, bitte?") == "when is the appointment?"
     assert in_english("bakit po tumigil ang gamot, naman?") == "why tumigil the medicine?"
+
+
+@pytest.mark.parametrize(("question", "reading"), [
+    # Korean in Latin letters (Revised Romanisation and informal spellings)
+    ("eomma yak eonje stop?", "mom medicine when stop?"),
+    ("Halmeoni gwaenchana to eat juk after the susul?", "grandmother is it ok to eat rice porridge after the surgery?"),
+    # Turkish, with and without its letters
+    ("Babam şeker ilacı, ne zaman he can start again?", "my dad diabetes medicine, when he can start again?"),
+    ("annemin tansiyon ilaci neden changed?", "my mom's blood pressure medicine why changed?"),
+    # Russian in Latin letters
+    ("Pochemu the vrach changed my mama tabletki?", "why the doctor changed my mom pills?"),
+    ("skolko dnei my muzh must take lekarstvo?", "how many days my husband must take medicine?"),
+    # Polish, with and without its letters
+    ("Jak długo moja mama must take tabletki?", "how long my mom must take pills?"),
+    ("kiedy is the wizyta in szpital for the badanie?", "when is the appointment in hospital for the test?"),
+    # Somali
+    ("Goorma hooyo can take the daawo again?", "when mom can take the medicine again?"),
+    ("imisa maalmood the kiniin for my walaal?", "how many days the pill for my sibling?"),
+    # Welsh words in the English of Wales
+    ("my mam asked pryd the ysbyty appointment is?", "my mum asked when the hospital appointment is?"),
+    ("Is it ok for bampi to have a cwtch with the babi?", "Is it ok for grandad to have a cuddle with the baby?"),
+])
+def test_a_question_in_a_further_language_is_read_in_english(question: str, reading: str) -> None:
+    assert in_english(question) == reading
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("appa byeongwon yeyak eolmana orae?", "how_long"),
+    ("Annem ilacını ne kadar süre kullanacak?", "how_long"),
+    ("Kogda my papa can do vodit mashinu?", "when"),
+    ("Dlaczego lekarz odstawil the leki?", "why"),
+    ("Maxaa yeelay dhakhtarka stopped the daawo of aabo?", "why"),
+    ("Pryd will mamgu have her prawf gwaed?", "when"),
+])
+def test_the_kind_of_a_question_in_a_further_language(question: str, kind: str) -> None:
+    assert ask_kind(read_question(question)[0]) == kind
+
+
+@pytest.mark.parametrize("question", [
+    # the shared words of ko, tr, ru, pl, so and cy in English questions
+    "Can my pal feed the yak at the farm, or did the ABBA song and the bam of noise hurt his ears, yo?",
+    "Kim said Anne and baba can go to the gun range, is that ok if I'm az fit as a fiddle?",
+    "Is the NET result from the EEG ok, da? My son is a brat and the chai is hot.",
+    "Is the zona rash a side effect, and can I take a pic of it for Tata Steel HR, co-worker says so?",
+    "Can I cab to the clinic, or does Maya or Kelli need to take me, haa?",
+    "Did Pam and Beth say the tabled report on my mAb is ok, and is the plant merch safe?",
+])
+def test_an_english_question_with_the_further_languages_shared_words_is_left_as_it_is(question: str) -> None:
+    assert in_english(question) == question
+
+
+def test_a_word_of_polish_with_its_letters_and_a_welsh_greeting_are_read() -> None:
+    assert in_english("jak długo") == in_english("jak dlugo") == "how long"
+    assert in_english("Dzień dobry. How long must I take the tabletki?") == "How long must I take the pills?"
+    assert in_english("Proszę, kiedy is the wizyta?") == "when is the appointment?"
+    # the exclamations and words of address of Welsh English are left out
+    assert in_english("Duw duw, pryd is the ysbyty appointment, cariad?") == "when is the hospital appointment?"
