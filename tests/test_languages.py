@@ -253,7 +253,7 @@ def test_an_english_question_with_the_further_languages_shared_words_is_left_as_
 
 def test_a_word_of_polish_with_its_letters_and_a_welsh_greeting_are_read() -> None:
     assert in_english("jak długo") == in_english("jak dlugo") == "how long"
-    assert in_english("Dzień dobry. How long must I take the tabletki?") == "How long must I take the pills?"
+    assert in_english("Dzień dobry. When is the wizyta in the szpital?") == "When is the appointment in the hospital?"
     assert in_english("Proszę, kiedy is the wizyta?") == "when is the appointment?"
     # the exclamations and words of address of Welsh English are left out
     assert in_english("Duw duw, pryd is the ysbyty appointment, cariad?") == "when is the hospital appointment?"
