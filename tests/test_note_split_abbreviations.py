@@ -50,3 +50,13 @@ def test_an_example_or_a_restatement_after_its_abbreviation_is_the_same_sentence
     # ("etc." may end a sentence: the next one starts anew)
     assert texts("Bring your inhalers, spacers, etc. The nurse will check them.") == [
         "Bring your inhalers, spacers, etc.", "The nurse will check them."]
+
+
+def test_an_acronym_spelt_like_a_medicines_form_ends_its_sentence():
+    # ("CAP" is community-acquired pneumonia here, not a capsule before the drug's name)
+    assert texts("He has CAP. He was given amoxicillin.") == ["He has CAP.", "He was given amoxicillin."]
+    assert texts("Dx: CAP. Tx: amoxicillin 500 mg three times a day.") == [
+        "Dx: CAP.", "Tx: amoxicillin 500 mg three times a day."]
+    # (the form before its drug still opens the entry: in capitals, in title case, after a list's number)
+    for line in ["1. TAB. DOLO 650 MG TDS", "2. CAP. Omez 20 mg before breakfast", "Started Tab. Dolo 650 mg."]:
+        assert texts(line) == [line]

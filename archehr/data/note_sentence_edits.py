@@ -50,7 +50,8 @@ _SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
 # a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."
-_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|TABS?|CAPS?|INJ|SYP)\.$")
+# (in capitals it may be a diagnosis's acronym ending a sentence: "He has CAP." + "He was given ...", pneumonia)
+_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|(TABS?|CAPS?|INJ|SYP))\.$")
 # a word cut short before the number it names: a month's or a weekday's, in a capital ("Jan. 5, 2025", "Tues. 14
 # Oct. 2025"; "the sun." ends a sentence), a room's, a floor's or a building's ("Rm. 4", "Bldg. 2", "Ste. 210"), a
 # reading's or a contact's ("Temp. 38.4", "Wt. 80 kg", "Sats. 94%", "Tel. 01632 ...", "Ref. 2025/118", "Vol. 2");
@@ -115,7 +116,10 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # a prescription's form abbreviated before the drug's name ("1. Tab. Thyronorm 100 mcg ...", "Inj. Clexane 40 mg"):
     # the form opens the entry, it ends no sentence
-    if _FORM_ABBREV.search(p) and re.match(r"[A-Z][A-Za-z-]", n):
+    # (in capitals before a name in capitals, or opening its entry: "CAP. OMEZ", "2. CAP. Omez"; not "He has CAP.")
+    form = _FORM_ABBREV.search(p)
+    if form and re.match(r"[A-Z][A-Za-z-]", n) and (not form.group(1) or re.match(r"[A-Z][A-Z-]", n)
+                                                     or re.fullmatch(r"(?:\d{1,2}[.)]\s*)?[A-Z]+\.", p)):
         return True
     if _STAMP_INITIAL.search(p) and _SURNAME_THEN_MARK.match(n):
         return True
