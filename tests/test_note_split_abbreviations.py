@@ -60,3 +60,9 @@ def test_an_acronym_spelt_like_a_medicines_form_ends_its_sentence():
     # (the form before its drug still opens the entry: in capitals, in title case, after a list's number)
     for line in ["1. TAB. DOLO 650 MG TDS", "2. CAP. Omez 20 mg before breakfast", "Started Tab. Dolo 650 mg."]:
         assert texts(line) == [line]
+
+
+def test_a_vitamins_abbreviation_stays_with_its_letter():
+    assert texts("Results: Vit. D 25 nmol/L, low. Vit. B12 normal.") == [
+        "Results: Vit. D 25 nmol/L, low.", "Vit. B12 normal."]
+    assert texts("Continue Vit. D. Stop the calcium.") == ["Continue Vit. D.", "Stop the calcium."]

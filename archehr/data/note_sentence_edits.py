@@ -159,6 +159,9 @@ def _abbreviation_goes_on(p: str, n: str) -> bool:
         return True
     if _EXAMPLE_ABBREV.search(p) or (_NUMBER_ABBREV.search(p) and first.isdigit()):
         return True
+    # (a vitamin's abbreviation before its letter: "Vit." + "D 25 nmol/L", "Vit." + "B12 normal")
+    if re.search(r"(?:^|[\s(])(?:Vit|VIT|vit)\.$", p) and re.match(r"[A-EK]\d{0,2}\b", n):
+        return True
     return bool(_NUMBERED_RECORD.search(p) and re.match(r"No\b\.?:?(?:\s*[A-Z]{0,4}-?\d|$)", n))
 
 
