@@ -289,7 +289,8 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     # "Emergency Department if:")
     on_article = walk.open_unit is not None and re.search(r"\b(?:the|a|an)$", laid_out.rstrip()) is not None
     if index in para.groups or not (stamped or on_article) \
-            and heading_line(line, walk.open_unit is None, para.next_line(index), index == 0):
+            and heading_line(line, walk.open_unit is None, para.next_line(index),
+                             index == 0 or _caption_over_list(para, index, lead)):
         walk.units.append(Unit(s, e, "header"))
         walk.open_unit = None
         return
@@ -299,6 +300,21 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     number = LEADING_NUMBER.match(line)
     walk.last_number = int(number.group(1)) if number else walk.last_number
     _open_or_carry_on(para, walk, index, Unit(s, e, "text", lead), laid_out)
+
+
+def _caption_over_list(para: _Paragraph, index: int, lead: int) -> bool:
+    """Is line `index` (set in by `lead`) set out to the left over a list's items set in, under another list's items, a
+    title in capitals or a field? A portal's summary heads its lists so ("VISIT SUMMARY" + "Diagnoses this visit" +
+    "  Acute bronchitis", "  Tobacco use" + "Orders placed this visit" + "  Chest X-ray"): the caption is a paragraph's
+    first line however the note is spaced. A medicine's name over its instruction ("Multivitamin with iron" + "    Take
+    1 tablet daily.") is none: the items hold no sentence's stop."""
+    if index == 0:
+        return False
+    above, below = _next_line(para.text, para.lines, index - 1), para.next_line(index)
+    if not below.strip() or len(below) - len(below.lstrip()) <= lead or below.rstrip().endswith((".", "!", "?", ":")):
+        return False
+    item_above = len(above) - len(above.lstrip()) > lead and not above.rstrip().endswith((".", "!", "?", ":"))
+    return item_above or above.strip().isupper() or bool(FIELD.match(above.strip())) or len(field_cells(above)) > 1
 
 
 def _among_fields(para: _Paragraph, index: int) -> bool:
