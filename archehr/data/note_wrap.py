@@ -180,6 +180,10 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # "[Nurse reply - 10/11/2026 09:02, J. Doe] Thank you.")
     if _BRACKETED_STAMP.match(line):
         return False
+    # a quoted reply's first line opens anew under the line that says who wrote it ("On Mon, 3 Mar 2025 at 09:12,
+    # Clinic <clinic@example.org> wrote:" + "> Please bring your inhaler."); "> 5 mm" is a measure, no quote
+    if re.match(r"\s*>+[ \t]*[A-Za-z]", line) and not prev.lstrip().startswith(">"):
+        return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
     # (short lines only: prose wrapped at a dose, "... increased atorvastatin from 40 mg to 80 mg. He" +
