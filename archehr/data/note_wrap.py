@@ -190,9 +190,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # "should continue amlodipine 10 mg daily", runs on)
     # (longer lines too when both are set in at one depth, as a list's entries are: "  cefTRIAXone (ROCEPHIN) 1 g
     # injection into the muscle - given 11:40 AM" + "  ondansetron (ZOFRAN) 4 mg tablet ... - given 11:15 AM")
+    # (and longer lines that each hold one entry, no sentence ended inside them: "amlodipine 5 mg tablet - take 1
+    # tablet by mouth every day in the morning" + "metformin 500 mg tablet - take 1 tablet twice a day with meals")
     listed = lead > 0 and len(prev) - len(prev.lstrip()) == lead
-    if all(_DOSE_ENTRY.match(x) and (len(x) <= 60 or listed) for x in (prev.strip(), line)) \
-            and not OPEN_END.search(prev):
+    if all(_DOSE_ENTRY.match(x) and (len(x) <= 60 or listed or not re.search(r"[.!?;]\s", x))
+           for x in (prev.strip(), line)) and not OPEN_END.search(prev):
         return False
     # a line far shorter than the note's wrap width, left open on no phrase, was ended where it was written: a
     # dictation's header or sign-off lines in lower case ("re: mrs a lind" + "dob 01/02/1950", "dr k moss" +
