@@ -161,6 +161,15 @@ def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     return abs(prev_end - (lead + len(line))) <= 1 or abs(prev_lead + prev_end - (2 * lead + len(line))) <= 2
 
 
+def _message_opens(prev: str, line: str) -> bool:
+    """Does `line` open a message of a thread or an e-mail, whatever the line above left open?"""
+    # a thread's message opens with its stamp in brackets ("... for 3 days now" + "[Nurse reply - 10/11/2026 09:02,
+    # J. Doe] Thank you."); a quoted reply's first line under the line that says who wrote it ("On Mon, 3 Mar 2025
+    # at 09:12, Clinic <clinic@example.org> wrote:" + "> Please bring your inhaler."; "> 5 mm" is a measure)
+    return bool(_BRACKETED_STAMP.match(line)) \
+        or bool(re.match(r"\s*>+[ \t]*[A-Za-z]", line)) and not prev.lstrip().startswith(">")
+
+
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
@@ -176,13 +185,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
     if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
         return False
-    # a thread's message opens with its stamp in brackets, whatever the line above left open ("... for 3 days now" +
-    # "[Nurse reply - 10/11/2026 09:02, J. Doe] Thank you.")
-    if _BRACKETED_STAMP.match(line):
-        return False
-    # a quoted reply's first line opens anew under the line that says who wrote it ("On Mon, 3 Mar 2025 at 09:12,
-    # Clinic <clinic@example.org> wrote:" + "> Please bring your inhaler."); "> 5 mm" is a measure, no quote
-    if re.match(r"\s*>+[ \t]*[A-Za-z]", line) and not prev.lstrip().startswith(">"):
+    if _message_opens(prev, line):
         return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
