@@ -33,7 +33,9 @@ COLUMN_GAP = re.compile(r"(?<=[^\s:])(?:[ ]*\t[ \t]*|[ ]{3,})(?=\S)")
 # ("Arrival: 06:48  Departure: 13:05"; "... negative.  Sigmoidoscopy: ..." is prose spaced after a full stop)
 # (an empty field's colon too: "URGENCY:          STATUS: COMPLETED")
 _GAP_BEFORE_FIELD = re.compile(rf"(?:(?<=\S)[ ]*\t[ \t]*|(?<=\S)[ ]{{3,}}|(?<=[^\s:.!?;,])[ ]{{2}})"
-                               rf"(?={_LABEL}:(?:\s|$))")
+                               # (a label runs to its colon with no gap inside: in "Ordering:     Dr A. Lee     Site:"
+                               # the value is padded from its label, "Dr A. Lee     Site" is no label)
+                               rf"(?=(?:(?! {{2}}|\t)[^:\n])+:)(?={_LABEL}:(?:\s|$))")
 # after a first field, one space is enough before an identity label ("Name: Ann Lee DOB: 3/4/1950 MRN: 123")
 # or, in a line that starts with an upper-case label, before one upper-case word after a value with a digit
 # ("ADMITTED: 11/15/2026 DISCHARGED: 11/18/2026");
@@ -424,7 +426,9 @@ OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|
                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
                       r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
-                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon))$",
+                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon)"
+                      # (or an example's or a restatement's abbreviation: "... a pain reliever, e.g." + "Tylenol")
+                      r"|(?:^|[\s(])(?:e\.\s?g|i\.\s?e|viz)\.)$",
                       re.IGNORECASE)
 
 

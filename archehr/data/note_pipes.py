@@ -17,6 +17,7 @@ from archehr.data.note_layout import (
     READING,
     STAMP,
     field_cells,
+    has_column_gap,
     is_table_row,
     same_table,
 )
@@ -237,7 +238,14 @@ def _id_fields(line: str) -> bool:
     return len(cells) > 1 and any(_ID_NAME.match(c) for c in cells[1:])
 
 
+# the depth a wrapped cell's rest is set in to at least: past a table's first column
+_CELL_WRAP_LEAD = 16
 _BOX_ROW = re.compile(r"^\s*[A-Z][^:]{0,40}:\s{2,}\[[ xX]?\]")
+
+
+def _cell_wrap(line: str) -> bool:
+    """A line set in as far as a table's later column, holding one cell's words: a wrapped cell's rest."""
+    return len(line) - len(line.lstrip()) >= _CELL_WRAP_LEAD and bool(line.strip()) and not has_column_gap(line.strip())
 
 
 def table_lines(raw: list[str]) -> list[bool]:
@@ -249,8 +257,15 @@ def table_lines(raw: list[str]) -> list[bool]:
             and not is_pipe_fields(line) and not _id_fields(line) for line in raw]
     # (a rule drawn under a table's header row parts no rows: "Test    | 01/02/25 | Units" over "-----+-----+---" over
     # "Sodium  | 139      | mmol/L" is one table, its header row one unit as its rows are)
+    # (nor does a cell's text wrapped onto a line of its own under its column: "Ramipril 5 mg   Held   AKI - GP to
+    # restart" over "                               when creatinine is back" over "Bisoprolol 2.5 mg   Yes   No change")
     def near(i: int) -> list[int]:
-        return [j for d in (-1, 1) for j in (i + d, i + 2 * d)
-                if 0 <= j < len(raw) and (j == i + d or is_rule_line(raw[i + d]))]
+        out = []
+        for d in (-1, 1):
+            j = i + d
+            while 0 <= j < len(raw) and (is_rule_line(raw[j]) and j == i + d or _cell_wrap(raw[j])):
+                j += d
+            out += [k for k in {i + d, j} if 0 <= k < len(raw)]
+        return out
     return [any(rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)]) for j in near(i))
             for i in range(len(raw))]

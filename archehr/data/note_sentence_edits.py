@@ -50,7 +50,21 @@ _SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
 # a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."
-_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|TABS?|CAPS?|INJ|SYP)\.$")
+# (in capitals it may be a diagnosis's acronym ending a sentence: "He has CAP." + "He was given ...", pneumonia)
+_FORM_ABBREV = re.compile(r"(?:^|[\s(])(?:Tabs?|Caps?|Inj|Syp|Syr|Susp|Oint|Supp|Neb|(TABS?|CAPS?|INJ|SYP))\.$")
+# a word cut short before the number it names: a month's or a weekday's, in a capital ("Jan. 5, 2025", "Tues. 14
+# Oct. 2025"; "the sun." ends a sentence), a room's, a floor's or a building's ("Rm. 4", "Bldg. 2", "Ste. 210"), a
+# reading's or a contact's ("Temp. 38.4", "Wt. 80 kg", "Sats. 94%", "Tel. 01632 ...", "Ref. 2025/118", "Vol. 2");
+# before a word these may end a sentence ("... see the ref. list" is none of theirs), before a number they end none
+_CALENDAR_WORDS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
+                   "Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun")
+_NUMBER_ABBREV = re.compile(r"(?:^|[\s(])(?:" + "|".join(w for word in _CALENDAR_WORDS for w in (word, word.upper()))
+                            + r"|(?i:Rm|Bldg|Ste|Apt|Fl|Flr|Temp|Wt|Ht|Sats?|Tel|Mob|Ref|Vol))\.$")
+# the words that bring in an example or a restatement ("e.g. Tylenol or Advil", "i.e. Monday and Thursday", "viz.
+# Warfarin"): what follows is the same sentence, whatever its first letter
+_EXAMPLE_ABBREV = re.compile(r"(?:^|[\s(])(?:[Ee]\.\s?g|[Ii]\.\s?e|viz)\.$")
+# a record's number after the abbreviated name of what it numbers ("Hosp." + "No. 12345", "Ref." + "No: 8812")
+_NUMBERED_RECORD = re.compile(r"(?:^|[\s(])(?:Hosp|Reg|Ref|Acc|Pt|HOSP|REG|REF|ACC|PT)\.$")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 
@@ -102,7 +116,10 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
         return True
     # a prescription's form abbreviated before the drug's name ("1. Tab. Thyronorm 100 mcg ...", "Inj. Clexane 40 mg"):
     # the form opens the entry, it ends no sentence
-    if _FORM_ABBREV.search(p) and re.match(r"[A-Z][A-Za-z-]", n):
+    # (in capitals before a name in capitals, or opening its entry: "CAP. OMEZ", "2. CAP. Omez"; not "He has CAP.")
+    form = _FORM_ABBREV.search(p)
+    if form and re.match(r"[A-Z][A-Za-z-]", n) and (not form.group(1) or re.match(r"[A-Z][A-Z-]", n)
+                                                     or re.fullmatch(r"(?:\d{1,2}[.)]\s*)?[A-Z]+\.", p)):
         return True
     if _STAMP_INITIAL.search(p) and _SURNAME_THEN_MARK.match(n):
         return True
@@ -123,16 +140,29 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
             and re.search(r"[A-Z]{2}", p):
         return True
     first = n[:1]
-    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
-    # (the identifier's letters may be hyphenated from its digits: "Hosp No. KH-0093314")
-    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"
-                             or re.match(r"[A-Z]{1,3}-?\d{3,}\b", n)):
+    if _abbreviation_goes_on(p, n):
         return True
     # a signature's initial after a dash ("-- E." + "Szymanska, RN"): no sentence is a lone initial
     if re.fullmatch(r"[-\u2013\u2014~/ ]*[A-Z]\.", p) and first.isupper():
         return True
     # a split in the middle of a sentence: the next piece starts in lower case
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
+
+
+def _abbreviation_goes_on(p: str, n: str) -> bool:
+    """Does `p` end on an abbreviation that the sentence goes on after, into `n`?"""
+    first = n[:1]
+    # (before a number, a lower-case word or an identifier: "Hosp No. A7730219", "Rm. B12")
+    # (the identifier's letters may be hyphenated from its digits: "Hosp No. KH-0093314")
+    if ABBREV.search(p) and (first.islower() or first.isdigit() or first in "(_"
+                             or re.match(r"[A-Z]{1,3}-?\d{3,}\b", n)):
+        return True
+    if _EXAMPLE_ABBREV.search(p) or (_NUMBER_ABBREV.search(p) and first.isdigit()):
+        return True
+    # (a vitamin's abbreviation before its letter: "Vit." + "D 25 nmol/L", "Vit." + "B12 normal")
+    if re.search(r"(?:^|[\s(])(?:Vit|VIT|vit)\.$", p) and re.match(r"[A-EK]\d{0,2}\b", n):
+        return True
+    return bool(_NUMBERED_RECORD.search(p) and re.match(r"No\b\.?:?(?:\s*[A-Z]{0,4}-?\d|$)", n))
 
 
 def _initial_before_surname(p: str, n: str) -> bool:

@@ -27,6 +27,7 @@ from archehr.data.note_layout import (
     OPEN_END,
     ORDER,
     field_cells,
+    has_column_gap,
     is_readings_line,
     is_table_row,
     line_cells,
@@ -289,7 +290,8 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     # "Emergency Department if:")
     on_article = walk.open_unit is not None and re.search(r"\b(?:the|a|an)$", laid_out.rstrip()) is not None
     if index in para.groups or not (stamped or on_article) \
-            and heading_line(line, walk.open_unit is None, para.next_line(index), index == 0):
+            and heading_line(line, walk.open_unit is None, para.next_line(index),
+                             index == 0 or _caption_over_list(para, index, lead)):
         walk.units.append(Unit(s, e, "header"))
         walk.open_unit = None
         return
@@ -299,6 +301,21 @@ def _take_line(para: _Paragraph, walk: _Walk, index: int) -> None:
     number = LEADING_NUMBER.match(line)
     walk.last_number = int(number.group(1)) if number else walk.last_number
     _open_or_carry_on(para, walk, index, Unit(s, e, "text", lead), laid_out)
+
+
+def _caption_over_list(para: _Paragraph, index: int, lead: int) -> bool:
+    """Is line `index` (set in by `lead`) set out to the left over a list's items set in, under another list's items, a
+    title in capitals or a field? A portal's summary heads its lists so ("VISIT SUMMARY" + "Diagnoses this visit" +
+    "  Acute bronchitis", "  Tobacco use" + "Orders placed this visit" + "  Chest X-ray"): the caption is a paragraph's
+    first line however the note is spaced. A medicine's name over its instruction ("Multivitamin with iron" + "    Take
+    1 tablet daily.") is none: the items hold no sentence's stop."""
+    if index == 0:
+        return False
+    above, below = _next_line(para.text, para.lines, index - 1), para.next_line(index)
+    if not below.strip() or len(below) - len(below.lstrip()) <= lead or below.rstrip().endswith((".", "!", "?", ":")):
+        return False
+    item_above = len(above) - len(above.lstrip()) > lead and not above.rstrip().endswith((".", "!", "?", ":"))
+    return item_above or above.strip().isupper() or bool(FIELD.match(above.strip())) or len(field_cells(above)) > 1
 
 
 def _among_fields(para: _Paragraph, index: int) -> bool:
@@ -325,6 +342,9 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     """Open the unit a line (`unit`, its span and indentation, as "text") starts by its shape, or carry the open
     unit on into it; `laid_out` is the line above as laid out."""
     line, open_unit = para.text[unit.start:unit.end], walk.open_unit
+    if open_unit is not None and open_unit.kind == "row" and index > 0 and _cell_wrapped_below(para, index - 1):
+        open_unit.end = unit.end  # (a row's last cell goes on under its column: the row's unit takes the line)
+        return
     if open_unit is not None and open_unit.kind == "stamp" and not is_entry_stamp_line(line):
         # (a stamp line takes its entry's first line whatever it holds, results too: "06/10/2025 15:22  Results - Dr
         # A. Lee" + "U&E: sodium 138, potassium 4.1, creatinine 96.")
@@ -338,7 +358,7 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
         unit.kind = "row"
         # (a table's row carries on into no line, unless it heads an entry with its lines set in under it:
         # "STOP      Vitamin gummies - dose far too low for this" + "          degree of deficiency")
-        if para.in_table[index] and index not in para.heads:
+        if para.in_table[index] and index not in para.heads and not _cell_wrapped_below(para, index):
             walk.units.append(unit)
             walk.open_unit = None
             return
@@ -357,6 +377,20 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
     walk.units.append(unit)
     walk.open_unit = unit
+
+
+def _cell_wrapped_below(para: _Paragraph, index: int) -> bool:
+    """Does line `index`, a row laid out in columns, go on under its last column: is the next line set in exactly
+    where that column starts, one cell's words (a row's comment wrapped: "Sodium   131   Low - recheck" over
+    "                      in 1 week")? The row's last line wrapped so takes the next the same way."""
+    row, below = _next_line(para.text, para.lines, index), para.next_line(index)
+    gaps = list(re.finditer(r"\S(?: {2,}|\t+)(?=\S)", row))
+    if gaps and gaps[-1].end() == len(below) - len(below.lstrip()) and below.strip() \
+            and not has_column_gap(below.strip()):
+        return True
+    # (a line that is itself the wrapped rest of the row above: carries on under the same column)
+    return index > 0 and _cell_wrapped_below(para, index - 1) and bool(below.strip()) \
+        and len(below) - len(below.lstrip()) == len(row) - len(row.lstrip()) > 0 and not has_column_gap(below.strip())
 
 
 def _row_wraps_on(unit: Unit | None, text: str, line: str, lead: int) -> bool:

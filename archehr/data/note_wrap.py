@@ -161,6 +161,15 @@ def _letterhead_lines(prev: str, line: str, lead: int) -> bool:
     return abs(prev_end - (lead + len(line))) <= 1 or abs(prev_lead + prev_end - (2 * lead + len(line))) <= 2
 
 
+def _message_opens(prev: str, line: str) -> bool:
+    """Does `line` open a message of a thread or an e-mail, whatever the line above left open?"""
+    # a thread's message opens with its stamp in brackets ("... for 3 days now" + "[Nurse reply - 10/11/2026 09:02,
+    # J. Doe] Thank you."); a quoted reply's first line under the line that says who wrote it ("On Mon, 3 Mar 2025
+    # at 09:12, Clinic <clinic@example.org> wrote:" + "> Please bring your inhaler."; "> 5 mm" is a measure)
+    return bool(_BRACKETED_STAMP.match(line)) \
+        or bool(re.match(r"\s*>+[ \t]*[A-Za-z]", line)) and not prev.lstrip().startswith(">")
+
+
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
@@ -176,9 +185,7 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
     if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
         return False
-    # a thread's message opens with its stamp in brackets, whatever the line above left open ("... for 3 days now" +
-    # "[Nurse reply - 10/11/2026 09:02, J. Doe] Thank you.")
-    if _BRACKETED_STAMP.match(line):
+    if _message_opens(prev, line):
         return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
@@ -186,9 +193,11 @@ def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | 
     # "should continue amlodipine 10 mg daily", runs on)
     # (longer lines too when both are set in at one depth, as a list's entries are: "  cefTRIAXone (ROCEPHIN) 1 g
     # injection into the muscle - given 11:40 AM" + "  ondansetron (ZOFRAN) 4 mg tablet ... - given 11:15 AM")
+    # (and longer lines that each hold one entry, no sentence ended inside them: "amlodipine 5 mg tablet - take 1
+    # tablet by mouth every day in the morning" + "metformin 500 mg tablet - take 1 tablet twice a day with meals")
     listed = lead > 0 and len(prev) - len(prev.lstrip()) == lead
-    if all(_DOSE_ENTRY.match(x) and (len(x) <= 60 or listed) for x in (prev.strip(), line)) \
-            and not OPEN_END.search(prev):
+    if all(_DOSE_ENTRY.match(x) and (len(x) <= 60 or listed or not re.search(r"[.!?;]\s", x))
+           for x in (prev.strip(), line)) and not OPEN_END.search(prev):
         return False
     # a line far shorter than the note's wrap width, left open on no phrase, was ended where it was written: a
     # dictation's header or sign-off lines in lower case ("re: mrs a lind" + "dob 01/02/1950", "dr k moss" +
