@@ -104,3 +104,45 @@ def test_an_appointment_not_yet_offered_leaves_the_date_unset() -> None:
     assert asked_undetermined("when", "Referral to the memory clinic sent; first appointment not yet offered.") \
         == ["not yet offered"]
     assert asked_undetermined("when", "A slot has not yet been offered.") == ["not yet been offered"]
+
+
+def test_a_test_not_done_or_its_result_kept_for_a_visit_leaves_the_result_unknown() -> None:
+    assert asked_undetermined("test_result", "Thyroid function: not performed (sample clotted).") == ["not performed"]
+    assert asked_undetermined("test_result", "The biopsy results will be discussed with you at the next visit.") \
+        == ["will be discussed"]
+    assert asked_undetermined("test_result", "Stool sample not yet received by the lab.") == ["not yet received"]
+    assert asked_undetermined("test_result", "Liver panel normal.") == []
+
+
+def test_a_date_to_come_by_post_or_a_call_to_the_patient_leaves_the_date_unset() -> None:
+    assert asked_undetermined("when", "The sleep unit will phone her with a date.") == ["will phone her", "with a date"]
+    assert asked_undetermined("when", "Gastroscopy requested; date to be sent by post.") == ["to be sent by post"]
+    assert asked_undetermined("when", "The theatre date is not yet confirmed.") == ["not yet confirmed"]
+    assert asked_undetermined("when", "Seen on Tuesday with his daughter.") == []
+
+
+def test_a_decision_left_to_a_later_visit_or_someone_else_is_no_decision() -> None:
+    assert asked_undetermined("med_change", "Repeat the B12 level before deciding on injections.") \
+        == ["before deciding"]
+    assert asked_undetermined("med_change", "Whether to keep the statin will be decided by the lipid team.") \
+        == ["will be decided by"]
+    assert asked_undetermined("may_i", "Swimming: advice to be given at the wound clinic.") \
+        == ["advice to be given"]
+    assert asked_undetermined("med_change", "Plan: discuss starting a nasal spray at the next visit.") \
+        == ["discuss starting"]
+    assert asked_undetermined("med_change", "Stop the naproxen; take paracetamol instead.") == []
+
+
+def test_review_flags_a_medicine_change_left_to_the_gp() -> None:
+    from archehr.answerability.review import fact_undetermined
+    from archehr.data.note_split import split_note
+
+    split = split_note("Plan:\n- Blood pressure 150/90 today.\n- A second blood pressure tablet: GP to consider "
+                       "once the home readings are in.\n", "rules")
+    first = next(s.text for s in split.sentences if "second" in s.text)
+    question = "are they adding another blood pressure tablet"
+    assert fact_undetermined(_types("med_change", [0.0, 0.3, 1.0]), (first, 1.0), question, split)
+    # a line that decides ("Start amlodipine 5 mg daily") leaves nothing undetermined
+    decided = split_note("Plan:\n- Start amlodipine 5 mg daily for blood pressure.\n", "rules")
+    first = next(s.text for s in decided.sentences if "amlodipine" in s.text)
+    assert not fact_undetermined(_types("med_change", [0.0, 1.0]), (first, 1.0), question, decided)

@@ -5,7 +5,8 @@ cited sentence gives the date, duration or result asked: `fact_given`), or when 
 from the note: a medicine or activity the note never names, a result still awaited or only planned, no sentence
 about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
 rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
-fact is not known yet (`fact_undetermined`). `shown_confidence` caps the confidence of a flagged answer.
+fact is not known yet (`fact_undetermined`), a result question whose first line gives no result while a sentence naming
+nearly as much of the topic awaits it (`awaited_near`). `shown_confidence` caps the confidence of a flagged answer.
 `archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives."""
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from archehr.answerability.when_answers import books_slot
 from archehr.answerability.why_causes import cause_given  # (kept importable from here)
 from archehr.data.note_split import SplitNote, note_case
 
+# a result question: a sentence naming this share of the most any names of the topic, saying the result is awaited,
+# leaves it unknown when the first line gives none (`awaited_near`)
+NEAR_SHARE = 0.66
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 # the note names the asked thing: a sentence names this share of the question's topic and the note names every concept
 # the lexicon knows in it (no drug, test or activity of the question missing): a low P flags, never declines (the
@@ -81,7 +85,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     ruled = (fact_missing(asked, _asked_share(asked, best, split), question) or result_awaited(types, split, question)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
-             or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split))
+             or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
+             or awaited_near(types, best, split, question))
     return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
 
 
@@ -399,6 +404,21 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
     later = [i for i in np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
              if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
     return any(awaited(texts[i], question) and not any(j > i for j in later) for i in top_topic(types))
+
+
+def awaited_near(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
+    """A result question whose first line (`best`) gives no result while a sentence naming nearly as much of the topic
+    as the one naming most (`NEAR_SHARE` of it) says the result is awaited ("Sputum result not yet back", the most
+    of the topic named by the keyworker's title "Respiratory Nurse Specialist"): the asked result is not in the note,
+    unless a later sentence naming as much gives one (`result_awaited`'s reading of a stale entry)."""
+    if types.kind != "test_result" or best is None or not types.topic.size or types.topic.max() <= 0:
+        return False
+    if RESULT_GIVEN.search(fold(best[0])):
+        return False
+    texts = [s.text for s in split.sentences]
+    near = np.flatnonzero(types.topic >= NEAR_SHARE * types.topic.max() - EDGE)
+    later = [i for i in near if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
+    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in near)
 
 
 def awaited(text: str, question: str | None = None) -> bool:
