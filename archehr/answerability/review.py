@@ -452,7 +452,10 @@ def _leads(types: Any, best: tuple[str, float] | None, question: str | None) -> 
     of a long message's words it names (`first_leads.leads_with_fact`)."""
     from archehr.answerability.first_leads import leads_with_fact
 
-    return leads_with_fact(types.kind, best, types.topic, question, _given_pattern(types.kind, question))
+    topic = getattr(types, "topic", None)  # (answer types read without a topic: no sentence names more)
+    if topic is None:
+        return False
+    return leads_with_fact(types.kind, best, topic, question, _given_pattern(types.kind, question))
 
 
 def _slot_if_asked(first: str, question: str) -> bool:
