@@ -95,3 +95,9 @@ def test_a_day_asked_is_answered_by_a_slot_not_an_interval() -> None:
     assert not _slot_if_asked("Scope within 6 weeks, letter to follow.", q)
     assert _slot_if_asked("Scope on 09/05/2027 at 08:30.", q)
     assert _slot_if_asked("Follow-up with me in 3 weeks.", "when does the doctor want to see him back")
+
+
+def test_a_when_allowed_question_is_led_by_an_interval_not_a_bare_date() -> None:
+    q = "when can she go swimming again after the hernia repair, the pool membership is due"
+    assert not _leads("when", "Laparoscopic hernia repair on 14/06/2027.", 0.3, [0.3, 0.1], q)
+    assert _leads("when", "She may swim again after 4 weeks.", 0.3, [0.3, 0.1], q)

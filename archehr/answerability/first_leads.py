@@ -23,6 +23,7 @@ import numpy as np
 
 from archehr.answerability.asked_time import told_as_done
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
+from archehr.answerability.dates import TIME_OF_DAY
 from archehr.answerability.spaces import fold
 
 EDGE = 1e-9  # (a share read as a float sum)
@@ -30,6 +31,13 @@ FACT_KINDS = ("how_long", "when")
 # a length, not a time to come: "he should not fly for 2 weeks after the operation" dates nothing for "which date"
 _FOR_LENGTH = re.compile(rf"\bfor\s+(?:about\s+|at least\s+|up to\s+)?{COUNT_ASCII}\s*{GIVEN_UNIT}\b"
                          r"(?:\s+(?:after|from|post)\b)?", re.I)
+
+# a when question asking when something is allowed ("when can he go back to work", "when may I drive"): answered by
+# an interval or a clock time ("after one week", "at 5 pm"), while a bare date in the line most often dates the
+# event the question counts from
+_PERMISSION_Q = re.compile(r"\bwhen\b[^.?!]{0,40}?\b(?:can|could|may|allowed)\b", re.I)
+_INTERVAL = re.compile(rf"\b(?:in|within|after|by)\s+(?:about\s+|approximately\s+)?{COUNT_ASCII}\s*{GIVEN_UNIT}\b|"
+                       rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b", re.I)
 
 
 def leads_with_fact(kind: str, best: tuple[str, float] | None, topic: np.ndarray, question: str | None,
@@ -48,6 +56,8 @@ def leads_with_fact(kind: str, best: tuple[str, float] | None, topic: np.ndarray
         if told_as_done(question, plain):  # a date of what was done, to a question about what comes
             return False
         plain = _FOR_LENGTH.sub(" ", plain)
+        if _PERMISSION_Q.search(question) and not (_INTERVAL.search(plain) or re.search(TIME_OF_DAY, plain)):
+            return False  # "when can we ... after the operation": a bare date is the operation's, not when allowed
     if "__" in plain or not given(plain):  # (a de-identification blank: the date is not given)
         return False
     return kind != "how_long" or same_medicine(question, plain)
