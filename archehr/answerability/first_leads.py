@@ -11,7 +11,9 @@ question, a date, a clock time or an interval to come to a when question); a how
 name the one asked about (by its name, a brand, a misspelling the note resolves, or its class), since another
 drug's course ("amoxicillin for 5 days" to a question about the mucus capsules) is no answer. A when question asking
 a visit in words no sentence names ("when's my phone appt with dr ..." to "I will review him by telephone on 12/11 at
-10:30") is led by a visit line with its date or interval (`visit_dated`) when no sentence names any of its topic.
+10:30") is led by a visit line with its date or interval (`visit_dated`) when no sentence names any of its topic. A
+question asking when something is allowed ("when can she swim after the repair") is led by an interval or a clock
+time, not by a bare date, which most often dates the event it counts from.
 """
 
 from __future__ import annotations
