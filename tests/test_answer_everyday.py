@@ -313,7 +313,8 @@ def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence(
     from archehr.answerability.kinds import answer_types
     from archehr.data.note_split import note_case
 
-    note = "Discharge Instructions:\nFollow up with cardiology in 4 weeks.\nFollow up with your GP on ___.\n"
+    note = ("Discharge Instructions:\nFollow up with cardiology in 4 weeks.\nFollow up with your GP on ___.\n"
+            "Please book a review in 6 months.\n")
     q = "When do I see the heart doctor?"
     case, split = note_case(note, q, splitter="rules")
     types = answer_types(case)
@@ -324,10 +325,12 @@ def test_a_when_answer_giving_the_date_is_not_flagged_for_a_middling_confidence(
 
     # the model's P alone would flag (between threshold and review level): the sentence gives the interval
     assert flags(("Follow up with cardiology in 4 weeks.", 1.0)) == (False, False)
-    # a blanked date keeps the flag (a rule sees the date missing), as does a sentence barely on the topic (the
-    # model's doubt, no rule)
+    # a blanked date keeps the flag (a rule sees the date missing), as does a sentence barely on the topic while
+    # another names more of it (the model's doubt, no rule)
     assert flags(("Follow up with cardiology on ___.", 1.0)) == (True, True)
-    assert flags(("Follow up with cardiology in 4 weeks.", 0.1)) == (True, False)
+    assert flags(("Please book a review in 6 months.", 0.1)) == (True, False)
+    # a share given low is read from the note: the line names the most of the topic (`first_leads`)
+    assert flags(("Follow up with cardiology in 4 weeks.", 0.1)) == (False, False)
 
 
 def test_the_question_type_and_the_asked_kind_come_from_one_cue_table() -> None:

@@ -125,11 +125,15 @@ def time_unsaid(kind: str, question: str, plain: Sequence[str], paragraphs: Sequ
         # a span in days or longer asked ("how many days do we keep icing it"): a session's minutes or hours
         # ("ice for 20 minutes at a time", "every 1.5 to 3 hours") do not answer it
         spacing = re.compile(f"{_SPACING.pattern}|{_SHORT.pattern}", re.I)
-    if kind == "when" and _COMING_Q.search(question):
-        # an event to come asked ("when does he get the second shot"): a sentence telling only what was done
-        # ("Hepatitis B vaccine given 05/03", "last infusion 28/07") gives no date for it
-        near &= np.array([not (_DONE.search(t) and not _COMING.search(t)) for t in plain], dtype=bool)
+    if kind == "when":
+        near &= np.array([not told_as_done(question, t) for t in plain], dtype=bool)
     return not any(pattern.search(spacing.sub(" ", _TAKES.sub(" ", plain[i]))) for i in np.flatnonzero(near))
+
+
+def told_as_done(question: str, text: str) -> bool:
+    """An event to come asked ("when does he get the second shot") and a sentence telling only what was done
+    ("Hepatitis B vaccine given 05/03", "last infusion 28/07"): it gives no date for it."""
+    return bool(_COMING_Q.search(question)) and bool(_DONE.search(text)) and not _COMING.search(text)
 
 
 def _course_rows(question: str, plain: Sequence[str], paragraphs: Sequence[str], named: np.ndarray,

@@ -54,6 +54,8 @@ WHEN_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b|{NAMED_DATE}|{TIME_OF_DAY}", re.I)
+# a when question asking the date, the day or the time itself ("which day is it", "the exact date", "what time")
+_ASKS_DATE = re.compile(r"\b(?:dates?|days?|exact(?:ly)?|what time)\b", re.I)
 _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
@@ -87,7 +89,12 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
              or awaited_near(types, best, split, question))
-    return ruled or model_flags(model, p, selector_flag, types, best, question), ruled
+    # the first line names the most of the asked topic and gives the asked length or date (`_leads`): the model's
+    # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
+    doubted = model_flags(model, p, selector_flag, types, best, question)
+    if doubted and p is not None and not model.abstains(p):
+        doubted = not (_leads(asked, _asked_share(asked, best, split), question) or _leads(types, best, question))
+    return ruled or doubted, ruled
 
 
 class NamedConcepts:
@@ -303,14 +310,15 @@ def fact_missing(types: Any, best: tuple[str, float] | None, question: str | Non
     # the topic is named but no sentence about it gives the asked duration or date: a human should check (unless
     # a may-I question asked as a when is answered by a permission with its time: `_timed_permission`)
     if (types.kind in FACT_KINDS and types.best_typed < FACT_MIN - EDGE and not _timed_permission(question, best_text)
-            and not first_gives_fact(types.kind, best, question)):
+            and not first_gives_fact(types.kind, best, question) and not _leads(types, best, question)):
         return True
     # a when question about a booked event (an appointment, a visit, a date): no sentence naming the topic
     # gives a date, an interval to come or a booked slot (only "once healed"): not given, unless the first line books
     # a slot naming a little of the topic (`when_answers.books_slot`: the visit asked for in other words)
     if (types.kind == "when" and types.best_firm < FACT_MIN - EDGE and question is not None
             and asks_booked_event(question)
-            and not (best is not None and best[1] >= FIRST_FACT_MIN and books_slot(best[0], question))):
+            and not (best is not None and best[1] >= FIRST_FACT_MIN and books_slot(best[0], question))
+            and not (_leads(types, best, question) and _slot_if_asked(best[0] if best else "", question))):
         return True
     # a medicine asked about ("can I take Advil with it?") that the note names in none of its words: the
     # note speaks of the rest of the question, not of that medicine
@@ -457,6 +465,25 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     if types.kind == "when" and topic >= FIRST_FACT_MIN and question is not None and books_slot(text, question):
         return True  # "When is mum's next check with Dr Roy": "Review with Dr. Roy on 2026-03-02 at 10:40"
     return topic >= HOLDS_MIN and given(text) and not blank_date(text)
+
+
+def _leads(types: Any, best: tuple[str, float] | None, question: str | None) -> bool:
+    """The first line names the most of the topic of any sentence and gives the asked length or date, however little
+    of a long message's words it names (`first_leads.leads_with_fact`)."""
+    from archehr.answerability.first_leads import leads_with_fact
+
+    topic = getattr(types, "topic", None)  # (answer types read without a topic: no sentence names more)
+    if topic is None:
+        return False
+    return leads_with_fact(types.kind, best, topic, question, _given_pattern(types.kind, question))
+
+
+def _slot_if_asked(first: str, question: str) -> bool:
+    """A question asking a date, a day or a time ("which day is the appointment") is answered by a slot booked
+    (`books_slot`), not by an interval ("within 4 weeks, letter to follow"); another when question by either."""
+    from archehr.answerability.when_answers import BOOKED_SLOT
+
+    return not _ASKS_DATE.search(question) or bool(BOOKED_SLOT.search(fold(first)))
 
 
 def names_asked(types: Any) -> bool:

@@ -128,6 +128,10 @@ _DATED = re.compile(rf"\b{_DATE}\b|\b(?:in|within)\s+{_N}|\b{RANGE_ASCII}\s*{SPA
                     re.I)
 
 
+# (read by `first_leads.visit_dated`: a visit line with its date leading a when answer)
+VISIT_SAID, DATED = _VISIT_SAID, _DATED
+
+
 def asks_past(question: str) -> bool:
     """The question asks when something was done ("when did he start", "when was the scan")."""
     return bool(_ASKS_PAST.search(plain_question(question)))
