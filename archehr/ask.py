@@ -271,7 +271,9 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
     """(rank, order) with a sentence giving the asked result put first when the first gives none
     (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
     (`answerability.when_first`), or one giving a how-long question's length when the first gives none
-    (`answerability.length_first`), or one that is no safety net when the first is (`answerability.safety_first`)."""
+    (`answerability.length_first`), or one telling a medicine's change when the first tells no decision
+    (`answerability.change_first`), or one that is no safety net when the first is (`answerability.safety_first`)."""
+    from archehr.answerability.change_first import change_first
     from archehr.answerability.first_fact import fact_first
     from archehr.answerability.length_first import length_first
     from archehr.answerability.safety_first import safety_first
@@ -285,6 +287,8 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
         chosen = field_first(question, order, texts, types.topic)
     elif types.kind == "how_long":
         chosen = length_first(question, order, rank, texts, types.topic)
+    elif types.kind == "med_change":
+        chosen = change_first(question, order, rank, texts, types.topic)
     else:
         chosen = fact_first(types.kind, order, rank, texts, types.topic)
     if chosen is None:  # a safety net first answers only a question asking for help; page furniture none
