@@ -41,3 +41,11 @@ def test_kind_first_reads_the_may_i_rule_only_for_may_i() -> None:
     question = "can he cut the hedge this weekend"
     assert kind_first("may_i", question, [0, 1, 2], rank, TEXTS, topic) == 1
     assert kind_first("why", question, [0, 1, 2], rank, TEXTS, topic) is None
+
+
+def test_a_finding_told_with_no_or_not_does_not_allow() -> None:
+    texts = ["Stung on the neck at work.", "Skin prick test did not show a venom allergy.",
+             "[x] No hedge cutting until reviewed."]
+    rank = np.array([1.0, 0.9, 0.8])
+    topic = np.array([0.7, 0.5, 0.5])
+    assert advice_first([0, 1, 2], rank, texts, topic) == 2

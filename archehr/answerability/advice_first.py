@@ -6,8 +6,8 @@ mmol/L (L)", "this is a 53 year old teacher who sings in a choir"), a caption or
 below gives the advice ("Advised she must not drive", "Avoid salt substitutes", "You can keep swimming"). For a
 may-I question whose first line holds no advice, permission, instruction or condition at all (`_ADVISES`),
 `advice_first` puts first the best of the next `first_fact.REACH` sentences that names some of the topic, ranks at
-least `SHARE` of the first and allows or forbids (`_ALLOWS`: may, can, should, must, avoid, no, not, OK, safe). A
-first line with any instruction keeps its place: which instruction is asked is the ranking's call.
+least `SHARE` of the first and allows or forbids (`_ALLOWS`: may, can, should, must, avoid, do not, a line opening
+with no, OK, safe). A first line with any instruction keeps its place: which instruction is asked is the ranking's call.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from archehr.answerability.spaces import fold
 SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact`)
 
 # a line allowing or forbidding: "may drive", "can keep swimming", "must not", "avoid", "no alcohol", "fine", "OK"
-_ALLOWS = re.compile(r"\b(?:may|can|cannot|can't|should|must|avoid\w*|no|not|don't|never|ok|okay|allowed|safe|"
-                     r"fine)\b", re.I)
+# (a bare "no" or "not" only opening the line or before an instruction: "did not identify the cause", "no shocks
+# since the last check" tell findings)
+_ALLOWS = re.compile(r"\b(?:may|can|cannot|can't|should|must|avoid\w*|do not|don't|never|ok|okay|allowed|safe|fine)\b|"
+                     r"^\W*(?:x\W+)?(?:\d+\W+)?(?:no|not)\b|\bnot (?:to|before|until|for)\b", re.I)
 # any advice, permission, instruction or condition: a first line with one is an answer of its own ("Weight bearing
 # as tolerated", "Sitting out limited to 1 hour at a time", "aim 1.5 litres a day unless the GP advises otherwise")
 _ADVISES = re.compile(
