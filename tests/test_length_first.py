@@ -48,3 +48,10 @@ def test_length_only_before_the_asked_event_is_passed_over() -> None:
     topic = np.array([0.5, 0.5, 0.5])
     question = "how long after the ramipril goes up is the blood test"
     assert length_first(question, [0, 1, 2], rank, texts, topic) == 2
+
+
+def test_length_of_a_thing_named_less_than_the_first_keeps_the_order() -> None:
+    texts = ["Cefalexin capsules collected from the pharmacy.", "Paracetamol for up to 5 days.", TEXTS[2]]
+    rank = np.array([1.0, 0.8, 0.3])
+    topic = np.array([0.6, 0.2, 0.0])  # the paracetamol line names less of the question than the first
+    assert length_first(QUESTION, [0, 1, 2], rank, texts, topic) is None

@@ -7,9 +7,10 @@ chef"), while a line just below gives the length ("Nitrofurantoin 100 mg twice a
 for 2 weeks"). For a how-long question whose first line holds no length or end in any form a how-long answer takes
 (`length_forms.any_length`) nor tells the end in words (`_ENDED`: "throughout the pregnancy", "no further scans",
 "may stop checking now", "six weekly sessions"), `length_first` puts first the best of the next `first_fact.REACH`
-sentences that names some of the topic, ranks at least `SHARE` of the first and gives a duration of its own
-(`length_forms.course_length`, not one running only before the asked event, `length_forms.before_only`). A first
-line with any length, even of another thing, keeps its place: which of two lengths is asked is the ranking's call.
+sentences that names as much of the topic as the first (and some), ranks at least `SHARE` of the first and gives
+a duration of its own (`length_forms.course_length`, not one running only before the asked event,
+`length_forms.before_only`). A first line with any length, even of another thing, keeps its place: which of two
+lengths is asked is the ranking's call.
 """
 
 from __future__ import annotations
@@ -42,9 +43,12 @@ def length_first(question: str, order: Sequence[int], rank: np.ndarray, texts: S
                  topic: np.ndarray) -> int | None:
     """The sentence (an index of `texts`) to put first in `order` in place of its first, or None to keep it: for a
     how-long question whose first sentence gives no length (`gives_no_length`), the first of the next
-    `first_fact.REACH` sentences of `order` that names some of the topic (`topic` above 0), ranks at least `SHARE`
-    of the first and gives a duration of its own that does not only run before the asked event."""
+    `first_fact.REACH` sentences of `order` that names as much of the topic as the first (and some: `topic` above 0),
+    ranks at least `SHARE` of the first and gives a duration of its own not only running before the asked event."""
     if not order or not gives_no_length(texts[order[0]]):
         return None
-    return next_with(order, rank, SHARE, lambda i: topic[i] > 0 and course_length(texts[i], question)
+    # naming at least as much of the topic as the first: a length of a nearby thing (another medicine's course, the
+    # monitor's wear) is no answer, and leading with it would hide that the note gives none (the answer's review)
+    least = max(float(topic[order[0]]), 1e-9)
+    return next_with(order, rank, SHARE, lambda i: topic[i] >= least and course_length(texts[i], question)
                      and not before_only(question, texts[i]))
