@@ -15,6 +15,7 @@ def test_story_line_gives_no_advice() -> None:
     assert not gives_no_advice(TEXTS[1])
     assert not gives_no_advice("Walking as tolerated with a frame.")
     assert not gives_no_advice("Sitting out limited to two hours at a time.")
+    assert not gives_no_advice("That rules him out of the cup final.")
 
 
 def test_advice_line_goes_first() -> None:

@@ -14,6 +14,7 @@ def test_question_asking_a_change() -> None:
     assert asks_change(QUESTION)
     assert asks_change("is my water tablet dose going up")
     assert not asks_change("which inhaler do I use for the wheeze")
+    assert not asks_change("what dose of sotalol is he going home on")
 
 
 def test_list_entry_tells_no_decision() -> None:

@@ -19,6 +19,7 @@ def test_end_told_in_words_is_a_length() -> None:
     assert not gives_no_length("Iron tablets to continue throughout the pregnancy.")
     assert not gives_no_length("No further blood tests are needed for this.")
     assert not gives_no_length("She can stop the injections once the baby is born.")
+    assert not gives_no_length("He may stop checking his blood pressure every morning at home now.")
     assert not gives_no_length("Booked onto eight weekly sessions of physiotherapy.")
 
 

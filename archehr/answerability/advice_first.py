@@ -28,11 +28,13 @@ SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact
 _ALLOWS = re.compile(r"\b(?:may|can|cannot|can't|should|must|avoid\w*|do not|don't|never|ok|okay|allowed|safe|fine)\b|"
                      r"^\W*(?:x\W+)?(?:\d+\W+)?(?:no|not)\b|\bnot (?:to|before|until|for)\b", re.I)
 # any advice, permission, instruction or condition: a first line with one is an answer of its own ("Weight bearing
-# as tolerated", "Sitting out limited to 1 hour at a time", "aim 1.5 litres a day unless the GP advises otherwise")
+# as tolerated", "Sitting out limited to 1 hour at a time", "aim 1.5 litres a day unless the GP advises otherwise",
+# "that rules you out of Saturday's game")
 _ADVISES = re.compile(
     r"\b(?:may|can|cannot|can't|should|must|avoid\w*|no|not|don't|never|ok|okay|allowed|safe|fine|stop\w*|"
     r"continu\w*|keep|until|return|call|ring|go|take|use|need|wear|limit\w*|only|please|advised|start|restart|"
-    r"resum\w*|hold|drink|eat|drive|fly|seek|attend|contact|if|as tolerated|aim|unless|any)\b", re.I)
+    r"resum\w*|hold|drink|eat|drive|fly|seek|attend|contact|if|as tolerated|aim|unless|any|unfit|time off)\b|"
+    r"\brul\w* (?:\w+ )?out\b", re.I)
 
 
 def gives_no_advice(text: str) -> bool:

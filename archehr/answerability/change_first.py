@@ -5,7 +5,7 @@ a line naming the medicine but telling no change nor any decision about it: the 
 150 mg twice daily"), what the patient takes or took ("On methadone 70 mg daily", "has taken hydroxyurea since
 October"), the result behind the change ("TSH 9.8 H"), while a line just below tells it ("Reduce dabigatran to 110 mg
 twice daily from today", "CHANGE levothyroxine from 75 mcg to 88 mcg"). For a medicine-change question asking about
-a change (`_ASKS_CHANGE`: up, down, changed, switched, instead, the dose ...) whose first line tells no change and
+a change (`_ASKS_CHANGE`: up, down, changed, switched, instead ...) whose first line tells no change and
 no decision (`_DECIDES`: a start, a stop, a hold, keeping the same, "no change", an arrow between doses, advice),
 `change_first` puts first the best of the next `first_fact.REACH` sentences that names some of the topic, ranks at
 least `SHARE` of the first and tells a change (`_CHANGES`: increased, reduced, switched, stopped, "from 50 to 75").
@@ -24,9 +24,10 @@ from archehr.answerability.spaces import fold
 
 SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact`)
 
-# a question about a change of a medicine or its dose: "did they up it", "going down", "changed", "instead"
+# a question about a change of a medicine or its dose: "did they up it", "going down", "changed", "instead" (not
+# "dose" alone: "what dose is she going home on" asks the dose now, which a list entry gives)
 _ASKS_CHANGE = re.compile(r"\b(?:chang\w*|switch\w*|swap\w*|up|down|increas\w*|decreas\w*|reduc\w*|lower\w*|"
-                          r"rais\w*|drop\w*|instead|differen\w*|dose)\b", re.I)
+                          r"rais\w*|drop\w*|instead|differen\w*)\b", re.I)
 # a change told: a dose moved, a medicine switched, replaced or stopped, "from 50 mg to 75 mg"
 _CHANGES = re.compile(r"\b(?:increas\w*|decreas\w*|reduc\w*|chang\w*|switch\w*|stop\w*|discontinu\w*|lower\w*|"
                       r"rais\w*|instead|replac\w*)\b|\bfrom\b[^.;]{0,30}?\bto\b", re.I)

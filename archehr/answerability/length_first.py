@@ -30,7 +30,7 @@ SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact
 # more to come ("no further scans", "no longer needed"), a stop now or at an event ("may stop checking now", "stop
 # once the baby is born"), a course counted in sessions or cycles ("six weekly sessions")
 _ENDED = re.compile(
-    rf"\bthroughout\b|\bno (?:further|longer|more)\b|\b(?:stop|finish|end|come off)\w*\b[^.;]{{0,40}}?"
+    rf"\bthroughout\b|\bno (?:further|longer|more)\b|\b(?:stop|finish|end|come off)\w*\b[^.;]{{0,60}}?"
     rf"\b(?:now|today|once|when|after)\b|\b{NUMBER}\s+(?:\w+\s+)?(?:sessions?|cycles?|visits?|treatments?)\b", re.I)
 
 
