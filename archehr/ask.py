@@ -270,19 +270,15 @@ def _fact_first(types: Any, order: list[int], rank: np.ndarray, split: SplitNote
                 question: str) -> tuple[np.ndarray, list[int]]:
     """(rank, order) with a sentence giving the asked result put first when the first gives none
     (`answerability.first_fact`), or one dating a when question's event when the first only stamps its entry
-    (`answerability.when_first`), or one that is no safety net when the first is (`answerability.safety_first`)."""
-    from archehr.answerability.first_fact import fact_first
+    (`answerability.when_first`), or one giving a how-long question's length when the first gives none
+    (`answerability.length_first`), or one telling a medicine's change when the first tells no decision
+    (`answerability.change_first`), or advice when a may-I answer's first gives none (`answerability.advice_first`),
+    or one that is no safety net when the first is (`answerability.safety_first`)."""
+    from archehr.answerability.kind_first import kind_first
     from archehr.answerability.safety_first import safety_first
-    from archehr.answerability.when_first import when_first
-    from archehr.answerability.why_fields import field_first
 
     texts = [s.text for s in split.sentences]
-    if types.kind == "when":
-        chosen = when_first(question, order, rank, texts, types.topic)
-    elif types.kind == "why":
-        chosen = field_first(question, order, texts, types.topic)
-    else:
-        chosen = fact_first(types.kind, order, rank, texts, types.topic)
+    chosen = kind_first(types.kind, question, order, rank, texts, types.topic)
     if chosen is None:  # a safety net first answers only a question asking for help; page furniture none
         chosen = safety_first(question, order, rank, texts, types.topic)
     if chosen is None:
