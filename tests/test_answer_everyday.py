@@ -186,6 +186,16 @@ def test_benchmark_maps_raw_gold_units_by_overlap() -> None:
     assert texts == {"2. STOP aspirin", "Follow up with cardiology in 2 weeks."}
 
 
+def test_benchmark_finds_a_gold_unit_joining_a_word_wrapped_after_its_hyphen() -> None:
+    from archehr.data.note_split import split_note
+
+    ev = _bench()
+    split = split_note("Findings:\nThe left kid-\nney is normal in size.\nNo stones seen.\n", "rules")
+    units = ["Findings:", "The left kid-ney is normal in size.", "No stones seen."]
+    gold = ev.raw_gold(split, units, [2], "t")
+    assert [split.sentences[int(i) - 1].text.split()[0] for i in gold] == ["The"]
+
+
 def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
     # tiotropium is in the note, but no sentence says for how long
     r = archehr.answer(PNEUMONIA, "How long will I need the inhaler tiotropium?", splitter="rules")
