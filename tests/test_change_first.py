@@ -37,6 +37,14 @@ def test_first_line_with_a_decision_keeps_its_place() -> None:
     assert change_first(QUESTION, [0, 1, 2], rank, texts, topic) is None
 
 
+def test_a_decision_put_off_keeps_its_place() -> None:
+    texts = ["Whether to move him to a tablet without blood tests will be discussed at his next clinic.",
+             "Told not to stop the warfarin before the dentist.", TEXTS[2]]
+    assert not tells_no_decision(texts[0])
+    assert change_first("Are they switching him to a new blood thinner instead?", [0, 1, 2],
+                        np.array([1.0, 0.9, 0.4]), texts, np.array([0.6, 0.6, 0.0])) is None
+
+
 def test_question_not_asking_a_change_keeps_the_order() -> None:
     rank = np.array([1.0, 0.9, 0.4])
     topic = np.array([0.6, 0.6, 0.0])

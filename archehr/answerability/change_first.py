@@ -32,12 +32,13 @@ _ASKS_CHANGE = re.compile(r"\b(?:chang\w*|switch\w*|swap\w*|up|down|increas\w*|d
 _CHANGES = re.compile(r"\b(?:increas\w*|decreas\w*|reduc\w*|chang\w*|switch\w*|stop\w*|discontinu\w*|lower\w*|"
                       r"rais\w*|instead|replac\w*)\b|\bfrom\b[^.;]{0,30}?\bto\b", re.I)
 # any change or decision told, or advice given: a first line with one is an answer of its own ("keep taking it at
-# the same dose", "Tacrolimus 5 mg BID -> 3 mg BID", "not to use the old drops", "UNCHANGED")
+# the same dose", "Tacrolimus 5 mg BID -> 3 mg BID", "not to use the old drops", "UNCHANGED"); a decision put off is
+# one too ("will be discussed at clinic", "to consider switching"): the line below it tells another medicine's course
 _DECIDES = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|chang\w*|unchang\w*|switch\w*|stop\w*|start\w*|discontinu\w*|new|up|down|"
     r"lower\w*|rais\w*|continu\w*|restart\w*|resum\w*|held|hold|instead|replac\w*|swap\w*|add\w*|not prescribed|"
     r"no longer|keep\w*|same|as before|carry on|complet\w*|given|gave|finish\w*|do not|don't|not to|should|"
-    r"advised|now|today)\b|\bfrom\b[^.;]{0,30}?\bto\b|->|→", re.I)
+    r"advised|now|today|discuss\w*|decid\w*|consider\w*|awaiting)\b|\bfrom\b[^.;]{0,30}?\bto\b|->|→", re.I)
 
 
 def asks_change(question: str) -> bool:
