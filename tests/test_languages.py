@@ -257,3 +257,45 @@ def test_a_word_of_polish_with_its_letters_and_a_welsh_greeting_are_read() -> No
     assert in_english("Proszę, kiedy is the wizyta?") == "when is the appointment?"
     # the exclamations and words of address of Welsh English are left out
     assert in_english("Duw duw, pryd is the ysbyty appointment, cariad?") == "when is the hospital appointment?"
+
+
+@pytest.mark.parametrize(("question", "reading"), [
+    # Japanese in romaji (Hepburn and informal long vowels); "sumimasen", "onegaishimasu" are left out
+    ("Sumimasen, okaasan no kusuri itsu made?", "mom no medicine until when?"),
+    ("naze the sensei stopped the kusuri of otousan?", "why the doctor stopped the medicine of dad?"),
+    ("Dono kurai obaachan must stay in the byoin, onegaishimasu?", "how long grandmother must stay in the hospital?"),
+    # Persian in Latin letters; "salam", "mamnoon" are left out
+    ("Salam, chera doktor changed the daroo of madaram?", "why doctor changed the medicine of my mother?"),
+    ("chand vaght pedaram must take the ghors, mamnoon?", "how long my father must take the pill?"),
+    # Greek in Latin letters; "efharisto" is left out
+    ("giati o giatros stopped the farmaka of my yiayia?", "why the doctor stopped the medicines of my grandmother?"),
+    ("poso kairo the pappous must stay sto nosokomeio, efharisto?",
+     "how long the grandfather must stay in the hospital?"),
+])
+def test_a_question_in_japanese_persian_or_greek_is_read_in_english(question: str, reading: str) -> None:
+    assert in_english(question) == reading
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("doushite the isha yameta the kusuri?", "why"),
+    ("kei pedaram has the nobat for azmayesh khoon?", "when"),
+    ("pote can mana mou go back to douleia after the egxeirisi?", "when"),
+])
+def test_the_kind_of_a_question_in_japanese_persian_or_greek(question: str, kind: str) -> None:
+    assert ask_kind(read_question(question)[0]) == kind
+
+
+@pytest.mark.parametrize("question", [
+    # the shared words of ja, fa and el in English questions
+    "Can my nan have sake or chichi tea, or is the demo at Asa's ok, haha? Otto and Danna said so.",
+    "Did Alan put the key in the amp, and can Kei tab to the chai on the bala? Chand and Amal said merci.",
+    "Is the meta analysis of the mines ok, and does the Kardia show poly rhythm? Nero and Kori said no.",
+])
+def test_an_english_question_with_the_shared_words_of_ja_fa_el_is_left_as_it_is(question: str) -> None:
+    assert in_english(question) == question
+
+
+def test_long_vowels_and_letters_of_japanese_persian_and_greek_are_spelled_several_ways() -> None:
+    assert in_english("byouin kusuri") == in_english("byoin kusuri") == in_english("byooin kusuri")
+    assert in_english("daroo madaram") == in_english("darou madaram") == in_english("daru madaram")
+    assert in_english("xapia giatros") == in_english("hapia yiatros") == in_english("chapia giatros")
