@@ -58,3 +58,10 @@ def test_fact_given_reads_the_further_advice_forms() -> None:
     q = "Can I have my toast and tea before the scan on Friday?"
     assert fact_given(may, ("[x] Eat a light breakfast and drink tea as usual - fasting not required", 0.2), q)
     assert not fact_given(may, ("Scan booked for Friday 09:30 in radiology.", 0.2), q)
+
+
+def test_cycling_words_name_each_other() -> None:
+    # the lexicon's bicycle, bike and cycling rows list each other: a line on cycling answers a bicycle question
+    q = "Is it ok for my son to ride his bicycle to school?"
+    assert advice_given(q, "Avoid cycling for 48 hours after the scan.", 0.2)
+    assert advice_given("can she go on her bike at the weekend", "No biking until the wound has healed.", 0.2)
