@@ -68,7 +68,8 @@ def test_a_may_i_first_line_naming_the_topic_and_answering_the_activity_is_a_fac
     types = SimpleNamespace(kind="may_i")
     question = "is it ok to drive to the shops"
     assert fact_given(types, ("Do not drive for 2 weeks.", 0.5), question)
-    assert not fact_given(types, ("Do not drive for 2 weeks.", 0.1), question)  # names too little of the topic
+    # names too little of the topic (below a tenth: `why_may_given.advice_given` reads a known activity from a tenth)
+    assert not fact_given(types, ("Do not drive for 2 weeks.", 0.05), question)
     assert not fact_given(types, ("Do not drive for 2 weeks.", 0.5))  # no question: nothing to tie it to
 
 

@@ -25,6 +25,7 @@ from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN,
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.answerability.when_answers import books_slot
 from archehr.answerability.why_causes import cause_given  # (kept importable from here)
+from archehr.answerability.why_may_given import advice_given, cause_more
 from archehr.data.note_split import SplitNote, note_case
 
 # a result question: a sentence naming this share of the most any names of the topic, saying the result is awaited,
@@ -451,11 +452,10 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     if types is None or best is None:
         return False
     text, topic = best
-    if types.kind == "why":
-        return cause_given(text, topic)
-    if types.kind == "may_i":
-        # "Do not drive while taking oxycodone" to "can he drive to work tomorrow": the asked activity allowed or not
-        return topic >= HOLDS_MIN and _activity_answered(question, text)
+    if types.kind == "why":  # (and the forms of `why_may_given`: "was started for proteinuria", "..., so ...")
+        return cause_given(text, topic) or cause_more(text, topic)
+    if types.kind == "may_i":  # "Do not drive while taking oxycodone" to "can he drive", or `why_may_given` advice
+        return (topic >= HOLDS_MIN and _activity_answered(question, text)) or advice_given(question, text, topic)
     given = (lambda t: bool(RESULT_GIVEN.search(t))) if types.kind == "test_result" \
         else _given_pattern(types.kind, question)
     if given is None:
