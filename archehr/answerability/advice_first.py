@@ -17,10 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.first_fact import next_with
+from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
 from archehr.answerability.spaces import fold
-
-SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact`)
 
 # a line allowing or forbidding: "may drive", "can keep swimming", "must not", "avoid", "no alcohol", "fine", "OK"
 # (a bare "no" or "not" only opening the line or before an instruction: "did not identify the cause", "no shocks

@@ -19,10 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.first_fact import next_with
+from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
 from archehr.answerability.spaces import fold
-
-SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact`)
 
 # a question about a change of a medicine or its dose: "did they up it", "going down", "changed", "instead" (not
 # "dose" alone: "what dose is she going home on" asks the dose now, which a list entry gives)

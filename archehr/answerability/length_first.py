@@ -21,10 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.counts import NUMBER
-from archehr.answerability.first_fact import next_with
+from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
 from archehr.answerability.length_forms import any_length, before_only, course_length
-
-SHARE = 0.5  # ... each ranking at least this share of the first (as `first_fact`: a line naming the thing first)
 
 # an end or a length told in words, not a count of time: the whole of a span ("throughout the pregnancy"), nothing
 # more to come ("no further scans", "no longer needed"), a stop now or at an event ("may stop checking now", "stop

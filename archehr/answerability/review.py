@@ -85,7 +85,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
         return model_flags(model, p, selector_flag, types, best, question), False
     named = NamedConcepts(question, split)  # (read once for the two rules that need it)
     asked = asked_apart(types, question, split)
-    ruled = (fact_missing(asked, _asked_share(asked, best, split), question) or result_awaited(types, split, question)
+    first = _asked_share(asked, best, split)  # (the first line as the fact rules read its topic)
+    ruled = (fact_missing(asked, first, question) or result_awaited(types, split, question)
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
@@ -94,7 +95,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
     # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
     doubted = model_flags(model, p, selector_flag, types, best, question)
     if doubted and p is not None and not model.abstains(p):
-        doubted = not (_leads(asked, _asked_share(asked, best, split), question) or _leads(types, best, question))
+        doubted = not (_leads(asked, first, question) or _leads(types, best, question))
     return ruled or doubted, ruled
 
 
@@ -409,10 +410,8 @@ def result_awaited(types: Any, split: SplitNote, question: str | None = None) ->
         return False
     # a later sentence naming half the topic or more and giving a result ("results to follow", then a later entry
     # "U&E back, sodium 129") tells the awaited result came back
-    texts = [s.text for s in split.sentences]
-    later = [i for i in np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
-             if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
-    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in top_topic(types))
+    half = np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
+    return _still_awaited([s.text for s in split.sentences], top_topic(types), half, question)
 
 
 def awaited_near(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
@@ -420,14 +419,17 @@ def awaited_near(types: Any, best: tuple[str, float] | None, split: SplitNote, q
     as the one naming most (`NEAR_SHARE` of it) says the result is awaited ("Sputum result not yet back", the most
     of the topic named by the keyworker's title "Respiratory Nurse Specialist"): the asked result is not in the note,
     unless a later sentence naming as much gives one (`result_awaited`'s reading of a stale entry)."""
-    if types.kind != "test_result" or best is None or not types.topic.size or types.topic.max() <= 0:
+    if types.kind != "test_result" or best is None or not types.topic.size or types.topic.max() <= 0 \
+            or RESULT_GIVEN.search(fold(best[0])):
         return False
-    if RESULT_GIVEN.search(fold(best[0])):
-        return False
-    texts = [s.text for s in split.sentences]
     near = np.flatnonzero(types.topic >= NEAR_SHARE * types.topic.max() - EDGE)
-    later = [i for i in near if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
-    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in near)
+    return _still_awaited([s.text for s in split.sentences], near, near, question)
+
+
+def _still_awaited(texts: list[str], saying: Any, giving: Any, question: str | None) -> bool:
+    """A sentence of `saying` says the result is awaited, and no later sentence of `giving` gives one."""
+    later = [i for i in giving if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
+    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in saying)
 
 
 def awaited(text: str, question: str | None = None) -> bool:

@@ -86,8 +86,8 @@ def known_named(question: str, first: str, lexicon: Glossary) -> bool:
     from archehr.answerability.kinds import asked_concepts, sentence_words
     from archehr.relevance.text import tokens
 
-    known = {tuple(tokens(e.term)) for e in lexicon.matches(question)}
-    known |= {tuple(tokens(x)) for e in lexicon.matches(question) for x in e.expansions}
+    matched = lexicon.matches(question)
+    known = {tuple(tokens(t)) for e in matched for t in (e.term, *e.expansions)}
     words = sentence_words(first, lexicon)
     return any(c.covered_by(words) and (c.surface in known or len(c.phrases) > 1)
                for c in asked_concepts(question, lexicon))
