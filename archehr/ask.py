@@ -7,9 +7,9 @@ lines with the note sentences they cite, a calibrated confidence and a review fl
 
 What a patient sees differs from what `predict` submits in three ways (docs/answer.md):
 - abstention: when the answerability model (`archehr.answerability`) gives P(answerable) below its
-  threshold, the answer is "The note does not say." with the closest sentences offered as related,
-  never as citations; `confidence` is that calibrated P(answerable), and `flagged` is set when an
-  answer is given with P below the model's review level;
+  threshold, the answer is "The note does not say." with the sentences about the question offered as
+  related, never as citations, or none, said so (`archehr.answerability.related`); `confidence` is that
+  calibrated P(answerable), and `flagged` is set when an answer is given with P below the model's review level;
 - the sentence that answers first: the question's kind of answer (how long, when, which medication
   change, a test result, why, may I) is matched to what each sentence holds, with the everyday lexicon
   (`archehr.answerability.kinds`); the best sentences are cited, the one that answers on the first
@@ -37,7 +37,6 @@ from archehr.relevance.text import tokens
 from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
-RELATED = 3  # closest sentences offered, as related, with an abstention
 CITES = CitePolicy()  # which sentences are cited after the first (its defaults, docs/answer-methods.md)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
@@ -64,7 +63,10 @@ class NoteAnswer:
     # (empty when the system gives no per-sentence scores, e.g. cite-all)
     cited_as: tuple[tuple[str, str], ...] = ()
     abstained: bool = False  # "The note does not say.": no answer, no citation
-    related: tuple[SplitSentence, ...] = ()  # with an abstention: the closest sentences, related, not an answer
+    # with an abstention: the sentences about the question, related, not an answer (`answerability.related`), and
+    # when there are none, the line saying so ("no sentence in the note is about ...")
+    related: tuple[SplitSentence, ...] = ()
+    related_note: str = ""
     evidence_confidence: float | None = None  # the selector's separation confidence (as in predict's run.json)
     kind: str = ""  # the kind of answer the question asks for (archehr.answerability.kinds.KINDS, or "other")
     lexicon: str = ""  # the glossary version (with its everyday layer) and the drug-name source used
@@ -86,6 +88,7 @@ class NoteAnswer:
             "needs_review": self.flagged,
             "abstained": self.abstained,
             "related_not_cited": [_sentence_dict(s) for s in self.related],
+            "related_note": self.related_note,
             "evidence_confidence": self.evidence_confidence,
             "system": self.system,
             "splitter": self.note.splitter,
@@ -158,6 +161,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     from archehr.answerability.embed_rank import resolve_ranker
     from archehr.answerability.kinds import answer_types
     from archehr.answerability.model import resolve_model
+    from archehr.answerability.related import related_sentences
     from archehr.answerability.typed import TypedConfidence
     from archehr.generate.answer import Answer
     from archehr.glossary import load_lexicon
@@ -181,13 +185,12 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
                   lexicon=_lexicon_version(lexicon), ranker=ranker)
 
     def abstain(notes: tuple[str, ...], fallback: str | None = None) -> NoteAnswer:
-        # related: the sentences naming most of the question's topic (not the first of the history)
-        near = [i for i in np.argsort(-types.topic, kind="stable")[:RELATED].tolist() if types.topic[i] > 0]
-        near = near or order[:RELATED]
-        related = tuple(by_id[ids[i]] for i in sorted(near))
+        # related: the sentences naming the question's topic, else holding the asked kind, else none, said so
+        near = related_sentences(question, split.sentences, types, rank, lexicon)
         return NoteAnswer(answer=NOT_IN_NOTE, lines=(AnswerLine(NOT_IN_NOTE, ()),), cited=(),
                           confidence=float(p) if p is not None else 0.0, flagged=False, fallback=fallback,
-                          notes=split.notes + ranked_note + notes, abstained=True, related=related, **common)
+                          notes=split.notes + ranked_note + notes, abstained=True,
+                          related=tuple(by_id[ids[i]] for i in near.indices), related_note=near.note, **common)
 
     model, p, absent = _judge(model, typed, p, types, (case.question_text, split, lexicon))
     if absent:

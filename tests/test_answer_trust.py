@@ -76,9 +76,11 @@ def test_a_question_the_note_cannot_answer_gets_the_note_does_not_say(question: 
     r = _ask(question)
     assert r.abstained and r.answer == NOT_IN_NOTE and not r.cited
     assert [ln.citations for ln in r.lines] == [()]
-    assert r.related and r.confidence < load_model().threshold
+    assert (r.related or r.related_note) and r.confidence < load_model().threshold
     d = r.to_dict()
-    assert d["abstained"] and d["cited_sentences"] == [] and d["related_not_cited"]
+    assert d["abstained"] and d["cited_sentences"] == [] and (d["related_not_cited"] or d["related_note"])
+    # the related sentences are never the note's header fields
+    assert not any(s.text.startswith(("Admission Date", "Discharge Date")) for s in r.related)
 
 
 def test_answerability_off_never_abstains() -> None:
@@ -103,6 +105,13 @@ def test_cli_shows_abstention_related_and_confidence(tmp_path: Path, capsys: pyt
     out = capsys.readouterr().out
     assert NOT_IN_NOTE in out and "Related note sentences (not an answer):" in out
     assert "Cited note sentences:" not in out and "Confidence that the note answers this:" in out
+    # nothing in the note is about a colonoscopy, nor tells of an appointment: no sentence is shown, one line says so
+    assert "  none: no sentence in the note is about colonoscopy or gives an appointment or a date to come\n" in out
+    assert "Admission Date" not in out
+    assert main(["answer", "--note", str(note), "--question", "When is my colonoscopy?", "--splitter", "rules",
+                 "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["abstained"] and d["related_not_cited"] == [] and d["related_note"].startswith("no sentence")
     assert main(["answer", "--note", str(note), "--question", "When is my colonoscopy?", "--splitter", "rules",
                  "--format", "json", "--answerability", "off"]) == 0
     d = json.loads(capsys.readouterr().out)

@@ -69,6 +69,8 @@ def answer(
         print("\nRelated note sentences (not an answer):")
         for s in result.related:
             print(f"  ({s.id}) {' '.join(s.text.split())}")
+        if not result.related:
+            print(f"  none: {result.related_note}")
     else:
         print("\nCited note sentences:")
         for s in result.cited:

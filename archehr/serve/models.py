@@ -76,7 +76,10 @@ class AnswerResponse(BaseModel):
                                            "check it.")
     abstained: bool = Field(False, description="The note does not say: no answer, no citation; the closest "
                                                "sentences are marked related.")
-    related_ids: list[str] = Field([], description="With an abstention: the closest sentences (not citations).")
+    related_ids: list[str] = Field([], description="With an abstention: the sentences about the question (not "
+                                                   "citations), or none.")
+    related_note: str = Field("", description="With an abstention and no related sentence: the line saying so "
+                                              "(\"no sentence in the note is about ...\").")
     evidence_confidence: float | None = Field(None, description="The evidence selector's own confidence.")
     system: str
     splitter: str = Field(description="The sentence split the answer was built on.")

@@ -40,7 +40,7 @@ def answer_response(a: Any, seconds: float) -> m.AnswerResponse:
                               related=s.id in related)
                    for s in a.note.sentences],
         confidence=a.confidence, needs_review=a.flagged, abstained=a.abstained,
-        related_ids=related, evidence_confidence=a.evidence_confidence,
+        related_ids=related, related_note=a.related_note, evidence_confidence=a.evidence_confidence,
         system=a.system, splitter=a.note.splitter,
         fallback=a.fallback, notes=list(a.notes), seconds=seconds)
 
@@ -53,7 +53,8 @@ def router(state: Any) -> APIRouter:
             description="What `archehr answer --format json` prints: the answer lines with the sentence ids they "
                         "cite, every note sentence (numbered, with offsets), the calibrated confidence and the "
                         "review flag, the split used; or, when the note does not say, `abstained` with the "
-                        "closest sentences as `related_ids`. The note is not stored or logged.")
+                        "sentences about the question as `related_ids` (or none, with `related_note` saying so). "
+                        "The note is not stored or logged.")
     def answer(req: m.AnswerRequest) -> m.AnswerResponse:
         from archehr.ask import answer as run_answer
 

@@ -52,7 +52,7 @@
     if (a.abstained) {
       ans.appendChild(el("p", "small muted", a.related_ids.length
         ? "Related sentences (closest to the question, not an answer): " + a.related_ids.join(", ")
-        : "No sentence of the note is close to the question."));
+        : "No related sentence: " + (a.related_note || "no sentence of the note is about the question") + "."));
     }
     var pct = Math.round(a.confidence * 100);
     $("conf-bar").style.width = pct + "%";
