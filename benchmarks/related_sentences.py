@@ -58,8 +58,9 @@ _DATES = re.compile(r"\b\d{1,4}(?:[/.-]\d{1,2}){1,2}(?:[/.-]\d{2,4})?\b|\b\d{1,2
                     r"\b(?:am|pm)\b", re.I)
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z .'/()&#-]{0,40}?)\s*:\s*(.*)$", re.S)
-_SIGNED = re.compile(r"^\W*(?:electronically\s+)?(?:signed|dictated|transcribed|authenticated)\b|"
-                     r"^[^.]{0,60},\s*(?:MD|DO|MBBS|MBChB|FRCP\w*|RN|NP|PA-?C?|PharmD|DPT|MRCP\w*)\b", re.I)
+# (the letters after a name in capitals: "do not" is no "DO")
+_SIGNED = re.compile(r"^\W*(?i:electronically\s+)?(?i:signed|dictated|transcribed|authenticated)\b|"
+                     r"^[^.]{0,60},\s*(?:MD|DO|MBBS|MBChB|FRCP\w*|RN|NP|PA-?C?|PharmD|DPT|MRCP\w*)\b")
 
 
 def is_field(text: str) -> bool:
@@ -115,14 +116,23 @@ def measure(q: everyday.Question, system: Any, declines: Any) -> dict[str, Any]:
                            "flagged": r.flagged, "cited": [s.id for s in r.cited]}
     if forced is None:
         return row
-    types = _types(q)
-    index = {s.id: i for i, s in enumerate(q.note.sentences)}
-    rel = [s for s in forced.related]
-    row["related"] = [{"id": s.id, "text": " ".join(s.text.split())[:160], "field": is_field(s.text),
-                       "topic": bool(types.topic[index[s.id]] > 0), "kind": bool(types.holds[index[s.id]]),
-                       "gold": s.id in q.gold} for s in rel]
+    row["related"] = marked(q, [s.id for s in forced.related])
     row["related_note"] = getattr(forced, "related_note", "")
     return row
+
+
+def marked(q: everyday.Question, ids: list[str]) -> list[dict[str, Any]]:
+    """The related sentences (by id) with what they are: a field, on the topic, of the asked kind, an answer."""
+    types = _types(q)
+    index = {s.id: i for i, s in enumerate(q.note.sentences)}
+    return [{"id": sid, "text": " ".join(q.note.sentences[index[sid]].text.split())[:160],
+             "field": is_field(q.note.sentences[index[sid]].text), "topic": bool(types.topic[index[sid]] > 0),
+             "kind": bool(types.holds[index[sid]]), "gold": sid in q.gold} for sid in ids]
+
+
+def rescored(q: everyday.Question, row: dict[str, Any]) -> dict[str, Any]:
+    """A dumped row with its related sentences marked again (by this file's definitions, this checkout's types)."""
+    return {**row, "related": marked(q, [s["id"] for s in row["related"]])} if "related" in row else row
 
 
 def _share(xs: list[bool]) -> str:
@@ -147,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", type=Path, help="write each question's row as a JSON line here")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the related sentences of N questions")
     ap.add_argument("--ranker", default="auto", help="archehr.answer's ranker (as benchmarks/everyday.py)")
+    ap.add_argument("--rescore", type=Path, metavar="DUMP",
+                    help="answer nothing: mark the related sentences of an earlier --dump of the same questions again "
+                         "(another checkout's, say) and print its table")
     args = ap.parse_args(argv)
     everyday.RANKER = args.ranker
     from archehr.pipeline import load_system
@@ -154,8 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     paths = args.questions or [everyday.ROOT / "data" / "everyday" / f for w in args.writers
                                for f in everyday.WRITERS[w]]
     qs = everyday.load_questions(paths)
-    system, declines = load_system(None), _Declines()
-    rows = [measure(q, system, declines) for q in qs]
+    if args.rescore:
+        by_id = {(q.source, q.qid): q for q in qs}
+        rows = [json.loads(line) for line in args.rescore.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [rescored(by_id[(r["source"], r["id"])], r) for r in rows]
+    else:
+        system, declines = load_system(None), _Declines()
+        rows = [measure(q, system, declines) for q in qs]
     if args.dump:
         args.dump.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     declined = [r for r in rows if r["abstained"]]

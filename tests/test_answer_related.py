@@ -87,6 +87,8 @@ def test_signatures_are_told() -> None:
     assert signature("Electronically signed by Dr. Anna Kowal, MD")
     assert signature("Anna Kowal, MD")
     assert signature("Dictated by: B. Osei")
+    assert signature("Reconciled by: T. Ward, Clinical Pharmacist")
+    assert not signature("Results viewed by: Dr B. Osei 02/03/2026 10:02 - patient phoned, antibiotic changed.")
     assert not signature("Orthopaedic clinic review in 6 weeks with a knee x-ray.")
 
 

@@ -43,6 +43,10 @@ _LABELS = re.compile(r"(?:^|(?<=\s))[A-Za-z][A-Za-z .'/()&#-]{0,40}?\s*:")  # "A
 _SIGNED = re.compile(r"^\W*(?i:electronically\s+)?(?i:signed|co-?signed|dictated|transcribed|authenticated)\b|"
                      r"^[^.!?]{0,60},\s*(?:MD|DO|MBBS|MBChB|FRCP\w*|MRCP\w*|RN|NP|PA-?C?|PharmD|DPT|FRCS\w*)\b\W*$")
 SIGNATURE_WORDS = 12  # a signature is a short line
+# who did it, as a field: "Reconciled by: T. Adeyemi, Clinical Pharmacist" (a longer line may go on to tell what
+# was done: "Results viewed by: Dr L. Ferreira ... - patient phoned, antibiotic changed")
+_DONE_BY = re.compile(r"^\W*[A-Za-z][A-Za-z /-]{0,30}\bby\s*:", re.I)
+BY_WORDS = 8
 # a visit still to be booked: a referral, a waiting list ("Referral sent to the allergy clinic")
 _REFERRED = re.compile(r"\b(?:referr(?:al|ed)|refer(?:ring)?|waiting (?:list|time)|to book|will book|booked)\b", re.I)
 _AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?|caps?)\b",
@@ -65,12 +69,15 @@ def bare_field(text: str) -> bool:
 
 
 def signature(text: str) -> bool:
-    """A short line signing the note ("Electronically signed by ...", "A. Mensah, MD"), or ending with a date and
-    a clock time and saying nothing to come (`when_other.signature`)."""
+    """A short line signing the note ("Electronically signed by ...", "A. Mensah, MD", "Reconciled by: T. Adeyemi,
+    Clinical Pharmacist"), or ending with a date and a clock time and saying nothing to come
+    (`when_other.signature`)."""
     from archehr.answerability.when_other import signature as dated_signature
 
     plain = " ".join(text.split())
-    return (len(plain.split()) <= SIGNATURE_WORDS and bool(_SIGNED.search(plain))) or dated_signature(plain)
+    words = len(plain.split())
+    return ((words <= SIGNATURE_WORDS and bool(_SIGNED.search(plain))) or dated_signature(plain)
+            or (words <= BY_WORDS and bool(_DONE_BY.search(plain))))
 
 
 def tells_nothing(sentences: Sequence[Any]) -> np.ndarray:
