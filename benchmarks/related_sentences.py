@@ -19,7 +19,9 @@ sentences when they were answered). Per group:
 - topic: the share of questions shown at least one sentence naming the question's topic (a concept of the
   question, with the glossary's synonyms, classes and brand names: `AnswerTypes.topic` > 0);
 - topic or kind: ... naming the topic or holding the asked kind of answer (`AnswerTypes.holds`: the kind's own
-  pattern, a date or appointment for a when question, a duration for how long, a medication change ...);
+  pattern, a date or appointment for a when question, a duration for how long, a medication change ...); and the
+  same with the kind in its firm form (`AnswerTypes.firm`: for a when question a date, an interval to come or a
+  booked slot, not "today", "next" or "until"; the other kinds as `holds`), per question and per related sentence;
 - gold (declined answerable questions): the share shown at least one sentence that answers.
 
     python benchmarks/related_sentences.py --writers A J AV CW DH DL DM DO
@@ -124,10 +126,12 @@ def measure(q: everyday.Question, system: Any, declines: Any) -> dict[str, Any]:
 def marked(q: everyday.Question, ids: list[str]) -> list[dict[str, Any]]:
     """The related sentences (by id) with what they are: a field, on the topic, of the asked kind, an answer."""
     types = _types(q)
+    firm = types.holds if types.firm is None else types.firm
     index = {s.id: i for i, s in enumerate(q.note.sentences)}
     return [{"id": sid, "text": " ".join(q.note.sentences[index[sid]].text.split())[:160],
              "field": is_field(q.note.sentences[index[sid]].text), "topic": bool(types.topic[index[sid]] > 0),
-             "kind": bool(types.holds[index[sid]]), "gold": sid in q.gold} for sid in ids]
+             "kind": bool(types.holds[index[sid]]), "firm": bool(firm[index[sid]]), "gold": sid in q.gold}
+            for sid in ids]
 
 
 def rescored(q: everyday.Question, row: dict[str, Any]) -> dict[str, Any]:
@@ -147,6 +151,8 @@ def summary(name: str, rows: list[dict[str, Any]]) -> str:
             f"{_share([not rs for rs in rel])} | {_share([any(s['field'] for s in rs) for rs in rel])} | "
             f"{_share([s['field'] for s in sents])} | {_share([any(s['topic'] for s in rs) for rs in rel])} | "
             f"{_share([any(s['topic'] or s['kind'] for s in rs) for rs in rel])} | "
+            f"{_share([any(s['topic'] or s['firm'] for s in rs) for rs in rel])} | "
+            f"{_share([s['topic'] or s['firm'] for s in sents])} | "
             f"{_share(gold) if gold else '-'} ({len(gold)}) |")
 
 
@@ -181,8 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"related sentences of a decline: {len(rows)} questions ({len(unanswerable)} unanswerable, "
           f"{len(declined)} declined)")
     print("| questions | n | shown (mean) | none shown | with a field | related that are fields | with one on topic "
-          "| with one on topic or of the asked kind | with one that answers (answerable) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| with one on topic or of the asked kind | ... or of its firm form | related on topic or of the firm "
+          "kind | with one that answers (answerable) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print(summary("declined", declined))
     print(summary("unanswerable", unanswerable))
     for r in unanswerable[:args.show]:
