@@ -300,11 +300,16 @@ def _put_first(chosen: int, order: list[int], rank: np.ndarray) -> tuple[np.ndar
 def read_question(question: str, narrative: str | None = None) -> tuple[str, str | None]:
     """The question (and the patient's message) as it is read: non-standard spellings of common words in standard
     spelling ("wis the blawin test bad": "was the blowing test bad", `answerability.voices`), after the words of
-    another language mixed in are read in English ("bakit po": why, `answerability.languages`); never the note."""
+    another language mixed in are read in English ("bakit po": why, `answerability.languages`), and without the
+    greetings, apologies, thanks and sign-offs around what the question asks (`answerability.courtesy`: "Sumimasen,",
+    "thanks, Maria"; left out in the words written, then again once the languages are read: "abeg no vex" is "please
+    no vex"); never the note."""
+    from archehr.answerability.courtesy import without_courtesy
     from archehr.answerability.languages import in_english
     from archehr.answerability.voices import plain_words
 
-    return plain_words(in_english(question or "")), plain_words(in_english(narrative)) if narrative else narrative
+    return (plain_words(without_courtesy(in_english(without_courtesy(question or "")))),
+            plain_words(in_english(narrative)) if narrative else narrative)
 
 
 def _case_for(part: Any, case: Case, split: SplitNote, written: tuple[str, str | None]) -> Case:
