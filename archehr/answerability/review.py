@@ -91,12 +91,11 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
              or awaited_near(types, best, split, question))
-    # the first line names the most of the topic and gives the asked length or date (`_leads`), or names a tenth of
-    # the whole question's topic and gives one in a form of its own (`first_gives_fact`): no reason for review
+    # the first line names the most of the topic and gives the asked length or date (`_leads`): the model's
+    # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
     doubted = model_flags(model, p, selector_flag, types, best, question)
     if doubted and p is not None and not model.abstains(p):
-        doubted = not (_leads(asked, first, question) or _leads(types, best, question) or first_gives_fact(
-            types.kind, best, question))
+        doubted = not (_leads(asked, first, question) or _leads(types, best, question))
     return ruled or doubted, ruled
 
 
