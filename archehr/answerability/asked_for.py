@@ -220,3 +220,16 @@ def _stands_for_medicine(expansions: tuple[str, ...], lexicon: Glossary) -> bool
     "sugar", "cholesterol", "infection") names a state or a test, not a medicine the note must name."""
     named = sum(1 for x in expansions if lexicon.classes_in(x))
     return named > 0 and 2 * named >= len(expansions)
+
+
+def lay_twin(concept: Concept, concepts: list[Concept], named: list[int], question: str, lexicon: Glossary) -> bool:
+    """A concept no sentence names whose surface a named concept shares, and which is no drug class of the question
+    (it holds under half of the class's members): "sugar pill" (metformin ...) and the lay "sugar" (glucose, HbA1c
+    ...) both read as "sugar" once "pill" is dropped, so the lay sense the note does not use is no medicine it never
+    names (`named`: how many sentences name each concept, in `concepts` order)."""
+    for e in lexicon.matches(question):
+        members = {tuple(tokens(x)) for x in e.expansions} if e.kind == "class" else set()
+        if members and 2 * len(members & concept.phrases) >= len(members):
+            return False
+    return any(c is not concept and c.surface == concept.surface and n > 0
+               for c, n in zip(concepts, named, strict=True))

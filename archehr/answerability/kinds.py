@@ -36,6 +36,7 @@ from archehr.answerability.asked_for import (  # noqa: F401 (KINDS, ask_kind, KI
     KINDS,
     ask_kind,
     asked_concepts,
+    lay_twin,
     medicines_asked,
 )
 from archehr.answerability.asked_link import linked
@@ -279,7 +280,8 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
         rank *= service_share(question, texts, concepts, named)  # another service's dated line
     if kind == "test_result":
         rank *= firm.order_share(texts)  # "START atorvastatin ... to lower cholesterol" is no answer to "was it high"
-    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in drugs)
+    absent_drugs = sum(1 for c, d in zip(concepts, df, strict=True)
+                       if d == 0 and c.surface in drugs and not lay_twin(c, concepts, df.tolist(), question, lex))
     absent_drugs += sum(1 for c, d in zip(concepts, df, strict=True) if d > 0 and _only_siblings(c, question, words))
     acts = {tuple(t for t in tokens(e.term) if t not in QUESTION_FILLER) for e in lex.matches(question)
             if e.kind == "activity"}

@@ -20,10 +20,12 @@ import numpy as np
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.length_forms import DURATION_GIVEN, OFF_WHEN, any_length, before_only, course_length
+from archehr.answerability.list_orders import order_given
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
 from archehr.answerability.when_answers import books_slot
+from archehr.answerability.when_answers import slot_if_asked as _slot_if_asked
 from archehr.answerability.why_causes import cause_given  # (kept importable from here)
 from archehr.answerability.why_may_given import advice_given, cause_more
 from archehr.data.note_split import SplitNote, note_case
@@ -55,8 +57,6 @@ WHEN_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b|{NAMED_DATE}|{TIME_OF_DAY}", re.I)
-# a when question asking the date, the day or the time itself ("which day is it", "the exact date", "what time")
-_ASKS_DATE = re.compile(r"\b(?:dates?|days?|exact(?:ly)?|what time)\b", re.I)
 _ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
@@ -91,7 +91,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
              or awaited_near(types, best, split, question))
-    # the first line names the most of the asked topic and gives the asked length or date (`_leads`): the model's
+    # the first line names the most of the topic and gives the asked length or date (`_leads`): the model's
     # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
     doubted = model_flags(model, p, selector_flag, types, best, question)
     if doubted and p is not None and not model.abstains(p):
@@ -101,8 +101,7 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
 
 class NamedConcepts:
     """Which of the note's sentences name each of the question's concepts (`asked_thing.concept_rows`), read at most
-    once for one answer: `unsaid_in_note` and `why_uncaused` both read it for a why question. The array is read-only,
-    so no rule can change what the next one reads."""
+    once for one answer (`unsaid_in_note`, `why_uncaused`); read-only, so no rule changes what the next one reads."""
 
     def __init__(self, question: str, split: SplitNote):
         self.question, self.split = question, split
@@ -170,8 +169,7 @@ def top_topic(types: Any) -> np.ndarray:
 
 
 def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | None]:
-    """The note's sentence texts, and where the answer's first line (`first`, its text) stands among them (None when
-    there is none or it is no sentence of the note)."""
+    """The note's sentence texts, and where the first line (`first`, its text) stands among them (or None)."""
     texts = [s.text for s in split.sentences]
     return texts, (texts.index(first) if first is not None and first in texts else None)
 
@@ -456,6 +454,8 @@ def fact_given(types: Any, best: tuple[str, float] | None, question: str | None 
     text, topic = best
     if types.kind == "why":  # (and the forms of `why_may_given`: "was started for proteinuria", "..., so ...")
         return cause_given(text, topic) or cause_more(text, topic)
+    if types.kind in ("may_i", "med_change") and order_given(types.kind, question, text, topic):
+        return True  # a medicine list's row: "STOP Naproxen ... NSAID" to "can she take Brufen" (`list_orders`)
     if types.kind == "may_i":  # "Do not drive while taking oxycodone" to "can he drive", or `why_may_given` advice
         return (topic >= HOLDS_MIN and _activity_answered(question, text)) or advice_given(question, text, topic)
     given = (lambda t: bool(RESULT_GIVEN.search(t))) if types.kind == "test_result" \
@@ -478,14 +478,6 @@ def _leads(types: Any, best: tuple[str, float] | None, question: str | None) -> 
     if topic is None:
         return False
     return leads_with_fact(types.kind, best, topic, question, _given_pattern(types.kind, question))
-
-
-def _slot_if_asked(first: str, question: str) -> bool:
-    """A question asking a date, a day or a time ("which day is the appointment") is answered by a slot booked
-    (`books_slot`), not by an interval ("within 4 weeks, letter to follow"); another when question by either."""
-    from archehr.answerability.when_answers import BOOKED_SLOT
-
-    return not _ASKS_DATE.search(question) or bool(BOOKED_SLOT.search(fold(first)))
 
 
 def names_asked(types: Any) -> bool:

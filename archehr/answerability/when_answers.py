@@ -291,3 +291,13 @@ def story_shares(concepts: Sequence[Concept], question: str) -> np.ndarray:
         if not inside[k] and not (c.phrases & asked_phrases):
             out[k] = W_STORY
     return out if any(inside) else np.ones(len(concepts))
+
+
+# a when question asking the date, the day or the time itself ("which day is it", "the exact date", "what time")
+_ASKS_DATE = re.compile(r"\b(?:dates?|days?|exact(?:ly)?|what time)\b", re.I)
+
+
+def slot_if_asked(first: str, question: str) -> bool:
+    """A question asking a date, a day or a time ("which day is the appointment") is answered by a slot booked
+    (`books_slot`), not by an interval ("within 4 weeks, letter to follow"); another when question by either."""
+    return not _ASKS_DATE.search(question) or bool(BOOKED_SLOT.search(fold(first)))
