@@ -119,10 +119,10 @@ def near_lines(at: int, texts: Sequence[str], paragraphs: Sequence[str]) -> list
 
 
 def listed_only(kind: str, question: str, texts: Sequence[str], paragraphs: Sequence[str], at: int | None) -> bool:
-    """A medication question (med_change, or a why, how-long or may-I question) asking a reason, a length or
+    """A question (med_change, why, how-long, may-I, or of no kind read) asking a reason, a length or
     a safety (`asked_facts`) whose first line (`at`) is a medication list entry (`list_entry`) and no line about it
     (`near_lines`) gives one of the asked facts."""
-    if kind not in ("med_change", "why", "how_long", "may_i") or at is None:
+    if kind not in ("med_change", "why", "how_long", "may_i", "other") or at is None:
         return False
     facts = asked_facts(question)
     if not facts or not list_entry(texts[at]):
