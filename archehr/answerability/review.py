@@ -179,20 +179,20 @@ def unsaid_in_note(kind: str, question: str, split: SplitNote, first: str | None
     """The note names the test, medicine or event asked about, but its sentences about it give no result, course length
     or date, or say the date is yet to be set, give the result only at an earlier time than asked, no span in months
     or years when asked, name the asked thing only as a risk, or leave out an asked day, dose or pending result
-    (`archehr.answerability.asked_fact.any_unsaid`); or a time of day asked that neither the first line nor a
-    sentence about the asked thing gives (`asked_detail.time_unsaid`); or, for a result question, the first cited
-    sentence (`first`, its text) gives no result of the asked test (`result_first.first_unresulted`). `named`: the
-    question's concepts as the note names them, when already read."""
+    (`asked_fact.any_unsaid`); or a time of day asked is not given (`asked_detail.time_unsaid`); or the first cited
+    sentence (`first`, its text) gives no result of the asked test (`result_first.first_unresulted`), or is a medicine's
+    list entry without the reason, length or safety asked (`med_listed.listed_only`). `named`: as already read."""
     from archehr.answerability.asked_detail import time_unsaid
     from archehr.answerability.asked_fact import any_unsaid
+    from archehr.answerability.med_listed import listed_only
     from archehr.answerability.result_first import first_unresulted
     from archehr.glossary import load_lexicon
 
     texts, at = _first_line(split, first)
-    paragraphs = [s.paragraph_id for s in split.sentences]
-    rows = (named or NamedConcepts(question, split)).rows
+    paragraphs, rows = [s.paragraph_id for s in split.sentences], (named or NamedConcepts(question, split)).rows
     return any_unsaid(kind, question, texts, paragraphs, rows, load_lexicon(), at) \
-        or first_unresulted(kind, at, texts, rows) or time_unsaid(question, texts, paragraphs, rows, at)
+        or first_unresulted(kind, at, texts, rows) or time_unsaid(question, texts, paragraphs, rows, at) \
+        or listed_only(kind, question, texts, paragraphs, at)
 
 
 def why_uncaused(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None,
