@@ -46,7 +46,10 @@ _STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/
 _UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
 _SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
+                                # (or a grade in capitals before the entry's first word: "14:30 J." + "Ames RN
+                                # Phoned back, settled")
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
+                                r"|\s+[A-Z][A-Z0-9-]{1,5}\s+(?=[A-Z])"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
 # a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."

@@ -1,0 +1,84 @@
+"""Shapes of exported notes the written split conventions settle: a form's checkbox options at a line's end, a time
+inside a wrapped sentence, a log entry's writer with a grade, a medicine's dose spelt out and a lab's name in lower
+case as a field. Every expected split is written out by hand, on invented lines."""
+
+from __future__ import annotations
+
+from split_texts import texts
+
+
+def test_a_forms_last_option_no_leaves_no_phrase_open():
+    note = ("PRE-OPERATIVE CHECKLIST\n"
+            "Smoker: [ ] Yes  [x] No\n"
+            "Consent signed: [x] Yes [ ] No\n"
+            "Fasting from midnight confirmed by the ward nurse.\n"
+            "Blood group sample sent to the lab.\n")
+    assert texts(note) == ["PRE-OPERATIVE CHECKLIST", "Smoker: [ ] Yes [x] No", "Consent signed: [x] Yes [ ] No",
+                           "Fasting from midnight confirmed by the ward nurse.", "Blood group sample sent to the lab."]
+
+
+def test_ballot_boxes_options_too():
+    note = "Consent signed: \u2611 Yes \u2610 No\nFasting from midnight confirmed by the ward nurse.\n"
+    assert texts(note) == ["Consent signed: \u2611 Yes \u2610 No", "Fasting from midnight confirmed by the ward nurse."]
+
+
+def test_a_boxed_item_left_open_on_a_joining_word_still_runs_on():
+    note = "[x] Follow-up booked with\nDr Lee at the surgery next week.\n[ ] Leaflet given\n"
+    assert texts(note) == ["[x] Follow-up booked with Dr Lee at the surgery next week.", "[ ] Leaflet given"]
+
+
+def test_a_time_before_and_carries_the_sentence_on():
+    note = ("14/05/2025 08:40 J. Ames RN (phone) Daughter reports her father is more confused and has a\n"
+            "temperature of 38.2 this morning. Advised to see the GP; urine sample collected at the home visit\n"
+            "10:15 and taken to the surgery by the daughter.\n"
+            "\n"
+            "14/05/2025 12:05 Dr P. Kerr GP Reviewed at home. Started nitrofurantoin 100 mg twice daily.\n")
+    assert texts(note) == [
+        "14/05/2025 08:40 J. Ames RN (phone) Daughter reports her father is more confused and has a temperature of "
+        "38.2 this morning.",
+        "Advised to see the GP; urine sample collected at the home visit 10:15 and taken to the surgery by the "
+        "daughter.",
+        "14/05/2025 12:05 Dr P. Kerr GP Reviewed at home.", "Started nitrofurantoin 100 mg twice daily."]
+
+
+def test_a_timed_entry_under_a_line_left_open_still_starts_anew():
+    note = ("14/05/2025 08:40 J. Ames RN (phone) Daughter reports her father is more confused and has a\n"
+            "temperature of 38.2 this morning. Advised to take him to the GP for a review of his urine\n"
+            "15:10 Dr P. Kerr GP phoned back, antibiotics started.\n")
+    assert texts(note)[1:] == ["Advised to take him to the GP for a review of his urine",
+                               "15:10 Dr P. Kerr GP phoned back, antibiotics started."]
+
+
+def test_a_log_writers_initial_and_grade_before_the_entry_end_no_sentence():
+    note = ("Log\n"
+            "14/05/2025 12:05 Dr P. Kerr GP Reviewed at home.\n"
+            "14/05/2025 16:30 J. Ames RN Phoned back, he is settled.\n")
+    assert texts(note) == ["Log", "14/05/2025 12:05 Dr P. Kerr GP Reviewed at home.",
+                           "14/05/2025 16:30 J. Ames RN Phoned back, he is settled."]
+
+
+def test_a_dose_spelt_out_in_micrograms_is_a_medicine_line_of_its_own():
+    # the note is wrapped at 79 columns, so "Tamsulosin" would not have fitted on the line above: a list, not a wrap
+    note = ("Eating and drinking normally. Passing urine with some frequency since the stent\n"
+            "went in, and mild urgency and light blood staining that is expected to settle.\n"
+            "\n"
+            "MEDICATIONS ON DISCHARGE:\n"
+            "Paracetamol 1 g up to four times a day as required for pain\n"
+            "Codeine phosphate 30 mg up to four times a day as required - 5 days' supply\n"
+            "Tamsulosin 400 micrograms once daily at night - NEW, while the stent is in, to ease its discomfort\n"
+            "Amlodipine 5 mg once daily - CONTINUE, no change\n"
+            "Naproxen (anti-inflammatory) - DO NOT TAKE until your kidney blood test\n"
+            "has been repeated and is back to normal\n")
+    assert texts(note)[2:] == [
+        "MEDICATIONS ON DISCHARGE:", "Paracetamol 1 g up to four times a day as required for pain",
+        "Codeine phosphate 30 mg up to four times a day as required - 5 days' supply",
+        "Tamsulosin 400 micrograms once daily at night - NEW, while the stent is in, to ease its discomfort",
+        "Amlodipine 5 mg once daily - CONTINUE, no change",
+        "Naproxen (anti-inflammatory) - DO NOT TAKE until your kidney blood test has been repeated and is back to "
+        "normal"]
+
+
+def test_a_labs_name_in_lower_case_is_a_field_of_its_line():
+    note = "Allergies: Penicillin - rash\neGFR: 58 mL/min/1.73m2    Weight: 68 kg\nSources checked: patient\n"
+    assert texts(note) == ["Allergies: Penicillin - rash", "eGFR: 58 mL/min/1.73m2", "Weight: 68 kg",
+                           "Sources checked: patient"]
