@@ -82,3 +82,62 @@ def test_a_labs_name_in_lower_case_is_a_field_of_its_line():
     note = "Allergies: Penicillin - rash\neGFR: 58 mL/min/1.73m2    Weight: 68 kg\nSources checked: patient\n"
     assert texts(note) == ["Allergies: Penicillin - rash", "eGFR: 58 mL/min/1.73m2", "Weight: 68 kg",
                            "Sources checked: patient"]
+
+
+def test_appointment_blocks_headed_by_their_date_keep_their_place_line_before_the_next_date():
+    note = ("Your next appointments\n"
+            "Tue 18 Mar 2025    10:40 AM\n"
+            "Diabetes Nurse Clinic - Nurse R. Patel\n"
+            "Ground floor, Outpatients B\n"
+            "Wed 2 Apr 2025     2:15 PM\n"
+            "Eye screening (retinal photographs)\n"
+            "Mobile unit, car park C\n")
+    assert texts(note) == ["Your next appointments",
+                           "Tue 18 Mar 2025 10:40 AM Diabetes Nurse Clinic - Nurse R. Patel Ground floor, "
+                           "Outpatients B",
+                           "Wed 2 Apr 2025 2:15 PM Eye screening (retinal photographs) Mobile unit, car park C"]
+
+
+def test_appointment_blocks_labelled_above_their_date_keep_their_label():
+    note = ("UPCOMING APPOINTMENTS\n\n"
+            "Chest X-ray\n"
+            "Monday 24 March 2025 at 09:30\n"
+            "Radiology Department, Level 1\n\n"
+            "Respiratory Clinic with Dr P. Quinn\n"
+            "Thursday 3 April 2025 at 14:00\n"
+            "Outpatients B, Room 12\n")
+    assert texts(note) == ["UPCOMING APPOINTMENTS",
+                           "Chest X-ray Monday 24 March 2025 at 09:30 Radiology Department, Level 1",
+                           "Respiratory Clinic with Dr P. Quinn Thursday 3 April 2025 at 14:00 Outpatients B, Room 12"]
+
+
+def test_a_pipe_tables_row_wrapped_onto_a_line_with_its_first_cell_empty_is_one_row():
+    note = ("| Test        | Result | Flag | Comment                         |\n"
+            "|-------------|--------|------|---------------------------------|\n"
+            "| Sodium      | 131    | L    | Mildly low; repeat with the     |\n"
+            "|             |        |      | next bloods                     |\n"
+            "| Potassium   | 4.1    |      | Normal                          |\n")
+    assert texts(note) == ["| Test | Result | Flag | Comment |",
+                           "| Sodium | 131 | L | Mildly low; repeat with the | | | | | next bloods |",
+                           "| Potassium | 4.1 | | Normal |"]
+
+
+def test_a_pipe_rows_cells_wrapped_in_lower_case_over_two_lines_stay_with_it():
+    note = ("| Medicine     | Dose        | Why                              |\n"
+            "| Apixaban     | 5 mg twice  | To prevent clots after the       |\n"
+            "|              | daily       | operation, for 6 weeks           |\n"
+            "|              |             | in total                         |\n"
+            "| Paracetamol  | 1 g         | Pain                             |\n")
+    assert texts(note)[1:] == [
+        "| Apixaban | 5 mg twice | To prevent clots after the | | | daily | operation, for 6 weeks | | | | in total |",
+        "| Paracetamol | 1 g | Pain |"]
+
+
+def test_a_grouped_tables_row_with_its_group_cell_empty_is_a_row_of_its_own():
+    note = ("| Group | Test      | Result |\n"
+            "|-------|-----------|--------|\n"
+            "| Renal | Sodium    | 139    |\n"
+            "|       | Potassium | 4.1    |\n"
+            "| Liver | ALT       | 22     |\n")
+    assert texts(note) == ["| Group | Test | Result |", "| Renal | Sodium | 139 |", "| | Potassium | 4.1 |",
+                           "| Liver | ALT | 22 |"]

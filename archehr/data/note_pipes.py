@@ -269,3 +269,17 @@ def table_lines(raw: list[str]) -> list[bool]:
         return out
     return [any(rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)]) for j in near(i))
             for i in range(len(raw))]
+
+
+def pipe_row_wraps(row: str, below: str) -> bool:
+    """Is `below` a pipe table's row (`row`) wrapped onto a line of its own: its first cell empty and fewer than half
+    its cells holding words, or its words all in lower case ("| Sodium | 131 | Low; repeat with the |" over "|  |  |
+    next bloods |")? A row of a grouped table, its group's cell left empty but its own cells filled ("|  | Potassium |
+    4.1 |"), is a row of its own."""
+    if not (row.lstrip().startswith("|") and re.match(r"^\s*\|[ \t]*\|", below)):
+        return False
+    cells = [c.strip() for c in below.strip().strip("|").split("|")]
+    held = [c for c in cells if c]
+    # (or every cell it fills goes on in lower case: "|  | daily | operation, for 6 weeks |")
+    return len(cells) >= 2 and bool(held) and not is_rule_line(below) \
+        and (len(held) <= len(cells) / 2 or all(c[:1].islower() for c in held))
