@@ -14,6 +14,8 @@ import re
 # (a JSON dump's lone braces and brackets draw its layout too: "{", "}," "],")
 _RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$"
                         r"|^[{}\[\]]{1,2},?$"
+                        # (blanks to sign on side by side: "______________      ______________")
+                        r"|^_{4,}(?:[ \t]+_{4,})+$"
                         # (a box-drawn table's border joins its rule with corners: "\u250c\u2500\u252c\u2510")
                         r"|^[\u2500-\u257f]{3,}$")
 # (a bilingual copy's "of" in two languages too: "Page 1 de/of 2", "Page 2 of/de 3")

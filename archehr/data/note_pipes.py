@@ -22,6 +22,7 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_page import is_rule_line
+from archehr.data.note_signatures import side_by_side_signatures
 from archehr.data.note_stamps import is_stamp_only
 
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
@@ -253,8 +254,10 @@ def table_lines(raw: list[str]) -> list[bool]:
     fields) with a row of the same table directly above or below it."""
     # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
     # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    # (nor are two signatures set side by side, their names, roles and dates in two columns: a column each line)
+    signatures = side_by_side_signatures(raw)
     rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
-            and not is_pipe_fields(line) and not _id_fields(line) for line in raw]
+            and not is_pipe_fields(line) and not _id_fields(line) and i not in signatures for i, line in enumerate(raw)]
     # (a rule drawn under a table's header row parts no rows: "Test    | 01/02/25 | Units" over "-----+-----+---" over
     # "Sodium  | 139      | mmol/L" is one table, its header row one unit as its rows are)
     # (nor does a cell's text wrapped onto a line of its own under its column: "Ramipril 5 mg   Held   AKI - GP to

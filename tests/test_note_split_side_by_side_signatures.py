@@ -1,0 +1,39 @@
+"""Two signatures set side by side at a note's end, and blanks to sign on: each signer's name, role and date is a unit
+of its own, as under one signature; a table of clinicians, one a row, stays rows. Every expected split is written out
+by hand, on invented lines."""
+
+from __future__ import annotations
+
+from split_texts import texts
+
+from archehr.data.note_page import is_rule_line
+from archehr.data.note_signatures import side_by_side_signatures
+
+
+def test_two_signers_names_and_their_signed_dates_side_by_side_are_a_unit_each():
+    note = ("The patient was counselled and agrees with the plan.\n\n"
+            "Dr Amina Rahman, Consultant Physician      Sister Joan Pike, Ward Manager\n"
+            "Signed 04/03/2025 10:15                    Signed 04/03/2025 10:40\n")
+    assert texts(note) == ["The patient was counselled and agrees with the plan.",
+                           "Dr Amina Rahman, Consultant Physician", "Sister Joan Pike, Ward Manager",
+                           "Signed 04/03/2025 10:15", "Signed 04/03/2025 10:40"]
+
+
+def test_names_over_roles_under_blanks_to_sign_on():
+    note = ("Plan agreed with the family.\n\n"
+            "______________________          ______________________\n"
+            "Dr Amina Rahman                  Sister Joan Pike\n"
+            "Consultant Physician             Ward Manager\n")
+    assert texts(note) == ["Plan agreed with the family.", "Dr Amina Rahman", "Sister Joan Pike",
+                           "Consultant Physician", "Ward Manager"]
+
+
+def test_blanks_to_sign_on_side_by_side_are_a_rule_line():
+    assert is_rule_line("______________________          ______________________")
+    assert not is_rule_line("___")  # (a de-identified name's placeholder is text)
+
+
+def test_a_table_of_clinicians_one_a_row_is_no_signature_block():
+    lines = ["Clinician            Specialty", "Dr A. Lee            Cardiology", "Dr B. Shah           Neurology"]
+    assert side_by_side_signatures(lines) == set()
+    assert side_by_side_signatures(["Dr A. Lee      Dr B. Shah", "Cardiology     Neurology"]) == {0, 1}
