@@ -104,7 +104,8 @@ def running_lines(note: str) -> frozenset[str]:
     above = {lines[i - 1] for i in range(1, len(lines))
              if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
              and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
-    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) | _marked_twin(lines)
+    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) \
+        | _marked_twin(lines) | _titled_head(lines)
 
 
 def _marked_twin(lines: list[str]) -> set[str]:
@@ -139,5 +140,22 @@ def _carried_header(lines: list[str]) -> set[str]:
         if re.search(r"[A-Za-z]{3}.*[, ].*[A-Za-z]{3}", cells[0]) and not re.search(r"[:.!?]", cells[0]) \
                 and any(cells[0] in line for line in earlier) \
                 and not any(line.startswith(cells[0]) for line in earlier):
+            found.add(lines[i])
+    return found
+
+
+# a document's title in words, no field nor value: "SDEC Discharge Letter", "Clinic Letter (continued)"
+_TITLE_CELL = re.compile(r"^[A-Z][A-Za-z&/'-]*(?:\s+(?:[A-Z(][A-Za-z&/()'-]*|of|and|to|for|the|-)){1,6}$")
+
+
+def _titled_head(lines: list[str]) -> set[str]:
+    """A later page's header line under its page's mark that carries the patient's fields and the document's title
+    in columns ("Clinic Name      Page 2 of 2" over "Patient: Ann LEE   NHS No: 401 222 3333   Discharge Letter"): the
+    page's running header, one unit, as a page's header line is whatever it holds."""
+    found = set()
+    for i in range(1, len(lines)):
+        cells = [c.strip() for c in _FURNITURE_GAP.split(lines[i]) if c.strip()]
+        if len(cells) >= 3 and _LATER_PAGE.search(lines[i - 1]) and is_page_furniture(lines[i - 1]) \
+                and all(":" in c for c in cells[:-1]) and _TITLE_CELL.match(cells[-1]):
             found.add(lines[i])
     return found

@@ -1,6 +1,7 @@
-"""Two signatures set side by side at a note's end, and blanks to sign on: each signer's name, role and date is a unit
-of its own, as under one signature; a table of clinicians, one a row, stays rows. Every expected split is written out
-by hand, on invented lines."""
+"""Two signatures set side by side at a note's end, blanks to sign on, and a later page's running header: each
+signer's name, role and date is a unit of its own, as under one signature; a table of clinicians, one a row, stays
+rows; a later page's header line is one unit whatever it holds. Every expected split is written out by hand, on
+invented lines."""
 
 from __future__ import annotations
 
@@ -37,3 +38,20 @@ def test_a_table_of_clinicians_one_a_row_is_no_signature_block():
     lines = ["Clinician            Specialty", "Dr A. Lee            Cardiology", "Dr B. Shah           Neurology"]
     assert side_by_side_signatures(lines) == set()
     assert side_by_side_signatures(["Dr A. Lee      Dr B. Shah", "Cardiology     Neurology"]) == {0, 1}
+
+
+def test_a_later_pages_header_with_the_patients_fields_and_the_documents_title_is_one_unit():
+    note = ("Westmere General Hospital                                Page 1 of 2\n"
+            "Ward 6 - Discharge Letter\n"
+            "Patient: Rowan HALE       MRN: 4471209\n"
+            "Diagnosis: Community-acquired pneumonia of the right lower lobe, treated\n"
+            "with oral amoxicillin for five days.\n"
+            "Westmere General Hospital                                Page 2 of 2\n"
+            "Patient: Rowan HALE   MRN: 4471209   Discharge Letter\n"
+            "Follow-up: chest X-ray in 6 weeks.\n")
+    assert texts(note) == ["Westmere General Hospital Page 1 of 2", "Ward 6 - Discharge Letter", "Patient: Rowan HALE",
+                           "MRN: 4471209",
+                           "Diagnosis: Community-acquired pneumonia of the right lower lobe, treated with oral "
+                           "amoxicillin for five days.",
+                           "Westmere General Hospital Page 2 of 2", "Patient: Rowan HALE MRN: 4471209 Discharge Letter",
+                           "Follow-up: chest X-ray in 6 weeks."]
