@@ -55,3 +55,20 @@ def test_a_later_pages_header_with_the_patients_fields_and_the_documents_title_i
                            "amoxicillin for five days.",
                            "Westmere General Hospital Page 2 of 2", "Patient: Rowan HALE MRN: 4471209 Discharge Letter",
                            "Follow-up: chest X-ray in 6 weeks."]
+
+
+def test_a_page_mark_between_double_dashes_stands_alone():
+    note = ("Her bloods in March were normal.\n"
+            "Printed on 12/03/2025 at 14:22 by J SMITH\n"
+            "-- 1 of 2 --\n"
+            "Ashby Vale NHS Foundation Trust\n"
+            "We will increase the dose to 20 mg weekly from next Monday.\n")
+    assert texts(note) == ["Her bloods in March were normal.", "Printed on 12/03/2025 at 14:22 by J SMITH",
+                           "-- 1 of 2 --", "Ashby Vale NHS Foundation Trust",
+                           "We will increase the dose to 20 mg weekly from next Monday."]
+
+
+def test_a_footer_naming_what_was_printed_beside_its_confidential_mark_is_one_unit():
+    note = ("Impression: Gallstone, no cholecystitis.\n"
+            "Report printed 03/02/2025 09:01                  CONFIDENTIAL\n")
+    assert texts(note) == ["Impression: Gallstone, no cholecystitis.", "Report printed 03/02/2025 09:01 CONFIDENTIAL"]

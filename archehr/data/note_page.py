@@ -22,10 +22,12 @@ _RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|
 _OF = r"(?:of|/|de/of|of/de)"
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
-_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*" + _OF + r"\s*\d+)?"
+# (dashes either side, one or more: "- 2 -", "-- 1 of 2 --", "\u2014 Page 3 \u2014")
+_PAGE_LINE = re.compile(r"^(?:[-\u2013\u2014]+\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*" + _OF
+                        + r"\s*\d+)?"
                         r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
                         r"|continued (?:on|from) (?:next|previous) page)"
-                        r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
+                        r"(?:\s*[-\u2013\u2014]+|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
 # a portal's trail of pages: an arrow between its steps
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
 
@@ -78,7 +80,8 @@ def is_page_furniture(line: str) -> bool:
 # columns ("Printed 02/03 10:14    Northgate Labs, 4 Mill Way, Fairbury"). A page mark first ("Page 1 of 2    Printed
 # ...") is no such footer, nor a print stamp beside a one-page copy's mark ("Printed 11/17 11:52 AM    Page 1 of 1"):
 # a writer cuts them
-_PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
+# (the printed thing named first too: "Report printed 03/02/2025 09:01", "Document printed: 03/02/2025")
+_PRINTED = re.compile(r"(?:(?:report|document|letter|copy|page|date)\s+)?printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
 _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
 
 
