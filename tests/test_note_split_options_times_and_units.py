@@ -141,3 +141,12 @@ def test_a_grouped_tables_row_with_its_group_cell_empty_is_a_row_of_its_own():
             "| Liver | ALT       | 22     |\n")
     assert texts(note) == ["| Group | Test | Result |", "| Renal | Sodium | 139 |", "| | Potassium | 4.1 |",
                            "| Liver | ALT | 22 |"]
+
+
+def test_a_log_stamp_with_pipes_before_the_writers_initial_stays_with_the_entrys_first_sentence():
+    note = ("04/06/2025 10:20 | K. Marsh, CNS | call from patient\n"
+            "She reports two days of loose stools since the new tablets started last week\n"
+            "and no blood. Advised fluids and to ring back if worse.\n")
+    assert texts(note) == ["04/06/2025 10:20 | K. Marsh, CNS | call from patient She reports two days of loose stools "
+                           "since the new tablets started last week and no blood.",
+                           "Advised fluids and to ring back if worse."]
