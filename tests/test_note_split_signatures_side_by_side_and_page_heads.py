@@ -72,3 +72,15 @@ def test_a_footer_naming_what_was_printed_beside_its_confidential_mark_is_one_un
     note = ("Impression: Gallstone, no cholecystitis.\n"
             "Report printed 03/02/2025 09:01                  CONFIDENTIAL\n")
     assert texts(note) == ["Impression: Gallstone, no cholecystitis.", "Report printed 03/02/2025 09:01 CONFIDENTIAL"]
+
+
+def test_a_sign_off_and_the_reports_end_mark_apart_by_a_pipe_are_two_units():
+    note = ("Comment: ferritin lower than before.\n\n"
+            "Report authorised by: K. Marsh, Biomedical Scientist | END OF REPORT\n")
+    assert texts(note) == ["Comment: ferritin lower than before.",
+                           "Report authorised by: K. Marsh, Biomedical Scientist", "END OF REPORT"]
+
+
+def test_a_title_bar_naming_its_report_stays_one_unit():
+    note = "HAEMATOLOGY REPORT | Cedar Hill Laboratory | Page 1 of 1\nHb 131 g/L\n"
+    assert texts(note)[0] == "HAEMATOLOGY REPORT | Cedar Hill Laboratory | Page 1 of 1"

@@ -58,8 +58,9 @@ def _title_bar(body: str) -> bool:
     ("DISCHARGE SUMMARY | General Medicine | Ward 7B", "MICU PROGRESS NOTE | Hosp Day 6 | Bed 14"): one unit,
     as a heading is. A clinic's address line names no document ("Harwick Laboratory | 200 Orchard Row | 555-0177")."""
     cells = body.split(" | ")
+    # (a sign-off opens no title bar, whatever its cells name: "Report authorised by: ... | END OF REPORT")
     return 2 <= len(cells) <= 4 and "|" not in "".join(cells) \
-        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
+        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells) and not _SIGNED_BY.match(cells[0].strip())
 
 
 # a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056" (a clinic's
@@ -73,8 +74,12 @@ _DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2
 
 
 # who did what to the document: "Reviewed by:", "Checked by Dr ...", "Electronically signed by ..."
-_SIGNED_BY = re.compile(r"^(?:Electronically )?(?:Reconciled|Checked|Reviewed|Signed|Verified|Approved|Dictated"
-                        r"|Transcribed|Typed|Authori[sz]ed|Countersigned|Completed|Entered) by:? \S")
+# (the document named first too: "Report authorised by: J. Lee, Biomedical Scientist")
+_SIGNED_BY = re.compile(r"^(?:(?:Report|Results?|Letter|Document) (?=[a-z]))?(?i:(?:electronically )?(?:reconciled"
+                        r"|checked|reviewed|signed|verified|approved|dictated|transcribed|typed|authori[sz]ed"
+                        r"|countersigned|completed|entered) by):? \S")
+# a report's closing mark: "END OF REPORT", "*** End of report ***"
+_END_OF = re.compile(r"^\W*end of (?:report|letter|document|results?)\W*$", re.IGNORECASE)
 
 
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
@@ -88,7 +93,8 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     worded = bool(re.match(rf"^{_LABEL}:\s+[A-Za-z]", first)) and not _MEASUREMENT.match(first)
     # (a sign-off's parts: who did what, "Reconciled by A. Lee (Pharmacist) 26/02/2025 | Checked by Dr B. Ray", and
     # when, "Reviewed by: Dr A. Lee, Anaesthesia | 2025-05-21 09:05": each a unit, as on lines of their own)
-    if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) for c in later):
+    # (or the report's end: "Report authorised by: J. Lee, Biomedical Scientist | END OF REPORT")
+    if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) or _END_OF.match(c) for c in later):
         return True
     # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and (worded or not _MEASUREMENT.match(c)))
