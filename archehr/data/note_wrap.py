@@ -174,26 +174,31 @@ def _message_opens(prev: str, line: str) -> bool:
         or bool(re.match(r"\s*>+[ \t]*[A-Za-z]", line)) and not prev.lstrip().startswith(">")
 
 
+def _starts_anew(prev: str, line: str, lead: int) -> bool:
+    """A line that opens a unit of its own whatever the line above: a short lower-case label, a letterhead's, an
+    address's or a sign-off's next line, a dictated header's next field, a message's opening, or a line under a
+    form's options."""
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return True
+    if _letterhead_lines(prev, line, lead) or _address_or_sign_off_lines(prev.strip(), line):
+        return True
+    # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
+    if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
+        return True
+    if _message_opens(prev, line):
+        return True
+    # (a box's item left open on a joining word still runs on: "[x] Follow-up booked with" + "Dr Lee")
+    return bool(_BOX_OPTION_END.search(prev.rstrip())) and not CONTINUES_START.match(line) \
+        and (not OPEN_END.search(prev) or bool(re.search(r"\bno$", prev.rstrip(), re.IGNORECASE)))
+
+
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
-    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
-        return False
-    if _letterhead_lines(prev, line, lead):
-        return False
-    if _address_or_sign_off_lines(prev.strip(), line):
-        return False
-    # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
-    if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
-        return False
-    if _message_opens(prev, line):
-        return False
-    # (a box's item left open on a joining word still runs on: "[x] Follow-up booked with" + "Dr Lee")
-    if _BOX_OPTION_END.search(prev.rstrip()) and not CONTINUES_START.match(line) \
-            and (not OPEN_END.search(prev) or re.search(r"\bno$", prev.rstrip(), re.IGNORECASE)):
+    if _starts_anew(prev, line, lead):
         return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
