@@ -150,3 +150,26 @@ def test_a_log_stamp_with_pipes_before_the_writers_initial_stays_with_the_entrys
     assert texts(note) == ["04/06/2025 10:20 | K. Marsh, CNS | call from patient She reports two days of loose stools "
                            "since the new tablets started last week and no blood.",
                            "Advised fluids and to ring back if worse."]
+
+
+def test_queries_after_a_full_stop_are_one_unit_of_their_own():
+    note = ("Clinical details: Rash after a takeaway meal. ?peanut ?sesame\n"
+            "Impression: Urticaria. ?food allergy ?viral\n")
+    assert texts(note) == ["Clinical details: Rash after a takeaway meal.", "?peanut ?sesame", "Impression: Urticaria.",
+                           "?food allergy ?viral"]
+
+
+def test_a_questions_options_in_boxes_stay_with_it():
+    note = "Interpreter needed? \u2610 Yes \u2612 No\nMobility: independent [x]  walking aid [ ]  hoist [ ]\n"
+    assert texts(note) == ["Interpreter needed? \u2610 Yes \u2612 No",
+                           "Mobility: independent [x] walking aid [ ] hoist [ ]"]
+
+
+def test_a_column_tables_comment_wrapped_under_its_column_stays_with_its_row():
+    note = ("Test                 Result    Ref range     Comment\n"
+            "Vitamin B12          145 L     180-900       Low. Start injections as\n"
+            "                                             per the plan below.\n"
+            "Folate               6.2       >3.0          Normal\n")
+    assert texts(note) == ["Test Result Ref range Comment",
+                           "Vitamin B12 145 L 180-900 Low. Start injections as per the plan below.",
+                           "Folate 6.2 >3.0 Normal"]
