@@ -173,3 +173,15 @@ def test_a_column_tables_comment_wrapped_under_its_column_stays_with_its_row():
     assert texts(note) == ["Test Result Ref range Comment",
                            "Vitamin B12 145 L 180-900 Low. Start injections as per the plan below.",
                            "Folate 6.2 >3.0 Normal"]
+
+
+def test_a_bullets_wrapped_lines_stay_with_it_and_a_second_sentence_set_in_under_it_is_its_own():
+    note = ("Instructions for you:\n"
+            "  - Please stop taking ibuprofen while your kidney function recovers, and use\n"
+            "    Paracetamol 1 g up to four times a day instead for any pain you have.\n"
+            "  - Keep drinking about 2 litres of fluid every day.\n"
+            "    Avoid alcohol for the next week.\n")
+    assert texts(note) == ["Instructions for you:",
+                           "- Please stop taking ibuprofen while your kidney function recovers, and use Paracetamol 1 g "
+                           "up to four times a day instead for any pain you have.",
+                           "- Keep drinking about 2 litres of fluid every day.", "Avoid alcohol for the next week."]
