@@ -182,6 +182,6 @@ def test_a_bullets_wrapped_lines_stay_with_it_and_a_second_sentence_set_in_under
             "  - Keep drinking about 2 litres of fluid every day.\n"
             "    Avoid alcohol for the next week.\n")
     assert texts(note) == ["Instructions for you:",
-                           "- Please stop taking ibuprofen while your kidney function recovers, and use Paracetamol 1 g "
-                           "up to four times a day instead for any pain you have.",
+                           "- Please stop taking ibuprofen while your kidney function recovers, and use Paracetamol "
+                           "1 g up to four times a day instead for any pain you have.",
                            "- Keep drinking about 2 litres of fluid every day.", "Avoid alcohol for the next week."]
