@@ -153,9 +153,12 @@ def appointment_blocks(lines: list[str], leads: list[int] | None = None) -> dict
             # (above a list of one-line appointments, that line is the list's heading)
             first = i - 1
         last = i
+        # (a block headed by its own date line, no label above it, keeps its last line before the next date: blocks
+        # of one export are laid out alike, so "Ground floor, Outpatients B" + "Wed 2 Apr 2025   2:15 PM" is this
+        # block's place, not the next one's label)
         while last + 1 < len(lines) and last - first < 5 and _block_line(lines[last + 1]) \
                 and not _opens_block(lines, last + 1) and (not pending or deeper(last + 1, i)) \
-                and (not _opens_block(lines, last + 2) or deeper(last + 1, i)):
+                and (not _opens_block(lines, last + 2) or deeper(last + 1, i) or first == i):
             last += 1
         # (the paragraph's last line may be one short sentence for the visit: "Fasting is not required.")
         # (a sign-off under the block is none of its lines: "Completed by: A. Lee, Nurse      24/01/2026 16:05")

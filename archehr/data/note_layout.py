@@ -22,7 +22,8 @@ from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, 
 # words; no sentence punctuation; a time such as "3:20" is no label)
 # (the hyphen goes last in each class built from these: anywhere else it would read as a range)
 _LABEL_CHARS = r"A-Za-z0-9 /&()'#"
-_LABEL = rf"[A-Z][{_LABEL_CHARS}.-]{{0,38}}[A-Za-z0-9)#]"
+# (a lab's name may open on a lower-case letter before capitals: "eGFR", "iPTH", "pCO2")
+_LABEL = rf"(?:[A-Z]|[a-z](?=[A-Z]{{2}}))[{_LABEL_CHARS}.-]{{0,38}}[A-Za-z0-9)#]"
 # a plain label, as `FIELD` reads a line's own field: no full stop inside ("Dr. Patel: seen" is a line of prose
 # with a title) and ending in a letter or ")" (no "Grade 2:", "Step #:")
 _PLAIN_LABEL = rf"[A-Z][{_LABEL_CHARS}-]{{0,38}}[A-Za-z)]"

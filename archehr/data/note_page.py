@@ -14,16 +14,20 @@ import re
 # (a JSON dump's lone braces and brackets draw its layout too: "{", "}," "],")
 _RULE_LINE = re.compile(r"^(?:([-=_~*#.\u2500-\u257f])[ ]?)\1(?:[ ]?\1){2,}$|^[|+:]?(?:[ ]*[-=]{3,}[ ]*[|+:]*)+$"
                         r"|^[{}\[\]]{1,2},?$"
+                        # (blanks to sign on side by side: "______________      ______________")
+                        r"|^_{4,}(?:[ \t]+_{4,})+$"
                         # (a box-drawn table's border joins its rule with corners: "\u250c\u2500\u252c\u2510")
                         r"|^[\u2500-\u257f]{3,}$")
 # (a bilingual copy's "of" in two languages too: "Page 1 de/of 2", "Page 2 of/de 3")
 _OF = r"(?:of|/|de/of|of/de)"
 # a PDF copy's page header or footer
 # (a viewer's page arrows too: "\u25c0 1 / 2 \u25b6", "< 2 of 3 >")
-_PAGE_LINE = re.compile(r"^(?:-\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*" + _OF + r"\s*\d+)?"
+# (dashes either side, one or more: "- 2 -", "-- 1 of 2 --", "\u2014 Page 3 \u2014")
+_PAGE_LINE = re.compile(r"^(?:[-\u2013\u2014]+\s*|[<\u2039\u25c0\u25c2\u2190]\s*)?(?:page\s+\d+(?:\s*" + _OF
+                        + r"\s*\d+)?"
                         r"|\d+\s*(?:of|/)\s*\d+|\(?continued\)?|(?<=-)\s*\d+"
                         r"|continued (?:on|from) (?:next|previous) page)"
-                        r"(?:\s*-|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
+                        r"(?:\s*[-\u2013\u2014]+|\s*[>\u203a\u25b6\u25b8\u2192])?$", re.IGNORECASE)
 # a portal's trail of pages: an arrow between its steps
 _CRUMB = re.compile(r"\s(?:>|\u203a|\u25b8|\u25b6|\u00bb|\u2192)\s")
 
@@ -76,7 +80,8 @@ def is_page_furniture(line: str) -> bool:
 # columns ("Printed 02/03 10:14    Northgate Labs, 4 Mill Way, Fairbury"). A page mark first ("Page 1 of 2    Printed
 # ...") is no such footer, nor a print stamp beside a one-page copy's mark ("Printed 11/17 11:52 AM    Page 1 of 1"):
 # a writer cuts them
-_PRINTED = re.compile(r"printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
+# (the printed thing named first too: "Report printed 03/02/2025 09:01", "Document printed: 03/02/2025")
+_PRINTED = re.compile(r"(?:(?:report|document|letter|copy|page|date)\s+)?printed:?\s+(?:on\s+)?\d", re.IGNORECASE)
 _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
 
 
@@ -102,7 +107,8 @@ def running_lines(note: str) -> frozenset[str]:
     above = {lines[i - 1] for i in range(1, len(lines))
              if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
              and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
-    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) | _marked_twin(lines)
+    return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) \
+        | _marked_twin(lines) | _titled_head(lines)
 
 
 def _marked_twin(lines: list[str]) -> set[str]:
@@ -137,5 +143,22 @@ def _carried_header(lines: list[str]) -> set[str]:
         if re.search(r"[A-Za-z]{3}.*[, ].*[A-Za-z]{3}", cells[0]) and not re.search(r"[:.!?]", cells[0]) \
                 and any(cells[0] in line for line in earlier) \
                 and not any(line.startswith(cells[0]) for line in earlier):
+            found.add(lines[i])
+    return found
+
+
+# a document's title in words, no field nor value: "SDEC Discharge Letter", "Clinic Letter (continued)"
+_TITLE_CELL = re.compile(r"^[A-Z][A-Za-z&/'-]*(?:\s+(?:[A-Z(][A-Za-z&/()'-]*|of|and|to|for|the|-)){1,6}$")
+
+
+def _titled_head(lines: list[str]) -> set[str]:
+    """A later page's header line under its page's mark that carries the patient's fields and the document's title
+    in columns ("Clinic Name      Page 2 of 2" over "Patient: Ann LEE   NHS No: 401 222 3333   Discharge Letter"): the
+    page's running header, one unit, as a page's header line is whatever it holds."""
+    found = set()
+    for i in range(1, len(lines)):
+        cells = [c.strip() for c in _FURNITURE_GAP.split(lines[i]) if c.strip()]
+        if len(cells) >= 3 and _LATER_PAGE.search(lines[i - 1]) and is_page_furniture(lines[i - 1]) \
+                and all(":" in c for c in cells[:-1]) and _TITLE_CELL.match(cells[-1]):
             found.add(lines[i])
     return found

@@ -22,6 +22,7 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_page import is_rule_line
+from archehr.data.note_signatures import side_by_side_signatures
 from archehr.data.note_stamps import is_stamp_only
 
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
@@ -57,8 +58,9 @@ def _title_bar(body: str) -> bool:
     ("DISCHARGE SUMMARY | General Medicine | Ward 7B", "MICU PROGRESS NOTE | Hosp Day 6 | Bed 14"): one unit,
     as a heading is. A clinic's address line names no document ("Harwick Laboratory | 200 Orchard Row | 555-0177")."""
     cells = body.split(" | ")
+    # (a sign-off opens no title bar, whatever its cells name: "Report authorised by: ... | END OF REPORT")
     return 2 <= len(cells) <= 4 and "|" not in "".join(cells) \
-        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells)
+        and any(_DOCUMENT_KIND.search(c.strip()) for c in cells) and not _SIGNED_BY.match(cells[0].strip())
 
 
 # a header field named without its colon: "DOB 1966-04-19", "MRN 003318842", "NHS no. 943 118 2056" (a clinic's
@@ -72,8 +74,12 @@ _DATE_FIELD = re.compile(rf"^{_LABEL}:[ \t]+(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2
 
 
 # who did what to the document: "Reviewed by:", "Checked by Dr ...", "Electronically signed by ..."
-_SIGNED_BY = re.compile(r"^(?:Electronically )?(?:Reconciled|Checked|Reviewed|Signed|Verified|Approved|Dictated"
-                        r"|Transcribed|Typed|Authori[sz]ed|Countersigned|Completed|Entered) by:? \S")
+# (the document named first too: "Report authorised by: J. Lee, Biomedical Scientist")
+_SIGNED_BY = re.compile(r"^(?:(?:Report|Results?|Letter|Document) (?=[a-z]))?(?i:(?:electronically )?(?:reconciled"
+                        r"|checked|reviewed|signed|verified|approved|dictated|transcribed|typed|authori[sz]ed"
+                        r"|countersigned|completed|entered) by):? \S")
+# a report's closing mark: "END OF REPORT", "*** End of report ***"
+_END_OF = re.compile(r"^\W*end of (?:report|letter|document|results?)\W*$", re.IGNORECASE)
 
 
 def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
@@ -87,7 +93,8 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     worded = bool(re.match(rf"^{_LABEL}:\s+[A-Za-z]", first)) and not _MEASUREMENT.match(first)
     # (a sign-off's parts: who did what, "Reconciled by A. Lee (Pharmacist) 26/02/2025 | Checked by Dr B. Ray", and
     # when, "Reviewed by: Dr A. Lee, Anaesthesia | 2025-05-21 09:05": each a unit, as on lines of their own)
-    if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) for c in later):
+    # (or the report's end: "Report authorised by: J. Lee, Biomedical Scientist | END OF REPORT")
+    if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) or _END_OF.match(c) for c in later):
         return True
     # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and (worded or not _MEASUREMENT.match(c)))
@@ -253,8 +260,10 @@ def table_lines(raw: list[str]) -> list[bool]:
     fields) with a row of the same table directly above or below it."""
     # (a label over checkboxes is no row of a table, however its boxes align with the next line's:
     # "Cardiac:    [x] Edema   [ ] Chest pain" over "Resp:       [ ] Cough" is two labels and their boxes)
+    # (nor are two signatures set side by side, their names, roles and dates in two columns: a column each line)
+    signatures = side_by_side_signatures(raw)
     rows = [is_table_row(line) and len(field_cells(line.strip())) < 2 and not _BOX_ROW.match(line)
-            and not is_pipe_fields(line) and not _id_fields(line) for line in raw]
+            and not is_pipe_fields(line) and not _id_fields(line) and i not in signatures for i, line in enumerate(raw)]
     # (a rule drawn under a table's header row parts no rows: "Test    | 01/02/25 | Units" over "-----+-----+---" over
     # "Sodium  | 139      | mmol/L" is one table, its header row one unit as its rows are)
     # (nor does a cell's text wrapped onto a line of its own under its column: "Ramipril 5 mg   Held   AKI - GP to
@@ -269,3 +278,17 @@ def table_lines(raw: list[str]) -> list[bool]:
         return out
     return [any(rows[i] and rows[j] and same_table(raw[min(i, j)], raw[max(i, j)]) for j in near(i))
             for i in range(len(raw))]
+
+
+def pipe_row_wraps(row: str, below: str) -> bool:
+    """Is `below` a pipe table's row (`row`) wrapped onto a line of its own: its first cell empty and fewer than half
+    its cells holding words, or its words all in lower case ("| Sodium | 131 | Low; repeat with the |" over "|  |  |
+    next bloods |")? A row of a grouped table, its group's cell left empty but its own cells filled ("|  | Potassium |
+    4.1 |"), is a row of its own."""
+    if not (row.lstrip().startswith("|") and re.match(r"^\s*\|[ \t]*\|", below)):
+        return False
+    cells = [c.strip() for c in below.strip().strip("|").split("|")]
+    held = [c for c in cells if c]
+    # (or every cell it fills goes on in lower case: "|  | daily | operation, for 6 weeks |")
+    return len(cells) >= 2 and bool(held) and not is_rule_line(below) \
+        and (len(held) <= len(cells) / 2 or all(c[:1].islower() for c in held))

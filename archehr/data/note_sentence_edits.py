@@ -40,13 +40,17 @@ _INITIAL = re.compile(r"(?:(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|DR|MR|
 # (in brackets, with a title, and with a role before the colon too: "12/03 09:14 [S." + "Pike, EPAU nurse] Rang",
 # "14:40 [Dr M." + "Adeyemi, SHO]", "10/06/2025 L." + "Quaye ANP: Results reviewed.")
 # (the stamp in brackets, the writer after it: "[18/02/2025 09:42] H." + "Cho PDNS")
-_STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\]?\s+"
+# (a pipe between the stamp and the writer too: "10/03/2025 09:14 | G." + "Pryce, ESN | incoming call ...")
+_STAMP_INITIAL = re.compile(r"(?:\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})\]?\s+(?:\|\s+)?"
                             r"[\[(]?(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sister|Sr|Nurse)\.?\s+)?[A-Z\u00c0-\u00de]\.$")
 # (a surname's letters may be accented: "Côté", "Émond", "Nuñez")
 _UP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 _LOW = "a-z\u00df-\u00f6\u00f8-\u00ff"
 _SURNAME_THEN_MARK = re.compile(f"[{_UP}][{_LOW}]*(?:['-][{_UP}]?[{_LOW}]+)*" r"(?:\s+[A-Z]{2,5}(?=\s+[-\u2013(]))?"
+                                # (or a grade in capitals before the entry's first word: "14:30 J." + "Ames RN
+                                # Phoned back, settled")
                                 r"(?:,|:|\s+[A-Z][A-Za-z-]{1,5}:|\s+[-\u2013(]| {2,}|\t"
+                                r"|\s+[A-Z][A-Z0-9-]{1,5}\s+(?=[A-Z])"
                                 # (or a surname and a grade ending the heading's line: "10:15  B." + "Quayle RGN")
                                 r"|(?:[ \t]+[A-Z]{2,5})?[ \t]*\n)")
 # a medicine's form abbreviated in a capital, as prescriptions write it before the drug: "Tab.", "Cap.", "Inj.", "Syp."

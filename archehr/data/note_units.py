@@ -34,7 +34,7 @@ from archehr.data.note_layout import (
     place_and_date_cells,
 )
 from archehr.data.note_page import is_breadcrumb, is_page_furniture, is_page_line, is_rule_line, running_lines
-from archehr.data.note_pipes import pipe_cells, table_lines
+from archehr.data.note_pipes import pipe_cells, pipe_row_wraps, table_lines
 from archehr.data.note_sections import HEADER_ONLY, heading_line, paragraph_labels
 from archehr.data.note_stamps import MONTH_NAME, is_entry_head, is_entry_stamp_line, is_stamp_only, starts_with_stamp
 from archehr.data.note_wrap import CONTINUES_START, LETTER_START, MEASURE_START, continues, is_lab_line
@@ -384,6 +384,8 @@ def _cell_wrapped_below(para: _Paragraph, index: int) -> bool:
     where that column starts, one cell's words (a row's comment wrapped: "Sodium   131   Low - recheck" over
     "                      in 1 week")? The row's last line wrapped so takes the next the same way."""
     row, below = _next_line(para.text, para.lines, index), para.next_line(index)
+    if pipe_row_wraps(row, below):  # (a pipe table's row wrapped onto a line of its own, its first cell empty)
+        return True
     gaps = list(re.finditer(r"\S(?: {2,}|\t+)(?=\S)", row))
     if gaps and gaps[-1].end() == len(below) - len(below.lstrip()) and below.strip() \
             and not has_column_gap(below.strip()):

@@ -48,6 +48,9 @@ _SALUTATION = re.compile(r"^[A-Z][A-Za-z.'-]*(?: [A-Za-z.'-]+){0,3},$")
 _SHORT_LABEL = re.compile(r"^[a-z]{1,3}:\s")
 # a dictated header's field named in lower case: "clinic date: 03/07/2025", "seen by: mr a saleh"
 _LOWER_FIELD = re.compile(r"^[a-z]+(?: [a-z]+){0,2}: \S")
+# a form's options ticked or not at a line's end ("Consent signed: [x] Yes  [ ] No", "\u2611 Yes \u2610 No"): the
+# last option is a choice, not a phrase left open ("No" + "Fasting ..." is no sentence "no fasting")
+_BOX_OPTION_END = re.compile(r"(?:\[[ xX\u2713\u2714*-]?\]|[\u2610\u2611\u2612])[ \t]*[\w/'-]+(?: [\w/'-]+){0,2}$")
 _COUNT_START = re.compile(r"^\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 # a measurement and its unit before lower-case words: "2 L/min yourself, even ...", "3.4 x10^9/L, and her ..."
 MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%.]*,?\s+[a-z]{2,}\b")
@@ -56,7 +59,8 @@ MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%
 # a medicine and its dose at a line's start: "levothyroxine 50 mcg ...", "Aspirin 81 mg daily"
 # (its brand in brackets too: "ondansetron (ZOFRAN) 4 mg tablet")
 _DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2}(?: \([A-Z][\w -]*\))? \d[\d.,/-]* ?"
-                         r"(?:mg|mcg|g|mL|ml|units?|mEq)\b")
+                         # (British lists spell the unit out: "Tamsulosin 400 micrograms once daily")
+                         r"(?:mg|mcg|micrograms?|ug|\u00b5g|nanograms?|g|mL|ml|units?|mEq|mmol|IU)\b")
 # a sentence opened after a full stop inside a line and left open at its end, in lower-case words
 # (its last word may be a number or a size: "... No drain left. Umbilical fascia closed with 2/0" + "Vicryl, ...")
 # (or opened by an article and one word: "... the left arm was marked. A modified" + "Henry approach was used ...")
@@ -170,22 +174,31 @@ def _message_opens(prev: str, line: str) -> bool:
         or bool(re.match(r"\s*>+[ \t]*[A-Za-z]", line)) and not prev.lstrip().startswith(">")
 
 
+def _starts_anew(prev: str, line: str, lead: int) -> bool:
+    """A line that opens a unit of its own whatever the line above: a short lower-case label, a letterhead's, an
+    address's or a sign-off's next line, a dictated header's next field, a message's opening, or a line under a
+    form's options."""
+    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
+        return True
+    if _letterhead_lines(prev, line, lead) or _address_or_sign_off_lines(prev.strip(), line):
+        return True
+    # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
+    if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
+        return True
+    if _message_opens(prev, line):
+        return True
+    # (a box's item left open on a joining word still runs on: "[x] Follow-up booked with" + "Dr Lee")
+    return bool(_BOX_OPTION_END.search(prev.rstrip())) and not CONTINUES_START.match(line) \
+        and (not OPEN_END.search(prev) or bool(re.search(r"\bno$", prev.rstrip(), re.IGNORECASE)))
+
+
 def continues(prev: str, line: str, width: int, lead: int = 0, next_line: str | None = None) -> bool:
     """Does `line` carry on the sentence of the line before it, rather than start a unit of its own?
 
     A line break inside a sentence is wrapping: the next line starts in lower case, the previous one
     stops mid-phrase, or it was full (the next line's first word would not have fit on it). Any other
     line break is the note's structure: a field, an appointment or a short result line of its own."""
-    if _SHORT_LABEL.match(line):  # "cc: Patient", "re: your letter": a short lower-case label starts a field
-        return False
-    if _letterhead_lines(prev, line, lead):
-        return False
-    if _address_or_sign_off_lines(prev.strip(), line):
-        return False
-    # a dictated header's field in lower case under another ("clinic date: 03/07/2025" + "seen by: mr a saleh ...")
-    if _LOWER_FIELD.match(line) and _LOWER_FIELD.match(prev.strip()):
-        return False
-    if _message_opens(prev, line):
+    if _starts_anew(prev, line, lead):
         return False
     # a medicine and its dose under a medicine and its dose is a list's next entry, not a wrap
     # ("  donepezil 10 mg at bedtime" + "  levothyroxine 50 mcg every morning")
@@ -256,6 +269,10 @@ def _date_carries_on(prev: str, line: str, width: int) -> bool:
     comma in lower case, or a joining word in lower case follows the date under a full line ("... two. Next
     injection" + "Monday 05/08/2024 at 10:30, Kestrel House.")? A timed or dated entry starts anew."""
     first_word = line.split(maxsplit=1)[0]
+    # (a time before a joining word in lower case, under a line left on a lower-case word, is inside the sentence: "...
+    # urine sample taken on the visit" + "10:15 and sent to the lab."; an entry's time opens no clause)
+    if _TIME_RUNS_ON.match(line) and re.search(r"[a-z]$", prev.rstrip()):
+        return True
     return (bool(re.match(r"^\S+(?:\.(?:\s|$)|,\s+[a-z])", line))
             or (bool(_DATE_RUNS_ON.match(line)) and width >= _MIN_WRAP
                 and len(prev) <= width < len(prev) + 1 + len(first_word))) \
@@ -268,6 +285,8 @@ _DATE_RUNS_ON = re.compile(rf"^(?:{WEEKDAY},?\s+)?(?:\d{{1,2}}[/.-]\d{{1,2}}(?:[
                            rf"|\d{{1,2}}(?:st|nd|rd|th)? {MONTH_NAME}(?: \d{{4}})?"
                            rf"|{MONTH_NAME} \d{{1,2}}(?:, \d{{4}})?),?"
                            r"\s+(?:at|from|to|until|in|for|and|or|with|when|if|before|after)\b")
+_TIME_RUNS_ON = re.compile(r"^\d{1,2}[:.]\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?,?\s+(?:and|or|but|then|so|when|where|which"
+                           r"|because)\s")
 # a sign-off line that ends on its date's time ("Electronically signed by Dr A. Lee 09/04/2024 11:42")
 _SIGNED_AT = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[Ee]lectronically )?(?:[Ss]igned|[Aa]uthori[sz]ed|[Vv]erified"
                         r"|[Cc]ountersigned)(?: electronically)?(?: by)?:? .*\d{1,2}:\d{2}(?:\s?[AaPp][Mm])?$")
