@@ -225,3 +225,25 @@ def test_choose_cites_close_ones_only_after_a_weak_first():
     assert CitePolicy().choose([0, 2, 1], rank, weak, named) == [0, 1, 2]
     assert CitePolicy().choose([0, 2, 1], rank, firm, named) == [0]
     assert CitePolicy().choose([], rank, weak, named) == []
+
+
+def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
+    held = "HOLD Rivaroxaban 20 mg once daily - last dose the evening before the biopsy."
+    restart = "RESTART the morning after the biopsy if there is no bleeding from the site."
+    assert entry_line(held, restart)
+    assert follow_on([0], [_S(0, held), _S(0, restart)]) == [1]
+    assert follow_on([1], [_S(0, held), _S(0, restart)]) == [0]  # the restart line cited brings its entry
+    # a medicine carried on is not taken up again: the restart line there is about another one
+    assert not entry_line("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
+    # a restart line naming its own dose is an entry of its own
+    assert not entry_line(held, "Restart 10 mg once daily from Friday.")
+
+
+def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():
+    entry = "STOP: Omeprazole 40 mg every morning."
+    reason = "You have taken it for 3 years, and long use can raise the risk of broken bones."
+    note = [_S(0, entry), _S(0, reason), _S(0, "- START: Famotidine 20 mg at night.")]
+    assert follow_on([0], note, why=True) == [1]
+    assert follow_on([0], note) == []  # not a why question: the reason is not cited for it alone
+    # a list item of its own is no line going on from the entry
+    assert follow_on([1], [_S(0, entry), _S(0, "- Omeprazole can raise the risk of broken bones.")], why=True) == []
