@@ -352,8 +352,8 @@ def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: 
     hold the asked kind (a higher share of its rank when it holds that kind firmly); when it holds it weakly, a few
     more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type (`CITES`); a
     medication entry's line saying what becomes of it, or for a why question (`kind`) the reason given for it
-    (`archehr.answerability.follow_on`); for a result or why question a results table's flagged row a cited line
-    of prose comments on (`archehr.answerability.row_comment`). `typed` and `topic` are None when ranking by the
+    (`archehr.answerability.follow_on`); for a result question the results table's flagged rows the first line, a
+    line of prose, comments on (`archehr.answerability.row_comment`). `typed` and `topic` are None when ranking by the
     selector alone."""
     from archehr.answerability.follow_on import follow_on
     from archehr.answerability.row_comment import rows_commented

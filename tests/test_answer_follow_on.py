@@ -7,7 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 
 import archehr
-from archehr.answerability.follow_on import cited_after_first, close_to_first, entry_line, follow_on, goes_on_from
+from archehr.answerability.follow_on import (
+    cited_after_first,
+    close_to_first,
+    entry_line,
+    follow_on,
+    goes_on_from,
+    restarts,
+)
 
 # rank and answer-type scores of four sentences; by rank: 2 (1.0), 0 (0.6), 1 (0.3), 3 (0.2)
 RANK = np.array([0.6, 0.3, 1.0, 0.2])
@@ -230,13 +237,13 @@ def test_choose_cites_close_ones_only_after_a_weak_first():
 def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
     held = "HOLD Rivaroxaban 20 mg once daily - last dose the evening before the biopsy."
     restart = "RESTART the morning after the biopsy if there is no bleeding from the site."
-    assert entry_line(held, restart)
+    assert restarts(held, restart)
     assert follow_on([0], [_S(0, held), _S(0, restart)]) == [1]
-    assert follow_on([1], [_S(0, held), _S(0, restart)]) == [0]  # the restart line cited brings its entry
+    assert follow_on([1], [_S(0, held), _S(0, restart)]) == []  # the restart line cited alone brings no entry
     # a medicine carried on is not taken up again: the restart line there is about another one
-    assert not entry_line("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
+    assert not restarts("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
     # a restart line naming its own dose is an entry of its own
-    assert not entry_line(held, "Restart 10 mg once daily from Friday.")
+    assert not restarts(held, "Restart 10 mg once daily from Friday.")
 
 
 def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():
@@ -247,3 +254,12 @@ def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():
     assert follow_on([0], note) == []  # not a why question: the reason is not cited for it alone
     # a list item of its own is no line going on from the entry
     assert follow_on([1], [_S(0, entry), _S(0, "- Omeprazole can raise the risk of broken bones.")], why=True) == []
+
+
+def test_a_reason_line_refers_back_to_the_entry_and_brings_no_entry_itself():
+    entry = "START: Lansoprazole 15 mg daily while on the higher steroid dose."
+    other = "Raised sugar is likely due to the steroids; repeat with the next bloods."
+    assert follow_on([0], [_S(0, entry), _S(0, other)], why=True) == []  # a comment of its own, no "it"
+    reason = "It protects the stomach, because the steroid can harm its lining."
+    assert follow_on([0], [_S(0, entry), _S(0, reason)], why=True) == [1]
+    assert follow_on([1], [_S(0, entry), _S(0, reason)], why=True) == []  # the reason cited: its entry not brought

@@ -61,22 +61,23 @@ NOTE = [_S("TEST          | RESULT | UNITS    | RANGE   | FLAG"),
         _S("Please ring the ward if there is any bleeding.")]
 
 
-def test_a_cited_comment_brings_the_flagged_rows_it_names() -> None:
-    assert rows_commented([4], NOTE, "why") == [1]
+def test_the_first_line_s_comment_brings_the_flagged_rows_it_names() -> None:
+    assert rows_commented([4], NOTE, "test_result") == [1]
     # sodium is in range (no flag): only the potassium row comes with the repeat line
-    assert rows_commented([5, 4], NOTE, "test_result") == [3, 1]
-    assert rows_commented([4, 1], NOTE, "why") == []  # the row cited already
-    assert rows_commented([6], NOTE, "why") == []  # a comment naming no row
+    assert rows_commented([5, 4], NOTE, "test_result") == [3]
+    assert rows_commented([4, 1], NOTE, "test_result") == []  # the row cited already
+    assert rows_commented([6], NOTE, "test_result") == []  # a comment naming no row
+    assert rows_commented([1, 4], NOTE, "test_result") == []  # the comment is not the first line
 
 
-def test_rows_come_only_for_a_result_or_a_why_question() -> None:
-    assert rows_commented([4], NOTE, "when") == []
-    assert rows_commented([4], NOTE, "med_change") == []
+def test_rows_come_only_for_a_result_question() -> None:
+    for kind in ("why", "when", "med_change"):
+        assert rows_commented([4], NOTE, kind) == []
 
 
 def test_a_line_naming_more_rows_than_most_brings_none() -> None:
     panel = [_S(f"{name}  | {v} | mmol/L | 1-2 | H") for name, v in
              (("Urea", "9"), ("Calcium", "3"), ("Phosphate", "4"), ("Magnesium", "5"))]
     line = _S("Urea, calcium, phosphate and magnesium are all raised, so the fluids continue.")
-    assert rows_commented([4], [*panel, line], "why") == []
-    assert rows_commented([3], [*panel[:3], line], "why") == [0, 1, 2]
+    assert rows_commented([4], [*panel, line], "test_result") == []
+    assert rows_commented([3], [*panel[:3], line], "test_result") == [0, 1, 2]

@@ -76,3 +76,10 @@ def test_a_line_booking_the_asked_test_goes_before_one_dating_what_follows_it() 
     assert when_first("when is her scan", [0, 1, 2], rank, texts, np.array([0.3, 0.2, 0.3])) is None
     booked = ["Scan booked for next week.", texts[1]]
     assert when_first("when is her scan", [0, 1], rank[:2], booked, topic[:2]) is None
+
+
+def test_a_visit_asked_keeps_its_line_before_a_booked_test() -> None:
+    texts = ["[ ] Attend the kidney clinic with Dr Vale on 12/05/2026 at 10:00.",
+             "[ ] Book blood tests at the GP surgery in 3 weeks, before the clinic."]
+    rank, topic = np.array([1.0, 0.6]), np.array([0.3, 0.3])
+    assert when_first("kidney clinic date?", [0, 1], rank, texts, topic) is None

@@ -7,8 +7,10 @@ and the row, the value itself, is left out, though a reader checking the answer 
 prose names a test whose row in the note is flagged out of range (H, L, R ...), that row is cited too: named by the
 test's name as above, or by its value and unit ("Her K 6.1 mmol/L is too high" / "Potassium | 6.1 | mmol/L | H").
 
-Only for a question asking a result or a reason (the row is the result, or the finding that was the reason); a
-comment cited for another question (what to take, when to come) seldom wants its row. Only flagged rows: a comment
+Only for a question asking a result, and only the rows the first answer line comments on: there the row is the
+result asked. A comment cited lower, or for another question (why, what to take, when to come), seldom wants its
+row: on writers the rule was not written on, the rows a why answer's comment named were the answer for none of
+6 questions. Only flagged rows: a comment
 names the values that matter, and those are the ones out of range; an unflagged row named in passing ("sodium
 normal") adds a citation that rarely answers. Rows are table rows: cells split by bars or by runs of two or more
 spaces, the first cell a name.
@@ -27,7 +29,7 @@ _FLAG = re.compile(r"^(?:H|L|HH|LL|R|\*|high|low|abnormal|resistant)$", re.I)
 _NUMBER = re.compile(r"^[<>]?\d+(?:\.\d+)?$")
 # a test's name: letters first, short (a table's first cell, not a line of prose)
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 ,:/^'+-]{1,38}$")
-KINDS = frozenset({"test_result", "why"})  # the question kinds whose comments bring their rows
+KINDS = frozenset({"test_result"})  # the question kinds whose comments bring their rows
 MOST = 3  # rows cited for one comment at most: a line summing up a whole panel is no comment on a row
 COMMENT_WORDS = 6  # a comment is a line of prose: a few words at least
 
@@ -76,19 +78,12 @@ def is_comment(text: str) -> bool:
 
 
 def rows_commented(chosen: Sequence[int], sentences: Sequence[Sentence], kind: str) -> list[int]:
-    """The flagged table rows (`flagged_row`) a chosen line of prose comments on (`comments_on`), not chosen
-    already, at most `MOST` for one line (more: it sums up a panel), in the order of the chosen lines; none unless the
-    question's `kind` is one of `KINDS`."""
-    if kind not in KINDS:
+    """The flagged table rows (`flagged_row`) the first chosen line, a line of prose, comments on (`comments_on`),
+    not chosen already; none when it names more than `MOST` (it sums up a panel) or the question's `kind` is not one
+    of `KINDS`."""
+    if kind not in KINDS or not chosen or not is_comment(sentences[chosen[0]].text):
         return []
-    rows = [(j, r) for j, s in enumerate(sentences) if (r := flagged_row(s.text)) is not None]
-    if not rows:
-        return []
-    out: list[int] = []
-    for i in chosen:
-        if not is_comment(sentences[i].text):
-            continue
-        named = [j for j, r in rows if j not in chosen and j not in out and comments_on(sentences[i].text, r)]
-        if len(named) <= MOST:
-            out.extend(named)
-    return out
+    first = sentences[chosen[0]].text
+    named = [j for j, s in enumerate(sentences)
+             if j not in chosen and (r := flagged_row(s.text)) is not None and comments_on(first, r)]
+    return named if len(named) <= MOST else []
