@@ -16,8 +16,8 @@ first answered by "If the scan shows a clot we will start treatment; if clear, w
 is the heart tracing" by "I will see him in two months with the tracing results", while a line just below books it
 ("A CT scan has been requested and should take place within the next 2 weeks"). `booked_first`
 puts first such a booking line (`books_with_time`: requested, booked, arranged ... and a time to come) naming at
-least as much of the topic, when the first line books nothing itself and the question asks no visit (a clinic's
-date: the bookings near it are mostly the tests to have before it).
+least as much of the topic, when the first line books nothing itself and gives no date of the calendar (a clinic's
+visit on its day: the bookings near it are mostly the tests to have before it).
 """
 
 from __future__ import annotations
@@ -65,6 +65,10 @@ _BOOKED = re.compile(r"\b(?:request(?:ed)?|book(?:ed)?|arranged?|referr(?:ed|al)
                      r"(?:to|will|should|shall) take place)\b", re.I)
 
 
+# a date of the calendar or a weekday: "24/06/2026", "12 May", "on Tuesday"
+_DATED = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b", re.I)
+
+
 def books_with_time(text: str) -> bool:
     """The line books something (`_BOOKED`) and gives a time to come ("24-hour tape requested, to take place within
     three weeks")."""
@@ -74,11 +78,14 @@ def books_with_time(text: str) -> bool:
 
 def booked_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
                  topic: np.ndarray) -> int | None:
-    """For a when question asking neither the past nor a visit whose first line books nothing (`_BOOKED`), the first
-    of the next `first_fact.REACH` sentences ranking at least `SHARE` of it that books something with a time to come
-    (`books_with_time`) and names at least as much of the topic (above 0); else None."""
-    if not order or asks_past(question) or asks_visit(question) or _BOOKED.search(fold(texts[order[0]])):
-        return None  # a visit asked: its line is the answer, the bookings near it mostly tests before it
+    """For a when question not asking the past whose first line books nothing (`_BOOKED`) and gives no date of the
+    calendar (`_DATED`), the first of the next `first_fact.REACH` sentences ranking at least `SHARE` of it that books
+    something with a time to come (`books_with_time`) and names at least as much of the topic (above 0); else None."""
+    if not order or asks_past(question):
+        return None
+    first = fold(texts[order[0]])
+    if _BOOKED.search(first) or _DATED.search(first):
+        return None  # a first line giving a date is mostly the asked event's own (a visit with its day)
     lead = float(topic[order[0]])
     return next_with(order, rank, SHARE,
                      lambda i: float(topic[i]) > 0 and float(topic[i]) >= lead and books_with_time(texts[i]))
