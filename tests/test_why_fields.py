@@ -111,16 +111,3 @@ def test_a_visit_s_complaint_is_never_put_first() -> None:
 ])
 def test_a_reason_field_for_what_was_done_holds_a_cause(line: str, cause: bool) -> None:
     assert has_cause(line) is cause
-
-
-def test_a_why_stopped_question_takes_a_field_labelled_for_the_change() -> None:
-    texts = ["Do not stop the carbamazepine early, as this could bring back seizures.",
-             "Diagnosis: focal epilepsy, seizure free on carbamazepine since 2019.",
-             "Reason for changes: carbamazepine weakens the contraceptive implant.",
-             "STOP Carbamazepine 200 mg twice daily from week 8.",
-             "Indication: focal epilepsy."]
-    topic = np.array([0.4, 0.7, 0.2, 0.2, 0.5])
-    # asked why it is stopped: the change's field goes first though the first line says a cause ("as")
-    assert field_first("why do I have to stop carbamazepine", [0, 1, 3, 2, 4], texts, topic) == 2
-    # a field of no change is no answer to why it was stopped
-    assert field_first("why do I have to stop carbamazepine", [0, 1, 3, 4], texts, topic) is None

@@ -11,10 +11,6 @@ bronchoscopy" over "Reason for procedure: ..."). A first line that already says 
 gives way only to a field of a fixed subject (a referral's, an admission's): an indication beside a mention is
 often the reason for another step of the note. A visit's complaint ("Presenting complaint:", "Reason for visit:")
 is the complaint restated, never put first (on the 45 earlier writers it lost 5 first lines and won none).
-A question asking why a medicine was stopped or changed takes only a field labelled for that ("Reason for changes:
-carbamazepine weakens the contraceptive implant", "Reason for stopping: ..."), which gives the reason for the change
-lines around it even when the first line already says some cause (often a warning about the change: "do not stop it
-early, as this could bring back seizures").
 """
 
 from __future__ import annotations
@@ -31,28 +27,23 @@ from archehr.relevance.text import tokens
 
 NEAR = 3  # the lines either side of a field of no fixed subject that may name what it gives the reason for
 MENTION_SHARE = 0.75  # a line scoring this share of the note's best topic score names the asked thing
-# a field's label giving the reason for a change of treatment: "Reason for changes", "Reason for stopping"
-_CHANGE_LABEL = re.compile(r"\b(?:chang\w*|stop\w*|switch\w*|withh[eo]ld\w*|discontinu\w*|swap\w*)\b", re.I)
 
 
 def field_first(question: str, order: Sequence[int], texts: Sequence[str], topic: np.ndarray) -> int | None:
     """The reason field (an index of `texts`) to put first in `order` for a why question, or None: the best ranked
     field of `order` tied to the asked thing (`tied`), no visit's complaint, and of a fixed subject when the first
-    line already says a cause; when the question asks why something was changed or not done
-    (`why_answers.asks_change` of its why clause), only a field labelled for a change (`_CHANGE_LABEL`), whatever the
-    first line says; None when the first line is already a reason field."""
-    if not order:
+    line already says a cause; None when the question asks why something was changed or not done
+    (`why_answers.asks_change` of its why clause) or the first line is already a reason field."""
+    if not order or why.asks_change(why_clause(question)):
         return None
-    change = why.asks_change(why_clause(question))
-    fields = {i: f for i in order if (f := reason_field(texts[i])) is not None and f.subject != "visit"
-              and (not change or _CHANGE_LABEL.search(f.label))}
+    fields = {i: f for i in order if (f := reason_field(texts[i])) is not None and f.subject != "visit"}
     if order[0] in fields:
         return None
     # a first line saying a cause answers where it stands, unless a field of the asked referral or admission does
     caused = has_cause(texts[order[0]])
     asked = set(tokens(question))
     for i in order:
-        if i in fields and (fields[i].subject or change or not caused) and tied(fields[i], i, asked, topic):
+        if i in fields and (fields[i].subject or not caused) and tied(fields[i], i, asked, topic):
             return int(i)
     return None
 
