@@ -54,18 +54,3 @@ def test_question_not_asking_a_change_keeps_the_order() -> None:
 def test_change_line_ranked_too_low_keeps_the_order() -> None:
     topic = np.array([0.6, 0.6, 0.0])
     assert change_first(QUESTION, [0, 1, 2], np.array([1.0, 0.3, 0.2]), TEXTS, topic) is None  # under SHARE 0.5
-
-
-def test_a_restart_goes_before_a_stop_told_as_history() -> None:
-    from archehr.answerability.change_first import restart_first
-
-    texts = ["She had stopped her ramipril a month earlier because of a cough.",
-             "Ramipril 2.5 mg once daily - restarted", "Check kidney bloods in 1 week."]
-    rank, topic = np.array([1.0, 0.6, 0.2]), np.array([0.7, 0.4, 0.0])
-    assert change_first("now did they put her back on the ramipril?", [0, 1, 2], rank, texts, topic) == 1
-    assert restart_first("can she restart it", [0, 1, 2], rank, texts, topic) == 1
-    # no restart asked: the stop keeps its place
-    assert change_first("what dose of ramipril is she on?", [0, 1, 2], rank, texts, topic) is None
-    # the first line tells a stop decided now, not history: it keeps its place
-    now = ["Stop ramipril while the kidney bloods are checked.", *texts[1:]]
-    assert restart_first("can she restart the ramipril", [0, 1, 2], rank, now, topic) is None

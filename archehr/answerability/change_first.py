@@ -10,11 +10,6 @@ no decision (`_DECIDES`: a start, a stop, a hold, keeping the same, "no change",
 `change_first` puts first the best of the next `first_fact.REACH` sentences that names some of the topic, ranks at
 least `SHARE` of the first and tells a change (`_CHANGES`: increased, reduced, switched, stopped, "from 50 to 75").
 A first line telling any decision keeps its place: which decision is asked is the ranking's call.
-
-A question asking whether a medicine is taken up again ("did they put her back on it", "can he restart it") may be
-led by the line telling how it was stopped before ("She had stopped her ramipril a month earlier because of a
-cough"): a stop, so a decision by the words, but the patient's own, told as history. There `restart_first` puts
-first a line just below telling it restarted ("Ramipril 2.5 mg once daily - restarted"), by the same reach and share.
 """
 
 from __future__ import annotations
@@ -44,29 +39,6 @@ _DECIDES = re.compile(
     r"advised|now|today|discuss\w*|decid\w*|consider\w*|awaiting)\b|\bfrom\b[^.;]{0,30}?\bto\b|->|→", re.I)
 
 
-# a question asking whether a medicine is taken up again: "back on it", "restart", "start it again", "resume"
-_ASKS_RESTART = re.compile(r"\b(?:back on|put (?:\w+ ){0,2}back|re-?start\w*|resum\w*|(?:start|take)\w* (?:\w+ ){0,2}"
-                           r"again)\b", re.I)
-# a stop told as history: "had stopped it", "stopped it two weeks before admission", "ran out a month ago"
-_PAST_STOP = re.compile(r"\bhad (?:\w+ ){0,2}(?:stopped|run out)\b|\b(?:stopped|ran out)\b[^.;]{0,40}?\b(?:ago|earlier|"
-                        r"before (?:admission|coming in|hospital))\b", re.I)
-# a restart told: "restarted", "resume", "re-start", "recommence", "back on"
-_RESTARTS = re.compile(r"\b(?:re-?start\w*|resum\w*|recommenc\w*|back on)\b", re.I)
-
-
-def restart_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
-                  topic: np.ndarray) -> int | None:
-    """For a question asking whether a medicine is taken up again (`_ASKS_RESTART`) whose first sentence tells a stop
-    as history (`_PAST_STOP`) and no restart, the first of the next `first_fact.REACH` sentences of `order` naming some
-    of the topic, ranking at least `SHARE` of the first and telling a restart (`_RESTARTS`); else None."""
-    if not order or not _ASKS_RESTART.search(fold(question)):
-        return None
-    first = fold(texts[order[0]])
-    if not _PAST_STOP.search(first) or _RESTARTS.search(first):
-        return None
-    return next_with(order, rank, SHARE, lambda i: topic[i] > 0 and bool(_RESTARTS.search(fold(texts[i]))))
-
-
 def asks_change(question: str) -> bool:
     """The question asks about a change of a medicine or its dose (`_ASKS_CHANGE`)."""
     return bool(_ASKS_CHANGE.search(fold(question)))
@@ -83,9 +55,6 @@ def change_first(question: str, order: Sequence[int], rank: np.ndarray, texts: S
     question asking about a change whose first sentence tells no decision (`tells_no_decision`), the first of the
     next `first_fact.REACH` sentences of `order` that names some of the topic (`topic` above 0), ranks at least
     `SHARE` of the first and tells a change (`_CHANGES`)."""
-    restart = restart_first(question, order, rank, texts, topic)
-    if restart is not None:
-        return restart
     if not order or not asks_change(question) or not tells_no_decision(texts[order[0]]):
         return None
     return next_with(order, rank, SHARE, lambda i: topic[i] > 0 and bool(_CHANGES.search(fold(texts[i]))))
