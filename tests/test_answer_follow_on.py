@@ -244,6 +244,9 @@ def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
     assert not restarts("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
     # a restart line naming its own dose is an entry of its own
     assert not restarts(held, "Restart 10 mg once daily from Friday.")
+    # a restart line naming another medicine is about that one
+    assert not restarts(held, "Restart aspirin tomorrow (held before the biopsy).")
+    assert restarts(held, "Resume when eating and drinking normally.")
 
 
 def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():

@@ -45,7 +45,10 @@ _HOW_TO_TAKE = re.compile(r"\b(?:take|use|inject|apply|place|inhale|give|dissolv
                           r"units?|doses?|pens?|injections?|ml|applications?)\b", re.I)
 # a line opening by taking the medicine just named up again, naming none itself: "RESTART the morning after the
 # biopsy if no bleeding", "Resume when eating and drinking normally" (a held medicine's line and its restart)
-_TAKEN_UP = re.compile(r"^\W*(?:re-?start(?:ed|s)?|resum(?:e|ed|es))\b", re.I)
+# (a restart line naming what it restarts, "Restart clopidogrel tomorrow", is about that medicine, not the entry's:
+# the word after the verb is a time, a condition or a pronoun, or none)
+_TAKEN_UP = re.compile(r"^\W*(?:re-?start(?:ed|s)?|resum(?:e|ed|es))(?:\W*$|\s+(?:it|them|this|these|on|at|when|if|"
+                       r"once|after|from|the|in|by|tomorrow|today|tonight|only|as|with|until)\b)", re.I)
 # ... after an entry holding or stopping it ("HOLD Rivaroxaban 20 mg once daily - last dose the evening before")
 _HELD = re.compile(r"\b(?:hold|held|withh[eo]ld\w*|omit\w*|stop\w*|paused?|suspend\w*)\b", re.I)
 # a reason given for the medicine just named, in a line going on from its entry: "You have taken it for 3 years,
