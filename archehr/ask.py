@@ -200,7 +200,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     held = isinstance(model, TypedConfidence) and direct and (types.best_typed >= HOLDS_MIN or names_asked(types))
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
-    chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None)
+    chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None,
+                    types.kind if direct else "")
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(_case_for(gen, case, split, written), selection, scores)
@@ -354,16 +355,20 @@ def _review(model: Any, p: float | None, selection: Selection, types: Any, direc
 
 
 def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,
-           topic: np.ndarray | None = None) -> list[int]:
+           topic: np.ndarray | None = None, kind: str = "") -> list[int]:
     """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
     hold the asked kind (a higher share of its rank when it holds that kind firmly); when it holds it weakly, a few
     more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type (`CITES`); a
-    medication entry's line saying what becomes of it (`archehr.answerability.follow_on`). `typed` and `topic` are
-    None when ranking by the selector alone."""
+    medication entry's line saying what becomes of it, or for a why question (`kind`) the reason given for it
+    (`archehr.answerability.follow_on`); for a result question the results table's flagged rows the first line, a
+    line of prose, comments on (`archehr.answerability.row_comment`). `typed` and `topic` are None when ranking by the
+    selector alone."""
     from archehr.answerability.follow_on import follow_on
+    from archehr.answerability.row_comment import rows_commented
 
     chosen = CITES.choose(order, rank, typed, topic)
-    return chosen + follow_on(chosen, split.sentences)
+    chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why")
+    return chosen + rows_commented(chosen, split.sentences, kind)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,

@@ -72,8 +72,9 @@ def record(out: Path, only: list[str] | None = None) -> None:
         seen.setdefault("types", got)  # the first reading is the answer's (a story-pruned one may follow)
         return got
 
-    def spy_cited(order: list[int], rank: np.ndarray, typed: Any, split: Any, topic: Any = None) -> list[int]:
-        chosen = cited(order, rank, typed, split, topic)
+    def spy_cited(order: list[int], rank: np.ndarray, typed: Any, split: Any, topic: Any = None,
+                  kind: str = "") -> list[int]:
+        chosen = cited(order, rank, typed, split, topic, kind)
         seen.update(candidates=_candidates(order, rank, typed, topic, seen["types"], split),
                     chosen=[split.sentences[i].id for i in chosen], kind=seen["types"].kind)
         return chosen

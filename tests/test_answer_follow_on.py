@@ -7,7 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 
 import archehr
-from archehr.answerability.follow_on import cited_after_first, close_to_first, entry_line, follow_on, goes_on_from
+from archehr.answerability.follow_on import (
+    cited_after_first,
+    close_to_first,
+    entry_line,
+    follow_on,
+    goes_on_from,
+    restarts,
+)
 
 # rank and answer-type scores of four sentences; by rank: 2 (1.0), 0 (0.6), 1 (0.3), 3 (0.2)
 RANK = np.array([0.6, 0.3, 1.0, 0.2])
@@ -225,3 +232,37 @@ def test_choose_cites_close_ones_only_after_a_weak_first():
     assert CitePolicy().choose([0, 2, 1], rank, weak, named) == [0, 1, 2]
     assert CitePolicy().choose([0, 2, 1], rank, firm, named) == [0]
     assert CitePolicy().choose([], rank, weak, named) == []
+
+
+def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
+    held = "HOLD Rivaroxaban 20 mg once daily - last dose the evening before the biopsy."
+    restart = "RESTART the morning after the biopsy if there is no bleeding from the site."
+    assert restarts(held, restart)
+    assert follow_on([0], [_S(0, held), _S(0, restart)]) == [1]
+    assert follow_on([1], [_S(0, held), _S(0, restart)]) == []  # the restart line cited alone brings no entry
+    # a medicine carried on is not taken up again: the restart line there is about another one
+    assert not restarts("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
+    # a restart line naming its own dose is an entry of its own
+    assert not restarts(held, "Restart 10 mg once daily from Friday.")
+    # a restart line naming another medicine is about that one
+    assert not restarts(held, "Restart aspirin tomorrow (held before the biopsy).")
+    assert restarts(held, "Resume when eating and drinking normally.")
+
+
+def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():
+    entry = "STOP: Omeprazole 40 mg every morning."
+    reason = "You have taken it for 3 years, and long use can raise the risk of broken bones."
+    note = [_S(0, entry), _S(0, reason), _S(0, "- START: Famotidine 20 mg at night.")]
+    assert follow_on([0], note, why=True) == [1]
+    assert follow_on([0], note) == []  # not a why question: the reason is not cited for it alone
+    # a list item of its own is no line going on from the entry
+    assert follow_on([1], [_S(0, entry), _S(0, "- Omeprazole can raise the risk of broken bones.")], why=True) == []
+
+
+def test_a_reason_line_refers_back_to_the_entry_and_brings_no_entry_itself():
+    entry = "START: Lansoprazole 15 mg daily while on the higher steroid dose."
+    other = "Raised sugar is likely due to the steroids; repeat with the next bloods."
+    assert follow_on([0], [_S(0, entry), _S(0, other)], why=True) == []  # a comment of its own, no "it"
+    reason = "It protects the stomach, because the steroid can harm its lining."
+    assert follow_on([0], [_S(0, entry), _S(0, reason)], why=True) == [1]
+    assert follow_on([1], [_S(0, entry), _S(0, reason)], why=True) == []  # the reason cited: its entry not brought

@@ -60,3 +60,26 @@ def test_question_asking_the_past_keeps_the_order() -> None:
 def test_listed_booked_slot_is_no_stamp() -> None:
     assert not stamps_only("17/12/2026 3:20 PM Jo Bell, MD Lakeshore Surgery Clinic, 2nd floor")
     assert stamps_only("17/12/2026 15:20 Seen by Dr Bell in clinic.")  # a log entry told done
+
+
+def test_a_line_booking_the_asked_test_goes_before_one_dating_what_follows_it() -> None:
+    from archehr.answerability.when_first import books_with_time
+
+    texts = ["If the scan shows a clot we will start treatment; if clear, we will see her in 6 months.",
+             "A CT scan of the chest has been requested and should take place within the next 2 weeks.",
+             "She was told about the scan."]
+    assert books_with_time(texts[1]) and not books_with_time(texts[0])
+    rank, topic = np.array([1.0, 0.5, 0.3]), np.array([0.3, 0.3, 0.3])
+    assert when_first("when is her scan", [0, 1, 2], rank, texts, topic) == 1
+    assert when_first("when did she have the scan", [0, 1, 2], rank, texts, topic) is None  # the past asked
+    # the booking names less of the topic, or the first books something itself: the first stays
+    assert when_first("when is her scan", [0, 1, 2], rank, texts, np.array([0.3, 0.2, 0.3])) is None
+    booked = ["Scan booked for next week.", texts[1]]
+    assert when_first("when is her scan", [0, 1], rank[:2], booked, topic[:2]) is None
+
+
+def test_a_visit_asked_keeps_its_line_before_a_booked_test() -> None:
+    texts = ["[ ] Attend the kidney clinic with Dr Vale on 12/05/2026 at 10:00.",
+             "[ ] Book blood tests at the GP surgery in 3 weeks, before the clinic."]
+    rank, topic = np.array([1.0, 0.6]), np.array([0.3, 0.3])
+    assert when_first("kidney clinic date?", [0, 1], rank, texts, topic) is None

@@ -43,6 +43,22 @@ _WHAT_BECOMES = re.compile(r"\b(?:this (?:medicine|medication|drug|tablet|pill)s
 _HOW_TO_TAKE = re.compile(r"\b(?:take|use|inject|apply|place|inhale|give|dissolve)\s+(?:\d+(?:\.\d+)?|one|two|three|"
                           r"four|half|a|an)\s+(?:tablets?|capsules?|puffs?|sprays?|drops?|patch(?:es)?|sachets?|"
                           r"units?|doses?|pens?|injections?|ml|applications?)\b", re.I)
+# a line opening by taking the medicine just named up again, naming none itself: "RESTART the morning after the
+# biopsy if no bleeding", "Resume when eating and drinking normally" (a held medicine's line and its restart)
+# (a restart line naming what it restarts, "Restart clopidogrel tomorrow", is about that medicine, not the entry's:
+# the word after the verb is a time, a condition or a pronoun, or none)
+_TAKEN_UP = re.compile(r"^\W*(?:re-?start(?:ed|s)?|resum(?:e|ed|es))(?:\W*$|\s+(?:it|them|this|these|on|at|when|if|"
+                       r"once|after|from|the|in|by|tomorrow|today|tonight|only|as|with|until)\b)", re.I)
+# ... after an entry holding or stopping it ("HOLD Rivaroxaban 20 mg once daily - last dose the evening before")
+_HELD = re.compile(r"\b(?:hold|held|withh[eo]ld\w*|omit\w*|stop\w*|paused?|suspend\w*)\b", re.I)
+# a reason given for the medicine just named, in a line going on from its entry: "You have taken it for 3 years,
+# and long use can raise the risk of broken bones." (after "STOP: Omeprazole 40 mg every morning.")
+_REASON = re.compile(r"\b(?:because|due to|as (?:it|this|they|these)|risks?|harm\w*|damag\w*|side[\s-]effects?|"
+                     r"(?:can|could|may|might) (?:cause|lead|make|raise|lower|affect|interact)|interact\w*|"
+                     r"no longer (?:needed|required|necessary)|not (?:needed|required|working|suitable))\b", re.I)
+# a line referring back to the medicine just named: "it", "this", "these", "them"
+_BACK = re.compile(r"\b(?:it|its|this|these|they|them)\b", re.I)
+REASON_WORDS = 30  # the reason's line: a sentence, not a paragraph
 ENTRY_WORDS = 25  # a medication entry is short: its name, dose and how to take it
 STATUS_WORDS = 14  # ... and the line saying what becomes of it shorter still
 
@@ -151,17 +167,37 @@ def goes_on_from(entry: str, line: str) -> bool:
 def entry_line(entry: str, line: str) -> bool:
     """`line`, the one after `entry`, tells how to take the medication `entry` names ("START Biktarvy 50/200/25 mg
     tablet" / "Take 1 tablet by mouth once a day for 28 days"), or what becomes of it (`goes_on_from`): the two are
-    read together, so either cited cites the other."""
+    read together, so either cited cites the other (`restarts` goes one way only)."""
     if goes_on_from(entry, line):
         return True
     return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and not _HOW_TO_TAKE.search(entry)
             and bool(_HOW_TO_TAKE.match(re.sub(r"^\W+", "", line))))
 
 
-def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[int]:
+def gives_reason(entry: str, line: str) -> bool:
+    """`line`, the one after `entry` in its paragraph, gives the reason for the medication `entry` names: `entry` is
+    short and gives a dose, `line` gives none, opens with no list mark of its own, refers back to the entry by a
+    pronoun (`_BACK`: it goes on from the entry, no comment of its own on something else) and says a reason
+    (`_REASON`: "long use can raise the risk of broken bones", "because ...")."""
+    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= REASON_WORDS
+            and not _DOSE.search(line) and not re.match(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])", line)
+            and bool(_BACK.search(line)) and bool(_REASON.search(line)))
+
+
+def restarts(entry: str, line: str) -> bool:
+    """`line`, the one after `entry`, says when to take up again the medicine `entry` holds or stops ("HOLD Rivaroxaban
+    20 mg once daily" / "RESTART the morning after the biopsy if no bleeding"): cited after the entry, though a
+    restart line cited alone brings no entry (it is often the answer to when to restart, its entry no part of it)."""
+    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= ENTRY_WORDS
+            and not _DOSE.search(line) and bool(_TAKEN_UP.match(line)) and bool(_HELD.search(entry)))
+
+
+def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False) -> list[int]:
     """The sentences to cite after `chosen`: for each chosen sentence, the next one in its paragraph when it goes on
-    from it (`entry_line`: how to take the medicine it names, or what becomes of it), or the one before when it goes on
-    from that one, and is not chosen already; in the order of the sentences they follow."""
+    from it (`entry_line`: how to take the medicine it names, or what becomes of it; with `why`, a why question, also
+    the reason given for it, `gives_reason`; when to take it up again, `restarts`), or the one before when it goes on
+    from that one (how to take it or what becomes of it: a reason or a restart cited brings no entry), and is not
+    chosen already; in the order of the sentences they follow."""
     from archehr.relevance.text import is_header
 
     out: list[int] = []
@@ -171,6 +207,8 @@ def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[int]
                 continue
             if sentences[a].paragraph_id != sentences[b].paragraph_id or is_header(sentences[b].text):
                 continue
-            if entry_line(sentences[a].text, sentences[b].text):
+            if entry_line(sentences[a].text, sentences[b].text) or (
+                    j == b and (restarts(sentences[a].text, sentences[b].text)
+                                or (why and gives_reason(sentences[a].text, sentences[b].text)))):
                 out.append(j)
     return out

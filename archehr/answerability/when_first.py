@@ -10,6 +10,14 @@ clinic is seldom named in its follow-up line), ranks at least `SHARE` of the fir
 (`dates_to_come`), when the first only stamps its entry or tells today's visit (`stamps_only`; a listed booked
 slot, a date and time before a clinician or a place, is no stamp). A first line with
 any other date, even a past one, keeps its place: a dated line is often another event's date.
+
+A first line may also date what comes after the asked thing rather than the thing itself: "when is her scan"
+first answered by "If the scan shows a clot we will start treatment; if clear, we will see her in 6 months", "when
+is the heart tracing" by "I will see him in two months with the tracing results", while a line just below books it
+("A CT scan has been requested and should take place within the next 2 weeks"). `booked_first`
+puts first such a booking line (`books_with_time`: requested, booked, arranged ... and a time to come) naming at
+least as much of the topic, when the first line books nothing itself and gives no date of the calendar (a clinic's
+visit on its day: the bookings near it are mostly the tests to have before it).
 """
 
 from __future__ import annotations
@@ -52,6 +60,37 @@ AHEAD_WORDS = (r"will|shall|next|booked|scheduled|planned|due|appointment|appt|f
 _AHEAD = re.compile(rf"\b(?:{AHEAD_WORDS}|to stay|rearranged)\b", re.I)
 
 
+# a thing booked or asked for: "requested", "booked", "arranged", "referred", "to take place"
+_BOOKED = re.compile(r"\b(?:request(?:ed)?|book(?:ed)?|arranged?|referr(?:ed|al)|scheduled|ordered|"
+                     r"(?:to|will|should|shall) take place)\b", re.I)
+
+
+# a date of the calendar or a weekday: "24/06/2026", "12 May", "on Tuesday"
+_DATED = re.compile(rf"\b{_DATE}\b|\b{_WEEKDAY}\b", re.I)
+
+
+def books_with_time(text: str) -> bool:
+    """The line books something (`_BOOKED`) and gives a time to come ("24-hour tape requested, to take place within
+    three weeks")."""
+    plain = _after_stamp(text)[2]
+    return bool(_BOOKED.search(plain) and _TIME.search(plain))
+
+
+def booked_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Sequence[str],
+                 topic: np.ndarray) -> int | None:
+    """For a when question not asking the past whose first line books nothing (`_BOOKED`) and gives no date of the
+    calendar (`_DATED`), the first of the next `first_fact.REACH` sentences ranking at least `SHARE` of it that books
+    something with a time to come (`books_with_time`) and names at least as much of the topic (above 0); else None."""
+    if not order or asks_past(question):
+        return None
+    first = fold(texts[order[0]])
+    if _BOOKED.search(first) or _DATED.search(first):
+        return None  # a first line giving a date is mostly the asked event's own (a visit with its day)
+    lead = float(topic[order[0]])
+    return next_with(order, rank, SHARE,
+                     lambda i: float(topic[i]) > 0 and float(topic[i]) >= lead and books_with_time(texts[i]))
+
+
 def stamps_only(text: str) -> bool:
     """The line dates only its own writing: a log entry's opening stamp with no other date or time to come after it
     ("12/03/2026 09:15 Dressing changed, site clean"), or today's visit told with none ("I saw him today")."""
@@ -83,8 +122,10 @@ def when_first(question: str, order: Sequence[int], rank: np.ndarray, texts: Seq
     when question not asking the past whose first sentence only stamps its entry or tells today's visit, the first
     of the next `first_fact.REACH` sentences of `order` that names some of the topic (`topic` above 0) or a visit
     when one is asked (`when_answers.asks_visit`), ranks at least `SHARE` of the first and gives a time to come."""
-    if not order or asks_past(question) or not stamps_only(texts[order[0]]):
+    if not order or asks_past(question):
         return None
+    if not stamps_only(texts[order[0]]):
+        return booked_first(question, order, rank, texts, topic)
     visit = asks_visit(question)
     return next_with(order, rank, SHARE,
                      lambda i: (topic[i] > 0 or (visit and says_visit(texts[i]))) and dates_to_come(texts[i]))
