@@ -252,3 +252,10 @@ def test_identity_fields_one_space_apart_on_a_header_line_are_a_unit_each():
     note = "Patient: Ms Ann Example DOB: 01/02/1990 Hospital No: ZZ1234567\nGestation: 30+1 weeks EDD: 02/03/2026\n"
     assert texts(note) == ["Patient: Ms Ann Example", "DOB: 01/02/1990", "Hospital No: ZZ1234567",
                            "Gestation: 30+1 weeks", "EDD: 02/03/2026"]
+
+
+def test_a_reports_examination_named_as_a_study_is_a_field_and_its_value():
+    note = ("RADIOLOGY REPORT\nExamination: CT Abdomen (portal venous phase)\n"
+            "Exam: Tender right iliac fossa with guarding. No rebound.\n")
+    assert texts(note) == ["RADIOLOGY REPORT", "Examination: CT Abdomen (portal venous phase)", "Exam:",
+                           "Tender right iliac fossa with guarding.", "No rebound."]
