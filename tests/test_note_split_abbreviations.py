@@ -66,3 +66,9 @@ def test_a_vitamins_abbreviation_stays_with_its_letter():
     assert texts("Results: Vit. D 25 nmol/L, low. Vit. B12 normal.") == [
         "Results: Vit. D 25 nmol/L, low.", "Vit. B12 normal."]
     assert texts("Continue Vit. D. Stop the calcium.") == ["Continue Vit. D.", "Stop the calcium."]
+
+
+def test_a_dose_times_abbreviation_before_the_medicines_status_in_capitals_ends_no_sentence():
+    note = "Medicines\n- Naproxen 250 mg b.d. STOPPED - avoid while on warfarin\n- Omeprazole 20 mg o.d. NEW\n"
+    assert texts(note) == ["Medicines", "- Naproxen 250 mg b.d. STOPPED - avoid while on warfarin",
+                           "- Omeprazole 20 mg o.d. NEW"]

@@ -100,3 +100,15 @@ def test_a_cut_before_a_colon_set_off_its_label_or_after_a_log_heading_is_undone
     # (nor ends on a log entry's heading: its stamp and writer stay with the entry's first sentence)
     assert should_join("2025-03-04 09:15  É. Ménard, RN (teaching visit)", "Dressing changed.", "text")
     assert not should_join("Dressing changed without trouble.", "Skin intact.", "text")
+
+
+def test_a_signers_role_and_specialty_after_two_commas_stand_apart_from_the_date_in_its_column():
+    note = "Home the same day.\n\nDr Ines Varga, Staff Grade, Plastic Surgery          03/02/2026 09:15\n"
+    assert texts(note) == ["Home the same day.", "Dr Ines Varga, Staff Grade, Plastic Surgery", "03/02/2026 09:15"]
+
+
+def test_an_appointment_whose_date_is_still_to_be_confirmed_stays_with_its_name():
+    note = ("Upcoming appointments\n  Wound clinic with Nurse Ellis\n  Monday 12 May 2025 at 11:00\n\n"
+            "  Hand therapy review\n  Date to be confirmed - the therapists will write to you\n\nMedicines\n")
+    assert texts(note) == ["Upcoming appointments", "Wound clinic with Nurse Ellis Monday 12 May 2025 at 11:00",
+                           "Hand therapy review Date to be confirmed - the therapists will write to you", "Medicines"]

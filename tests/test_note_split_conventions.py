@@ -161,9 +161,23 @@ def test_appointments_after_one_another_in_a_field_are_a_unit_each():
     assert appointment_cuts(0, len(line), line) == [(0, len(line))]
 
 
-def test_a_label_one_space_before_its_checkboxes_is_a_unit_and_each_box_one():
-    assert texts("Review\nMedication review: [x] Done   [ ] Not done\n")[1:] == [
-        "Medication review:", "[x] Done", "[ ] Not done"]
+def test_a_label_one_space_before_its_checkboxes_is_a_field_and_its_value_one_unit():
+    note = ("Review\nMedication review: [x] Done   [ ] Not done\n"
+            "Dressing: [ ] Dry   [x] Oozing   [ ] Infected   - swab sent\n"
+            "Home oxygen: \u2610 Yes  \u2611 No\n")
+    assert texts(note)[1:] == ["Medication review: [x] Done [ ] Not done",
+                               "Dressing: [ ] Dry [x] Oozing [ ] Infected - swab sent",
+                               "Home oxygen: \u2610 Yes \u2611 No"]
+
+
+def test_a_label_set_in_a_column_over_its_checkboxes_is_a_unit_and_each_box_one():
+    assert texts("Review\nDiet:      [x] Soft   [ ] Normal   [ ] Nil by mouth\n")[1:] == [
+        "Diet:", "[x] Soft", "[ ] Normal", "[ ] Nil by mouth"]
+
+
+def test_two_box_fields_set_apart_on_one_line_are_a_unit_each():
+    assert texts("Review\nSmoker: [ ] Yes  [x] No          Drinks alcohol: [x] Yes  [ ] No\n")[1:] == [
+        "Smoker: [ ] Yes [x] No", "Drinks alcohol: [x] Yes [ ] No"]
 
 
 def test_a_hospital_number_after_a_comma_is_a_field_in_any_case():
@@ -238,3 +252,10 @@ def test_identity_fields_one_space_apart_on_a_header_line_are_a_unit_each():
     note = "Patient: Ms Ann Example DOB: 01/02/1990 Hospital No: ZZ1234567\nGestation: 30+1 weeks EDD: 02/03/2026\n"
     assert texts(note) == ["Patient: Ms Ann Example", "DOB: 01/02/1990", "Hospital No: ZZ1234567",
                            "Gestation: 30+1 weeks", "EDD: 02/03/2026"]
+
+
+def test_a_reports_examination_named_as_a_study_is_a_field_and_its_value():
+    note = ("RADIOLOGY REPORT\nExamination: CT Abdomen (portal venous phase)\n"
+            "Exam: Tender right iliac fossa with guarding. No rebound.\n")
+    assert texts(note) == ["RADIOLOGY REPORT", "Examination: CT Abdomen (portal venous phase)", "Exam:",
+                           "Tender right iliac fossa with guarding.", "No rebound."]

@@ -121,3 +121,15 @@ def test_a_pdfs_field_wrapped_before_the_next_fields_column_joins_its_field():
     assert texts(note) == ["Name: Ola Berg", "DOB: 02/02/1950", "NHS No: 123 456 7890",
                            "Catheter type: Foley, 14 Ch silicone, long term", "Inserted: 02/03/2025 by district nurse",
                            "Balloon: 10 ml", "Bag: leg bag, changed weekly"]
+
+
+def test_an_order_row_ruled_with_pipes_is_one_unit_however_many_sentences_its_comment_holds():
+    # (a table row is one unit; an order set in its column with spaces alone may still hold sentences)
+    note = ("ACTION   | MEDICINE               | COMMENT\n"
+            "---------+------------------------+--------------------------\n"
+            "STOP     | Aspirin 75 mg OD       | Bruising. Not needed now.\n"
+            "START    | Ibuprofen 400 mg TDS   | With food. Stop if wheezy.\n")
+    assert texts(note) == ["ACTION | MEDICINE | COMMENT", "STOP | Aspirin 75 mg OD | Bruising. Not needed now.",
+                           "START | Ibuprofen 400 mg TDS | With food. Stop if wheezy."]
+    assert texts("Changes\nSTART     Cefalexin 500 mg four times a day. Take it with water.\n")[1:] == [
+        "START Cefalexin 500 mg four times a day.", "Take it with water."]

@@ -45,3 +45,17 @@ def test_an_order_without_its_colon_or_before_no_instruction_stands_alone():
     assert not order_over_instruction("CONTINUE: aspirin 81 mg", "Bleeding: call us.")  # a field
     assert texts("START apixaban 5 mg twice a day\nTake it with food.\n") == [
         "START apixaban 5 mg twice a day", "Take it with food."]
+
+
+
+def test_two_header_lines_in_aligned_columns_are_fields_not_a_table_but_a_repeated_page_head_is_one_unit():
+    head = ("Northbay Hospital          Renal Unit\n"
+            "Patient: LEE, Ann   MRN 5501   DOB 03/04/1990\n"
+            "Baby: LEE, Baby Girl   MRN 5502   DOB 28/07/2025\n"
+            "The baby was well at birth.\n")
+    assert texts(head)[2:] == ["Patient: LEE, Ann", "MRN 5501", "DOB 03/04/1990", "Baby: LEE, Baby Girl", "MRN 5502",
+                               "DOB 28/07/2025", "The baby was well at birth."]
+    # (printed again on page 2, the patient's line is the pages' running head: one unit, whatever it holds)
+    note = (head + "Page 1 of 2\nNorthbay Hospital          Renal Unit\n"
+            "Patient: LEE, Ann   MRN 5501   DOB 03/04/1990\nShe went home on day two.\nPage 2 of 2\n")
+    assert texts(note)[-3:] == ["Patient: LEE, Ann MRN 5501 DOB 03/04/1990", "She went home on day two.", "Page 2 of 2"]

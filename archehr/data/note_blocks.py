@@ -38,7 +38,8 @@ _PENDING_WHEN = re.compile(r"^(?:Date|Time|Day|Appointment)s?(?: and time)?:?\s+
 # the clinic will call you"): that line stands for the date line, the name above it is the block's label
 # (or when it falls after an event, its date not set: "Liver scan" + "6 months after your last injection - date to be
 # confirmed")
-_TO_BE_SET = re.compile(r"^(?:to be (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA"
+# (the date named so: "Newborn hearing check" + "Date to be confirmed - the team will call you")
+_TO_BE_SET = re.compile(r"^(?:(?:(?:date|appointment)s? )?to be (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA"
                         r"|not yet (?:booked|scheduled)"
                         r"|(?:about |around )?\d{1,2} (?:days?|weeks?|months?) (?:after|before|from)\b.*\b(?:to be"
                         r" (?:confirmed|arranged|booked|scheduled|agreed)|TBC|TBA)\b)", re.IGNORECASE)

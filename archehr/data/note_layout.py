@@ -93,7 +93,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         semicolons = list(_SEMICOLON_FIELD.finditer(line))
         if semicolons and len(semicolons) == line.count(";") - line.rstrip().endswith(";"):
             cuts += [(m.start(), m.end()) for m in semicolons]
-    if not cuts and FIELD_START.match(line) and not _LABEL_GAP.match(line):
+    if not cuts and FIELD_START.match(line) and not _LABEL_GAP.match(line) and not _BOX_FIELD.match(line):
         cuts = _data_columns(line) or _signed_when(line)
     # (a signer's name and credentials or role, with no label, and the date set apart in a column of its own, three
     # spaces or a tab: "A. Lee, MBChB FCP Cardiology          17/03/2025 15:40", "Tom Reyes, PA-C   10/29/2026 16:20";
@@ -244,8 +244,11 @@ def _measurement_pair(line: str, a: int, b: int) -> list[tuple[int, int]]:
 # a cell that reads as a result or a time, not as a title or an item: one word ("Neg", "HIGH", "Creatinine"),
 # a number, a time or a date
 DATA_CELL = re.compile(rf"^(?:\S+|[\d\s.,:/%<>=+-]+(?:[AaPp]\.?[Mm]\.?)?)$|{STAMP.pattern[1:]}")
-# (one space is a gap before a checkbox: "Medication review: [x] Done   [ ] Not done")
-_LABEL_GAP = re.compile(rf"^{_LABEL}:(?:[ \t]{{2,}}|[ \t](?=\[[ xX]?\]|[\u2610\u2611\u2612]))(?=\S)")
+_LABEL_GAP = re.compile(rf"^{_LABEL}:[ \t]{{2,}}(?=\S)")
+# a field whose value is its options, ticked or not, one space after the label ("Anaesthetic: [x] General   [ ] Spinal",
+# "Follow-up: \u2610 Yes  \u2611 No"): a field and its value, one unit; set in a column ("Code status:   [X] Full code
+# [ ] DNR"), the label stands over its options, a unit each
+_BOX_FIELD = re.compile(rf"^{_LABEL}:[ \t](?:\[[ xX]?\]|[\u2610\u2611\u2612])")
 _WIDE_GAP = 8  # spaces: a gap this wide sets items apart, as a page header or a toolbar does
 _VALUE_START = re.compile(r"^(?:[<>]?[-+]?\d|(?:H|L|HH|LL|High|Low|Normal|Abnormal|Neg|Pos)\b)")
 # a lower-case word that is no small joining word: "tablet", "metabolic", not "of", "and"
@@ -266,7 +269,7 @@ def line_cells(line: str) -> list[tuple[int, int]]:
     ("Vitals:   BP 136/84    Pulse 78"); [] when a column is a value, a flag, a time or a date ("Wed 4/27
     8:00 AM   Lab draw", "Creatinine   1.9   H"), which makes the line one row. (start, end) in `line`."""
     gaps = [(m.start(), m.end()) for m in COLUMN_GAP.finditer(line)]
-    if not gaps or _DOT_LEADER.search(line):
+    if not gaps or _DOT_LEADER.search(line) or _BOX_FIELD.match(line):
         return []
     label = _LABEL_GAP.match(line)
     if label:  # "Vitals:   BP ...": the label is a cell of its own only above two or more values

@@ -239,10 +239,15 @@ def is_pipe_fields(line: str) -> bool:
 
 
 def _id_fields(line: str) -> bool:
-    """A patient's header line set apart by pipes, a name and then identifiers named without colons ("LEE, Ann |
-    DOB 01/02/1960 | MRN AB-1234"): its fields are units of their own, not a row of a table beside it."""
+    """A patient's header line set apart by pipes or columns, a name and then identifiers named without colons ("LEE,
+    Ann | DOB 01/02/1960 | MRN AB-1234"): its fields are units of their own, not a row of a table beside it."""
     cells = [line[a:b].strip() for a, b in pipe_cells(line)]
-    return len(cells) > 1 and any(_ID_NAME.match(c) for c in cells[1:])
+    if len(cells) > 1 and any(_ID_NAME.match(c) for c in cells[1:]):
+        return True
+    # (or set apart in columns, the person first as a field: "Mother: LEE, Ann   MRN 5501   DOB 03/04/1990" over
+    # "Baby: LEE, Baby Girl   MRN 5502   DOB 28/07/2025" is two header lines, their columns aligned by chance)
+    columns = COLUMN_GAP.split(line.strip())
+    return len(columns) > 1 and bool(FIELD_START.match(columns[0])) and any(_ID_NAME.match(c) for c in columns[1:])
 
 
 # the depth a wrapped cell's rest is set in to at least: past a table's first column

@@ -75,9 +75,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bD
 
 _LONG_SENTENCE = 12  # words
 # a verdict on how a course went, in a phrase with no verb of its own, is the section's value: "Hospital course:
-# Uneventful apart from a wound ooze, settled by day 3." is a field, as "Hospital course: Uncomplicated." is
-_VERDICT_FIELD = re.compile(r"^(?:Uneventful|Uncomplicated|Unremarkable|Straightforward)\b"
-                            r"(?![^.!?]*\b(?:is|are|was|were|has|have|had)\b)")
+# Uneventful apart from a wound ooze, settled by day 3." is a field, as "Hospital course: Uncomplicated." is; so is
+# an imaging study's name, a report's "Examination: XR Chest (single frontal view)"
+_VERDICT_FIELD = re.compile(r"^(?:Uneventful|Uncomplicated|Unremarkable|Straightforward|(?:XR|CT|MRI?|US|PET|X-ray)\b"
+                            r"(?=[^.!?]*$))(?![^.!?]*\b(?:is|are|was|were|has|have|had|showed|shows)\b)")
 
 
 # the names of a narrative section that tells what happened ("HOSPITAL COURSE", "HISTORY"), not a plan's or an

@@ -153,6 +153,11 @@ def should_join(prev: str, nxt: str, kind: str) -> bool:
     return bool(first.islower()) and not p.endswith((".", "!", "?"))
 
 
+# a medicine's status in capitals after its dose: "STOPPED", "HELD - restart when eating", "NEW"
+_DOSE_STATUS = re.compile(r"(?:STOPPED|HELD|CHANGED|CONTINUED|INCREASED|REDUCED|DECREASED|DISCONTINUED|SUSPENDED"
+                          r"|PAUSED|RESUMED|NEW|UNCHANGED)\b(?![a-z])")
+
+
 def _abbreviation_goes_on(p: str, n: str) -> bool:
     """Does `p` end on an abbreviation that the sentence goes on after, into `n`?"""
     first = n[:1]
@@ -162,6 +167,9 @@ def _abbreviation_goes_on(p: str, n: str) -> bool:
                              or re.match(r"[A-Z]{1,3}-?\d{3,}\b", n)):
         return True
     if _EXAMPLE_ABBREV.search(p) or (_NUMBER_ABBREV.search(p) and first.isdigit()):
+        return True
+    # (a dose's times before the medicine's status in capitals: "Ibuprofen 400 mg t.d.s." + "STOPPED - avoid NSAIDs")
+    if re.search(r"(?:^|[\s(])(?:[a-z]+\.){2,}$", p) and _DOSE_STATUS.match(n):
         return True
     # (a vitamin's abbreviation before its letter: "Vit." + "D 25 nmol/L", "Vit." + "B12 normal")
     if re.search(r"(?:^|[\s(])(?:Vit|VIT|vit)\.$", p) and re.match(r"[A-EK]\d{0,2}\b", n):

@@ -9,8 +9,9 @@ import re
 # (a clinician's credentials after the name: "Tom Reyes, MD", "A. Bell PA-C")
 _CREDENTIAL = r"(?:MD|DO|MBBS|MB|MBChB|FRCS|MRCP|PA-C|PA|NP|APRN|ANP|RN|CNS|DPM|PharmD|PhD|FNP-C|FNP)"
 _NAME = r"[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){1,3}"
-# (a grade and a specialty after a titled name: "Dr Ann Lowe, FY2 Cardiology", "Dr A. Bell, Consultant Physician")
-_ROLE = r"(?:,\s+[A-Z0-9][\w/&-]*(?:\s+(?:[A-Z][\w/&-]*|of|and|in|&)){0,4})?"
+# (a grade and a specialty after a titled name: "Dr Ann Lowe, FY2 Cardiology", "Dr A. Bell, Consultant Physician";
+# the specialty after a comma of its own too: "Dr A. Bell, Associate Consultant, Vascular Surgery")
+_ROLE = r"(?:,\s+[A-Z0-9][\w/&-]*(?:\s+(?:[A-Z][\w/&-]*|of|and|in|&)){0,4}){0,2}"
 _SIGNATURE = re.compile(rf"^(?:(?:electronically\s+)?signed(?:\s+by)?\b:?\s*\S.*"
                         rf"|(?:Dr|Prof|Mr|Mrs|Ms|Miss)\.?\s+{_NAME}{_ROLE}"
                         rf"|{_NAME},?\s+{_CREDENTIAL}(?:,\s*{_CREDENTIAL})*)$", re.IGNORECASE)

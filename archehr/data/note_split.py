@@ -171,13 +171,18 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     return paras
 
 
+# a pipe between two cells of a row: "START | Ibuprofen 400 mg | With food."
+_PIPE_CELLS = re.compile(r"\S[ ]*\|[ ]*\S")
+
 def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
     """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
     # (an order set in its column is a row of a list of orders, whose instruction may hold sentences: "START
-    # Doxycycline 100 mg twice daily. Take it with water.")
+    # Doxycycline 100 mg twice daily. Take it with water."; a row of a table ruled with pipes is one unit, however
+    # many sentences its comment holds: "STOP  | Aspirin 75 mg | Bruising. Not needed now.")
+    row = text[unit.start:unit.end]
     if unit.kind in ("header", "appointment", "row", "page") \
-            and not (unit.kind == "row" and ORDER_COLUMN.match(text[unit.start:unit.end])):
+            and not (unit.kind == "row" and ORDER_COLUMN.match(row) and not _PIPE_CELLS.search(row)):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
