@@ -366,7 +366,7 @@ def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: 
     from archehr.answerability.switch_rows import switch_partners
 
     chosen = CITES.choose(order, rank, typed, topic)
-    chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why", explain=kind in ("why", "may_i"))
+    chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why")
     chosen = chosen + rows_commented(chosen, split.sentences, kind)
     chosen = chosen + switch_partners(chosen, split.sentences, question, kind)
     return chosen + split_units(chosen, split.sentences)

@@ -28,15 +28,3 @@ def test_whole_line_or_long_or_listed_next_brings_nothing() -> None:
 def test_tail_chosen_already_is_not_repeated() -> None:
     lines = [_S("Dressing change every other day for the"), _S("next two weeks.")]
     assert split_units([0, 1], lines) == []
-
-
-def test_line_explaining_the_one_before_follows_it_for_why_and_may_i() -> None:
-    from archehr.answerability.follow_on import explains, follow_on
-
-    lines = [_S("Do not take grapefruit juice at all."), _S("It can raise the level of the statin in the blood."),
-             _S("Walk every day.")]
-    assert explains(lines[0].text, lines[1].text)
-    assert not explains(lines[1].text, lines[2].text)
-    assert not explains("Advice:", "It can raise the level.")
-    assert follow_on([0], lines, explain=True) == [1]
-    assert follow_on([0], lines) == []

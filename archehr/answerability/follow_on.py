@@ -58,10 +58,6 @@ _REASON = re.compile(r"\b(?:because|due to|as (?:it|this|they|these)|risks?|harm
                      r"no longer (?:needed|required|necessary)|not (?:needed|required|working|suitable))\b", re.I)
 # a line referring back to the medicine just named: "it", "this", "these", "them"
 _BACK = re.compile(r"\b(?:it|its|this|these|they|them)\b", re.I)
-# a line explaining the one before by referring back to it: "It can be poisonous for people with kidney failure."
-# (after "Do not eat star fruit at all."), "This can be a sign of infection and needs to be seen the same day."
-_EXPLAINS = re.compile(r"^\W*(?:it|this|these|that|they)\s+(?:can|could|may|might|is|are|needs?|will|would|means?|"
-                       r"helps?|protects?|makes?|lowers?|raises?|increases?|causes?)\b", re.I)
 REASON_WORDS = 30  # the reason's line: a sentence, not a paragraph
 ENTRY_WORDS = 25  # a medication entry is short: its name, dose and how to take it
 STATUS_WORDS = 14  # ... and the line saying what becomes of it shorter still
@@ -196,21 +192,12 @@ def restarts(entry: str, line: str) -> bool:
             and not _DOSE.search(line) and bool(_TAKEN_UP.match(line)) and bool(_HELD.search(entry)))
 
 
-def explains(line: str, nxt: str) -> bool:
-    """`nxt`, the line after `line` in its paragraph, says why `line` holds: it opens by referring back to it and
-    saying what it is or does (`_EXPLAINS`), is a sentence long and gives no dose (a line of its own on a medicine)."""
-    return (len(nxt.split()) <= REASON_WORDS and not _DOSE.search(nxt) and bool(_EXPLAINS.match(nxt))
-            and not line.rstrip().endswith(":"))
-
-
-def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False,
-              explain: bool = False) -> list[int]:
+def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False) -> list[int]:
     """The sentences to cite after `chosen`: for each chosen sentence, the next one in its paragraph when it goes on
     from it (`entry_line`: how to take the medicine it names, or what becomes of it; with `why`, a why question, also
     the reason given for it, `gives_reason`; when to take it up again, `restarts`), or the one before when it goes on
     from that one (how to take it or what becomes of it: a reason or a restart cited brings no entry), and is not
-    chosen already; in the order of the sentences they follow. With `explain` (a why or may-I question), also the
-    next line explaining any chosen one (`explains`: "Do not eat star fruit." / "It can be poisonous ...")."""
+    chosen already; in the order of the sentences they follow."""
     from archehr.relevance.text import is_header
 
     out: list[int] = []
@@ -222,7 +209,6 @@ def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = 
                 continue
             if entry_line(sentences[a].text, sentences[b].text) or (
                     j == b and (restarts(sentences[a].text, sentences[b].text)
-                                or (why and gives_reason(sentences[a].text, sentences[b].text))
-                                or (explain and explains(sentences[a].text, sentences[b].text)))):
+                                or (why and gives_reason(sentences[a].text, sentences[b].text)))):
                 out.append(j)
     return out
