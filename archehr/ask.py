@@ -359,17 +359,15 @@ def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: 
     """The sentences to cite (indices): the first, the best by answer type, and those close to it (`CITES`: `topic`,
     `AnswerTypes.topic`, None with `typed` when ranking by the selector alone); then what goes with them: a medication
     entry's line (`follow_on`; with a why `kind`, its reason), a result question's rows commented on (`row_comment`),
-    both sides of a medicine switch `question` names (`switch_rows`), a wrapped line's tail (`split_unit`)."""
+    both sides of a medicine switch `question` names (`switch_rows`)."""
     from archehr.answerability.follow_on import follow_on
     from archehr.answerability.row_comment import rows_commented
-    from archehr.answerability.split_unit import split_units
     from archehr.answerability.switch_rows import switch_partners
 
     chosen = CITES.choose(order, rank, typed, topic)
     chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why")
     chosen = chosen + rows_commented(chosen, split.sentences, kind)
-    chosen = chosen + switch_partners(chosen, split.sentences, question, kind)
-    return chosen + split_units(chosen, split.sentences)
+    return chosen + switch_partners(chosen, split.sentences, question, kind)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,
