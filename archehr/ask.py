@@ -201,7 +201,7 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if model is not None and p is not None and model.abstains(p) and not held:
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None,
-                    types.kind if direct else "")
+                    types.kind if direct else "", question)
     selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(_case_for(gen, case, split, written), selection, scores)
@@ -355,20 +355,19 @@ def _review(model: Any, p: float | None, selection: Selection, types: Any, direc
 
 
 def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,
-           topic: np.ndarray | None = None, kind: str = "") -> list[int]:
-    """The sentences to cite (indices): the one that answers first, the best by answer type; those close to it that
-    hold the asked kind (a higher share of its rank when it holds that kind firmly); when it holds it weakly, a few
-    more close to it naming the question's topic (`topic`, `AnswerTypes.topic`) whatever their type (`CITES`); a
-    medication entry's line saying what becomes of it, or for a why question (`kind`) the reason given for it
-    (`archehr.answerability.follow_on`); for a result question the results table's flagged rows the first line, a
-    line of prose, comments on (`archehr.answerability.row_comment`). `typed` and `topic` are None when ranking by the
-    selector alone."""
+           topic: np.ndarray | None = None, kind: str = "", question: str = "") -> list[int]:
+    """The sentences to cite (indices): the first, the best by answer type, and those close to it (`CITES`: `topic`,
+    `AnswerTypes.topic`, None with `typed` when ranking by the selector alone); then what goes with them: a medication
+    entry's line (`follow_on`; with a why `kind`, its reason), a result question's rows commented on (`row_comment`),
+    both sides of a medicine switch `question` names (`switch_rows`)."""
     from archehr.answerability.follow_on import follow_on
     from archehr.answerability.row_comment import rows_commented
+    from archehr.answerability.switch_rows import switch_partners
 
     chosen = CITES.choose(order, rank, typed, topic)
     chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why")
-    return chosen + rows_commented(chosen, split.sentences, kind)
+    chosen = chosen + rows_commented(chosen, split.sentences, kind)
+    return chosen + switch_partners(chosen, split.sentences, question, kind)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,

@@ -73,8 +73,8 @@ def record(out: Path, only: list[str] | None = None) -> None:
         return got
 
     def spy_cited(order: list[int], rank: np.ndarray, typed: Any, split: Any, topic: Any = None,
-                  kind: str = "") -> list[int]:
-        chosen = cited(order, rank, typed, split, topic, kind)
+                  kind: str = "", question: str = "") -> list[int]:
+        chosen = cited(order, rank, typed, split, topic, kind, question)
         seen.update(candidates=_candidates(order, rank, typed, topic, seen["types"], split),
                     chosen=[split.sentences[i].id for i in chosen], kind=seen["types"].kind)
         return chosen
