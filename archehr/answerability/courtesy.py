@@ -65,18 +65,21 @@ def phrases() -> dict[tuple[str, ...], str]:
     return out
 
 
-_LONGEST = 8
+@functools.lru_cache(maxsize=1)
+def longest() -> int:
+    """The most words of a courtesy phrase: how far a match is looked for (a phrase added to the file is reached)."""
+    return max(map(len, phrases()), default=0)
 
 
 def _reach(words: list[_Word], s: int, lead: bool) -> dict[int, set[tuple[bool, bool, str]]]:
     """The positions reachable from word `s` by courtesy phrases one after another (and a name after a greeting, a
     thanks or a sign-off), each with how: (an anchor role used, a lead filler used, the last role)."""
-    table = phrases()
+    table, most = phrases(), longest()
     keys = [w.key for w in words]
     reach: dict[int, set[tuple[bool, bool, str]]] = {s: {(False, False, "")}}
     for p in range(s, len(words)):
         for anchor, filler, last in list(reach.get(p, ())):
-            for n in range(1, min(_LONGEST, len(words) - p) + 1):
+            for n in range(1, min(most, len(words) - p) + 1):
                 role = table.get(tuple(keys[p:p + n]))
                 if role is None or (role == "lead" and not lead):
                     continue
@@ -118,7 +121,7 @@ def _closing(text: str, words: list[_Word], first: int) -> int:
     capital after a question written without its stop ("... since the garden Kind regards, Tom")."""
     table = phrases()
     for s in range(first + 1, len(words)):
-        thanks = any(table.get(tuple(w.key for w in words[s:s + n])) == "thanks" for n in range(1, _LONGEST + 1))
+        thanks = any(table.get(tuple(w.key for w in words[s:s + n])) == "thanks" for n in range(1, longest() + 1))
         if not thanks and not _BREAK.search(_gap(text, words, s)) and not text[words[s].start].isupper():
             continue
         if any(a for a, _, _ in _reach(words, s, lead=False).get(len(words), ())):
