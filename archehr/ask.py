@@ -305,11 +305,14 @@ def read_question(question: str, narrative: str | None = None) -> tuple[str, str
     greetings, apologies, thanks and sign-offs around what the question asks (`answerability.courtesy`: "Sumimasen,",
     "thanks, Maria"; left out in the words written, then again once the languages are read: "abeg no vex" is "please
     no vex"); never the note."""
+    from archehr.answerability.asking import asked_reading
     from archehr.answerability.courtesy import without_courtesy
     from archehr.answerability.languages import in_english
     from archehr.answerability.voices import plain_words
+    from archehr.glossary import load_lexicon
 
-    return (plain_words(without_courtesy(in_english(without_courtesy(question or "")))),
+    read = plain_words(without_courtesy(in_english(without_courtesy(question or ""))))
+    return (asked_reading(read, load_lexicon()) or read,
             plain_words(in_english(narrative)) if narrative else narrative)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from archehr.answerability.features import QUESTION_FILLER
 from archehr.glossary import Glossary
 from archehr.relevance.text import tokens
 
@@ -105,15 +106,20 @@ def _placed_clauses(question: str) -> list[tuple[str, bool]]:
     """The question's clauses, each with whether it opens a sentence or stands in one that does not end in a full
     stop ("Once it is done, which tablets do I go on to?"; texting's unpunctuated "is it ok, was everything fine"):
     else it goes on a written statement."""
+    return [c for sentence in _SENTENCES.split(question.strip()) for c in _sentence_clauses(sentence)]
+
+
+def _sentence_clauses(sentence: str) -> list[tuple[str, bool]]:
+    """One sentence's clauses, each with whether it opens the sentence or stands in one that does not end in a full
+    stop (`_placed_clauses`)."""
     out = []
-    for sentence in _SENTENCES.split(question.strip()):
-        first = True
-        marked = not sentence.rstrip().endswith(".")
-        for part in (p for c in _CLAUSES.split(sentence) for p in (_run_on(c) if marked else [c])):
-            part = part.strip()
-            if part:
-                out.append((part, first or marked))
-                first = False
+    first = True
+    marked = not sentence.rstrip().endswith(".")
+    for part in (p for c in _CLAUSES.split(sentence) for p in (_run_on(c) if marked else [c])):
+        part = part.strip()
+        if part:
+            out.append((part, first or marked))
+            first = False
     return out
 
 
@@ -189,3 +195,68 @@ def story_pruned(question: str, note_words: set[str], lexicon: Glossary,
         if any(tokens(w) for w in kept):
             out.append(" ".join(kept))
     return " ".join(out) if dropped else None
+
+
+
+# "it" standing for no thing of the story: "is it ok to drive", "would it be safe for him to", "is it worth it if"
+_DUMMY_IT = re.compile(r"\b(?:is|was|will|would|should|could)\s+it\s+(?:still\s+|really\s+)?(?:be\s+)?"
+                       r"(?:ok|okay|alright|all right|safe|possible|fine|necessary|better|worse|bad|too \w+|worth|"
+                       r"important|a good idea)\s+(?:for\s+\w+\s+)?(?:to|if)\b|"
+                       r"\bit(?:'s|’s| is)\s+(?:ok|okay|alright|safe|fine)\s+(?:for\s+\w+\s+)?(?:to|if)\b", re.I)
+
+
+def points_back(asking: str) -> bool:
+    """The asking sentences point back into the story with a pronoun ("how many more days must he drink it", "is
+    that the same dose"), not counting an "it" that stands for nothing ("is it ok to drive")."""
+    return bool(_REFERS.search(_DUMMY_IT.sub(" ", asking)))
+
+
+# words that tell who is asking, when, how and how they feel, naming nothing a note answers: when, time and the days
+# ("last week", "yesterday", "on Friday"), getting in touch ("message", "phone", "letter", "paperwork", "asked me
+# to"), feelings ("anxious", "worried"), being discharged and cared for ("came home", "look after"); a story sentence
+# naming nothing else (`QUESTION_FILLER`, the kind words) is left out of the reading (`asked_reading`)
+STORY_WORDS = frozenset(tokens("""
+yesterday today tonight tomorrow morning afternoon evening night week weeks weekend month months year last since ago
+now recently soon earlier later monday tuesday wednesday thursday friday saturday sunday
+ask asks asked asking question questions wonder wondering message messages messaging text texting phone phoning call
+calling email letter letters paperwork paper papers form forms read reading write writing note notes understand
+explain know knowing tell telling talk talking
+anxious anxiety worried worry worrying nervous scared afraid frightened confused upset stressed sorry silly
+together family friend friends neighbour carer care caring look looking after help helping want wanted right get
+got getting go going went come coming came arrived leave left out through discharged discharge
+"""))
+
+
+def _tells_only(sentence: str, lexicon: Glossary) -> bool:
+    """A story sentence naming nothing but who asks, when and how (`STORY_WORDS`), nor any medicine or number."""
+    from archehr.answerability.asked_for import KIND_WORDS, asked_concepts
+
+    if re.search(r"\d", sentence):
+        return False
+    return all(t in STORY_WORDS or t in KIND_WORDS or t in QUESTION_FILLER
+               for c in asked_concepts(sentence, lexicon) for t in c.surface)
+
+
+def _asking_sentences(question: str) -> list[tuple[str, bool]] | None:
+    """The question's sentences, each with whether a clause of it asks (`asks`); None when none asks or all do."""
+    out = []
+    for sentence in _SENTENCES.split(question.strip()):
+        if sentence.strip():
+            out.append((sentence.strip(), any(asks(c, opens) for c, opens in _sentence_clauses(sentence))))
+    if all(a for _, a in out) or not any(a for _, a in out):
+        return None
+    return out
+
+
+def asked_reading(question: str, lexicon: Glossary) -> str | None:
+    """What is read as the question when a story is told around it: the sentences that ask and the story sentences
+    naming something the note may answer. A story sentence telling only who asks, when and how ("We got home
+    yesterday and I am reading the paperwork now.", `STORY_WORDS`) is left out, so the same ask is read the same
+    with it; one naming a medicine, a test, a symptom, a number or an event stays ("He takes metformin.", "Her
+    weight was 62 this morning."). None: nothing is left out (no such sentence, or nothing else would be left).
+    """
+    parts = _asking_sentences(question)
+    if parts is None:
+        return None
+    kept = [c for c, a in parts if a or not _tells_only(c, lexicon)]
+    return " ".join(kept) if len(kept) < len(parts) else None
