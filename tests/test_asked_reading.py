@@ -42,7 +42,8 @@ def test_a_story_naming_something_the_note_may_answer_stays(story: str) -> None:
 def test_nothing_is_left_out_without_a_story_sentence_or_an_asked_one() -> None:
     lex = load_lexicon()
     assert asked_reading(ASK, lex) is None  # every sentence asks
-    assert asked_reading("Our grandad got back on Thursday.", lex) is None  # none asks: nothing would be left
+    assert asked_reading("Our grandad got back on Thursday.", lex) is None  # nothing else would be left
+    assert asked_reading("We got back on Thursday. I am reading the letter.", lex) is None
     # a story clause in the asked sentence stays: only whole sentences are left out
     assert asked_reading("Grandad got back on Thursday, how long does he take it?", lex) is None
 
@@ -70,3 +71,8 @@ def test_the_answer_does_not_move_with_a_story_sentence() -> None:
     assert told.lines[0].citations == plain.lines[0].citations
     assert told.confidence == pytest.approx(plain.confidence)
     assert told.question.startswith("We got home")  # shown as the patient wrote it
+
+
+def test_a_question_asked_with_no_question_word_nor_mark_loses_the_story_too() -> None:
+    q = "once the cast is off can she swim in the sea"
+    assert asked_reading(f"I am writing for my daughter, she asked me to message you. {q}", load_lexicon()) == q

@@ -237,26 +237,19 @@ def _tells_only(sentence: str, lexicon: Glossary) -> bool:
                for c in asked_concepts(sentence, lexicon) for t in c.surface)
 
 
-def _asking_sentences(question: str) -> list[tuple[str, bool]] | None:
-    """The question's sentences, each with whether a clause of it asks (`asks`); None when none asks or all do."""
-    out = []
-    for sentence in _SENTENCES.split(question.strip()):
-        if sentence.strip():
-            out.append((sentence.strip(), any(asks(c, opens) for c, opens in _sentence_clauses(sentence))))
-    if all(a for _, a in out) or not any(a for _, a in out):
-        return None
-    return out
+def _asking_sentences(question: str) -> list[tuple[str, bool]]:
+    """The question's sentences, each with whether a clause of it asks (`asks`)."""
+    return [(s.strip(), any(asks(c, opens) for c, opens in _sentence_clauses(s)))
+            for s in _SENTENCES.split(question.strip()) if s.strip()]
 
 
 def asked_reading(question: str, lexicon: Glossary) -> str | None:
     """What is read as the question when a story is told around it: the sentences that ask and the story sentences
-    naming something the note may answer. A story sentence telling only who asks, when and how ("We got home
-    yesterday and I am reading the paperwork now.", `STORY_WORDS`) is left out, so the same ask is read the same
-    with it; one naming a medicine, a test, a symptom, a number or an event stays ("He takes metformin.", "Her
-    weight was 62 this morning."). None: nothing is left out (no such sentence, or nothing else would be left).
-    """
+    naming something the note may answer. A sentence that does not ask and tells only who asks, when and how ("We
+    got home yesterday and I am reading the paperwork now.", `STORY_WORDS`) is left out, so the same ask is read the
+    same with it; one naming a medicine, a test, a symptom, a number or an event stays ("He takes metformin.", "Her
+    weight was 62 this morning."), and so does a question asked with no question word nor mark ("once the cast is
+    off can she swim"). None: nothing is left out (no such sentence, or nothing else would be left)."""
     parts = _asking_sentences(question)
-    if parts is None:
-        return None
     kept = [c for c, a in parts if a or not _tells_only(c, lexicon)]
-    return " ".join(kept) if len(kept) < len(parts) else None
+    return " ".join(kept) if 0 < len(kept) < len(parts) else None
