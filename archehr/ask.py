@@ -309,10 +309,9 @@ def read_question(question: str, narrative: str | None = None) -> tuple[str, str
     from archehr.answerability.courtesy import without_courtesy
     from archehr.answerability.languages import in_english
     from archehr.answerability.voices import plain_words
-    from archehr.glossary import load_lexicon
 
     read = plain_words(without_courtesy(in_english(without_courtesy(question or ""))))
-    return (asked_reading(read, load_lexicon()) or read,
+    return (asked_reading(read) or read,
             plain_words(in_english(narrative)) if narrative else narrative)
 
 

@@ -227,14 +227,19 @@ got getting go going went come coming came arrived leave left out through discha
 """))
 
 
-def _tells_only(sentence: str, lexicon: Glossary) -> bool:
-    """A story sentence naming nothing but who asks, when and how (`STORY_WORDS`), nor any medicine or number."""
-    from archehr.answerability.asked_for import KIND_WORDS, asked_concepts
+_DIGIT_OR_WH = re.compile(rf"\d|\b{_WH}\b|\b(?:whom|whose|wot|wich|hw)\b", re.I)
 
-    if re.search(r"\d", sentence):
+
+def _tells_only(sentence: str) -> bool:
+    """A sentence naming nothing but who asks, when and how: each word one of `STORY_WORDS` (one at least), of the
+    words that say nothing of a topic (`QUESTION_FILLER`) or say only the kind of answer, with no number and no
+    question word ("stop when", "result what" ask, in a texting order)."""
+    from archehr.answerability.asked_for import KIND_WORDS
+
+    words = set(tokens(sentence))
+    if _DIGIT_OR_WH.search(sentence) or not words & STORY_WORDS:
         return False
-    return all(t in STORY_WORDS or t in KIND_WORDS or t in QUESTION_FILLER
-               for c in asked_concepts(sentence, lexicon) for t in c.surface)
+    return words <= STORY_WORDS | QUESTION_FILLER | KIND_WORDS
 
 
 def _asking_sentences(question: str) -> list[tuple[str, bool]]:
@@ -243,7 +248,7 @@ def _asking_sentences(question: str) -> list[tuple[str, bool]]:
             for s in _SENTENCES.split(question.strip()) if s.strip()]
 
 
-def asked_reading(question: str, lexicon: Glossary) -> str | None:
+def asked_reading(question: str) -> str | None:
     """What is read as the question when a story is told around it: the sentences that ask and the story sentences
     naming something the note may answer. A sentence that does not ask and tells only who asks, when and how ("We
     got home yesterday and I am reading the paperwork now.", `STORY_WORDS`) is left out, so the same ask is read the
@@ -251,5 +256,5 @@ def asked_reading(question: str, lexicon: Glossary) -> str | None:
     weight was 62 this morning."), and so does a question asked with no question word nor mark ("once the cast is
     off can she swim"). None: nothing is left out (no such sentence, or nothing else would be left)."""
     parts = _asking_sentences(question)
-    kept = [c for c, a in parts if a or not _tells_only(c, lexicon)]
+    kept = [c for c, a in parts if a or not _tells_only(c)]
     return " ".join(kept) if 0 < len(kept) < len(parts) else None
