@@ -304,7 +304,8 @@ def read_question(question: str, narrative: str | None = None) -> tuple[str, str
     another language mixed in are read in English ("bakit po": why, `answerability.languages`), and without the
     greetings, apologies, thanks and sign-offs around what the question asks (`answerability.courtesy`: "Sumimasen,",
     "thanks, Maria"; left out in the words written, then again once the languages are read: "abeg no vex" is "please
-    no vex"); never the note."""
+    no vex"), and without a sentence of story telling only who asks, when and how ("We got home yesterday and I am
+    reading the paperwork now.", `answerability.asking.asked_reading`); never the note."""
     from archehr.answerability.asking import asked_reading
     from archehr.answerability.courtesy import without_courtesy
     from archehr.answerability.languages import in_english
