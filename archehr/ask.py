@@ -304,16 +304,14 @@ def read_question(question: str, narrative: str | None = None) -> tuple[str, str
     another language mixed in are read in English ("bakit po": why, `answerability.languages`), and without the
     greetings, apologies, thanks and sign-offs around what the question asks (`answerability.courtesy`: "Sumimasen,",
     "thanks, Maria"; left out in the words written, then again once the languages are read: "abeg no vex" is "please
-    no vex"), and without a sentence of story telling only who asks, when and how ("We got home yesterday and I am
-    reading the paperwork now.", `answerability.asking.asked_reading`); never the note."""
+    no vex"), nor a story sentence telling only who asks, when, how (`answerability.asking.asked_reading`)."""
     from archehr.answerability.asking import asked_reading
     from archehr.answerability.courtesy import without_courtesy
     from archehr.answerability.languages import in_english
     from archehr.answerability.voices import plain_words
 
     read = plain_words(without_courtesy(in_english(without_courtesy(question or ""))))
-    return (asked_reading(read) or read,
-            plain_words(in_english(narrative)) if narrative else narrative)
+    return asked_reading(read) or read, plain_words(in_english(narrative)) if narrative else narrative
 
 
 def _case_for(part: Any, case: Case, split: SplitNote, written: tuple[str, str | None]) -> Case:
