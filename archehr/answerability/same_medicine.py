@@ -1,0 +1,91 @@
+"""A medicine's list row cited with the line of prose that tells what became of it.
+
+A discharge letter or a clinic note tells a medicine's change twice: once in prose, where the ranking finds it by the
+question's words ("Metformin reduced to 500 mg twice daily because of the kidney function", "She was started on
+apixaban 5 mg twice daily"), and once as a row of the medication list further down, often far from the prose
+("2. Metformin 500 mg by mouth twice daily", "1. Apixaban 5 mg by mouth twice daily (NEW)"). A patient asking what
+was changed, how long to take it or when to take it again is answered by both: the row gives the dose and how to
+take it as it stands now, and a reader checking the answer looks for it. So when the first answer line names a
+medicine the question names too (in prose, or in a row of its own: "START Enoxaparin 80 mg ..." and "CONTINUE
+Enoxaparin 80 mg until ..."), the list rows naming that medicine first and telling the same change (marked as
+changed, or giving a dose the line gives; for a how-long question a length or an end too) are cited with it.
+
+Only for questions about a medicine's course (`KINDS`): why questions ask the reason the prose gives and a result
+question no medicine at all. Only for a medicine the question names by any of its names (`drugs.drugs_in`): a
+line naming several medicines brings the rows of the one asked about, and a question naming none ("what new tablet
+did they give me") brings none, as the line's other medicines are then as likely to be what it mentions in passing.
+Only rows (`med_listed.list_entry`: a short line naming a medicine and its dose or how often it is taken), at most
+`MOST`: a medicine listed more often than that is listed in a table of days or doses, not once as it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from archehr.answerability.follow_on import _DOSE
+
+KINDS = frozenset({"med_change", "how_long"})  # the question kinds citing the rows
+MOST = 2  # rows of one medicine cited at most
+# a row marked as changed: "STOP: Aspirin 81 mg", "1. NEW Apixaban 5 mg", "Ramipril 5 mg (changed)"
+_MARKED = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:STOP(?:PED)?|START(?:ED)?|NEW|HOLD|HELD|CHANGED?|INCREASED?|DECREASED?|"
+                     r"REDUCED?|ADDED?|DISCONTINUED?)\b|\((?:new|changed|stopped|increased|reduced|decreased)\b",
+                     re.I)
+
+
+class Sentence(Protocol):
+    """What the rule reads of a note sentence (`archehr.data.note_split.SplitSentence` has it)."""
+
+    text: str
+
+
+def asked_medicines(question: str, line: str) -> set[str]:
+    """The generic names of the medicines both `question` and `line` name (by any of their names)."""
+    from archehr.glossary.drugs import drugs_in
+
+    return set(drugs_in(question)) & set(drugs_in(line))
+
+
+def list_rows(chosen: Sequence[int], sentences: Sequence[Sentence], question: str, kind: str) -> list[int]:
+    """The medication list rows naming first a medicine that the first chosen line and `question` both name and
+    telling the line's change (`_repeats`), not chosen already; none when such a medicine has more than `MOST` such
+    rows, or the question's `kind` is not one of `KINDS`."""
+    from archehr.answerability.med_listed import list_entry
+    from archehr.glossary.drugs import drugs_in
+
+    if kind not in KINDS or not chosen:
+        return []
+    first = sentences[chosen[0]].text
+    asked = asked_medicines(question, first)
+    out: list[int] = []
+    doses = _doses(first)
+    for drug in sorted(asked):
+        rows = [j for j, s in enumerate(sentences)
+                if j not in chosen and j not in out and list_entry(s.text) and drug in drugs_in(s.text)[:1]
+                and _repeats(s.text, doses, kind)]
+        if len(rows) <= MOST:
+            out.extend(rows)
+    return out
+
+
+def _dose(text: str) -> str:
+    """A dose as compared: lower case, no spaces ("81 mg", "81mg": "81mg")."""
+    return re.sub(r"\s+", "", text.lower())
+
+
+def _doses(text: str) -> set[str]:
+    """The doses `text` gives (`follow_on._DOSE`), as compared, a share in per cent left out ("90%" is as often a
+    target value as a strength)."""
+    return {_dose(m.group(0)) for m in _DOSE.finditer(text) if not m.group(0).endswith("%")}
+
+
+def _repeats(row: str, doses: set[str], kind: str) -> bool:
+    """The row tells the change the prose line tells: it is marked changed (`_MARKED`) or gives a dose the line gives;
+    for a how-long question it gives a length or an end too (`length_forms.any_length`): a row giving the same dose
+    for another use ("Hydrocortisone 10 mg on waking" beside a sick-day rule) is no answer to how long."""
+    from archehr.answerability.length_forms import any_length
+
+    if not (_MARKED.search(row) or doses & _doses(row)):
+        return False
+    return kind != "how_long" or any_length(row)
