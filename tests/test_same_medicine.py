@@ -30,8 +30,14 @@ def test_the_row_of_the_medicine_asked_about_comes_with_its_prose_line() -> None
     assert list_rows([0], NOTE, "did they lower my metformin", "med_change") == [3]
 
 
-def test_a_medicine_the_question_does_not_name_brings_no_row() -> None:
-    assert list_rows([0], NOTE, "what did they change in my tablets", "med_change") == []
+def test_a_question_naming_no_medicine_brings_the_rows_of_the_line_s_one_medicine() -> None:
+    assert list_rows([0], NOTE, "what did they change in my tablets", "med_change") == [3]
+    two = [_S("Metformin was lowered to 500 mg and gliclazide 40 mg added."), *NOTE[2:]]
+    assert list_rows([0], two, "what did they change in my tablets", "med_change") == []  # two medicines: none
+
+
+def test_a_medicine_the_question_names_that_the_line_does_not_brings_no_row() -> None:
+    assert list_rows([0], NOTE, "did they change my atorvastatin", "med_change") == []
 
 
 def test_a_why_question_brings_none_nor_a_medicine_the_line_does_not_name() -> None:

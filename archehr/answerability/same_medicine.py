@@ -12,8 +12,9 @@ changed, or giving a dose the line gives; for a how-long question a length or an
 
 Only for questions about a medicine's course (`KINDS`): why questions ask the reason the prose gives and a result
 question no medicine at all. Only for a medicine the question names by any of its names (`drugs.drugs_in`): a
-line naming several medicines brings the rows of the one asked about, and a question naming none ("what new tablet
-did they give me") brings none, as the line's other medicines are then as likely to be what it mentions in passing.
+line naming several medicines brings the rows of the one asked about; a question naming none ("what new tablet did
+they give me") brings the rows of the first line's medicine only when it names one alone (naming several, any of
+them may be what it mentions in passing).
 Only rows (`med_listed.list_entry`: a short line naming a medicine and its dose or how often it is taken), at most
 `MOST`: a medicine listed more often than that is listed in a table of days or doses, not once as it stands.
 """
@@ -48,16 +49,18 @@ def asked_medicines(question: str, line: str) -> set[str]:
 
 
 def list_rows(chosen: Sequence[int], sentences: Sequence[Sentence], question: str, kind: str) -> list[int]:
-    """The medication list rows naming first a medicine that the first chosen line and `question` both name and
-    telling the line's change (`_repeats`), not chosen already; none when such a medicine has more than `MOST` such
-    rows, or the question's `kind` is not one of `KINDS`."""
+    """The medication list rows naming first a medicine that the first chosen line and `question` both name (the
+    line's one medicine when the question names none) and telling the line's change (`_repeats`), not chosen
+    already; none when such a medicine has more than `MOST` such rows, or the question's `kind` is not one of
+    `KINDS`."""
     from archehr.answerability.med_listed import list_entry
     from archehr.glossary.drugs import drugs_in
 
     if kind not in KINDS or not chosen:
         return []
     first = sentences[chosen[0]].text
-    asked = asked_medicines(question, first)
+    named = set(drugs_in(first))
+    asked = asked_medicines(question, first) if drugs_in(question) else named if len(named) == 1 else set()
     out: list[int] = []
     doses = _doses(first)
     for drug in sorted(asked):
