@@ -29,10 +29,13 @@ from archehr.answerability.follow_on import _DOSE
 
 KINDS = frozenset({"med_change", "how_long"})  # the question kinds citing the rows
 MOST = 2  # rows of one medicine cited at most
-# a row marked as changed: "STOP: Aspirin 81 mg", "1. NEW Apixaban 5 mg", "Ramipril 5 mg (changed)"
+# a row marked as changed, in capitals or in brackets: "STOP: Aspirin 81 mg", "1. NEW Apixaban 5 mg", "Ramipril 5 mg
+# (changed)" (not "Started sertraline 50 mg 6 weeks ago", a line of history)
 _MARKED = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:STOP(?:PED)?|START(?:ED)?|NEW|HOLD|HELD|CHANGED?|INCREASED?|DECREASED?|"
-                     r"REDUCED?|ADDED?|DISCONTINUED?)\b|\((?:new|changed|stopped|increased|reduced|decreased)\b",
-                     re.I)
+                     r"REDUCED?|ADDED?|DISCONTINUED?|CONTINUE)\b|\((?i:new|changed|stopped|increased|reduced|"
+                     r"decreased)\b")
+# a row asking a test of the medicine, no row of it: "3. Repeat lamotrigine level 4 weeks after reaching 100 mg"
+_TESTED = re.compile(r"\b(?:levels?|repeat|re-?check|monitor\w*|blood tests?)\b", re.I)
 
 
 class Sentence(Protocol):
@@ -62,7 +65,7 @@ def list_rows(chosen: Sequence[int], sentences: Sequence[Sentence], question: st
     named = set(drugs_in(first))
     asked = asked_medicines(question, first) if drugs_in(question) else named if len(named) == 1 else set()
     out: list[int] = []
-    doses = _doses(first)
+    doses = _doses(first, last=True)
     for drug in sorted(asked):
         rows = [j for j, s in enumerate(sentences)
                 if j not in chosen and j not in out and list_entry(s.text) and drug in drugs_in(s.text)[:1]
@@ -77,10 +80,12 @@ def _dose(text: str) -> str:
     return re.sub(r"\s+", "", text.lower())
 
 
-def _doses(text: str) -> set[str]:
+def _doses(text: str, last: bool = False) -> set[str]:
     """The doses `text` gives (`follow_on._DOSE`), as compared, a share in per cent left out ("90%" is as often a
-    target value as a strength)."""
-    return {_dose(m.group(0)) for m in _DOSE.finditer(text) if not m.group(0).endswith("%")}
+    target value as a strength); with `last`, the last one alone (a change "from 20 mg to 30 mg" ends on the dose
+    it leaves, and a row giving the one before is the old prescription)."""
+    doses = [_dose(m.group(0)) for m in _DOSE.finditer(text) if not m.group(0).endswith("%")]
+    return set(doses[-1:] if last else doses)
 
 
 def _repeats(row: str, doses: set[str], kind: str) -> bool:
@@ -89,6 +94,6 @@ def _repeats(row: str, doses: set[str], kind: str) -> bool:
     for another use ("Hydrocortisone 10 mg on waking" beside a sick-day rule) is no answer to how long."""
     from archehr.answerability.length_forms import any_length
 
-    if not (_MARKED.search(row) or doses & _doses(row)):
+    if _TESTED.search(row) or not (_MARKED.search(row) or doses & _doses(row)):
         return False
     return kind != "how_long" or any_length(row)
