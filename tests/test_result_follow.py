@@ -41,6 +41,7 @@ def test_a_title_line() -> None:
     assert is_title("CT HEAD WITHOUT CONTRAST")
     assert not is_title("Haemoglobin   | 98 | L | g/L")
     assert not is_title("The scan of your head was normal and showed no bleeding at all.")
+    assert not is_title("Bloods fine to proceed (white cells above 2)")  # a finding in lower case, undated
 
 
 def test_only_for_a_result_question_and_in_the_first_line_s_paragraph() -> None:

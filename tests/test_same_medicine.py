@@ -55,3 +55,9 @@ def test_a_how_long_row_must_give_a_length() -> None:
             _S("1. Amoxicillin 500 mg three times daily for 5 days, then stop"),
             _S("2. Amoxicillin 500 mg as needed")]
     assert list_rows([0], note, "how long do I take the amoxicillin", "how_long") == [1]
+
+
+def test_a_line_of_history_is_no_row() -> None:
+    note = [_S("Aspirin 75 mg held for 3 days, then restart."), _S("Takes aspirin 75 mg daily for years."),
+            _S("STOP: Aspirin 75 mg")]
+    assert list_rows([0], note, "should he stop the aspirin", "med_change") == [2]

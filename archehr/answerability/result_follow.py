@@ -68,7 +68,11 @@ def is_title(text: str) -> bool:
     if "|" in text or re.search(r"\S\s{2,}\S", text.strip()) or re.search(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", bare):
         return False  # a table's row, or a line giving a value: a result itself
     words = [w for w in re.split(r"[\s:]+", bare) if re.search(r"[A-Za-z]", w)]
-    return 0 < len(words) <= TITLE_WORDS and not re.search(r":\s*[A-Za-z]", bare)
+    if not 0 < len(words) <= TITLE_WORDS or re.search(r":\s*[A-Za-z]", bare):
+        return False
+    # a title is set in capitals or stamped with when the test was done ("Counts adequate to treat" is a finding)
+    letters = re.sub(r"[^A-Za-z]", "", bare)
+    return sum(c.isupper() for c in letters) >= 0.6 * len(letters) or bool(re.search(rf"\b{DATE}\b", text, re.I))
 
 
 def report_goes_on(chosen: Sequence[int], sentences: Sequence[Sentence], kind: str) -> list[int]:

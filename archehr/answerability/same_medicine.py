@@ -94,6 +94,18 @@ def _repeats(row: str, doses: set[str], kind: str) -> bool:
     for another use ("Hydrocortisone 10 mg on waking" beside a sick-day rule) is no answer to how long."""
     from archehr.answerability.length_forms import any_length
 
-    if _TESTED.search(row) or not (_MARKED.search(row) or doses & _doses(row)):
+    if not _listed(row) or _TESTED.search(row) or not (_MARKED.search(row) or doses & _doses(row)):
         return False
     return kind != "how_long" or any_length(row)
+
+
+def _listed(row: str) -> bool:
+    """The line is set out as a list's row: a number or a bullet first, an action word in capitals ("STOP",
+    "CONTINUE"), or the medicine's own name (not a line of history: "Takes aspirin 81 mg daily", "Started sertraline
+    50 mg 6 weeks ago")."""
+    from archehr.glossary.drugs import drugs_in
+
+    if re.match(r"^\s*(?:\d+[.)]|[-*\u2022\u25aa\u25cf>])", row):
+        return True
+    words = re.findall(r"[A-Za-z][A-Za-z-]*", row)
+    return bool(words) and (bool(re.fullmatch(r"[A-Z]{3,}", words[0])) or bool(drugs_in(words[0])))
