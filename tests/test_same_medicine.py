@@ -61,3 +61,9 @@ def test_a_line_of_history_is_no_row() -> None:
     note = [_S("Aspirin 75 mg held for 3 days, then restart."), _S("Takes aspirin 75 mg daily for years."),
             _S("STOP: Aspirin 75 mg")]
     assert list_rows([0], note, "should he stop the aspirin", "med_change") == [2]
+
+
+def test_a_how_long_row_telling_only_when_to_take_it_is_no_length() -> None:
+    note = [_S("Colchicine 500 micrograms twice daily for 2 weeks, then stop."),
+            _S("START colchicine 500 micrograms, take 30 minutes before breakfast")]
+    assert list_rows([0], note, "how long is the colchicine for", "how_long") == []

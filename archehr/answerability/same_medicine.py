@@ -34,6 +34,10 @@ MOST = 2  # rows of one medicine cited at most
 _MARKED = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:STOP(?:PED)?|START(?:ED)?|NEW|HOLD|HELD|CHANGED?|INCREASED?|DECREASED?|"
                      r"REDUCED?|ADDED?|DISCONTINUED?|CONTINUE)\b|\((?i:new|changed|stopped|increased|reduced|"
                      r"decreased)\b")
+# a course's length or its end in a row: "for 35 days", "x 5 days", "until the INR is 2.5", "then stop", "long term"
+_END = re.compile(r"\buntil\b|\bthen stop\b|\bfor (?:\d+|one|two|three|four|five|six|seven|ten|twelve) (?:more )?"
+                  r"(?:days?|weeks?|months?|years?)\b|\bx\s*\d+\s*(?:d|days?|wks?|weeks?|months?)\b|\blong[- ]term\b|"
+                  r"\blifelong\b|\bfor life\b|\bcourse\b", re.I)
 # a row asking a test of the medicine, no row of it: "3. Repeat lamotrigine level 4 weeks after reaching 100 mg"
 _TESTED = re.compile(r"\b(?:levels?|repeat|re-?check|monitor\w*|blood tests?)\b", re.I)
 
@@ -90,13 +94,12 @@ def _doses(text: str, last: bool = False) -> set[str]:
 
 def _repeats(row: str, doses: set[str], kind: str) -> bool:
     """The row tells the change the prose line tells: it is marked changed (`_MARKED`) or gives a dose the line gives;
-    for a how-long question it gives a length or an end too (`length_forms.any_length`): a row giving the same dose
-    for another use ("Hydrocortisone 10 mg on waking" beside a sick-day rule) is no answer to how long."""
-    from archehr.answerability.length_forms import any_length
-
+    for a how-long question it gives a course's length or its end too (`_END`): a row giving the same dose for another
+    use ("Hydrocortisone 10 mg on waking" beside a sick-day rule) or only when to take it ("30 minutes before
+    breakfast", "begin 2 weeks after discharge") is no answer to how long."""
     if not _listed(row) or _TESTED.search(row) or not (_MARKED.search(row) or doses & _doses(row)):
         return False
-    return kind != "how_long" or any_length(row)
+    return kind != "how_long" or bool(_END.search(row))
 
 
 def _listed(row: str) -> bool:
