@@ -358,17 +358,13 @@ def _review(model: Any, p: float | None, selection: Selection, types: Any, direc
 def _cited(order: list[int], rank: np.ndarray, typed: np.ndarray | None, split: SplitNote,
            topic: np.ndarray | None = None, kind: str = "", question: str = "") -> list[int]:
     """The sentences to cite (indices): the first, the best by answer type, and those close to it (`CITES`: `topic`,
-    `AnswerTypes.topic`, None with `typed` when ranking by the selector alone); then what goes with them: a medication
-    entry's line (`follow_on`; with a why `kind`, its reason), a result question's rows commented on (`row_comment`),
-    both sides of a medicine switch `question` names (`switch_rows`)."""
-    from archehr.answerability.follow_on import follow_on
-    from archehr.answerability.row_comment import rows_commented
-    from archehr.answerability.switch_rows import switch_partners
+    `AnswerTypes.topic`, None with `typed` when ranking by the selector alone); then the units that go with them for
+    a question of `kind` (`goes_with`: a medication entry's line, a result's rows and report, a medicine's list rows,
+    both sides of a medicine switch `question` names)."""
+    from archehr.answerability.goes_with import goes_with
 
     chosen = CITES.choose(order, rank, typed, topic)
-    chosen = chosen + follow_on(chosen, split.sentences, why=kind == "why")
-    chosen = chosen + rows_commented(chosen, split.sentences, kind)
-    return chosen + switch_partners(chosen, split.sentences, question, kind)
+    return chosen + goes_with(chosen, split.sentences, kind, question)
 
 
 def _chosen(selected: Selection, cited: tuple[str, ...], rank: np.ndarray, case_id: str,
