@@ -59,3 +59,24 @@ def test_review_reads_the_first_line_as_the_answer_cites_it() -> None:
     assert own_lines_unsaid("may_i", question, split, (first, 0.8), NamedConcepts(question, split))
     other = next(s.text for s in split.sentences if "Phone" in s.text)
     assert not own_lines_unsaid("may_i", question, split, (other, 0.1), NamedConcepts(question, split))
+
+
+def test_a_result_question_whose_test_s_own_lines_await_the_result() -> None:
+    from archehr.answerability.own_lines import own_result_awaited
+    from archehr.answerability.review import NamedConcepts
+    from archehr.data.note_split import split_note
+
+    note = ("Bloods today:\nSodium 131 mmol/L (low), potassium 4.1 mmol/L.\n"
+            "Magnesium: sent to the lab, result to follow.\nDrink to thirst.\n")
+    split = split_note(note, "rules")
+    texts = [s.text for s in split.sentences]
+    question = "was my magnesium low on the bloods today"
+    assert own_result_awaited("test_result", question, texts, NamedConcepts(question, split).rows)
+    # a line of the same test giving its value answers it
+    given = split_note(note + "Later: magnesium 0.61 mmol/L (low).\n", "rules")
+    gtexts = [s.text for s in given.sentences]
+    assert not own_result_awaited("test_result", question, gtexts, NamedConcepts(question, given).rows)
+    # another kind of question is not read; nor a test whose lines await nothing
+    assert not own_result_awaited("when", question, texts, NamedConcepts(question, split).rows)
+    sodium = "was my sodium low"
+    assert not own_result_awaited("test_result", sodium, texts, NamedConcepts(sodium, split).rows)

@@ -11,6 +11,10 @@ asked one, and no sentence naming the asked medicine holding a cause (`why_cause
 A line that reports the question put to the clinician ("Patient asked whether she can fly in May", "He wants to know
 if he can drive") names everything the question names and answers none of it; `reports_question` tells such a
 first line, unless it goes on to give the answer ("...; advised not to for 6 months").
+
+A result question ("did the urine test show an infection") whose test only a few lines name ("Urinalysis | Sent,
+not yet reported") is unanswered when one of them awaits the result and none gives one, however much of the
+question's other words a first line with another test's value names (`own_result_awaited`).
 """
 
 from __future__ import annotations
@@ -87,11 +91,47 @@ def other_medicine_cause(kind: str, question: str, texts: Sequence[str], named: 
     return bool(rows) and all(_no_cause(i, texts, named, question) for i in rows)
 
 
+# a test named in this many sentences or fewer is named by its own lines, not by every line of the note
+OWN_LINES = 5
+# question words that name no test of their own ("the test today", "the result last week")
+_NO_TEST = frozenset({"today", "yesterday", "tomorrow", "week", "month", "time", "day", "last", "recent", "again",
+                      "still", "back", "now", "result", "test"})
+
+
+def own_result_awaited(kind: str, question: str, texts: Sequence[str], named: np.ndarray) -> bool:
+    """A result question one of whose concepts (a row of `named`, `asked_thing.kept_concepts` order) few sentences
+    name (`OWN_LINES`), one of them saying the result is awaited (`review.awaited`, or a result phrasing of
+    `undetermined.tsv` with no result beside it) and none of the others giving a result: the asked test's own lines
+    ("Urinalysis | Sent, not yet reported", "Vitamin D - results not yet available") leave its result unknown,
+    whatever the first line, naming more of the question's other words, gives."""
+    from archehr.answerability.asked_thing import kept_concepts
+    from archehr.answerability.review import awaited
+    from archehr.answerability.test_words import RESULT_GIVEN
+    from archehr.answerability.undetermined import asked_undetermined
+    from archehr.glossary import load_lexicon
+
+    if kind != "test_result" or named.ndim != 2:
+        return False
+    concepts = kept_concepts(question, load_lexicon(), texts)
+    for k in range(min(named.shape[0], len(concepts))):
+        lines = np.flatnonzero(named[k])
+        if not 0 < len(lines) <= OWN_LINES or set(concepts[k].surface) <= _NO_TEST:
+            continue
+        given = [bool(RESULT_GIVEN.search(fold(texts[i]))) for i in lines]
+        wait = [awaited(texts[i], question) or (bool(asked_undetermined(kind, texts[i])) and not g)
+                for i, g in zip(lines, given, strict=True)]
+        if any(wait) and not any(g and not w for g, w in zip(given, wait, strict=True)):
+            return True
+    return False
+
+
 def own_lines_unsaid(kind: str, question: str, split: SplitNote, best: tuple[str, float] | None, named: Any) -> bool:
     """For `review.review_flags`: the first line (`best`, its text and topic) reports the question put
-    (`reports_question`) or gives another medicine's reason to a why question (`other_medicine_cause`; `named`: the
-    question's concepts as the note names them, `review.NamedConcepts`)."""
+    (`reports_question`) or gives another medicine's reason to a why question (`other_medicine_cause`), or the asked
+    test's own lines await its result (`own_result_awaited`; `named`: the question's concepts as the note names them,
+    `review.NamedConcepts`)."""
     texts = [s.text for s in split.sentences]
     first = best[0] if best else None
     at = texts.index(first) if first is not None and first in texts else None
-    return reports_question(first) or other_medicine_cause(kind, question, texts, named.rows, at)
+    return reports_question(first) or other_medicine_cause(kind, question, texts, named.rows, at) \
+        or own_result_awaited(kind, question, texts, named.rows)
