@@ -77,15 +77,19 @@ def _no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str) ->
 
 
 def other_medicine_cause(kind: str, question: str, texts: Sequence[str], named: np.ndarray, at: int | None) -> bool:
-    """A why question (`kind`) naming a drug the note names (`asked_drugs`), whose first line (`at`) names another
-    drug and not the asked one, while no sentence naming the asked one holds a cause (`_no_cause`)."""
+    """A why question (`kind`) naming a drug the note names (`asked_drugs`), whose first line (`at`) is a row of
+    another drug (its name and a dose or how often: `med_listed.DOSING`) not naming the asked one, while no sentence
+    naming the asked one holds a cause (`_no_cause`)."""
+    from archehr.answerability.med_listed import DOSING
     from archehr.glossary.drugs import drugs_in
 
     if kind != "why" or at is None:
         return False
     asked = asked_drugs(question, texts)
     first = set(drugs_in(texts[at]))
-    if not asked or not first or first & asked:
+    # (the first line a row of another medicine, with its dose: a line of advice naming another medicine, "use
+    # paracetamol for pain instead", often answers for the asked one unnamed)
+    if not asked or not first or first & asked or not DOSING.search(fold(texts[at])):
         return False
     rows = [i for i, t in enumerate(texts) if set(drugs_in(t)) & asked]
     return bool(rows) and all(_no_cause(i, texts, named, question) for i in rows)
