@@ -6,7 +6,9 @@ from the note: a medicine or activity the note never names, a result still await
 about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
 rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
 fact is not known yet (`fact_undetermined`), a result question whose first line gives no result while a sentence naming
-nearly as much of the topic awaits it (`awaited_near`). `shown_confidence` caps the confidence of a flagged answer.
+nearly as much of the topic awaits it (`awaited_near`), a first line reporting the question put or giving another
+medicine's reason to a why question whose medicine's own lines hold none (`own_lines_unsaid`). `shown_confidence`
+caps the confidence of a flagged answer.
 `archehr.ask` calls `review_flags` and `shown_confidence` once for each answer it gives."""
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.length_forms import DURATION_GIVEN, OFF_WHEN, any_length, before_only, course_length
 from archehr.answerability.list_orders import order_given
+from archehr.answerability.own_lines import own_lines_unsaid
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
@@ -90,7 +93,8 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
              or unsaid_in_note(types.kind, question, split, best[0] if best else None, named)
              or why_uncaused(types.kind, question, split, best, named)
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
-             or awaited_near(types, best, split, question))
+             or awaited_near(types, best, split, question)
+             or own_lines_unsaid(types.kind, question, split, best, named))  # (`own_lines`)
     # the first line names the most of the topic and gives the asked length or date (`_leads`): the model's
     # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
     doubted = model_flags(model, p, selector_flag, types, best, question)
