@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, concept_rows
+from archehr.answerability.asked_thing import DATE_TIME, TEST_SHARE, asked_rows, concept_rows
+from archehr.answerability.doses import DOSE
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import (
     NOT_DONE,
