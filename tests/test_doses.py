@@ -15,7 +15,8 @@ def test_doses_are_read(text: str) -> None:
     assert bool(STRENGTH.search(text)) is expected
 
 
-@pytest.mark.parametrize("text", ["Creatinine 1.2 mg/dL", "Hb 120 g/L", "eGFR 45 ml/min/1.73m2", "5 gtt",
+@pytest.mark.parametrize("text", ["Creatinine 1.2 mg/dL", "Hb 120 g/L", "eGFR 45 ml/min/1.73m2",
+                                  "Anti-dsDNA 48 IU/mL", "Urine protein/creatinine 9 mg/mmol", "5 gtt",
                                   "Ward 5", "seen at 10 am", "Ejection fraction 35%"])
 def test_results_and_numbers_are_no_dose(text: str) -> None:
     assert not DOSE.search(text)

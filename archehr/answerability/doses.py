@@ -3,7 +3,8 @@
 
 - `DOSE`: a count and a unit of mass, volume, international units or a form ("mg", "micrograms", "ml", "units",
   "IU", "puffs", "drops", "tablets", "caps"). A concentration is a result, not a dose: "5.2 mg/dL", "120 g/L",
-  "45 ml/min" (an eGFR) are not read as doses, while a rate or a dose by weight ("10 mg/kg", "20 ml/hr") is.
+  "45 ml/min" (an eGFR), "48 IU/mL", "9 mg/mmol" are not read as doses, while a rate or a dose by weight
+  ("10 mg/kg", "20 ml/hr") is.
 - `STRENGTH`: a dose, or a percentage of a cream, drop or gel ("hydrocortisone 1%"), for the rules that read a
   medicine's row ("is this line a list entry?"). Result rules take `DOSE` alone, since "EF 35%" and "HbA1c 7.2%"
   are results.
@@ -21,8 +22,8 @@ AMOUNT_UNIT = r"mg|mcg|micrograms?|milligrams?|g|ml|units?|iu"
 FORM_UNIT = r"puffs?|drops?|tabs?|tablets?|caps?|capsules?"
 # a count or a range of counts, as doses are written ("500", "0.5", "2,5", "300-30")
 _AMOUNT = r"\b\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?"
-# a concentration's divisor: the amount is a result's ("mg/dL", "g/L", "ml/min")
-_PER_VOLUME = r"\s*/\s*(?:dl|l|min)\b"
+# a concentration's divisor: the amount is a result's ("mg/dL", "g/L", "IU/mL", "mg/mmol", "mg/g", "ml/min")
+_PER_VOLUME = r"\s*/\s*(?:dl|l|ml|mmol|g|mg|min)\b"
 
 DOSE = re.compile(rf"{_AMOUNT}\s*(?:{AMOUNT_UNIT}|{FORM_UNIT})(?![a-z])(?!{_PER_VOLUME})", re.I)
 STRENGTH = re.compile(rf"{DOSE.pattern}|{_AMOUNT}\s*%", re.I)
