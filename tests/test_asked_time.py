@@ -89,6 +89,11 @@ ARRIVAL = ["On arrival his oxygen saturations were 91% in air.", "He was treated
     ("test_result", "what was his sodium after the operation", ["Sodium before the operation was 131 mmol/L."], True),
     ("test_result", "what was his sodium after the operation",
      ["Sodium before the operation was 131 mmol/L.", "Sodium after the operation was 136 mmol/L."], False),
+    # a value told beside the one before the operation is the later one; a concentration is no dose
+    ("test_result", "was his blood count ok after the operation", ["Haemoglobin 102 g/L (pre-op 131 g/L)."], False),
+    ("test_result", "was his blood count ok after the operation",
+     ["His haemoglobin was 10.4 g/dL, down from 12.9 g/dL before surgery."], False),
+    ("test_result", "was his blood count ok after the operation", ["Haemoglobin 131 g/L before surgery."], True),
     # a medicine asked about now: what to take, not a result
     ("med_change", "is he supposed to go back on the oxygen now", ARRIVAL, False),
     ("when", "when is the next scan to make sure the clot is gone",

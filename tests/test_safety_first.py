@@ -66,3 +66,9 @@ def test_page_furniture_gives_way_whatever_is_asked() -> None:
     texts = ["Hillside Eye Unit      CLINIC LETTER      Page 2 of 3", "Her eye pressure was 21 today.", "Seen alone."]
     asked = "when should I go back to the emergency department"
     assert safety_first(asked, [0, 1, 2], RANK, texts, TOPIC) == 1
+
+
+def test_page_counts_read_as_the_splitter_reads_them() -> None:
+    # the splitter's page marks ("Page 1/2", "Page 1 de/of 2") are furniture here too; a long line of text is not
+    assert furniture("Page 1/2") and furniture("Page 1 de/of 2") and furniture("Page 2 of 3")
+    assert not furniture("The page 1 of 2 of the leaflet says to take it with food every morning before the walk")

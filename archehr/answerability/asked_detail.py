@@ -43,6 +43,7 @@ from archehr.answerability.dates import (
     WEEKDAY,
     WEEKDAY_SHORT,
 )
+from archehr.answerability.doses import STRENGTH
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT, RESULT_GIVEN
 
@@ -68,7 +69,6 @@ CLOCK_GIVEN = re.compile(rf"{TIME_OF_DAY}|\b(?:morning|afternoon|evening|noon|mi
                          r"teatime|bedtime)\b", re.I)
 DOSE_ASKED = re.compile(r"\bwhat (?:dose|dosage|strength)\b|\bhow (?:many|much) (?:mg|milligrams?|mcg|micrograms?)\b|"
                         r"\bwhich dose\b|\bhow strong\b", re.I)
-DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|iu|%)(?![a-z])", re.I)
 # a result asked in words a result question uses, whatever kind the question reads as ("what was my B12? I've been
 # on metformin": a medicine question by its words)
 RESULT_ASKED = re.compile(r"\bwhat (?:was|were|is|are) (?:my|his|her|their|the|mum'?s|dad'?s)\b[^?]{0,40}"
@@ -135,7 +135,7 @@ def dose_unsaid(question: str, texts: Sequence[str], paragraphs: Sequence[str], 
     near = rows.copy()
     for i in np.flatnonzero(with_next(rows, paragraphs) & ~rows):
         near[i] = not medicines_asked(texts[i], lexicon)
-    return not any(DOSE.search(texts[i]) for i in np.flatnonzero(near))
+    return not any(STRENGTH.search(texts[i]) for i in np.flatnonzero(near))
 
 
 def result_pending(kind: str, question: str, texts: Sequence[str], named: np.ndarray) -> bool:

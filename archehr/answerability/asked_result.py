@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, concept_rows
+from archehr.answerability.asked_thing import DATE_TIME, TEST_SHARE, asked_rows, concept_rows
+from archehr.answerability.doses import DOSE
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import (
     NOT_DONE,
@@ -88,7 +89,10 @@ _EARLIER = re.compile(r"\b(?:on|at) (?:arrival|admission|presentation|diagnosis)
                       r"\bin (?:the )?(?:ED|A&E|ER|emergency department)\b|\bat triage\b|"
                       r"\b(?:before|prior to) (?:the |his |her |my |your )?(?:operation|op|surgery|procedure)\b|"
                       r"\bpre-?op(?:erative(?:ly)?)?\b", re.I)
-_LATER = re.compile(r"\b(?:on|at|by|before) discharge\b|\btoday\b|\bnow\b|\brepeat\w*\b|\brecheck\w*\b|\blatest\b|"
+# (a value told beside an earlier one is the later one: "98 g/L (pre-op 126 g/L)", "10.1, down from 10.8 before
+# surgery", "post-op Hb 101")
+_LATER = re.compile(r"\b(?:down|up|fallen|dropped|risen|rose) from\b|\(\s*pre-?op|\bpost-?op\w*|"
+                    r"\b(?:on|at|by|before) discharge\b|\btoday\b|\bnow\b|\brepeat\w*\b|\brecheck\w*\b|\blatest\b|"
                     r"\bimprov\w+|\bresolv\w+|\bback (?:up|down|to)\b|\bnormali[sz]\w+|\bsettled\b|\brecovered\b|"
                     r"\bclear(?:ed)?\b|\bno (?:residual|longer|remaining|further)\b|\bresidual\b|\bpersist\w*|"
                     r"\bstill\b|\bremain\w*|\bdissolv\w+|\bgone\b|\bsmaller\b|\bunchanged\b|\bweaned\b|"

@@ -1,6 +1,6 @@
 """The sentences naming what a question asks about: the question's concepts the asked-fact rules read
 (`kept_concepts`), the sentences naming each (`concept_rows`), those naming the most of them (`asked_rows`), and the
-patterns those rules share (a month's name, a date or clock time, a dose).
+patterns those rules share (a month's name, a date or clock time; a dose is `doses.DOSE`).
 
 The rules reading them: `asked_result` (a result asked), `asked_time` (a course's length or a date asked),
 `date_unset` (a date said to be yet to be set), `asked_detail` and `asked_service`; `asked_fact.any_unsaid`
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
 TEST_SHARE = 0.75  # a sentence naming this share of the best one's topic names the asked test too
-# a dose ("5 mg", "2 puffs"): a medicine's line, no result
-DOSE = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|tablets?|capsules?)\b", re.I)
 # verbs asking for a result ("what did it show"): no concept of what was tested (`kept_concepts`)
 _ASKING_VERBS = ("find", "found", "show", "shows", "say", "said", "wrong", "fail", "failed", "pass", "passed",
                  "better", "worse", "mean", "anything")

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from archehr.answerability.asked_thing import DATE_TIME, DOSE, TEST_SHARE, asked_rows, with_next
+from archehr.answerability.asked_thing import DATE_TIME, TEST_SHARE, asked_rows, with_next
 from archehr.answerability.counts import COUNT, SPACING_UNIT
 from archehr.answerability.counts import COURSE_UNIT as _U
 from archehr.answerability.counts import NUMBER as _N
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, HOUR_MINUTE, ISO_DATE, MONTHS, ORDINAL, TOMORROW, WEEKDAY
+from archehr.answerability.doses import DOSE
 from archehr.answerability.holds import LENGTH_COMPOUND, SPACING, SPACING_LEAD
 from archehr.answerability.spaces import fold
 

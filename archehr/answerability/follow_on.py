@@ -32,9 +32,8 @@ from typing import Protocol
 
 import numpy as np
 
-# a dose: "500 mg", "0.3 mg", "300-30 mg", "8 units", "2 puffs", "0.1%"
-_DOSE = re.compile(r"\b\d+(?:[.,]\d+)?(?:-\d+(?:[.,]\d+)?)?\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|%)(?!\w)",
-                   re.I)
+from archehr.answerability.doses import STRENGTH
+
 # what becomes of the medicine just named: stopped, no longer needed, to be finished, not to be taken or stopped
 _WHAT_BECOMES = re.compile(r"\b(?:this (?:medicine|medication|drug|tablet|pill)s?|no longer|status\b|stopped|"
                            r"finish\w*|complete (?:the|all)|(?:whole|full) course|take it|use it|stop it|"
@@ -160,8 +159,8 @@ def goes_on_from(entry: str, line: str) -> bool:
     """`line`, the one after `entry`, says what becomes of the medication `entry` names: `entry` is short and gives
     a dose, `line` is shorter, gives none and says the medicine is stopped, no longer needed, to be finished ...
     ("acetaminophen-codeine 300-30 mg tablet" / "You no longer need this medicine.")."""
-    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= STATUS_WORDS
-            and not _DOSE.search(line) and bool(_WHAT_BECOMES.search(line)))
+    return (bool(STRENGTH.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= STATUS_WORDS
+            and not STRENGTH.search(line) and bool(_WHAT_BECOMES.search(line)))
 
 
 def entry_line(entry: str, line: str) -> bool:
@@ -170,7 +169,7 @@ def entry_line(entry: str, line: str) -> bool:
     read together, so either cited cites the other (`restarts` goes one way only)."""
     if goes_on_from(entry, line):
         return True
-    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and not _HOW_TO_TAKE.search(entry)
+    return (bool(STRENGTH.search(entry)) and len(entry.split()) <= ENTRY_WORDS and not _HOW_TO_TAKE.search(entry)
             and bool(_HOW_TO_TAKE.match(re.sub(r"^\W+", "", line))))
 
 
@@ -179,8 +178,8 @@ def gives_reason(entry: str, line: str) -> bool:
     short and gives a dose, `line` gives none, opens with no list mark of its own, refers back to the entry by a
     pronoun (`_BACK`: it goes on from the entry, no comment of its own on something else) and says a reason
     (`_REASON`: "long use can raise the risk of broken bones", "because ...")."""
-    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= REASON_WORDS
-            and not _DOSE.search(line) and not re.match(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])", line)
+    return (bool(STRENGTH.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= REASON_WORDS
+            and not STRENGTH.search(line) and not re.match(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])", line)
             and bool(_BACK.search(line)) and bool(_REASON.search(line)))
 
 
@@ -188,8 +187,8 @@ def restarts(entry: str, line: str) -> bool:
     """`line`, the one after `entry`, says when to take up again the medicine `entry` holds or stops ("HOLD Rivaroxaban
     20 mg once daily" / "RESTART the morning after the biopsy if no bleeding"): cited after the entry, though a
     restart line cited alone brings no entry (it is often the answer to when to restart, its entry no part of it)."""
-    return (bool(_DOSE.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= ENTRY_WORDS
-            and not _DOSE.search(line) and bool(_TAKEN_UP.match(line)) and bool(_HELD.search(entry)))
+    return (bool(STRENGTH.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= ENTRY_WORDS
+            and not STRENGTH.search(line) and bool(_TAKEN_UP.match(line)) and bool(_HELD.search(entry)))
 
 
 def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False) -> list[int]:

@@ -56,6 +56,7 @@ from archehr.answerability.dates import (
     WEEKDAY,
     WEEKDAY_SHORT,
 )
+from archehr.answerability.doses import DOSE
 from archehr.answerability.features import QUESTION_FILLER, Concept
 from archehr.answerability.holds import (
     ASKS_VERDICT,
@@ -109,9 +110,8 @@ _WHY_STRONG = re.compile(r"\b(?:because|due to|secondary to|attributed|caused|pr
                          re.I)
 # question words naming what kind of thing answers, said by a sentence in a form rather than a word: a dose by
 # an amount ("100 micrograms"); a blood test is not said by any lab value (it would name every lab line)
-_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?)\b(?!/)", re.I)
 _SAID_BY = {tuple(tokens(w)): pattern for w, pattern in (
-    ("dose", _AMOUNT), ("dosage", _AMOUNT))}
+    ("dose", DOSE), ("dosage", DOSE))}
 NEIGHBOUR_KINDS = ("why",)  # kinds whose answer may sit beside the sentence naming the topic
 W_NEIGHBOUR = 0.6  # the share of a neighbour's topic score a sentence holding the asked kind takes
 # kinds whose fact may follow, in a sentence naming nothing asked, the sentence naming the topic ("Start

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from archehr.answerability.doses import STRENGTH
 from archehr.answerability.spaces import fold
 
 # the fact a medication question asks, by its words
@@ -49,7 +50,7 @@ SAFETY_GIVEN = re.compile(r"\b(?:safe\w*|avoid\w*|do not|don't|dont|never|must n
                           r"together|with food|alcohol|side[- ]effects?|risk\w*|warn\w*|fine to|ok(?:ay)? to|"
                           r"can (?:take|use|have)|allergy|allergic)\b", re.I)
 # a dose or how often: "500 mg", "2 puffs", "twice daily", "BD", "at night", "when required"
-DOSING = re.compile(r"\d\s*(?:mg|mcg|micrograms?|g|ml|units?|puffs?|drops?|iu|%|tabs?|tablets?|capsules?)(?![a-z])|"
+DOSING = re.compile(rf"{STRENGTH.pattern}|"
                     r"\b(?:once|twice|three times|four times|daily|nightly|weekly|od|bd|bid|tds|tid|qds|qid|nocte|"
                     r"mane|prn|qhs|qd|at night|in the morning|when required|as needed|as required)\b", re.I)
 ENTRY_WORDS = 18  # a list entry is at most this many words (a table row's separators aside)

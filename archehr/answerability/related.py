@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from archehr.answerability.doses import DOSE
 from archehr.relevance.text import is_header, tokens
 
 RELATED = 3  # related sentences shown at most
@@ -49,8 +50,6 @@ _DONE_BY = re.compile(r"^\W*[A-Za-z][A-Za-z /-]{0,30}\bby\s*:", re.I)
 BY_WORDS = 8
 # a visit still to be booked: a referral, a waiting list ("Referral sent to the allergy clinic")
 _REFERRED = re.compile(r"\b(?:referr(?:al|ed)|refer(?:ring)?|waiting (?:list|time)|to book|will book|booked)\b", re.I)
-_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|milligrams?|units?|ml|g|puffs?|tablets?|caps?)\b",
-                     re.I)
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ def kind_lines(wanted: str, texts: Sequence[str], holds: np.ndarray) -> np.ndarr
                         dtype=bool)
     if wanted == "med_change":
         change = HOLDS["med_change"]
-        return np.array([bool(drugs_in(t)) and bool(_AMOUNT.search(t) or change.search(t)) for t in texts],
+        return np.array([bool(drugs_in(t)) and bool(DOSE.search(t) or change.search(t)) for t in texts],
                         dtype=bool)
     if wanted:
         return np.asarray(holds, dtype=bool)

@@ -21,6 +21,7 @@ import numpy as np
 
 from archehr.answerability.first_fact import next_with
 from archehr.answerability.spaces import fold
+from archehr.data.note_page import has_page_mark
 
 SHARE = 0.25  # ... each ranking at least this share of the first (a safety net answers none of these questions)
 
@@ -32,8 +33,8 @@ _GO_BACK = re.compile(r"\b(?:return(?:s|ing)?\s+to|come\s+(?:straight\s+)?(?:bac
 # ... said for a condition to come ("if", "for fever over 101F", "any bleeding")
 _CONDITION = re.compile(r"\b(?:if|for|any)\b", re.I)
 _LABEL = re.compile(r"\bsafety[\s-]*net", re.I)
-# page furniture: a running header's page count, or a banner between runs of rule characters
-_PAGE = re.compile(r"\bpage\s+\d+\s+(?:of|/)\s+\d+\b", re.I)
+# page furniture: a running header's page count (`note_page.has_page_mark`, as the splitter reads it), or a banner
+# between runs of rule characters
 _BANNER = re.compile(r"^\W*[-=*_~#]{3,}[^-=*_~#]*[-=*_~#]{3,}\W*$")
 FURNITURE_WORDS = 12  # a line longer than this holding a page count was run on into the note's text: kept
 # a question about seeking help: a service or a place of it, going back or calling, the signs to worry about
@@ -55,7 +56,7 @@ def safety_net(text: str) -> bool:
 def furniture(text: str) -> bool:
     """The line is page furniture: a short line holding a page count ("Page 1 of 2"), or a banner ("---- X ----")."""
     plain = fold(text)
-    return bool(_BANNER.match(plain)) or (bool(_PAGE.search(plain)) and len(plain.split()) <= FURNITURE_WORDS)
+    return bool(_BANNER.match(plain)) or (has_page_mark(plain) and len(plain.split()) <= FURNITURE_WORDS)
 
 
 def asks_help(question: str) -> bool:

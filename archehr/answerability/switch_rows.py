@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from archehr.answerability.follow_on import _DOSE, Sentence
+from archehr.answerability.doses import STRENGTH
+from archehr.answerability.follow_on import Sentence
 
 # the medicine a line switches to or from: "switched to enalapril", "replaces metformin", "instead of ramipril"
 _SWITCH_NAME = re.compile(r"\b(?:switched to|changed to|replaced (?:by|with)|replaces|instead of|in place of)\s+"
@@ -49,7 +50,7 @@ def _part_with(text: str, at: int) -> str:
 
 def _names(row: str, name: str) -> bool:
     """`row` gives a dose and names `name` near its start (after its action word)."""
-    return bool(_DOSE.search(row)) and name.lower() in row[:NAME_AT + 20].lower()
+    return bool(STRENGTH.search(row)) and name.lower() in row[:NAME_AT + 20].lower()
 
 
 def switch_partners(chosen: Sequence[int], sentences: Sequence[Sentence], question: str,
@@ -83,7 +84,7 @@ def switch_partners(chosen: Sequence[int], sentences: Sequence[Sentence], questi
         if not mine.search(text):
             continue
         for j in (i + 1, i - 1):
-            if 0 <= j < len(sentences) and other.search(sentences[j].text) and _DOSE.search(sentences[j].text):
+            if 0 <= j < len(sentences) and other.search(sentences[j].text) and STRENGTH.search(sentences[j].text):
                 add(j)
                 break
     return out

@@ -44,6 +44,7 @@ import numpy as np
 
 from archehr.answerability import firm_answers as firm
 from archehr.answerability import why_answers as why
+from archehr.answerability.doses import DOSE
 from archehr.answerability.holds import NOT_FOR_A_REASON, SCHEDULE_COMMENT
 from archehr.answerability.spaces import fold
 from archehr.data.reason_fields import CAUSE_LABELS, reason_field
@@ -323,14 +324,10 @@ def next_reason(i: int, texts: Sequence[str]) -> bool:
     return bool(_ACTION_ROW.match(texts[i]) and re.search(rf"{_LAB_VALUE}[^.;]*\btarget\b", t, re.I))
 
 
-# a dose: a row of its own, not the tail of the row above
-_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g|units?|ml)\b", re.I)
-
-
 def wrapped_reason(i: int, texts: Sequence[str]) -> bool:
     """Sentence `i` ends a row begun on the line before it (that line ends in a dash, a comma or an open bracket:
     "Aspirin 75 mg daily (not needed with apixaban) -" then "Status: STOPPED"), and the whole row holds a cause."""
-    if i == 0 or _NEW_ITEM.match(texts[i]) or _DOSE.search(texts[i]):  # (a row of its own, not a row's tail)
+    if i == 0 or _NEW_ITEM.match(texts[i]) or DOSE.search(texts[i]):  # (a row of its own, not a row's tail)
         return False
     before = fold(texts[i - 1])
     return bool(re.search(r"(?:\s[-–—]|,|\()$", before)) and has_cause(before + " " + fold(texts[i]))

@@ -88,6 +88,11 @@ _CONFIDENTIAL = re.compile(r"(?:strictly\s+)?confidential\b", re.IGNORECASE)
 _PAGE_MARK = re.compile(r"\bpage\s+\d+\s*" + _OF + r"\s*\d+\b", re.IGNORECASE)
 
 
+def has_page_mark(line: str) -> bool:
+    """The line holds a page count: "Page 1 of 2", "page 2/3", "Page 1 de/of 2"."""
+    return bool(_PAGE_MARK.search(line))
+
+
 def running_lines(note: str) -> frozenset[str]:
     """A PDF copy's running header or footer laid out in columns and printed again on each page ("Clinic Name
     Outpatient Physical Therapy" at the top of pages 1 and 2): the lines (stripped) set out in columns that the note
