@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from archehr.answerability.follow_on import _DOSE
+from archehr.answerability.doses import DOSE
 
 KINDS = frozenset({"med_change", "how_long"})  # the question kinds citing the rows
 MOST = 2  # rows of one medicine cited at most
@@ -85,10 +85,10 @@ def _dose(text: str) -> str:
 
 
 def _doses(text: str, last: bool = False) -> set[str]:
-    """The doses `text` gives (`follow_on._DOSE`), as compared, a share in per cent left out ("90%" is as often a
-    target value as a strength); with `last`, the last one alone (a change "from 20 mg to 30 mg" ends on the dose
+    """The doses `text` gives (`doses.DOSE`, which reads no share in per cent: "90%" is as often a target value as a
+    strength), as compared; with `last`, the last one alone (a change "from 20 mg to 30 mg" ends on the dose
     it leaves, and a row giving the one before is the old prescription)."""
-    doses = [_dose(m.group(0)) for m in _DOSE.finditer(text) if not m.group(0).endswith("%")]
+    doses = [_dose(m.group(0)) for m in DOSE.finditer(text)]
     return set(doses[-1:] if last else doses)
 
 
