@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import archehr
-from archehr.answerability.asking import STORY_WORDS, asked_reading, points_back
+from archehr.answerability.asking import STORY_WORDS, asked_reading
 from archehr.ask import read_question
 from archehr.relevance.text import tokens
 
@@ -54,13 +54,6 @@ def test_only_the_story_sentence_goes_the_asked_ones_stay_in_order() -> None:
 def test_story_words_are_stemmed_as_the_concepts_are() -> None:
     assert set(tokens("yesterday messages worried paperwork")) <= STORY_WORDS
     assert not set(tokens("warfarin swollen golf")) & STORY_WORDS
-
-
-def test_an_it_standing_for_nothing_does_not_point_back() -> None:
-    assert not points_back("Is it ok to drive?")
-    assert not points_back("Would it be safe for him to swim?")
-    assert points_back("How many more days must he take it?")
-    assert points_back("Is that the same dose?")
 
 
 def test_the_answer_does_not_move_with_a_story_sentence() -> None:

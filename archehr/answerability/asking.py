@@ -197,20 +197,6 @@ def story_pruned(question: str, note_words: set[str], lexicon: Glossary,
     return " ".join(out) if dropped else None
 
 
-
-# "it" standing for no thing of the story: "is it ok to drive", "would it be safe for him to", "is it worth it if"
-_DUMMY_IT = re.compile(r"\b(?:is|was|will|would|should|could)\s+it\s+(?:still\s+|really\s+)?(?:be\s+)?"
-                       r"(?:ok|okay|alright|all right|safe|possible|fine|necessary|better|worse|bad|too \w+|worth|"
-                       r"important|a good idea)\s+(?:for\s+\w+\s+)?(?:to|if)\b|"
-                       r"\bit(?:'s|’s| is)\s+(?:ok|okay|alright|safe|fine)\s+(?:for\s+\w+\s+)?(?:to|if)\b", re.I)
-
-
-def points_back(asking: str) -> bool:
-    """The asking sentences point back into the story with a pronoun ("how many more days must he drink it", "is
-    that the same dose"), not counting an "it" that stands for nothing ("is it ok to drive")."""
-    return bool(_REFERS.search(_DUMMY_IT.sub(" ", asking)))
-
-
 # words that tell who is asking, when, how and how they feel, naming nothing a note answers: when, time and the days
 # ("last week", "yesterday", "on Friday"), getting in touch ("message", "phone", "letter", "paperwork", "asked me
 # to"), feelings ("anxious", "worried"), being discharged and cared for ("came home", "look after"); a story sentence
