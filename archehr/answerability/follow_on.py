@@ -57,6 +57,8 @@ _REASON = re.compile(r"\b(?:because|due to|as (?:it|this|they|these)|risks?|harm
                      r"no longer (?:needed|required|necessary)|not (?:needed|required|working|suitable))\b", re.I)
 # a line referring back to the medicine just named: "it", "this", "these", "them"
 _BACK = re.compile(r"\b(?:it|its|this|these|they|them)\b", re.I)
+# a list item's mark at a line's start: a number ("1.", "2)") or a bullet ("-", "*", "•", "▪", "●", ">")
+LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])")
 REASON_WORDS = 30  # the reason's line: a sentence, not a paragraph
 ENTRY_WORDS = 25  # a medication entry is short: its name, dose and how to take it
 STATUS_WORDS = 14  # ... and the line saying what becomes of it shorter still
@@ -179,7 +181,7 @@ def gives_reason(entry: str, line: str) -> bool:
     pronoun (`_BACK`: it goes on from the entry, no comment of its own on something else) and says a reason
     (`_REASON`: "long use can raise the risk of broken bones", "because ...")."""
     return (bool(STRENGTH.search(entry)) and len(entry.split()) <= ENTRY_WORDS and len(line.split()) <= REASON_WORDS
-            and not STRENGTH.search(line) and not re.match(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])", line)
+            and not STRENGTH.search(line) and not LIST_MARK.match(line)
             and bool(_BACK.search(line)) and bool(_REASON.search(line)))
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from archehr.answerability.dates import DATE
+from archehr.answerability.row_comment import table_cells
 
 KINDS = frozenset({"test_result"})  # the question kinds citing the report's next line
 FINDING_WORDS = 14  # a finding going on from the report's first line is short
@@ -65,7 +66,7 @@ def is_title(text: str) -> bool:
     CONTRAST"; not "Na 133 mmol/L (L)")."""
     bare = re.sub(r"\([^)]*\)|\b\d{1,2}[:.]\d{2}\b", " ", text)
     bare = re.sub(rf"\b{DATE}\b", " ", bare, flags=re.I)
-    if "|" in text or re.search(r"\S\s{2,}\S", text.strip()) or re.search(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", bare):
+    if table_cells(text) is not None or re.search(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", bare):
         return False  # a table's row, or a line giving a value: a result itself
     words = [w for w in re.split(r"[\s:]+", bare) if re.search(r"[A-Za-z]", w)]
     if not 0 < len(words) <= TITLE_WORDS or re.search(r":\s*[A-Za-z]", bare):

@@ -40,17 +40,29 @@ class Sentence(Protocol):
     text: str
 
 
+def table_cells(text: str) -> list[str] | None:
+    """The cells of a table's row (split by bars, or by runs of two or more spaces: a fixed-width table), None when
+    the line is no table row."""
+    t = text.strip()
+    if "|" not in t and not re.search(r"\S\s{2,}\S", t):
+        return None
+    return [c for c in _CELLS.split(t) if c]
+
+
+def cell_name(cell: str) -> str:
+    """A row's test as its first cell names it: lower case, without what is in brackets ("Lamotrigine (trough)":
+    "lamotrigine")."""
+    return re.sub(r"\s*\([^)]*\)", "", cell).strip().lower()
+
+
 def flagged_row(text: str) -> tuple[str, str, str] | None:
     """(name, value, unit) of a table row flagged out of range ("Neutrophils | 1.6 | x10^9/L | 2.0-7.5 | L": the
     name "neutrophils", the value "1.6", the unit "x10^9/L"; a row giving no number has value and unit ""), else
     None. The name is the first cell without what is in brackets ("Lamotrigine (trough)": "lamotrigine")."""
-    t = text.strip()
-    if "|" not in t and not re.search(r"\S\s{2,}\S", t):
+    cells = table_cells(text)
+    if cells is None or len(cells) < 2 or not any(_FLAG.match(c) for c in cells[1:]):
         return None
-    cells = [c for c in _CELLS.split(t) if c]
-    if len(cells) < 2 or not any(_FLAG.match(c) for c in cells[1:]):
-        return None
-    name = re.sub(r"\s*\([^)]*\)", "", cells[0]).strip().lower()
+    name = cell_name(cells[0])
     if not _NAME.match(name):
         return None
     value = next((c for c in cells[1:] if _NUMBER.match(c)), "")

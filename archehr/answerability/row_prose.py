@@ -17,12 +17,10 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from archehr.answerability.row_comment import KINDS
+from archehr.answerability.row_comment import KINDS, cell_name, table_cells
 
 MOST = 2  # prose lines naming the row's test, at most
 PROSE_WORDS = 3  # a line of prose: a few words of letters at least
-# a table row's cells: split by bars, or by runs of two or more spaces
-_CELLS = re.compile(r"\s*\|\s*|\s{2,}")
 # a test's name: letters first, short
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 ,/^'+-]{1,38}$")
 # a line telling what to do next, no comment on the value: a repeat, a recheck, a booking
@@ -39,13 +37,10 @@ class Sentence(Protocol):
 def row_test(text: str) -> str | None:
     """The test a table row gives a value of (its first cell, lower case, without what is in brackets), when the
     line is a table row (cells split by bars or runs of spaces) whose second cell holds a number; else None."""
-    t = text.strip()
-    if "|" not in t and not re.search(r"\S\s{2,}\S", t):
+    cells = table_cells(text)
+    if cells is None or len(cells) < 2 or not re.search(r"\d", cells[1]):
         return None
-    cells = [c for c in _CELLS.split(t) if c]
-    if len(cells) < 2 or not re.search(r"\d", cells[1]):
-        return None
-    name = re.sub(r"\s*\([^)]*\)", "", cells[0]).strip().lower()
+    name = cell_name(cells[0])
     return name if _NAME.match(name) and len(name) >= 2 else None
 
 
@@ -53,7 +48,7 @@ def names_test(line: str, test: str) -> bool:
     """`line` is a line of prose (no table row, `PROSE_WORDS` words of letters at least) naming `test` by its name
     and telling nothing to do next (`_NEXT`)."""
     t = line.strip()
-    if "|" in t or re.search(r"\S\s{2,}\S", t) or _NEXT.search(t):
+    if table_cells(t) is not None or _NEXT.search(t):
         return False
     if len([w for w in t.split() if re.match(r"^[A-Za-z]", w)]) < PROSE_WORDS:
         return False

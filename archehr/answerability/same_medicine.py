@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from archehr.answerability.doses import DOSE
+from archehr.answerability.follow_on import LIST_MARK
 
 KINDS = frozenset({"med_change", "how_long"})  # the question kinds citing the rows
 MOST = 2  # rows of one medicine cited at most
@@ -103,12 +104,12 @@ def _repeats(row: str, doses: set[str], kind: str) -> bool:
 
 
 def _listed(row: str) -> bool:
-    """The line is set out as a list's row: a number or a bullet first, an action word in capitals ("STOP",
-    "CONTINUE"), or the medicine's own name (not a line of history: "Takes aspirin 81 mg daily", "Started sertraline
-    50 mg 6 weeks ago")."""
+    """The line is set out as a list's row: a number or a bullet first (`follow_on.LIST_MARK`), an action word in
+    capitals ("STOP", "CONTINUE"), or the medicine's own name (not a line of history: "Takes aspirin 81 mg daily",
+    "Started sertraline 50 mg 6 weeks ago")."""
     from archehr.glossary.drugs import drugs_in
 
-    if re.match(r"^\s*(?:\d+[.)]|[-*\u2022\u25aa\u25cf>])", row):
+    if LIST_MARK.match(row):
         return True
     words = re.findall(r"[A-Za-z][A-Za-z-]*", row)
     return bool(words) and (bool(re.fullmatch(r"[A-Z]{3,}", words[0])) or bool(drugs_in(words[0])))
