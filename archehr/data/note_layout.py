@@ -68,7 +68,11 @@ _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
 _PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
-_LONE_BULLET = re.compile(r"[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u2013]")
+# the bullets of a list (an en dash too), characters for a class; `ITEM` reads them with arrows and checkboxes
+BULLETS = "-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u2013"
+_LONE_BULLET = re.compile(f"[{BULLETS}]")
+
+
 def field_cells(line: str) -> list[tuple[int, int]]:
     """The fields of a line that holds two or more ("Name: X   DOB: Y", "ADMITTED: 11/15 DISCHARGED: 11/18",
     "VISIT NOTE      Date of visit: 11/18"), as (start, end) in `line`; [] for any other line. In a line of
@@ -409,7 +413,7 @@ WORD_NUMBER = r"(?:[Oo]ne|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ig
 # "a)" "A." "ii." "#"
 # (a phone app's symbol or emoji marks its items as a bullet does: "\u2705 Sertraline 50mg", "\U0001f539 Tue 3 June")
 SYMBOL_MARK = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?"
-ITEM = re.compile(r"^(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a1\u25a0\u2013\u25ba\u25b8\u27a2\u27a4\u2192"
+ITEM = re.compile(f"^(?:[{BULLETS}" r"\u25a1\u25a0\u25ba\u25b8\u27a2\u27a4\u2192"
                   r"\u2610\u2611\u2612\u2713\u2714\u2717\u2718]|" + SYMBOL_MARK
                   # (Word's outline bullet, a lower-case "o" before a capital: "o Keep the dressing on.")
                   + r"|o(?=[ \t]+[A-Z])|\[[ xX\u2713\u2714*-]?\]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-z]\)|#+"
