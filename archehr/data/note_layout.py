@@ -67,7 +67,8 @@ _COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)
                           r"|View|Green)\b)")
 # a dot leader between a test and its value: "Hemoglobin A1c ........ 9.2 %"
 _DOT_LEADER = re.compile(r"\S[ ]?\.{4,}[ ]?\S")
-_PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
+# a pipe between two cells of a row: "START | Ibuprofen 400 mg | With food."
+PIPES = re.compile(r"\S[ ]*\|[ ]*\S")
 # the bullets of a list (an en dash too), characters for a class; `ITEM` reads them with arrows and checkboxes
 BULLETS = "-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u2013"
 _LONE_BULLET = re.compile(f"[{BULLETS}]")
@@ -358,7 +359,7 @@ def is_table_row(line: str) -> bool:
     Wide spaces are no columns after a sentence's end ("He is well.   Plan: home.") nor between the words
     of justified text copied from a PDF ("The   patient   was   seen   in   clinic")."""
     body = line.strip()
-    if _DOT_LEADER.search(body) or _PIPES.search(body):
+    if _DOT_LEADER.search(body) or PIPES.search(body):
         return True
     gaps = [m for m in COLUMN_GAP.finditer(body) if body[m.start() - 1] not in ".!?;,"]
     if not gaps:
@@ -376,7 +377,7 @@ def same_table(above: str, below: str) -> bool:
     """Are two laid-out lines (indentation kept) rows of one table? Tab- and pipe-separated rows and
     dot-leader lines go together; rows laid out with spaces share where a column starts. A stack of unaligned
     laid-out lines is a page header ("Clinic   Page 1" over "Patient: X      MRN 123"), not a table."""
-    if ("\t" in above and "\t" in below) or (_PIPES.search(above) and _PIPES.search(below)):
+    if ("\t" in above and "\t" in below) or (PIPES.search(above) and PIPES.search(below)):
         return True
     if _DOT_LEADER.search(above) or _DOT_LEADER.search(below):
         return True

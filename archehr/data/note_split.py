@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from archehr.data.model import Case, NoteSentence, Phrase
 from archehr.data.note_doc_stamps import doc_stamp_cuts
 from archehr.data.note_entries import opens_medicine_entry
-from archehr.data.note_layout import ITEM, ORDER_COLUMN, WORD_NUMBER
+from archehr.data.note_layout import ITEM, ORDER_COLUMN, PIPES, WORD_NUMBER
 from archehr.data.note_ocr import is_double_spaced, single_spaced
 from archehr.data.note_sections import soap_letters_apart, writes_labelled_paragraphs
 from archehr.data.note_sentence_edits import appointment_cuts, lower_case_cuts, order_cuts, query_cuts, should_join
@@ -171,9 +171,6 @@ def _paragraphs(text: str) -> list[list[tuple[int, int]]]:
     return paras
 
 
-# a pipe between two cells of a row: "START | Ibuprofen 400 mg | With food."
-_PIPE_CELLS = re.compile(r"\S[ ]*\|[ ]*\S")
-
 def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False) -> list[tuple[int, int]]:
     """A unit's sentences. `excerpt`: the note is written as a release's excerpt, whose sentences keep a field's
     appointments together ("Follow-up: PCP in 1 week; cardiology in 4 weeks.")."""
@@ -182,7 +179,7 @@ def _split_unit(unit: Unit, text: str, segment: Segmenter, excerpt: bool = False
     # many sentences its comment holds: "STOP  | Aspirin 75 mg | Bruising. Not needed now.")
     row = text[unit.start:unit.end]
     if unit.kind in ("header", "appointment", "row", "page") \
-            and not (unit.kind == "row" and ORDER_COLUMN.match(row) and not _PIPE_CELLS.search(row)):
+            and not (unit.kind == "row" and ORDER_COLUMN.match(row) and not PIPES.search(row)):
         return [(unit.start, unit.end)]
     # a lab line's decimals and asterisks are no sentence ends; only a plain ". Capital" is
     lab = unit.kind == "lab" or (unit.kind == "field" and is_lab_line(text[unit.start:unit.end]))
