@@ -196,6 +196,16 @@ def test_benchmark_finds_a_gold_unit_joining_a_word_wrapped_after_its_hyphen() -
     assert [split.sentences[int(i) - 1].text.split()[0] for i in gold] == ["The"]
 
 
+def test_benchmark_finds_a_gold_unit_joining_a_range_wrapped_after_its_hyphen() -> None:
+    from archehr.data.note_split import split_note
+
+    ev = _bench()
+    split = split_note("Duplex:\nA plaque narrows the artery by 50-\n69% of its width.\nNo occlusion.\n", "rules")
+    units = ["Duplex:", "A plaque narrows the artery by 50-69% of its width.", "No occlusion."]
+    gold = ev.raw_gold(split, units, [2], "t")
+    assert [split.sentences[int(i) - 1].text.split()[0] for i in gold] == ["A"]
+
+
 def test_a_named_topic_without_the_asked_duration_is_flagged() -> None:
     # tiotropium is in the note, but no sentence says for how long
     r = archehr.answer(PNEUMONIA, "How long will I need the inhaler tiotropium?", splitter="rules")
