@@ -105,3 +105,15 @@ def test_a_label_written_as_the_heading_is_ends_the_headings_fields():
     lines = ["DIET:", "Week 1: Fluids only. Sip slowly.", "Week 2: Soft food. Small meals.",
              "STOMA CARE: Empty the bag when a third full. Change it every 2 days."]
     assert more_sections(lines, [None] * 4) == [None, None, None, 11]
+
+
+# --- a comment named by whose it is ---------------------------------------------------------------------------
+
+def test_a_laboratorys_comment_wrapped_over_lines_is_headed_by_its_label():
+    note = ("Laboratory comment: Potassium higher than the last sample. Please repeat the test\n"
+            "with a fresh sample, as the tube was haemolysed.\n")
+    assert texts(note) == ["Laboratory comment:", "Potassium higher than the last sample.",
+                           "Please repeat the test with a fresh sample, as the tube was haemolysed."]
+    # (on one line it is the report's field, as a comment of its own is)
+    assert texts("Lab comment: Potassium higher than the last sample. Please repeat the test.\n")[0] \
+        == "Lab comment: Potassium higher than the last sample."

@@ -151,12 +151,12 @@ def section_label(line: str, sbar: bool = False) -> int | None:
 
 
 def _comment_paragraph(name: str, rest: str) -> bool:
-    """A report's comment written as a paragraph: sentences of prose, more than one ("Comment: Urine protein is in the
-    nephrotic range. Anti-PLA2R sent to the reference laboratory ..."), which the label heads as a section's does; a
+    """A report's comment, its own or whose ("Laboratory comment:"), written as a paragraph: sentences of prose, more
+    than one ("Comment: Urine protein is in the nephrotic range. Anti-PLA2R sent ..."), which the label heads; a
     comment of one sentence, of a value's few words first ("Comment: Calcium raised. Clinician informed ...") or of
     advice ("Comments: Take it with food. Avoid ...") is the report's field, as a field of advice is."""
     sentences = _SENTENCE_END.split(rest, maxsplit=1)
-    return bool(re.fullmatch(r"comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
+    return bool(re.fullmatch(r"(?:[A-Za-z]+ )?comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
         and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
