@@ -35,10 +35,12 @@ def test_a_label_before_one_reading_or_before_words_is_no_line_of_readings():
 
 # --- UK shorthand sections -----------------------------------------------------------------------------------
 
-def test_history_of_presenting_complaint_heads_its_prose_and_the_complaint_stays_a_field():
+def test_history_of_presenting_complaint_heads_its_prose_and_so_does_the_complaint():
+    # (the writers' brief sets a section label before prose apart: the presenting complaint is the history's first
+    # section, as the writers of that wording cut it, not a field)
     note = ("PC: Confusion and poor intake for 2 days.\n"
             "HPC: Background of dementia; walks with a stick. No new medicines.\n")
-    assert texts(note) == ["PC: Confusion and poor intake for 2 days.", "HPC:",
+    assert texts(note) == ["PC:", "Confusion and poor intake for 2 days.", "HPC:",
                            "Background of dementia; walks with a stick.", "No new medicines."]
 
 
@@ -92,7 +94,7 @@ LETTER = ("Westfield Urgent Treatment Centre\nDischarge Summary to GP\n\n"
 def test_a_letters_fields_alone_in_their_paragraphs_keep_their_first_sentence():
     assert texts(LETTER) == [
         "Westfield Urgent Treatment Centre", "Discharge Summary to GP",
-        "Presenting complaint: Painful rash on the left forehead for two days.",
+        "Presenting complaint:", "Painful rash on the left forehead for two days.",
         "She had tingling and burning on the scalp for three days before it appeared.",
         "Examination:", "Clusters of blisters on a red base over the left forehead and the upper eyelid.",
         "Eye white and not red.", "Visual acuity normal in both eyes.",

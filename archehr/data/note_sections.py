@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_label_runs import more_sections
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 from archehr.data.note_stamps import starts_with_stamp
 
@@ -71,7 +72,6 @@ _QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|note
 _PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 # where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
-
 
 _LONG_SENTENCE = 12  # words
 # a verdict on how a course went, in a phrase with no verb of its own, is the section's value: "Hospital course:
@@ -151,12 +151,12 @@ def section_label(line: str, sbar: bool = False) -> int | None:
 
 
 def _comment_paragraph(name: str, rest: str) -> bool:
-    """A report's comment written as a paragraph: sentences of prose, more than one ("Comment: Urine protein is in the
-    nephrotic range. Anti-PLA2R sent to the reference laboratory ..."), which the label heads as a section's does; a
+    """A report's comment, its own or whose ("Laboratory comment:"), written as a paragraph: sentences of prose, more
+    than one ("Comment: Urine protein is in the nephrotic range. Anti-PLA2R sent ..."), which the label heads; a
     comment of one sentence, of a value's few words first ("Comment: Calcium raised. Clinician informed ...") or of
     advice ("Comments: Take it with food. Avoid ...") is the report's field, as a field of advice is."""
     sentences = _SENTENCE_END.split(rest, maxsplit=1)
-    return bool(re.fullmatch(r"comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
+    return bool(re.fullmatch(r"(?:[A-Za-z]+ )?comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
         and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
@@ -243,6 +243,7 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     line (`_SAID_SECTION`), when the paragraph holds no capital and that sentence ends in a full stop after three
     words or more: the name is a unit of its own, as "HISTORY:" is."""
     ends = _paragraph_labels(lines, sbar, letter, soap)
+    ends = ends if soap else more_sections(lines, ends)  # (over the lines a label's text runs on to)
     said = _SAID_SECTION.match(lines[0]) if lines else None
     # (the sentence after the name: up to its full stop before a space or the line's end, no other stop before it)
     sentence = re.match(r"([^.!?]+)\.(?:\s|$)", lines[0][said.end():]) if said else None
