@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,15 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 # ../shared (the wider parity fixtures and the synthetic release) lies beside the checkout, as in CI; a worktree
 # elsewhere can point at it with ARCHEHR_SHARED. The headline parity tests need none of it (tests/golden/demo).
 SHARED = Path(os.environ.get("ARCHEHR_SHARED") or REPO.parent / "shared")
+
+
+@dataclass(frozen=True)
+class Line:
+    """A note's sentence as the answer rules read it, for tests that need no split: its text and its paragraph (the
+    rules compare paragraph numbers, never read them as positions)."""
+
+    text: str
+    paragraph_id: int = 1
 
 
 def shared_path(*parts: str) -> Path:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import Line
 
 from archehr.answerability.firm_answers import cause_strength
 from archehr.answerability.holds import HOLDS
@@ -20,11 +21,6 @@ from archehr.data.note_split import note_case
 def _first(note: str, question: str) -> str:
     case, _ = note_case(note, question, splitter="rules")
     return case.sentences[int(np.argmax(answer_types(case).ranking))].text
-
-
-class _S:
-    def __init__(self, text: str) -> None:
-        self.text = text
 
 
 def test_keep_or_stop_is_answered_by_the_stop_line_not_the_start_of_the_other_drug() -> None:
@@ -77,7 +73,7 @@ def test_a_leading_purpose_says_a_cause(text: str, strength: float) -> None:
     ("Report: CT showed a clot in the left leg.", "clinician"),  # a report's label is no one's story
 ])
 def test_roles(text: str, role: str) -> None:
-    assert sentence_roles([_S(text)]) == (role,)
+    assert sentence_roles([Line(text)]) == (role,)
 
 
 @pytest.mark.parametrize(("question", "kind"), [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from conftest import Line
 
 import archehr
 from archehr.answerability.follow_on import (
@@ -86,15 +87,9 @@ def test_what_does_not_go_on_from_an_entry():
     assert not goes_on_from("Aspirin 75 mg daily", long_line + "word")  # 15: too long
 
 
-@dataclass(frozen=True)
-class _S:
-    paragraph_id: int
-    text: str
-
-
-SENTENCES = [_S(0, "Medicines:"), _S(1, "cephalexin 500 mg capsule"), _S(1, "Finish all of it."),
-             _S(1, "codeine 30 mg tablet"), _S(2, "You no longer need this medicine."),
-             _S(3, "aspirin 81 mg"), _S(3, "Stopped medicines:")]
+SENTENCES = [Line("Medicines:", 0), Line("cephalexin 500 mg capsule", 1), Line("Finish all of it.", 1),
+             Line("codeine 30 mg tablet", 1), Line("You no longer need this medicine.", 2),
+             Line("aspirin 81 mg", 3), Line("Stopped medicines:", 3)]
 
 
 def test_follow_on_adds_the_next_line_of_the_same_paragraph_only():
@@ -121,7 +116,7 @@ def test_a_line_telling_how_to_take_the_medicine_goes_with_its_entry():
     assert not entry_line(entry, "Take with food.")  # no amount to take: no instruction of its own
     # an entry that already says how to take it is followed by no second instruction
     assert not entry_line("aspirin 81 mg Take 1 tablet daily", "Take 2 tablets at night")
-    sentences = [_S(1, entry), _S(1, how), _S(1, "Take 1 tablet of folic acid 5 mg weekly")]
+    sentences = [Line(entry, 1), Line(how, 1), Line("Take 1 tablet of folic acid 5 mg weekly", 1)]
     assert follow_on([1], sentences) == [0]
     assert follow_on([0], sentences) == [1]
 
@@ -238,8 +233,8 @@ def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
     held = "HOLD Rivaroxaban 20 mg once daily - last dose the evening before the biopsy."
     restart = "RESTART the morning after the biopsy if there is no bleeding from the site."
     assert restarts(held, restart)
-    assert follow_on([0], [_S(0, held), _S(0, restart)]) == [1]
-    assert follow_on([1], [_S(0, held), _S(0, restart)]) == []  # the restart line cited alone brings no entry
+    assert follow_on([0], [Line(held, 0), Line(restart, 0)]) == [1]
+    assert follow_on([1], [Line(held, 0), Line(restart, 0)]) == []  # the restart line cited alone brings no entry
     # a medicine carried on is not taken up again: the restart line there is about another one
     assert not restarts("Continue vitamin D 800 units daily.", "Restart doses to be agreed at clinic.")
     # a restart line naming its own dose is an entry of its own
@@ -252,17 +247,17 @@ def test_a_held_medicine_and_the_line_saying_when_to_restart_it_go_together():
 def test_a_why_question_cites_the_reason_going_on_from_a_medicine_entry():
     entry = "STOP: Omeprazole 40 mg every morning."
     reason = "You have taken it for 3 years, and long use can raise the risk of broken bones."
-    note = [_S(0, entry), _S(0, reason), _S(0, "- START: Famotidine 20 mg at night.")]
+    note = [Line(entry, 0), Line(reason, 0), Line("- START: Famotidine 20 mg at night.", 0)]
     assert follow_on([0], note, why=True) == [1]
     assert follow_on([0], note) == []  # not a why question: the reason is not cited for it alone
     # a list item of its own is no line going on from the entry
-    assert follow_on([1], [_S(0, entry), _S(0, "- Omeprazole can raise the risk of broken bones.")], why=True) == []
+    assert follow_on([1], [Line(entry, 0), Line("- Omeprazole can raise the risk of broken bones.", 0)], why=True) == []
 
 
 def test_a_reason_line_refers_back_to_the_entry_and_brings_no_entry_itself():
     entry = "START: Lansoprazole 15 mg daily while on the higher steroid dose."
     other = "Raised sugar is likely due to the steroids; repeat with the next bloods."
-    assert follow_on([0], [_S(0, entry), _S(0, other)], why=True) == []  # a comment of its own, no "it"
+    assert follow_on([0], [Line(entry, 0), Line(other, 0)], why=True) == []  # a comment of its own, no "it"
     reason = "It protects the stomach, because the steroid can harm its lining."
-    assert follow_on([0], [_S(0, entry), _S(0, reason)], why=True) == [1]
-    assert follow_on([1], [_S(0, entry), _S(0, reason)], why=True) == []  # the reason cited: its entry not brought
+    assert follow_on([0], [Line(entry, 0), Line(reason, 0)], why=True) == [1]
+    assert follow_on([1], [Line(entry, 0), Line(reason, 0)], why=True) == []  # the reason cited: its entry not brought

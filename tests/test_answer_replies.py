@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from conftest import Line
 
 import archehr
 from archehr.answerability.roles import ROLE_FACTOR, reply_lines, reported_question, sentence_roles, weigh_by_role
@@ -23,11 +24,6 @@ Continue doxycycline 100 mg twice daily for 10 days in all.
 """
 
 
-@dataclass(frozen=True)
-class _S:
-    text: str
-
-
 @pytest.mark.parametrize("text", [
     "Patient asked if he can go camping again this weekend.",
     "Mum asked whether she can bath him.",
@@ -38,7 +34,7 @@ class _S:
 ])
 def test_a_reported_question_without_its_reply(text: str) -> None:
     assert reported_question(text)
-    assert sentence_roles([_S(text)]) == ("reported",)
+    assert sentence_roles([Line(text)]) == ("reported",)
 
 
 @pytest.mark.parametrize("text", [
@@ -58,13 +54,13 @@ def test_the_reply_is_the_next_line_when_it_opens_with_the_reply() -> None:
              "He asked about driving.", "Blood pressure 128/80.",  # no reply after this one
              "Wife asked about his tablets.", "Advised to stop the dexamethasone.",
              "Dad asked whether he can fly.", "Can he fly next month?"]  # a question is no reply
-    assert reply_lines([_S(t) for t in texts]) == ((0, 1), (4, 5))
-    assert reply_lines([_S("Mum asked whether she can bath him.")]) == ()  # the last line has no reply
+    assert reply_lines([Line(t) for t in texts]) == ((0, 1), (4, 5))
+    assert reply_lines([Line("Mum asked whether she can bath him.")]) == ()  # the last line has no reply
 
 
 def test_the_reply_takes_the_question_score_and_the_question_loses() -> None:
-    sents = [_S("Mum asked whether she can bath him."), _S("Told to wait until the cord falls off."),
-             _S("Weight 3.4 kg.")]
+    sents = [Line("Mum asked whether she can bath him."), Line("Told to wait until the cord falls off."),
+             Line("Weight 3.4 kg.")]
     score = np.array([0.8, 0.1, 0.3])
     out = weigh_by_role(score, sents, "may_i")
     factor = ROLE_FACTOR["reported"]["may_i"]
@@ -87,9 +83,10 @@ TAPER = ["Prednisolone taper schedule", "Day | Dose", "Days 1-3 | 40 mg once dai
 def test_schedule_rows_under_their_title() -> None:
     from archehr.answerability.roles import schedule_rows
 
-    assert schedule_rows([_S(t) for t in TAPER]) == ((0, 2), (0, 3))
+    assert schedule_rows([Line(t) for t in TAPER]) == ((0, 2), (0, 3))
     # a title with a colon and no column header row
-    assert schedule_rows([_S(t) for t in ("Reducing dose plan:", "Week 1: 20 mg", "Week 2: 10 mg")]) == ((0, 1), (0, 2))
+    plan = ("Reducing dose plan:", "Week 1: 20 mg", "Week 2: 10 mg")
+    assert schedule_rows([Line(t) for t in plan]) == ((0, 1), (0, 2))
 
 
 @pytest.mark.parametrize("texts", [
@@ -101,13 +98,13 @@ def test_schedule_rows_under_their_title() -> None:
 def test_near_misses_are_no_schedule_rows(texts: tuple[str, ...]) -> None:
     from archehr.answerability.roles import schedule_rows
 
-    assert schedule_rows([_S(t) for t in texts]) == ()
+    assert schedule_rows([Line(t) for t in texts]) == ()
 
 
 def test_a_row_adds_its_title_score() -> None:
     from archehr.answerability.roles import carry_over
 
-    out = carry_over(np.array([0.3, 0.0, 0.1, 0.0, 0.2]), [_S(t) for t in TAPER])
+    out = carry_over(np.array([0.3, 0.0, 0.1, 0.0, 0.2]), [Line(t) for t in TAPER])
     assert out.tolist() == pytest.approx([0.3, 0.0, 0.4, 0.3, 0.2])
 
 

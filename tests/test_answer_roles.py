@@ -6,10 +6,9 @@ The notes are written for these tests (fictional).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
+from conftest import Line
 
 import archehr
 from archehr.answerability.roles import ROLE_FACTOR, ROLES, role_weights, sentence_roles
@@ -42,14 +41,8 @@ Start losartan 50 mg daily for blood pressure.
 """
 
 
-@dataclass(frozen=True)
-class _S:
-    text: str
-    paragraph_id: int = 1
-
-
 def _roles(*texts: str) -> tuple[str, ...]:
-    return sentence_roles([_S(t) for t in texts])
+    return sentence_roles([Line(t) for t in texts])
 
 
 def test_a_question_asked_in_the_note_and_its_thread_roles() -> None:

@@ -260,7 +260,6 @@ def test_the_notes_own_date_is_no_date_to_come() -> None:
     assert _held("Date: 21/10/2026", "when is my next physio appointment") == (True, pytest.approx(strength))
 
 
-
 def test_a_dotted_log_stamp_is_no_booked_slot() -> None:
     # `dates.DATE` reads "18.03.2026" and `dates.CLOCK` "10.20"; the slot reads neither, so an entry's stamp is no slot
     asked = "what time do we need to be there"

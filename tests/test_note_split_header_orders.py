@@ -47,7 +47,6 @@ def test_an_order_without_its_colon_or_before_no_instruction_stands_alone():
         "START apixaban 5 mg twice a day", "Take it with food."]
 
 
-
 def test_two_header_lines_in_aligned_columns_are_fields_not_a_table_but_a_repeated_page_head_is_one_unit():
     head = ("Northbay Hospital          Renal Unit\n"
             "Patient: LEE, Ann   MRN 5501   DOB 03/04/1990\n"

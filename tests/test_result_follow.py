@@ -5,17 +5,10 @@ Each note line here is written for these tests (fictional).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from conftest import Line
 
 from archehr.answerability.result_follow import goes_on, is_title, report_goes_on
-
-
-@dataclass(frozen=True)
-class _S:
-    text: str
-    paragraph_id: int = 1
 
 
 @pytest.mark.parametrize(("first", "line"), [
@@ -45,7 +38,7 @@ def test_a_title_line() -> None:
 
 
 def test_only_for_a_result_question_and_in_the_first_line_s_paragraph() -> None:
-    note = [_S("CHEST X-RAY (12/02/2025)"), _S("Heart size is normal."), _S("No rib fracture.", 2)]
+    note = [Line("CHEST X-RAY (12/02/2025)"), Line("Heart size is normal."), Line("No rib fracture.", 2)]
     assert report_goes_on([0], note, "test_result") == [1]
     assert report_goes_on([0], note, "why") == []
     assert report_goes_on([1], note, "test_result") == []  # the next line is another paragraph's

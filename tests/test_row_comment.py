@@ -5,16 +5,10 @@ Each note line here is written for these tests (fictional).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from conftest import Line
 
 from archehr.answerability.row_comment import comments_on, flagged_row, is_comment, rows_commented
-
-
-@dataclass(frozen=True)
-class _S:
-    text: str
 
 
 @pytest.mark.parametrize(("row", "read"), [
@@ -52,13 +46,13 @@ def test_a_comment_is_a_line_of_prose() -> None:
     assert not is_comment("Platelets low.")  # too short to be a comment
 
 
-NOTE = [_S("TEST          | RESULT | UNITS    | RANGE   | FLAG"),
-        _S("Platelets     | 41     | x10^9/L  | 150-400 | L"),
-        _S("Sodium        | 139    | mmol/L   | 133-146 |"),
-        _S("Potassium     | 6.1    | mmol/L   | 3.5-5.3 | H"),
-        _S("Platelets are low, so the enoxaparin injections are held for now."),
-        _S("Sodium and potassium will be repeated on Monday with the next bloods."),
-        _S("Please ring the ward if there is any bleeding.")]
+NOTE = [Line("TEST          | RESULT | UNITS    | RANGE   | FLAG"),
+        Line("Platelets     | 41     | x10^9/L  | 150-400 | L"),
+        Line("Sodium        | 139    | mmol/L   | 133-146 |"),
+        Line("Potassium     | 6.1    | mmol/L   | 3.5-5.3 | H"),
+        Line("Platelets are low, so the enoxaparin injections are held for now."),
+        Line("Sodium and potassium will be repeated on Monday with the next bloods."),
+        Line("Please ring the ward if there is any bleeding.")]
 
 
 def test_the_first_line_s_comment_brings_the_flagged_rows_it_names() -> None:
@@ -76,8 +70,8 @@ def test_rows_come_only_for_a_result_question() -> None:
 
 
 def test_a_line_naming_more_rows_than_most_brings_none() -> None:
-    panel = [_S(f"{name}  | {v} | mmol/L | 1-2 | H") for name, v in
+    panel = [Line(f"{name}  | {v} | mmol/L | 1-2 | H") for name, v in
              (("Urea", "9"), ("Calcium", "3"), ("Phosphate", "4"), ("Magnesium", "5"))]
-    line = _S("Urea, calcium, phosphate and magnesium are all raised, so the fluids continue.")
+    line = Line("Urea, calcium, phosphate and magnesium are all raised, so the fluids continue.")
     assert rows_commented([4], [*panel, line], "test_result") == []
     assert rows_commented([3], [*panel[:3], line], "test_result") == [0, 1, 2]

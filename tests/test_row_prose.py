@@ -5,22 +5,16 @@ Each note line here is written for these tests (fictional).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from conftest import Line
 
 from archehr.answerability.row_prose import names_test, prose_on_row, row_test
 
-
-@dataclass(frozen=True)
-class _S:
-    text: str
-
-
 NOTE = [
-    _S("Ferritin        | 9     | L | ug/L  | 30-400"),  # 0
-    _S("Haemoglobin     | 121   |   | g/L   | 115-165"),  # 1
-    _S("Your ferritin is low, which means your iron stores are empty."),  # 2
-    _S("Please repeat the ferritin in 3 months."),  # 3
-    _S("Your haemoglobin is normal."),  # 4
+    Line("Ferritin        | 9     | L | ug/L  | 30-400"),  # 0
+    Line("Haemoglobin     | 121   |   | g/L   | 115-165"),  # 1
+    Line("Your ferritin is low, which means your iron stores are empty."),  # 2
+    Line("Please repeat the ferritin in 3 months."),  # 3
+    Line("Your haemoglobin is normal."),  # 4
 ]
 
 
@@ -44,5 +38,5 @@ def test_the_prose_on_the_first_row_comes_with_it_for_a_result_question() -> Non
 
 
 def test_a_test_named_all_through_the_note_brings_none() -> None:
-    note = [*NOTE, _S("Low ferritin is common after heavy periods."), _S("Ferritin falls before haemoglobin does.")]
+    note = [*NOTE, Line("Low ferritin is common after heavy periods."), Line("Ferritin falls before haemoglobin does.")]
     assert prose_on_row([0], note, "test_result") == []

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from conftest import Line
 
 from archehr.answerability.switch_rows import switch_partners
 
 
-@dataclass(frozen=True)
-class _S:
-    text: str
-    paragraph_id: int = 0
-
-
-def _lines(*texts: str) -> list[_S]:
-    return [_S(t) for t in texts]
+def _lines(*texts: str) -> list[Line]:
+    return [Line(t) for t in texts]
 
 
 TABLE = _lines("MEDICINES ON LEAVING",
