@@ -42,7 +42,7 @@ _PLAN = re.compile(
 # a medicine list's entry: a numbered or bulleted line opening with a name and giving a dose ("1. Prednisone 40 mg
 # by mouth daily", "- Ferrous sulfate 325 mg PO every other day")
 # (not a story opening with its verb or its subject: "Given acetazolamide 500 mg", "He received ...")
-_ENTRY = re.compile(r"^\W*(?:\d+[.)]\s*)?(?!(?:given|received|treated|took|he|she|they|pt|patient)\b)"
+ENTRY = re.compile(r"^\W*(?:\d+[.)]\s*)?(?!(?:given|received|treated|took|he|she|they|pt|patient)\b)"
                     r"[A-Za-z][\w()/-]*(?:\s+[\w()/-]+){0,4}\s+\d[\d.,/-]*\s*"
                     r"(?:mg|mcg|micrograms?|g|units?|ml|mmol|%|puffs?|tablets?)\b", re.I)
 # a decision told as done is still the decision: "NSAIDs were stopped permanently", "switched to apixaban"
@@ -64,7 +64,7 @@ def asks_stay(question: str) -> bool:
 def tells_plan(text: str) -> bool:
     """The line plans, advises or orders something (`_PLAN`), or is a medicine list's entry with its dose."""
     plain = fold(text)
-    return bool(_PLAN.search(plain) or _ENTRY.search(plain))
+    return bool(_PLAN.search(plain) or ENTRY.search(plain))
 
 
 def tells_story(text: str) -> bool:
