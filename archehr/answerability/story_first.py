@@ -40,11 +40,11 @@ _PLAN = re.compile(
     r"follow[- ]?up|review|repeat|book\w*|schedul\w*|arrang\w*|refer\w*|tomorrow|instead|discharge\w*|home|"
     r"now)\b)|\b(?:START|STOP|CONTINUE|HOLD|NEW|CHANGE[DS]?|INCREASE[DS]?|REDUCE[DS]?)\b")
 # a medicine list's entry: a numbered or bulleted line opening with a name and giving a dose ("1. Prednisone 40 mg
-# by mouth daily", "- Ferrous sulfate 325 mg PO every other day")
-# (not a story opening with its verb or its subject: "Given acetazolamide 500 mg", "He received ...")
+# by mouth daily", "- Ferrous sulfate 325 mg PO every other day"), not a story opening with its verb or its subject
+# ("Given acetazolamide 500 mg", "He received ...")
 ENTRY = re.compile(r"^\W*(?:\d+[.)]\s*)?(?!(?:given|received|treated|took|he|she|they|pt|patient)\b)"
-                    r"[A-Za-z][\w()/-]*(?:\s+[\w()/-]+){0,4}\s+\d[\d.,/-]*\s*"
-                    r"(?:mg|mcg|micrograms?|g|units?|ml|mmol|%|puffs?|tablets?)\b", re.I)
+                   r"[A-Za-z][\w()/-]*(?:\s+[\w()/-]+){0,4}\s+\d[\d.,/-]*\s*"
+                   r"(?:mg|mcg|micrograms?|g|units?|ml|mmol|%|puffs?|tablets?)\b", re.I)
 # a decision told as done is still the decision: "NSAIDs were stopped permanently", "switched to apixaban"
 _DECIDED = re.compile(r"\b(?:stopped|discontinued|switched|changed|increased|reduced|decreased|replaced|"
                       r"permanently|for good|no longer)\b", re.I)
