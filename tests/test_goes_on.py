@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from archehr.answerability.goes_on import broken, broken_off, not_restarted, refers_back
+from archehr.answerability.goes_on import broken, broken_off, not_restarted
 from archehr.answerability.goes_with import goes_with
 
 
@@ -33,6 +33,7 @@ def test_a_whole_sentence_or_a_label_is_no_broken_part() -> None:
     assert not broken("Questions asked by the", "a:")  # a label, one word
     assert not broken("Plan for the", "Recheck ferritin in 8 weeks.")  # the next opens in capitals: its own
     assert not broken("Plan:", "take it with food")  # a label's colon ends the line before
+    assert not broken("Walk every day, resting when it hurts, and", "2. lose weight slowly.")  # a list item of its own
 
 
 def test_a_broken_sentence_across_paragraphs_is_left() -> None:
@@ -55,23 +56,9 @@ def test_a_longer_line_about_restarting_is_no_refusal_alone() -> None:
     assert not_restarted([0], lines) == []
 
 
-REFERS = _lines("- Do not take grapefruit juice at all.", "It can raise the level of the tablets in the blood.",
-                "- It is fine to have orange juice.")
-
-
-def test_why_and_may_i_bring_the_line_referring_back() -> None:
-    assert refers_back([0], REFERS, "may_i") == [1]
-    assert refers_back([0], REFERS, "why") == [1]
-    assert refers_back([0], REFERS, "when") == []  # no reason or danger asked
-    assert refers_back([1], REFERS, "why") == []  # the next opens with a list mark: an item of its own
-
-
-def test_a_line_referring_back_without_saying_what_it_does_is_left() -> None:
-    lines = _lines("She was started on sertraline 50 mg.", "This is her first antidepressant.")
-    assert refers_back([0], lines, "why") == []  # "This is ...": no can, needs, means
-
-
 def test_goes_with_brings_the_lines_after_the_other_rules() -> None:
     assert goes_with([0], BROKEN, "how_long", "how many iron drips are left?") == [1]
-    assert goes_with([0], REFERS, "why", "why no grapefruit juice?") == [1]
+    # a line explaining a cited instruction is left out
+    refers = _lines("- Do not take grapefruit juice at all.", "It can raise the level of the tablets in the blood.")
+    assert goes_with([0], refers, "why", "why no grapefruit juice?") == []
     assert goes_with([0], STOPPED, "med_change", "is the naproxen stopped?") == [1]

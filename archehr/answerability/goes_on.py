@@ -2,21 +2,19 @@
 
 The ranking finds a line by the question's words; the line after it often finishes what it says without naming any
 of them, so it ranks low and is left out, though the writer of the note (and a reader of the answer) reads the two
-as one. Three shapes, each read in the cited line's paragraph:
+as one. Two shapes, each read in the cited line's paragraph:
 
 - a sentence the note's layout broke off mid-phrase ("... iron sucrose 100 mg IV at each of the next" / "5 HD
   sessions."): the cited part ends on a word no sentence ends on (`_OPEN_END`) and the other part opens in lower
-  case or with a number (`broken_off`, both ways: either part cited brings the other);
+  case or with a number, not a list item's mark (`broken_off`, both ways: either part cited brings the other);
 - a line refusing a stopped medicine's return ("STOP Alendronic acid 70 mg once weekly" / "Do not restart."): the
-  cited line stops or holds something, the next says only not to take it up again (`not_restarted`);
-- for a why or a may-I question, a line referring back to the cited one and saying what it can do or needs ("Do
-  NOT eat star fruit at all." / "It can be poisonous for people with kidney failure."; "... small punched-out
-  blisters." / "This can be eczema herpeticum and needs to be seen the same day."): the reason or the danger the
-  question asks about, told in the next sentence (`refers_back`).
+  cited line stops or holds something, the next says only not to take it up again (`not_restarted`).
 
 Why these shapes and no more: a line next to a cited one in its paragraph was among those that answer about 1 time
-in 20 on the development writers, too seldom to cite for that alone; lines of these three shapes brought to DL ... DS
-answered 4 times of 5 (docs/answer-methods.md, "Lines going on from a cited one").
+in 20 on the development writers, too seldom to cite for that alone; a broken sentence's other part is the cited
+sentence itself, and a refusal to restart the answer to what became of the medicine. A line referring back to explain
+a cited instruction ("It can be poisonous ...") was measured and left out (docs/answer-methods.md, "Lines going on
+from a cited one").
 """
 
 from __future__ import annotations
@@ -35,15 +33,8 @@ _NOT_AGAIN = re.compile(r"^\W*(?:do not|don't|never)\s+(?:re-?start|resume|take 
                         r"(?:\s+(?:it|them|this|these))?\W*$", re.I)
 # ... after a line stopping or holding it
 _STOPPED = re.compile(r"\b(?:stop\w*|discontinu\w*|ceased?|withdrawn|held|hold|withh[eo]ld\w*|omit\w*)\b", re.I)
-# a line opening by referring back to the one before and saying what it can do, needs or means: "It can be
-# poisonous ...", "This can be eczema herpeticum and needs ...", "They may cause ..."
-_REFERS_BACK = re.compile(r"^\W*(?:it|this|these|they|that)\s+(?:(?:is|are|was|were)\s+)?(?:can|could|may|might|"
-                          r"will|would|needs?|should|must|means?|helps?|causes?|increases?|raises?|lowers?|reduces?|"
-                          r"protects?|prevents?|carries|affects?|makes?)\b", re.I)
-# a list item's own mark: an item of its own, not the one before going on
+# a list item's own mark: an item of its own ("2. In addition ..."), not the sentence before going on
 _MARK = re.compile(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])")
-REFERS_KINDS = frozenset({"why", "may_i"})  # the question kinds asking a reason or a danger
-BACK_WORDS = 30  # the line referring back is a sentence, not a paragraph
 
 
 class Sentence(Protocol):
@@ -60,10 +51,11 @@ def _same_paragraph(sentences: Sequence[Sentence], a: int, b: int) -> bool:
 
 def broken(head: str, tail: str) -> bool:
     """`head` and `tail` (the line after it) are one sentence broken off mid-phrase: `head` ends on a word no sentence
-    ends on, `tail` opens in lower case or with a number and is no label ("a:") of its own."""
+    ends on, `tail` opens in lower case or with a number, with no list item's mark ("2. In addition ...") and no
+    label ("a:") of its own."""
     tail = tail.strip()
     return (bool(_OPEN_END.search(head)) and not head.rstrip().endswith(":") and bool(_GOES_ON.match(tail))
-            and not tail.endswith(":") and len(tail.split()) >= 2)
+            and not _MARK.match(tail) and not tail.endswith(":") and len(tail.split()) >= 2)
 
 
 def broken_off(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[int]:
@@ -86,22 +78,5 @@ def not_restarted(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[
         j = i + 1
         if (j not in chosen and j not in out and _same_paragraph(sentences, i, j)
                 and _STOPPED.search(sentences[i].text) and _NOT_AGAIN.match(sentences[j].text)):
-            out.append(j)
-    return out
-
-
-def refers_back(chosen: Sequence[int], sentences: Sequence[Sentence], kind: str) -> list[int]:
-    """For a why or a may-I question (`REFERS_KINDS`), the line after each chosen one that opens by referring back to
-    it and saying what it can do, needs or means (`_REFERS_BACK`), a sentence of at most `BACK_WORDS` words with no
-    list mark of its own."""
-    if kind not in REFERS_KINDS:
-        return []
-    out: list[int] = []
-    for i in chosen:
-        j = i + 1
-        if j in chosen or j in out or not _same_paragraph(sentences, i, j):
-            continue
-        line = sentences[j].text
-        if _REFERS_BACK.match(line) and not _MARK.match(line) and len(line.split()) <= BACK_WORDS:
             out.append(j)
     return out
