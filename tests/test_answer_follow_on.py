@@ -203,7 +203,7 @@ def test_the_policy_with_the_shipped_shares_is_the_shipped_policy():
     from archehr.answerability.follow_on import CitePolicy
 
     assert CitePolicy().with_shares() == CitePolicy()
-    assert CitePolicy().with_shares(0.4, 0.7) == CitePolicy()
+    assert CitePolicy().with_shares(0.4, 0.65) == CitePolicy()
 
 
 def test_other_shares_raise_the_close_floors_with_them():
@@ -213,7 +213,7 @@ def test_other_shares_raise_the_close_floors_with_them():
     high = CitePolicy().with_shares(0.6, 0.8)
     assert (high.share, high.strong_share, high.close_share, high.close_weak_share) == (0.6, 0.8, 0.6, 0.6)
     low = CitePolicy().with_shares(0.2)
-    assert (low.share, low.strong_share, low.close_share, low.close_weak_share) == (0.2, 0.7, 0.5, 0.4)
+    assert (low.share, low.strong_share, low.close_share, low.close_weak_share) == (0.2, 0.65, 0.5, 0.4)
 
 
 def test_choose_cites_close_ones_only_after_a_weak_first():

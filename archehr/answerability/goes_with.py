@@ -12,7 +12,9 @@ brought):
 - the list rows of a medicine the question and the first line name, telling the same change
   (`same_medicine.list_rows`);
 - a result question's report going on in the line after the first (`result_follow.report_goes_on`);
-- both sides of a medicine switch the question names (`switch_rows.switch_partners`).
+- both sides of a medicine switch the question names (`switch_rows.switch_partners`);
+- the other part of a cited sentence the layout broke off mid-phrase, and the line refusing a stopped medicine's
+  return (`goes_on.broken_off`, `goes_on.not_restarted`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, questi
     """The indices of `sentences` to cite after `chosen` (indices, best first), for a question of `kind` (the answer
     types' kind, "" when ranking by the selector alone), in the order the rules bring them."""
     from archehr.answerability.follow_on import follow_on
+    from archehr.answerability.goes_on import broken_off, not_restarted
     from archehr.answerability.result_follow import report_goes_on
     from archehr.answerability.row_comment import rows_commented
     from archehr.answerability.row_prose import prose_on_row
@@ -38,4 +41,6 @@ def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, questi
     got += list_rows(got, sentences, question, kind)
     got += report_goes_on(got, sentences, kind)
     got += switch_partners(got, sentences, question, kind)
+    got += broken_off(got, sentences)
+    got += not_restarted(got, sentences)
     return got[len(chosen):]
