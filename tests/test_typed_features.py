@@ -60,3 +60,36 @@ def test_a_model_of_the_older_feature_list_is_refused() -> None:
         parse_typed({"format": FORMAT, "format_version": FORMAT_VERSION - 1, "features": old}, "<mem>")
     with pytest.raises(DataError, match="refit"):
         parse_typed({"format": FORMAT, "format_version": FORMAT_VERSION, "features": old}, "<mem>")
+
+
+def test_unsettled_is_the_types_value_and_zero_by_default() -> None:
+    from dataclasses import replace
+
+    assert dict(zip(FEATURES, typed_row(0.5, _types("when")), strict=True))["unsettled"] == 0.0
+    row = dict(zip(FEATURES, typed_row(0.5, replace(_types("when"), unsettled=0.75)), strict=True))
+    assert row["unsettled"] == 0.75
+
+
+def _unsettled(note: str, question: str) -> tuple[float, float]:
+    from archehr.answerability.kinds import answer_types
+    from archehr.data.note_split import note_case
+
+    case, _ = note_case(note, question, splitter="rules")
+    types = answer_types(case)
+    return types.unsettled, float(types.topic.max())
+
+
+def test_a_sentence_naming_the_topic_and_saying_the_fact_is_still_to_come_sets_unsettled() -> None:
+    # the scan is named by the sentence saying its report is to follow: unsettled is that sentence's topic score
+    unsettled, best = _unsettled("Plan:\n- Drink plenty of fluids.\n- Kidney scan report to follow.\n",
+                                 "what did the kidney scan show")
+    assert unsettled > 0 and unsettled == best
+    # the report given: nothing says it is still to come
+    assert _unsettled("Plan:\n- Drink plenty of fluids.\n- Kidney scan showed no stones.\n",
+                      "what did the kidney scan show")[0] == 0.0
+
+
+def test_unsettled_reads_the_asked_kinds_missing_fact_only() -> None:
+    note = "Plan:\n- Knee clinic appointment letter to follow.\n- Keep icing the knee.\n"
+    assert _unsettled(note, "when is my knee clinic appointment")[0] > 0  # a date to come, to a when question
+    assert _unsettled(note, "why do I need the knee clinic")[0] == 0.0  # a cause has no "not known yet" form

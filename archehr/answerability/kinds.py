@@ -71,6 +71,7 @@ from archehr.answerability.holds import (
     outcome_question,
 )
 from archehr.answerability.shorthand import widen
+from archehr.answerability.undetermined import asked_undetermined
 from archehr.answerability.when_answers import story_shares, when_lift, when_strength
 from archehr.data.model import Case, NoteSentence
 from archehr.glossary import Glossary, load_lexicon
@@ -173,6 +174,9 @@ class AnswerTypes:
     # the one computed for: a story-pruned question takes the whole question's (`ask._story_row`), so whether it is
     # needed cannot be told here, and it is left to the reader.
     linked_by: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
+    # the best topic score among sentences saying the asked kind's fact is not given yet ("results to follow", "date
+    # TBC": `undetermined.asked_undetermined`): the note names the asked thing without the asked fact
+    unsettled: float = 0.0
 
     @functools.cached_property
     def linked(self) -> np.ndarray | None:
@@ -288,8 +292,9 @@ def answer_types(case: Case, lexicon: Glossary | None = None) -> AnswerTypes:
     absent_acts = sum(1 for c, d in zip(concepts, df, strict=True) if d == 0 and c.surface in acts)
     link = functools.partial(linked, kind, texts, topic, question,
                              functools.partial(_names, concepts=concepts, weight=tw, lex=lex))
+    unsettled = max((float(topic[i]) for i, t in enumerate(texts) if asked_undetermined(kind, t)), default=0.0)
     return AnswerTypes(kind, topic, holds, score, coverage, len(concepts), missing_top, known, absent_drugs,
-                       absent_acts, holds & (held >= 1.0), rank, link)
+                       absent_acts, holds & (held >= 1.0), rank, link, unsettled)
 
 
 def _holds(kind: str, question: str, texts: list[str]) -> np.ndarray:

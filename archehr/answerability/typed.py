@@ -12,9 +12,11 @@ less than the sentence naming the most of it (the asked thing named by another s
 and, per kind, the best typed topic score and the note's coverage again (`typed_<kind>`, `coverage_<kind>`: how much
 a sentence holding the asked kind, or the note naming the topic, tells that the note answers is not the same for each
 kind); and, for how-long and result questions, the best topic score among sentences giving the asked fact in the
-clause naming the asked thing (`linked_<kind>`, `asked_link.linked`). A logistic regression over those (balanced
-classes) gives the confidence; below `threshold` the answer is "The note does not say.", below `review` it is flagged.
-The model file is versioned JSON.
+clause naming the asked thing (`linked_<kind>`, `asked_link.linked`); and the best topic score among sentences saying
+the asked fact is not given yet (`unsettled`: "results to follow", "date TBC", "until review": the note names the
+asked thing and says its fact is still to come). A logistic regression over those (balanced classes) gives the
+confidence; below `threshold` the answer is "The note does not say.", below `review` it is flagged. The model file is
+versioned JSON.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from archehr.errors import ConfigError, DataError, Problem
 from archehr.relevance.logistic import LogisticModel, Scaler, fit_logistic
 
 FORMAT = "archehr-typed-confidence"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 SHIPPED = Path(__file__).resolve().parent / "model_typed.json"
 # the kinds whose linked fact the model reads (`asked_link.linked`): a course's length and a result. For when
 # questions the firm date is read already (`top_firm`), and over the 49 writers' leave-one-writer-out adding when,
@@ -43,7 +45,7 @@ TYPED_LINKS = ("how_long", "test_result", "why")
 FEATURES = ("p_logit", "coverage", "missing_top", "best_typed", "best_score", "best_topic", "typed_gap",
             "log_concepts", "missing_known", "missing_drug", *(f"kind_{k}" for k in KINDS),
             "top_holds", "top_firm", "top_topic", "top_gap", *(f"typed_{k}" for k in KINDS),
-            *(f"coverage_{k}" for k in KINDS), *(f"linked_{k}" for k in TYPED_LINKS))
+            *(f"coverage_{k}" for k in KINDS), *(f"linked_{k}" for k in TYPED_LINKS), "unsettled")
 # with the per-kind features, 3.0 flagged fewer answerable questions than 1.0 for as many unanswerable ones caught
 # (33 writers dealt into 5 and into 6 folds, `benchmarks/everyday.py --writer-folds`, docs/answer-methods.md);
 # 10.0 no better
@@ -103,7 +105,7 @@ def typed_row(p: float, types: AnswerTypes) -> np.ndarray:
            math.log1p(types.concepts), float(min(types.missing_known, 2)), float(types.missing_drugs > 0),
            *(float(types.kind == k) for k in KINDS), *top_row,
            *(best_typed * (types.kind == k) for k in KINDS), *(types.note_coverage * (types.kind == k) for k in KINDS),
-           *_linked_row(types)]
+           *_linked_row(types), types.unsettled]
     return np.array(row, dtype=float)
 
 
