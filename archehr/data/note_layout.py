@@ -441,7 +441,10 @@ OPEN_END = re.compile(r"(?:[,;/&(-]|\b(?:and|or|but|with|without|to|of|the|a|an|
                       r"if|because|after|before|until|per|while|was|were|is|are|be|been|his|her|their|your|"
                       r"my|has|have|had|not|no|then|into|over|under|about|via|plus|due|within|including|through|"
                       r"since|around|toward|towards|between|during|every|each|that|which|who|whose|nor|will|would|"
-                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon)"
+                      r"should|can|could|may|might|must|also|this|these|those|its|our|unless|whether|along|upon|"
+                      # (or a clinician's shorthand for a phrase that goes on: "Now c/o" + "L shoulder ache", "h/o",
+                      # "s/o", "r/o", "w/o", "d/t", "s/p")
+                      r"[chsrw]/o|d/t|s/p)"
                       # (or an example's or a restatement's abbreviation: "... a pain reliever, e.g." + "Tylenol")
                       r"|(?:^|[\s(])(?:e\.\s?g|i\.\s?e|viz)\.)$",
                       re.IGNORECASE)

@@ -1,0 +1,36 @@
+"""A clinician's shorthand for a phrase that goes on ("c/o" complains of, "h/o" history of, "s/p" status post) left
+at a line's end carries its sentence on into the next line, as "complains of" would, even when that line opens with
+a side's capital ("L", "R"). Invented lines only."""
+
+from __future__ import annotations
+
+from archehr.data.note_layout import OPEN_END
+from archehr.data.note_split import split_note
+
+
+def sentences(note: str) -> list[str]:
+    return [" ".join(s.text.split()) for s in split_note(note).sentences]
+
+
+def test_shorthand_of_a_phrase_leaves_a_line_open() -> None:
+    for end in ("Now c/o", "with h/o", "pain s/o", "to r/o", "walking w/o", "fall d/t", "day 3 s/p"):
+        assert OPEN_END.search(end), end
+    # (a unit with a slash ends nothing open: a dose's "mg/day")
+    assert not OPEN_END.search("Enoxaparin 40 mg/day")
+
+
+def test_complains_of_at_a_line_end_runs_on_into_a_side() -> None:
+    # (short lines, as a note not hard-wrapped has them, where the line's end alone does not show a wrap)
+    note = "Ward round. Now c/o\nR hip pain on standing. Obs stable.\n"
+    assert sentences(note) == ["Ward round.", "Now c/o R hip pain on standing.", "Obs stable."]
+
+
+def test_history_of_at_a_line_end_runs_on() -> None:
+    note = "Falls clinic. Tripped at home. Has h/o\nL knee replacement. Walks with one stick.\n"
+    assert sentences(note) == ["Falls clinic.", "Tripped at home.", "Has h/o L knee replacement.",
+                               "Walks with one stick."]
+
+
+def test_a_line_ended_on_a_full_word_still_starts_a_side_anew_when_it_ends_a_sentence() -> None:
+    note = "Bloods taken and sent today.\nR arm cannula removed.\n"
+    assert sentences(note) == ["Bloods taken and sent today.", "R arm cannula removed."]
