@@ -1,6 +1,7 @@
 """A clinician's shorthand for a phrase that goes on ("c/o" complains of, "h/o" history of, "s/p" status post) left
 at a line's end carries its sentence on into the next line, as "complains of" would, even when that line opens with
-a side's capital ("L", "R"). Invented lines only."""
+a side's capital ("L", "R"); a count written with "~" for "about" carries on a line left open, as a bare count does.
+Invented lines only."""
 
 from __future__ import annotations
 
@@ -34,3 +35,16 @@ def test_history_of_at_a_line_end_runs_on() -> None:
 def test_a_line_ended_on_a_full_word_still_starts_a_side_anew_when_it_ends_a_sentence() -> None:
     note = "Bloods taken and sent today.\nR arm cannula removed.\n"
     assert sentences(note) == ["Bloods taken and sent today.", "R arm cannula removed."]
+
+
+def test_an_approximate_count_under_a_line_left_open_carries_it_on() -> None:
+    # ("~" and "\u2248" say "about": "~20 min after" is a count of minutes, as "20 min after" is; the line above
+    # is shorter than the note's wrap width by more than "~15", so only the count shows the wrap)
+    note = ("Brought in by ambulance after a collapse at the bus stop this morning, with no\n"
+            "warning beforehand. Her husband saw her go stiff and then shake, drowsy\n"
+            "~15 min after. Alert on arrival and back to her usual self by the time of\n"
+            "review.\n")
+    assert sentences(note) == [
+        "Brought in by ambulance after a collapse at the bus stop this morning, with no warning beforehand.",
+        "Her husband saw her go stiff and then shake, drowsy ~15 min after.",
+        "Alert on arrival and back to her usual self by the time of review."]

@@ -51,7 +51,8 @@ _LOWER_FIELD = re.compile(r"^[a-z]+(?: [a-z]+){0,2}: \S")
 # a form's options ticked or not at a line's end ("Consent signed: [x] Yes  [ ] No", "\u2611 Yes \u2610 No"): the
 # last option is a choice, not a phrase left open ("No" + "Fasting ..." is no sentence "no fasting")
 _BOX_OPTION_END = re.compile(r"(?:\[[ xX\u2713\u2714*-]?\]|[\u2610\u2611\u2612])[ \t]*[\w/'-]+(?: [\w/'-]+){0,2}$")
-_COUNT_START = re.compile(r"^\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
+# a count and a lower-case word, "about" written as a sign before it too ("... drowsy" + "~20 min after.")
+_COUNT_START = re.compile(r"^[~\u2248]?\d+(?:[.,/]\d+)?(?:\s*(?:to|-|or)\s*\d+(?:[.,]\d+)?)?\s+[a-z]{2,}\b")
 # a measurement and its unit before lower-case words: "2 L/min yourself, even ...", "3.4 x10^9/L, and her ..."
 MEASURE_START = re.compile(r"^\d+(?:[.,]\d+)?\s?(?!y/?o\b)[A-Za-z]*[/^%\d][\w/^%.]*,?\s+[a-z]{2,}\b")
 
