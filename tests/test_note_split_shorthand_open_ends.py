@@ -1,7 +1,7 @@
 """A clinician's shorthand for a phrase that goes on ("c/o" complains of, "h/o" history of, "s/p" status post) left
 at a line's end carries its sentence on into the next line, as "complains of" would, even when that line opens with
-a side's capital ("L", "R"); a count written with "~" for "about" carries on a line left open, as a bare count does.
-Invented lines only."""
+a side's capital ("L", "R"). A count written with "~" for "about" carries on a line left open, as a bare count does;
+so does a sentence opened by a count at a line's end ("... bd. 14 days" + "TTO supplied."). Invented lines only."""
 
 from __future__ import annotations
 
@@ -48,3 +48,17 @@ def test_an_approximate_count_under_a_line_left_open_carries_it_on() -> None:
         "Brought in by ambulance after a collapse at the bus stop this morning, with no warning beforehand.",
         "Her husband saw her go stiff and then shake, drowsy ~15 min after.",
         "Alert on arrival and back to her usual self by the time of review."]
+
+
+def test_a_count_opening_a_sentence_at_a_line_end_carries_it_on() -> None:
+    # ("... bd. 10 days" is a sentence begun inside the line and left open: its end is on the next line, however
+    # that line opens; a capital abbreviation does not start a unit there)
+    note = ("Seen on the ambulatory unit with a hot, swollen left shin for three days and a temperature at\n"
+            "home. No fever here and able to walk on it.\n"
+            "Plan:\n"
+            "1. Co-amoxiclav 625 mg first dose given at 14:10. Continue tds. 5 days\n"
+            "TTO supplied with written advice.\n"
+            "2. Review in the GP surgery if no better.\n")
+    assert sentences(note)[3:] == ["1. Co-amoxiclav 625 mg first dose given at 14:10.", "Continue tds.",
+                                   "5 days TTO supplied with written advice.",
+                                   "2. Review in the GP surgery if no better."]

@@ -65,7 +65,9 @@ _DOSE_ENTRY = re.compile(r"^[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2}(?: \([A-Z][\w
 # a sentence opened after a full stop inside a line and left open at its end, in lower-case words
 # (its last word may be a number or a size: "... No drain left. Umbilical fascia closed with 2/0" + "Vicryl, ...")
 # (or opened by an article and one word: "... the left arm was marked. A modified" + "Henry approach was used ...")
-_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +(?:[A-Z][a-z]*(?: [a-z]+){2,}(?: \d[\d/.,]*)?|(?:A|An|The) [a-z]{3,})$")
+# (or opened by a count and its word: "... Continue 150 mg bd. 14 days" + "TTO supplied.")
+_BEGUN_INSIDE = re.compile(r"[a-z]{3}[.!?] +(?:[A-Z][a-z]*(?: [a-z]+){2,}(?: \d[\d/.,]*)?|(?:A|An|The) [a-z]{3,})$"
+                           r"|[a-z]{2}[.!?] +\d+ [a-z]{3,}$")
 # a date and the time of day after it: an appointment's ("04/22/2026 at 9:40 AM", "09/18/26 11:20 AM")
 _APPOINTMENT_TIME = re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b.{0,12}?\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b")
 _STARTS_ANEW = re.compile(r"^(?:[A-Z][a-z]+ (?!(?:with|at|of|and|on|in|for|to|the|by|from)\b)[a-z]{2,}\b"
