@@ -28,6 +28,20 @@ def order_over_instruction(head: str, line: str) -> bool:
         and _instruction_under(head, line)
 
 
+# the labels of a line set in under an order that says why the order was given or what to mind about it ("Reason:
+# low blood pressure on dialysis.", "Note: take it after dialysis."): most gold splits keep it a unit of its own
+ORDER_NOTE_LABELS = ("Reason", "Reasons", "Indication", "Note", "Notes", "Comment", "Comments", "Rationale")
+_ORDER_NOTE = re.compile(rf"^(?:{'|'.join(ORDER_NOTE_LABELS)}):[ \t]+\S")
+
+
+def is_order_note(line: str) -> bool:
+    """Is `line`, set in under an order row ("STOP      Metformin 500 mg twice daily"), a labelled note on it
+    ("Reason: no effect after 6 months.")? It is a unit of its own, however the order's line ends. (Under a
+    medicine of a portal's list, "ibuprofen 200 mg tablet" + "Reason: ...", gold splits keep the pair one unit: the
+    caller asks only under orders.)"""
+    return bool(_ORDER_NOTE.match(line.strip()))
+
+
 # how often a dose is taken: "once daily", "twice a day", "every 6 hours", "at night", "as needed", "BD"
 _HOW_OFTEN = re.compile(r"\b(?:(?:once|twice|\d|one|two|three|four) (?:times )?(?:a |per )?(?:day|daily|week|weekly)"
                         r"|daily|every \w+ (?:hours?|days?)|at night|at bedtime|in the morning|as (?:needed|required)"

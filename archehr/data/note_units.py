@@ -15,6 +15,7 @@ from archehr.data.note_blocks import appointment_blocks, is_result_block
 from archehr.data.note_entries import (
     entry_heads,
     group_heads,
+    is_order_note,
     medicine_head,
     medicine_over_instruction,
     order_over_instruction,
@@ -65,6 +66,7 @@ class Unit:
     lead: int = 0  # the indentation of its first line
     entry: bool = False  # an entry with lines set in under it that are its own ("Amoxicillin 400 mg/5 mL" + "   Give")
     medicine: bool = False  # an entry headed by a medicine ("Ofloxacin 0.3% eye drops"): every line set in is its own
+    order: bool = False  # opened by an order ("STOP      Metformin 500 mg"): a labelled note set in under it is apart
 
 
 def _cell_units(line: str, start: int, cells: list[tuple[int, int]], kind: str) -> list[Unit]:
@@ -115,6 +117,10 @@ def _wrapped_number(line: str, unit: Unit | None, prev: str, last_number: int) -
 
 def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_line: str) -> bool:
     """Does `line` (indentation `lead`) carry on `unit`, whose last line, as laid out, is `prev`?"""
+    # ("STOP      Metformin 500 mg twice daily" + "          Reason: no effect after 6 months.": the order's note,
+    # whether the order is an entry or a table's row)
+    if unit.order and lead > unit.lead and is_order_note(line):
+        return False
     if unit.entry and lead > unit.lead and (unit.medicine or not prev.endswith((".", "!", "?"))):
         return True
     # ("CONTINUE: aspirin 81 mg" + "Take 1 tablet by mouth at bedtime.": an order's instruction at its own depth)
@@ -342,7 +348,10 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
     """Open the unit a line (`unit`, its span and indentation, as "text") starts by its shape, or carry the open
     unit on into it; `laid_out` is the line above as laid out."""
     line, open_unit = para.text[unit.start:unit.end], walk.open_unit
-    if open_unit is not None and open_unit.kind == "row" and index > 0 and _cell_wrapped_below(para, index - 1):
+    # (an order's labelled note set in under its drug's column is no wrap of it: "STOP      Metformin 500 mg" +
+    # "          Reason: no effect after 6 months.")
+    if open_unit is not None and open_unit.kind == "row" and index > 0 and _cell_wrapped_below(para, index - 1) \
+            and not (open_unit.order and is_order_note(line)):
         open_unit.end = unit.end  # (a row's last cell goes on under its column: the row's unit takes the line)
         return
     if open_unit is not None and open_unit.kind == "stamp" and not is_entry_stamp_line(line):
@@ -375,6 +384,7 @@ def _open_or_carry_on(para: _Paragraph, walk: _Walk, index: int, unit: Unit, lai
             open_unit.kind = "text"
         return
     unit.entry, unit.medicine = index in para.heads, index in para.heads and medicine_head(line)
+    unit.order = bool(ORDER.match(line.strip()))
     walk.units.append(unit)
     walk.open_unit = unit
 
