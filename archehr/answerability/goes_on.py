@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
+
+from archehr.answerability.follow_on import LIST_MARK, Sentence
 
 # a word no sentence ends on: an article, a preposition, a conjunction, a possessive ("... at each of the next")
 _OPEN_END = re.compile(r"\b(?:the|a|an|of|to|and|or|with|for|at|in|on|next|as|by|from|than|into|per|every|each|"
@@ -33,16 +34,6 @@ _NOT_AGAIN = re.compile(r"^\W*(?:do not|don't|never)\s+(?:re-?start|resume|take 
                         r"(?:\s+(?:it|them|this|these))?\W*$", re.I)
 # ... after a line stopping or holding it
 _STOPPED = re.compile(r"\b(?:stop\w*|discontinu\w*|ceased?|withdrawn|held|hold|withh[eo]ld\w*|omit\w*)\b", re.I)
-# a list item's own mark: an item of its own ("2. In addition ..."), not the sentence before going on
-_MARK = re.compile(r"^\s*(?:[-*\u2022\u25aa\u25cf>]|\d+[.)])")
-
-
-class Sentence(Protocol):
-    """What the rules read of a note sentence (`archehr.data.note_split.SplitSentence` has it)."""
-
-    paragraph_id: int
-    text: str
-
 
 def _same_paragraph(sentences: Sequence[Sentence], a: int, b: int) -> bool:
     inside = 0 <= a < len(sentences) and 0 <= b < len(sentences)
@@ -55,7 +46,7 @@ def broken(head: str, tail: str) -> bool:
     label ("a:") of its own."""
     tail = tail.strip()
     return (bool(_OPEN_END.search(head)) and not head.rstrip().endswith(":") and bool(_GOES_ON.match(tail))
-            and not _MARK.match(tail) and not tail.endswith(":") and len(tail.split()) >= 2)
+            and not LIST_MARK.match(tail) and not tail.endswith(":") and len(tail.split()) >= 2)
 
 
 def broken_off(chosen: Sequence[int], sentences: Sequence[Sentence]) -> list[int]:

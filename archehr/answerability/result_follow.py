@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
 from archehr.answerability.dates import DATE
+from archehr.answerability.follow_on import Sentence
 from archehr.answerability.row_comment import table_cells
 
 KINDS = frozenset({"test_result"})  # the question kinds citing the report's next line
@@ -40,13 +40,6 @@ _OWN = re.compile(rf"^\W*[A-Za-z][^:]{{1,48}}:|\b{DATE}\b|\b\d{{1,2}}[:.]\d{{2}}
                   r"need|needs|call|ring|return|come|take|stop|start|continue|repeat|recheck|book\w*|arrange\w*|"
                   r"refer\w*|follow[\s-]*up|plan\w*|indicated|recommended|advised|started|stopped|given|discussed)\b|\?",
                   re.I)
-
-
-class Sentence(Protocol):
-    """What the rule reads of a note sentence (`archehr.data.note_split.SplitSentence` has it)."""
-
-    paragraph_id: int
-    text: str
 
 
 def goes_on(first: str, line: str) -> bool:
