@@ -27,8 +27,8 @@ from archehr.data.note_layout import ITEM, ORDER, has_column_gap
 _LABEL = re.compile(r"^([A-Za-z][A-Za-z0-9 /&'()-]{0,44}[A-Za-z)]):(?=[ \t]+\S)")
 # a label alone on its line, which heads the lines under it
 _LABEL_ALONE = re.compile(r"^[A-Za-z][A-Za-z0-9 /&'()-]{0,44}:$")
-# where a sentence ends (a title's full stop ends none: "Mrs. Ortega")
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
+# where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
+LABEL_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
 # the fields that name who, when or where, whatever follows them ("Operator: Dr. S. Varga, Consultant"), and the
 # fields of a value that is data however it is written (a patient's allergies, medicines, diagnosis list)
 _WHO_WHEN_WHERE = re.compile(
@@ -42,7 +42,7 @@ _COMPLAINT = re.compile(r"^(?:Presenting (?:complaint|problem)|PC)$", re.IGNOREC
 _RUN = 3  # labelled blocks of prose in a paragraph that make it a run of sections
 _SHARE = 3  # (and a third of its labelled lines at least)
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
-_PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
+PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
 # advice opens with these: a topic's field of advice keeps it ("Activity: No driving for 1 week. Walk daily.")
 _ADVICE = re.compile(r"(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b")
 
@@ -62,15 +62,15 @@ def _block(lines: list[str], i: int, end: int) -> str:
 def _prose(text: str) -> bool:
     """Is a label's text prose: opening with a capital or a number, sentences two or more, ending a sentence, in
     lower case as well as capitals ("DAILY WEIGHTS: WEIGH EVERY MORNING. ..." is a leaflet's field), no columns?"""
-    return bool(re.match(r"[A-Z0-9]", text)) and len(_SENTENCE_END.split(text)) >= 2 \
+    return bool(re.match(r"[A-Z0-9]", text)) and len(LABEL_SENTENCE_END.split(text)) >= 2 \
         and text.endswith((".", "!", "?")) and re.search(r"[a-z]", text) is not None and not has_column_gap(text)
 
 
 def _says(text: str) -> bool:
     """Does the first sentence say something in words: three words or more, two of them words of prose ("Five port
     sites with waterproof dressings."; "RR 44, HR 152, SpO2 91% in air." is data)?"""
-    first = _SENTENCE_END.split(text, maxsplit=1)[0]
-    return len(first.split()) >= 3 and len(_PROSE_WORD.findall(first)) >= 2
+    first = LABEL_SENTENCE_END.split(text, maxsplit=1)[0]
+    return len(first.split()) >= 3 and len(PROSE_WORD.findall(first)) >= 2
 
 
 def more_sections(lines: list[str], ends: list[int | None]) -> list[int | None]:

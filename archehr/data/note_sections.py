@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_label_runs import more_sections
+from archehr.data.note_label_runs import LABEL_SENTENCE_END, PROSE_WORD, more_sections
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 from archehr.data.note_stamps import starts_with_stamp
 
@@ -68,10 +68,6 @@ _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 # date in brackets heads its result: "CT sinuses (03/02/2025): Severe inflammation ...")
 _QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
                               r" \([^()]{1,60}\):(?=[ \t]+\S)", re.IGNORECASE)
-# a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
-_PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
-# where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
 
 _LONG_SENTENCE = 12  # words
 # a verdict on how a course went, in a phrase with no verb of its own, is the section's value: "Hospital course:
@@ -108,18 +104,18 @@ def section_label(line: str, sbar: bool = False) -> int | None:
             return None
         name = label.group(1).strip()
     rest = line[label.end():].strip()
-    first = _SENTENCE_END.split(rest, maxsplit=1)[0]
+    first = LABEL_SENTENCE_END.split(rest, maxsplit=1)[0]
     if has_column_gap(rest):
         return None
     # (a label naming whose comment it is heads its sentences, two or more, however short the first:
     # "Clinician comment (Dr A. Byrne, 02/03/2024): Seen today. Dose kept the same ...")
     if _QUALIFIED_LABEL.match(line) and re.search(r"\((?:Dr|Mr|Mrs|Ms|Prof|[A-Z]\.)\b", line[:label.end()]) \
-            and re.match(r"[A-Z]", rest) and len(_SENTENCE_END.split(rest)) >= 2:
+            and re.match(r"[A-Z]", rest) and len(LABEL_SENTENCE_END.split(rest)) >= 2:
         return label.end()
     # (a narrative section's name in capitals heads its sentences, two or more, however short the first, as a heading
     # alone on its line would: "HOSPITAL COURSE: Uncomplicated surgery. Discharged home on day 1.")
     if name is not None and name.isupper() and _COURSE_NAME.match(name) and re.match(r"[A-Z]", rest) \
-            and len(_SENTENCE_END.split(rest)) >= 2:
+            and len(LABEL_SENTENCE_END.split(rest)) >= 2:
         return label.end()
     if _VERDICT_FIELD.match(first):
         return None
@@ -131,7 +127,7 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     # not back yet. urine clear." is a field of results and one short sentence after it)
     said = re.split(r"(?<=[a-z0-9][.!?])\s+(?=[a-z])", first, maxsplit=1)[0]
     lower_prose = name is not None and re.match(r"[a-z]", rest) is not None and name == name.lower() \
-        and len(said.split()) >= _LONG_SENTENCE and len(_PROSE_WORD.findall(said)) * 3 >= len(said.split())
+        and len(said.split()) >= _LONG_SENTENCE and len(PROSE_WORD.findall(said)) * 3 >= len(said.split())
     if name is not None and not _SECTION_NAME.match(name):  # (a topic's one word: "Swallow: She failed ...")
         return label.end() if lower_prose or (" " not in name and _NARRATIVE.match(rest) and len(first.split()) >= 4) \
             else None
@@ -143,9 +139,9 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     # unless a named section's sentence runs long, as a letter's typed in lower case does: "Plan: cast review with
     # repeat x-rays on April 8, 2025 at 2:15 pm, with removal of the cast and referral to hand therapy ...")
     if name is not None and re.match(r"[a-z]", rest) and len(first.split()) >= _LONG_SENTENCE \
-            and len(_PROSE_WORD.findall(first)) * 3 >= len(first.split()):
+            and len(PROSE_WORD.findall(first)) * 3 >= len(first.split()):
         return label.end()
-    if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(_PROSE_WORD.findall(first)) < 2:
+    if not re.match(r"[A-Z0-9~<>]", rest) or len(first.split()) < 4 or len(PROSE_WORD.findall(first)) < 2:
         return None
     return label.end()
 
@@ -155,11 +151,11 @@ def _comment_paragraph(name: str, rest: str) -> bool:
     than one ("Comment: Urine protein is in the nephrotic range. Anti-PLA2R sent ..."), which the label heads; a
     comment of one sentence, of a value's few words first ("Comment: Calcium raised. Clinician informed ...") or of
     advice ("Comments: Take it with food. Avoid ...") is the report's field, as a field of advice is."""
-    sentences = _SENTENCE_END.split(rest, maxsplit=1)
+    sentences = LABEL_SENTENCE_END.split(rest, maxsplit=1)
     return bool(re.fullmatch(r"(?:[A-Za-z]+ )?comments?", name, re.IGNORECASE)) and len(sentences) == 2 \
         and re.match(r"[A-Z0-9]", rest) is not None and len(sentences[0].split()) >= 4 \
         and not re.match(_ADVICE_OPEN, rest) \
-        and len(_PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
+        and len(PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
         and not re.search(r"[.!?][)\"']?$", rest)
 
 
@@ -173,7 +169,7 @@ def _callout(name: str, rest: str) -> bool:
     """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
     must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
     # (a label in lower case is a data dump's key, its value one field: "advice: Drink fluids. Finish the course.")
-    return bool(_CALLOUT_NAME.match(name)) and name[:1].isupper() and len(_SENTENCE_END.split(rest)) >= 2 \
+    return bool(_CALLOUT_NAME.match(name)) and name[:1].isupper() and len(LABEL_SENTENCE_END.split(rest)) >= 2 \
         and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
@@ -294,7 +290,7 @@ def _paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False
         # but rousable. Dry mucous membranes.")
         if end and label and _EXAM_NAME.match(label.group(1).strip()) and i > 0 and first[i - 1] is None \
                 and FIELD.match(lines[i - 1]) and re.search(r"\d", lines[i - 1]) \
-                and len(_SENTENCE_END.split(lines[i][end:].strip())) == 1:
+                and len(LABEL_SENTENCE_END.split(lines[i][end:].strip())) == 1:
             ends[i] = None
         # (a plan or an assessment under a field holding its value is one more field of a report's run of them:
         # "Complications: None." + "Plan: Medical therapy for the LAD lesion; no further stenting planned.")
@@ -347,7 +343,7 @@ def _capital_sections(lines: list[str]) -> list[int | None] | None:
         rest = line[label.end():].strip()
         if not _CAPITAL_LABEL.match(line) or _FIELD_NAME.match(label.group(1).strip()) or has_column_gap(rest) \
                 or not (_CLAUSE_OPEN.match(rest) or _NARRATIVE.match(rest)) \
-                or len(_SENTENCE_END.split(rest)[0].split()) < 5:
+                or len(LABEL_SENTENCE_END.split(rest)[0].split()) < 5:
             return None
         ends.append(label.end())
     return ends if ends and ends[0] is not None else None
@@ -361,7 +357,7 @@ def _finding_field(line: str, end: int) -> bool:
     """A report's conclusion named as one ("Impression:", "Summary:") whose first sentence is a finding in a noun
     phrase, no clause with a verb ("Paroxysmal atrial fibrillation, symptomatic.")."""
     name = line[:end - 1].strip()
-    first = _SENTENCE_END.split(line[end:].strip())[0]
+    first = LABEL_SENTENCE_END.split(line[end:].strip())[0]
     return bool(_FINDING_NAME.match(name)) and first.endswith(".") and len(first.split()) <= 20 \
         and not _NARRATIVE.match(first) and not _CLAUSE.search(first)
 
@@ -406,7 +402,7 @@ def _stated_diagnosis(line: str, named: bool = True) -> bool:
     if named and not (label and _DIAGNOSIS_NAME.match(label.group(1).strip())):
         return False
     rest = line[label.end():].strip() if named and label else line.strip()
-    first = _SENTENCE_END.split(rest)[0]
+    first = LABEL_SENTENCE_END.split(rest)[0]
     return len(first.split()) <= _DIAGNOSIS_WORDS and first.endswith(".") and not _NARRATIVE.match(rest) \
         and (named or (first == rest and re.match(r"[A-Z]", rest) is not None and not FIELD.match(rest)
                        and not has_column_gap(rest)))
@@ -439,7 +435,7 @@ def _paragraph_of_its_line(line: str, sbar: bool) -> int | None:
     if label is None or has_column_gap(line[label.end():]):
         return end
     name, rest = label.group(1).strip(), line[label.end():].strip()
-    sentences = _SENTENCE_END.split(rest)
+    sentences = LABEL_SENTENCE_END.split(rest)
     if end and _stated_diagnosis(line):
         return None
     if end is None and re.match(r"[a-z]", rest) and len(sentences) >= 2 and _CLAUSE.search(sentences[0]) \
