@@ -5,12 +5,13 @@ so does a sentence opened by a count at a line's end ("... bd. 14 days" + "TTO s
 
 from __future__ import annotations
 
+from split_texts import texts
+
 from archehr.data.note_layout import OPEN_END
-from archehr.data.note_split import split_note
 
 
 def sentences(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note).sentences]
+    return texts(note, "auto")  # (the default splitter, spaCy where installed)
 
 
 def test_shorthand_of_a_phrase_leaves_a_line_open() -> None:

@@ -5,9 +5,9 @@ writer) kept with its first field."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+import benchmark_module
 from split_texts import texts
 
 from archehr.data.note_ocr import is_double_spaced, single_spaced
@@ -179,9 +179,7 @@ def test_the_third_blind_zoo_breaks_no_more_than_after_its_rules():
     # with quoted replies, markdown, an ISO timeline, quoted CSV; 15 broken before, 11 of them in the fax's OCR and
     # 4 a benchmark's reading of two markers, "- [ ] "; the 2 left are a fax's title line beside its page mark,
     # which writers cut differently)
-    spec = importlib.util.spec_from_file_location("raw_note_split", REPO / "benchmarks" / "raw_note_split.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_module.load("raw_note_split")
     notes, gold, broken, texts_broken = bench.score_folder(REPO / "tests" / "fixtures" / "export_zoo3_blind", "rules")
     assert (notes, gold) == (6, 82)
     assert broken <= 2, texts_broken
@@ -195,9 +193,7 @@ def test_a_sign_off_under_unwrapped_paragraphs_keeps_its_lines():
 def test_the_split_benchmark_reads_a_range_wrapped_after_its_hyphen_as_the_gold_unit_writes_it():
     # ("50-" at a line's end, "69%" on the next: the writer's unit joins the range, the note's sentence keeps the
     # break; a word so wrapped was already read whole)
-    spec = importlib.util.spec_from_file_location("raw_note_split", REPO / "benchmarks" / "raw_note_split.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_module.load("raw_note_split")
     wrapped, whole = "A plaque narrows it by 50-\n69% of its width.", "A plaque narrows it by 50-69% of its width."
     assert bench.fold(wrapped) == bench.fold(whole)
     assert bench.fold("BP 120/80 -\n9 am") != bench.fold("BP 120/80 -9 am")

@@ -3,12 +3,9 @@ line need not end in a full stop for the note under it to start anew."""
 
 from __future__ import annotations
 
+from split_texts import texts as _units
+
 from archehr.data.note_entries import is_order_note
-from archehr.data.note_split import split_note
-
-
-def _units(note: str) -> list[str]:
-    return [" ".join(s.text.split()) for s in split_note(note, "rules").sentences]
 
 
 def test_reason_lines_under_order_rows_are_units_of_their_own() -> None:
