@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from conftest import Line
 
 from archehr.answerability.goes_on import broken, broken_off, not_restarted
 from archehr.answerability.goes_with import goes_with
 
 
-@dataclass(frozen=True)
-class _S:
-    text: str
-    paragraph_id: int = 0
-
-
-def _lines(*texts: str, paragraph: int = 0) -> list[_S]:
-    return [_S(t, paragraph) for t in texts]
+def _lines(*texts: str, paragraph: int = 0) -> list[Line]:
+    return [Line(t, paragraph) for t in texts]
 
 
 BROKEN = _lines("Low ferritin: ferric carboxymaltose 500 mg IV at each of the", "two infusion visits.",
@@ -37,7 +31,7 @@ def test_a_whole_sentence_or_a_label_is_no_broken_part() -> None:
 
 
 def test_a_broken_sentence_across_paragraphs_is_left() -> None:
-    lines = [_S("Ferric carboxymaltose at each of the", 1), _S("two infusion visits.", 2)]
+    lines = [Line("Ferric carboxymaltose at each of the", 1), Line("two infusion visits.", 2)]
     assert broken_off([0], lines) == []
 
 
