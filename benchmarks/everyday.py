@@ -80,10 +80,10 @@ def demo_note(sentences: tuple[Any, ...]) -> SplitNote:
 
 
 def _norm(text: str) -> str:
-    # a word wrapped after its hyphen ("ventric-" + "ular", a range "70-" + "89%") is written whole by the gold unit
-    # ("ventric-ular", "70-89%"): the space after a hyphen inside a word or a number is dropped in the note, its
-    # sentences and the units alike
-    return re.sub(r"(?<=[a-z0-9]-) (?=[a-z0-9])", "", re.sub(r"\s+", " ", text).strip())
+    # a word wrapped after its hyphen or slash ("ventric-" + "ular", a range "70-" + "89%", "tenofovir/" +
+    # "emtricitabine") is written whole by the gold unit ("ventric-ular", "70-89%", "tenofovir/emtricitabine"): the
+    # space after a hyphen or slash inside a word or a number is dropped in the note, its sentences and the units alike
+    return re.sub(r"(?<=[A-Za-z0-9][-/]) (?=[A-Za-z0-9])", "", re.sub(r"\s+", " ", text).strip())
 
 
 def raw_gold(split: SplitNote, units: list[str], lines: list[int], where: str) -> frozenset[str]:

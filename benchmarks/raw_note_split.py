@@ -36,8 +36,9 @@ _BULLET = re.compile(r"^(?:(?:[-*\u2022\u00b7\u25aa\u25cf\u25e6\u2023\u2043\u25a
                      r"|[\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff]\ufe0f?|>+(?=\s)|o(?=[ \t]+[A-Z]))\s*)+")
 
 
-# a hyphen at a line's end inside a word or a range ("bleach-" + "based", "50-" + "69%"): the gold unit writes it whole
-_HYPHEN_BREAK = re.compile(r"(?<=\w-)[ \t]*\n\s*(?=[a-z0-9])")
+# a hyphen or slash at a line's end inside a word or a range ("bleach-" + "based", "50-" + "69%", "tenofovir/" +
+# "emtricitabine"): the gold unit writes it whole
+_HYPHEN_BREAK = re.compile(r"(?<=\w[-/])[ \t]*\n\s*(?=[A-Za-z0-9])")
 
 
 def fold(text: str) -> str:
@@ -46,7 +47,8 @@ def fold(text: str) -> str:
     hyphen is dropped: a sentence's text keeps the note's characters, the gold unit joins the word."""
     # (a gold unit that joined the wrapped word with a space, "sun- damaged", writes the same join: the space after a
     # hyphen inside a word is dropped on both sides, so no split reads differently for it)
-    return _BULLET.sub("", re.sub(r"(?<=[a-z0-9]-) (?=[a-z0-9])", "", " ".join(_HYPHEN_BREAK.sub("", text).split())))
+    folded = " ".join(_HYPHEN_BREAK.sub("", text).split())
+    return _BULLET.sub("", re.sub(r"(?<=[A-Za-z0-9][-/]) (?=[A-Za-z0-9])", "", folded))
 
 
 def score_folder(folder: Path, splitter: str) -> tuple[int, int, int, list[str]]:
