@@ -24,6 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
+from archehr.answerability.order_rows import order_words
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING
 from archehr.answerability.test_words import REQUESTED as _REQUEST
@@ -99,7 +100,9 @@ _PLACE = re.compile(r"\b(?:hospital|clinic|practice|centre|center|department|inf
 _TELLS = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|:")
 # a sample taken, not its result ("so a wound swab was taken", "bloods were taken this morning")
 _TAKEN = re.compile(r"\b(?:was|were|been|be|being) (?:taken|collected|obtained|done)\b(?!\s+(?:off|to))", re.I)
-_ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|TAKE|AVOID|NO|DO)\b")
+# a line in capitals opening with an order or an imperative ("STOP ASPIRIN", "NO LIFTING"): an order, not a title
+_ORDER = re.compile("^" + order_words(("START", "STOP", "CONTINUE", "HOLD", "CHANGE", "RESTART", "RESUME", "FINISH",
+                                       "TAKE", "AVOID", "NO", "DO")))
 
 # --- sections -----------------------------------------------------------------------------------------------
 
