@@ -31,6 +31,7 @@ from archehr.answerability.test_words import REQUESTED as _REQUEST
 from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
 from archehr.answerability.test_words import TEST_NAMED as _TEST
 from archehr.answerability.when_answers import BOOKED_SLOT
+from archehr.data.note_label_runs import WHO_WHERE
 
 ROLES = ("question", "title", "reported", "patient", "complaint", "history", "request", "awaited", "clinician")
 
@@ -71,13 +72,14 @@ _HEADER = re.compile(r"^[^.!?]{1,60}:$")
 _FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z .'/()&-]{0,40}?)\s*:\s*(\S.*)$")
 # labels whose value names who or where or which document, never what was found or planned (not "Date:" or
 # "Time:", which may be an appointment's, nor "PT:" or "OT:", which may be a therapy planned)
+# (`note_label_runs.WHO_WHERE`, the splitter's fields of who and where, and more of them)
 _IDENTITY = re.compile(
-    r"^(?:clinic|hospital|practice|service|department|dept|unit|ward|bed|location|team|trust|"
-    r"patient|client|name|patient name|dob|d\.o\.b|date of birth|age|sex|gender|mrn|nhs (?:no|number)|"
-    r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address|address visited|tel|phone|"
-    r"telephone|fax|email|e-mail|to|from|cc|re|subject|consultant|surgeon|physician|doctor|provider|attending|"
-    r"clinician|author|physiotherapist|therapist|nurse|gp|pcp|referred by|referrer|referring clinician|"
-    r"pharmacist|midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
+    "^(?:" + "|".join(WHO_WHERE) + r"|hospital|practice|service|department|dept|bed|team|trust|"
+    r"patient|client|patient name|d\.o\.b|date of birth|age|sex|gender|nhs (?:no|number)|"
+    r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address visited|"
+    r"telephone|e-mail|subject|physician|doctor|"
+    r"author|physiotherapist|therapist|nurse|pcp|referred by|referrer|referring clinician|"
+    r"midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
     r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
     r"clinic date|date seen|seen by|interpreter|language|"
