@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 # a row's order in capitals after a bullet, a pipe or a number, before the medicine: "STOP Naproxen", "• START x",
 # "HOLD      | Metformin", "1. DO NOT TAKE ibuprofen" (case-sensitive: a capitalised "Stop" opens a prose sentence)
-# (a mark of its own: six characters at most, a bullet, pipe, dash or number; the order's words beyond `order_rows`'
-# groups; a name after the order, past a pipe, colon or dash)
+# (its own mark, not `order_rows.ROW_MARK`: six characters at most of spaces, bullets, pipes, dashes, a number; the
+# held and dose groups of `order_rows` and words of its own; a name after the order, past a pipe, colon or dash)
 LIST_ORDER = re.compile(
     r"^[\s•*·>|\-–\d.)]{0,6}"
     + order_words(("START", "STARTED", "NEW", "STOP", "STOPPED", "CONTINUE", "CONTINUES", "CONTINUED"), HELD,
