@@ -14,9 +14,9 @@ What a patient sees differs from what `predict` submits in three ways (docs/answ
   change, a test result, why, may I) is matched to what each sentence holds, with the everyday lexicon
   (`archehr.answerability.kinds`); the best sentences are cited, the one that answers on the first
   line, the rest by that score (direct answers, `archehr.answerability.direct`, count in it);
-- every cited sentence is shown: a line cites only the note sentences whose content it carries (the
-  extractive generator's "dropped ids are cited by the nearest kept line", which maximises the 2025
-  score, stays in `predict`).
+- every cited sentence is shown: a line cites only the note sentences whose content it carries
+  (`archehr.shown_lines`; the extractive generator's "dropped ids are cited by the nearest kept line", which
+  maximises the 2025 score, stays in `predict`).
 """
 
 from __future__ import annotations
@@ -33,14 +33,13 @@ from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, s
 from archehr.data.model import Case
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
 from archehr.relevance.base import Selection, SentenceScores
-from archehr.relevance.text import tokens
+from archehr.shown_lines import by_rank, render, shown_citations
 from archehr_scoring.answer_format import AnswerLine
 
 NOT_IN_NOTE = "The note does not say."
 CITES = CitePolicy()  # which sentences are cited after the first (its defaults, docs/answer-methods.md)
 W_SELECTOR = 0.15  # weight of the selector's relevance (max-normalised) beside the answer-type score
 W_DIRECT = 0.0  # weight of the direct-answer cue (direct.py): the answer types cover it (0 measured best)
-CARRIED = 0.5  # a line carries a sentence when it holds at least this share of the sentence's content words
 
 
 @dataclass(frozen=True)
@@ -105,34 +104,6 @@ class NoteAnswer:
 def _sentence_dict(s: SplitSentence) -> dict[str, Any]:
     return {"id": s.id, "paragraph_id": s.paragraph_id, "start": s.start, "end": s.end, "kind": s.kind,
             "text": s.text}
-
-
-def carried(line: str, sentence: str) -> float:
-    """Share of the sentence's content words that the line holds (1.0: the line quotes it)."""
-    words = set(tokens(sentence))
-    if not words:
-        return 0.0
-    return len(words & set(tokens(line))) / len(words)
-
-
-def shown_citations(lines: Any, split: SplitNote) -> tuple[AnswerLine, ...]:
-    """Each line keeps only the citations whose content it carries (the best one when none reaches
-    `CARRIED`), so no line shows a citation to a sentence it does not say."""
-    text = {s.id: s.text for s in split.sentences}
-    out = []
-    for ln in lines:
-        share = {c: carried(ln.text, text[c]) for c in ln.citations if c in text}
-        keep = tuple(c for c in ln.citations if share.get(c, 0.0) >= CARRIED)
-        if not keep and share:
-            best = max(share, key=lambda c: share[c])
-            keep = (best,) if share[best] > 0 else ()
-        out.append(AnswerLine(ln.text, keep))
-    return tuple(out)
-
-
-def _render(lines: tuple[AnswerLine, ...]) -> str:
-
-    return "\n".join(AnswerLine(ln.text, ln.citations).render() for ln in lines)
 
 
 def answer(note: str | SplitNote, question: str, *, narrative: str | None = None, system: Any = None,
@@ -209,10 +180,10 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
     if ans.abstained:
         return abstain(notes + ("the model said the note does not answer the question",),
                        ans.fallback or ev.fallback)
-    lines = _by_rank(shown_citations(ans.lines, split), rank, ids)
+    lines = by_rank(shown_citations(ans.lines, split), rank, ids)
     shown = {c for ln in lines for c in ln.citations}
     flagged, confidence = _review(model, p, ev.selection, types, direct, order, question, split)
-    return NoteAnswer(answer=_render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
+    return NoteAnswer(answer=render(lines), lines=lines, cited=tuple(s for s in split.sentences if s.id in shown),
                       confidence=confidence, flagged=flagged, fallback=ans.fallback or ev.fallback,
                       notes=split.notes + ranked_note + notes, cited_as=_cited_as(ev.scores, shown), **common)
 
@@ -446,13 +417,6 @@ def _story_row(model: Any, types: Any, question: str, split: SplitNote, lexicon:
     if not pruned.concepts:
         return None
     return typed_row(model.probability(case), replace(pruned, kind=types.kind))
-
-
-def _by_rank(lines: tuple[AnswerLine, ...], rank: np.ndarray, ids: list[str]) -> tuple[AnswerLine, ...]:
-    """Lines ordered by the best rank among their citations (stable: ties keep the generator's order)."""
-    place = {ids[i]: k for k, i in enumerate(np.argsort(-rank, kind="stable").tolist())}
-    return tuple(sorted(lines, key=lambda ln: min((place.get(c, len(ids)) for c in ln.citations),
-                                                  default=len(ids))))
 
 
 def _typed_model(typed: Any) -> Any:

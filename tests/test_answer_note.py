@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 import archehr
-from archehr.ask import CARRIED, NoteAnswer, carried
+from archehr.ask import NoteAnswer
 from archehr.cli.main import main
 from archehr.data import note_spacy, note_split
 from archehr.data.note_split import note_case, split_note
 from archehr.errors import InputError, UnavailableError
+from archehr.shown_lines import CARRIED, carried
 from archehr_scoring.submission2025 import answer_problems
 
 # Fictional notes written for these tests: every name, date and value is invented.

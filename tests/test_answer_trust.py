@@ -13,10 +13,11 @@ import pytest
 
 import archehr
 from archehr.answerability.model import load_model, parse_model
-from archehr.ask import CARRIED, NOT_IN_NOTE, carried
+from archehr.ask import NOT_IN_NOTE
 from archehr.cli.main import main
 from archehr.errors import ConfigError
 from archehr.generate.llm import says_not_in_note
+from archehr.shown_lines import CARRIED, carried
 
 HF = """Admission Date: ___       Discharge Date: ___
 

@@ -89,7 +89,7 @@ LABS = ["Potassium | 4.3 | 3.5-5.2 | mmol/L", "Vitamin B12 | PENDING | 232-1245 
     ("med_change", LABS, True),
     # the value is back: not pending
     ("med_change", [LABS[0], "Vitamin B12 | 180 | 232-1245 | pg/mL (low)", *LABS[2:]], False),
-    # a result or when question has its own rules (`asked_fact.fact_unsaid`, `review.result_awaited`)
+    # a result or when question has its own rules (`asked_fact.fact_unsaid`, `awaited_results.result_awaited`)
     ("test_result", LABS, False),
     ("when", LABS, False),
 ])

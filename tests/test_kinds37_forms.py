@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from archehr.answerability.awaited_results import awaited
 from archehr.answerability.med_decisions import DECISION, state_decided
 from archehr.answerability.result_first import gives_result
-from archehr.answerability.review import awaited
 from archehr.answerability.test_words import RESULT_GIVEN, awaited_other
 from archehr.answerability.undetermined import asked_undetermined
 

@@ -4,9 +4,11 @@ under the writers' brief."""
 
 from __future__ import annotations
 
+from conftest import Line
 from split_texts import texts
 
-from archehr.data.note_label_runs import more_sections
+from archehr.answerability.roles import sentence_roles
+from archehr.data.note_label_runs import WHO_WHERE, more_sections
 from archehr.data.note_sections import paragraph_labels
 
 # --- a label in capitals before sentences ---------------------------------------------------------------------
@@ -61,6 +63,20 @@ def test_a_procedure_reports_run_of_labelled_prose_sets_each_label_apart():
                              "Two gastric polyps in the body, removed with a snare.",
                              # (who did it is a field, whatever runs around it)
                              "Operator: Dr. L. Mwangi, Consultant Gastroenterologist"]
+
+
+def test_a_field_of_who_or_where_keeps_its_value_in_a_run_and_is_no_content_to_the_answer():
+    lines = ["History: Pain in the left knee for a month. Worse on stairs.",
+             "Examination: Knee swollen with an effusion. Full range of movement.",
+             "Plan: Physiotherapy referral made. Review in six weeks.",
+             "Consultant: Mr. A. Okafor. Orthopaedic knee surgeon."]
+    assert "consultant" in WHO_WHERE
+    assert more_sections(lines, [None] * 4) == [8, 12, 5, None]
+    # a label no reader knows as who or where is set apart like the others
+    assert more_sections([*lines[:3], "Sister: Mrs. A. Okafor. Orthopaedic knee nurse."], [None] * 4) == [8, 12, 5, 7]
+    # the answer's roles read the same labels as the note's identity: a title, never an answer
+    assert sentence_roles([Line("Ward: Ward 7B, Riverside"), Line("Consultant: Dr. P. Adeyemi"),
+                           Line("Sister: Mrs. A. Okafor")]) == ("title", "title", "clinician")
 
 
 def test_two_labelled_blocks_of_prose_make_no_run():

@@ -1,5 +1,5 @@
 """A result question whose first line gives no result while a sentence naming nearly as much of the topic says the
-result is awaited (`archehr.answerability.review.awaited_near`)."""
+result is awaited (`archehr.answerability.awaited_results.awaited_near`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from archehr.answerability.review import NEAR_SHARE, awaited_near
+from archehr.answerability.awaited_results import NEAR_SHARE, awaited_near, top_topic
 
 
 def _split(*lines: str) -> SimpleNamespace:
@@ -35,3 +35,9 @@ def test_a_first_line_giving_a_result_or_a_later_result_is_an_answer() -> None:
     assert not awaited_near(_types([0.5, 0.5]), (split.sentences[0].text, 0.5), split, "was my ferritin low")
     later = _split("Clinic nurse: T. Hale.", "Ferritin pending.", "Ferritin now back: 35 ug/L, normal.")
     assert not awaited_near(_types([0.5, 0.5, 0.5]), (later.sentences[0].text, 0.5), later, "is my ferritin back")
+
+
+def test_the_sentences_naming_the_most_of_the_topic() -> None:
+    assert top_topic(_types([0.2, 0.6, 0.6])).tolist() == [1, 2]
+    assert top_topic(_types([0.1 + 0.2, 0.3])).tolist() == [0, 1]  # (a share read as a float sum ties its level)
+    assert top_topic(_types([0.0, 0.0])).tolist() == [] and top_topic(_types([])).tolist() == []

@@ -1,11 +1,13 @@
 """A result given so far with the final report to follow answers a result question: the pending rules of
-`review.fact_missing` and `review.result_awaited` do not flag it, unless the question asks for the final result."""
+`review.fact_missing` and `awaited_results.result_awaited` do not flag it, unless the question asks for the final
+result."""
 
 from types import SimpleNamespace
 
 import numpy as np
 
-from archehr.answerability.review import awaited, fact_missing, result_awaited
+from archehr.answerability.awaited_results import awaited, result_awaited
+from archehr.answerability.review import fact_missing
 
 
 def _types(kind: str = "test_result", topic: tuple[float, ...] = (0.5,)) -> SimpleNamespace:

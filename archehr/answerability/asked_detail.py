@@ -145,7 +145,7 @@ def result_pending(kind: str, question: str, texts: Sequence[str], named: np.nda
         return False
     idx = np.flatnonzero(asked_rows(named, 1.0))
     # (a result given before its final report, "no growth at 48 hours, final report to follow", is a result given:
-    # `test_words.PRELIMINARY`, as `review.awaited` reads it)
+    # `test_words.PRELIMINARY`, as `awaited_results.awaited` reads it)
     plain = [fold(t) for t in texts]
     waiting = [i for i in idx if PENDING.search(plain[i]) and not PRELIMINARY.search(plain[i])]
     given = any(p.search(plain[i]) for i in idx if i not in waiting for p in (RESULT, RESULT_GIVEN, _REACTIVE))

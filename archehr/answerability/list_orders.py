@@ -14,15 +14,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from archehr.answerability.order_rows import DOSE_CHANGED, HELD, order_words
+
 if TYPE_CHECKING:
     from archehr.glossary import Glossary
 
 # a row's order in capitals after a bullet, a pipe or a number, before the medicine: "STOP Naproxen", "• START x",
 # "HOLD      | Metformin", "1. DO NOT TAKE ibuprofen" (case-sensitive: a capitalised "Stop" opens a prose sentence)
+# (its own mark, not `order_rows.ROW_MARK`: six characters at most of spaces, bullets, pipes, dashes, a number; the
+# held and dose groups of `order_rows` and words of its own; a name after the order, past a pipe, colon or dash)
 LIST_ORDER = re.compile(
-    r"^[\s•*·>|\-–\d.)]{0,6}(?:START(?:ED)?|NEW|STOP(?:PED)?|CONTINUE[SD]?|HOLD|HELD|OMIT(?:TED)?|SUSPEND(?:ED)?|"
-    r"WITHHOLD|WITHHELD|PAUSE[D]?|INCREASE[D]?|REDUCE[D]?|DECREASE[D]?|CHANGE[D]?|SWITCH(?:ED)?|DO NOT "
-    r"(?:TAKE|USE|STOP|RESTART)|AVOID)\b(?=\s*[|:\-–]?\s*[A-Za-z])")
+    r"^[\s•*·>|\-–\d.)]{0,6}"
+    + order_words(("START", "STARTED", "NEW", "STOP", "STOPPED", "CONTINUE", "CONTINUES", "CONTINUED"), HELD,
+                  ("OMIT", "OMITTED", "SUSPEND", "SUSPENDED", "WITHHOLD", "WITHHELD", "PAUSE", "PAUSED"), DOSE_CHANGED,
+                  ("SWITCH", "SWITCHED", "DO NOT TAKE", "DO NOT USE", "DO NOT STOP", "DO NOT RESTART", "AVOID"))
+    + r"(?=\s*[|:\-–]?\s*[A-Za-z])")
 # the share of the question's topic the row names: a medicine change asks of a medicine the row must name (as
 # `review.HOLDS_MIN`); a may-I question may name the medicine by a brand or class the row names otherwise (as
 # `review.FIRST_FACT_MIN`), so its medicine must be one the lexicon knows (`why_may_given.known_named`)

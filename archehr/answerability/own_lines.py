@@ -104,12 +104,12 @@ _NO_TEST = frozenset({"today", "yesterday", "tomorrow", "week", "month", "time",
 
 def own_result_awaited(kind: str, question: str, texts: Sequence[str], named: np.ndarray) -> bool:
     """A result question one of whose concepts (a row of `named`, `asked_thing.kept_concepts` order) few sentences
-    name (`OWN_LINES`), one of them saying the result is awaited (`review.awaited`, or a result phrasing of
+    name (`OWN_LINES`), one of them saying the result is awaited (`awaited_results.awaited`, or a result phrasing of
     `undetermined.tsv` with no result beside it) and none of the others giving a result: the asked test's own lines
     ("Urinalysis | Sent, not yet reported", "Vitamin D - results not yet available") leave its result unknown,
     whatever the first line, naming more of the question's other words, gives."""
     from archehr.answerability.asked_thing import kept_concepts
-    from archehr.answerability.review import awaited
+    from archehr.answerability.awaited_results import awaited
     from archehr.answerability.test_words import RESULT_GIVEN
     from archehr.answerability.undetermined import asked_undetermined
     from archehr.glossary import load_lexicon

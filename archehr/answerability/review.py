@@ -3,7 +3,7 @@
 An answer is flagged for review when the answerability model doubts it (below its review level, unless the first
 cited sentence gives the date, duration or result asked: `fact_given`), or when a rule sees the asked fact missing
 from the note: a medicine or activity the note never names, a result still awaited or only planned, no sentence
-about the topic giving the asked duration or date, a blank date (`fact_missing`, `result_awaited`, and the asked-fact
+about the topic giving the asked duration or date, a blank date (`fact_missing`, `awaited_results`, and the asked-fact
 rules of `archehr.answerability.asked_fact` through `unsaid_in_note`), a first line or topic sentence saying the asked
 fact is not known yet (`fact_undetermined`), a result question whose first line gives no result while a sentence naming
 nearly as much of the topic awaits it (`awaited_near`), a first line reporting the question put or giving another
@@ -19,23 +19,21 @@ from typing import Any
 
 import numpy as np
 
+from archehr.answerability.awaited_results import awaited, awaited_near, result_awaited, top_topic
 from archehr.answerability.counts import COUNT_ASCII, GIVEN_UNIT
 from archehr.answerability.dates import DAY_MONTH, DEID_DATE, ISO_DATE, NAMED_DATE, TIME_OF_DAY, TOMORROW, WEEKDAY
 from archehr.answerability.length_forms import DURATION_GIVEN, OFF_WHEN, any_length, before_only, course_length
 from archehr.answerability.list_orders import order_given
 from archehr.answerability.own_lines import own_lines_unsaid
 from archehr.answerability.spaces import fold
-from archehr.answerability.test_words import PENDING, PRELIMINARY, RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.test_words import PLANNED as TEST_PLANNED
+from archehr.answerability.test_words import RESULT_GIVEN, RESULT_SAID, asks_result, result_later
 from archehr.answerability.when_answers import books_slot
 from archehr.answerability.when_answers import slot_if_asked as _slot_if_asked
 from archehr.answerability.why_causes import cause_given  # (kept importable from here)
 from archehr.answerability.why_may_given import advice_given, cause_more
 from archehr.data.note_split import SplitNote, note_case
 
-# a result question: a sentence naming this share of the most any names of the topic, saying the result is awaited,
-# leaves it unknown when the first line gives none (`awaited_near`)
-NEAR_SHARE = 0.66
 HOLDS_MIN = 0.25  # a sentence naming this share of the topic holds the asked kind of answer: flag, never decline
 # the note names the asked thing: a sentence names this share of the question's topic and the note names every concept
 # the lexicon knows in it (no drug, test or activity of the question missing): a low P flags, never declines (the
@@ -60,7 +58,6 @@ WHEN_GIVEN = re.compile(
     rf"\b{COUNT_ASCII}\s*{GIVEN_UNIT}\s+(?:after|from|post)\b|{DEID_DATE}|\b{ISO_DATE}\b|"
     rf"\b{DAY_MONTH}\b|\b{TOMORROW}\b|\b{WEEKDAY}\b|\bnext\s+(?:week|month)\b|"
     rf"\b(?:pod|hd)\s*#?\d+\b|{NAMED_DATE}|{TIME_OF_DAY}", re.I)
-_ASKS_FINAL = re.compile(r"\b(?:final|full|complete)\s+(?:[\w-]+\s+)?(?:reports?|results?|reading|cultures?)\b", re.I)
 # a when question a length answers as well as a date: "till when" ("hold for 2 weeks"), or "how long" in a when question
 _LENGTH_ANSWERS_WHEN = re.compile(
     r"\b(?:till|until|til|untill)\s+when\b|\bhow\s+(?:long|many\s+(?:days|weeks|months))\b", re.I)
@@ -163,13 +160,6 @@ def fact_undetermined(types: Any, best: tuple[str, float] | None, question: str,
         own = given is not None and given(fold(best[0]))
         lines = [*([] if own else [best[0]]), *(split.sentences[i].text for i in top if not (own and i == at))]
     return any(asked_undetermined(types.kind, t) for t in lines)
-
-
-def top_topic(types: Any) -> np.ndarray:
-    """The sentences naming the most of the question's topic (none when no sentence names any of it)."""
-    if not types.topic.size or types.topic.max() <= 0:
-        return np.zeros(0, dtype=int)
-    return np.flatnonzero(types.topic >= types.topic.max() - 1e-9)
 
 
 def _first_line(split: SplitNote, first: str | None) -> tuple[list[str], int | None]:
@@ -401,48 +391,6 @@ def _timed_permission(question: str | None, first: str | None) -> bool:
     from archehr.glossary import load_lexicon
 
     return timed_permission(question, first, load_lexicon())
-
-
-def result_awaited(types: Any, split: SplitNote, question: str | None = None) -> bool:
-    """A result question whose test the note names most fully (the sentences naming the most of the question's
-    topic) in a sentence saying its result is awaited ("Urine culture  Pending", "We will call you with the
-    culture result"): what the test found is not in the note, whichever sentence comes first; not a result given so
-    far with the final report to follow (`awaited`), unless the `question` asks for the final one."""
-    if types.kind != "test_result":
-        return False
-    # a later sentence naming half the topic or more and giving a result ("results to follow", then a later entry
-    # "U&E back, sodium 129") tells the awaited result came back
-    half = np.flatnonzero(types.topic >= 0.5 * types.topic.max() - EDGE)
-    return _still_awaited([s.text for s in split.sentences], top_topic(types), half, question)
-
-
-def awaited_near(types: Any, best: tuple[str, float] | None, split: SplitNote, question: str | None = None) -> bool:
-    """A result question whose first line (`best`) gives no result while a sentence naming nearly as much of the topic
-    as the one naming most (`NEAR_SHARE` of it) says the result is awaited ("Sputum result not yet back", the most
-    of the topic named by the keyworker's title "Respiratory Nurse Specialist"): the asked result is not in the note,
-    unless a later sentence naming as much gives one (`result_awaited`'s reading of a stale entry)."""
-    if types.kind != "test_result" or best is None or not types.topic.size or types.topic.max() <= 0 \
-            or RESULT_GIVEN.search(fold(best[0])):
-        return False
-    near = np.flatnonzero(types.topic >= NEAR_SHARE * types.topic.max() - EDGE)
-    return _still_awaited([s.text for s in split.sentences], near, near, question)
-
-
-def _still_awaited(texts: list[str], saying: Any, giving: Any, question: str | None) -> bool:
-    """A sentence of `saying` says the result is awaited, and no later sentence of `giving` gives one."""
-    later = [i for i in giving if RESULT_GIVEN.search(fold(texts[i])) and not awaited(texts[i], question)]
-    return any(awaited(texts[i], question) and not any(j > i for j in later) for i in saying)
-
-
-def awaited(text: str, question: str | None = None) -> bool:
-    """The line says a result is awaited (`PENDING`) and gives none found so far (`PRELIMINARY`), or the question
-    asks for the final one ("they said the final result comes later, is it clear?"): a result so far is no answer."""
-    from archehr.answerability.test_words import awaited_other
-
-    text = fold(text)  # a raw note's line breaks inside a phrase ("not yet\nback")
-    if not PENDING.search(text) or awaited_other(text, question):  # (another test awaited: `awaited_other`)
-        return False
-    return not PRELIMINARY.search(text) or bool(question and _ASKS_FINAL.search(question))
 
 
 def fact_given(types: Any, best: tuple[str, float] | None, question: str | None = None) -> bool:

@@ -24,12 +24,14 @@ from typing import Protocol
 
 import numpy as np
 
+from archehr.answerability.order_rows import order_words
 from archehr.answerability.spaces import fold
 from archehr.answerability.test_words import PENDING
 from archehr.answerability.test_words import REQUESTED as _REQUEST
 from archehr.answerability.test_words import RESULT_WORDS as _RESULT_WORDS
 from archehr.answerability.test_words import TEST_NAMED as _TEST
 from archehr.answerability.when_answers import BOOKED_SLOT
+from archehr.data.note_label_runs import WHO_WHERE
 
 ROLES = ("question", "title", "reported", "patient", "complaint", "history", "request", "awaited", "clinician")
 
@@ -70,13 +72,14 @@ _HEADER = re.compile(r"^[^.!?]{1,60}:$")
 _FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z .'/()&-]{0,40}?)\s*:\s*(\S.*)$")
 # labels whose value names who or where or which document, never what was found or planned (not "Date:" or
 # "Time:", which may be an appointment's, nor "PT:" or "OT:", which may be a therapy planned)
+# (`note_label_runs.WHO_WHERE`, the splitter's fields of who and where, and more of them)
 _IDENTITY = re.compile(
-    r"^(?:clinic|hospital|practice|service|department|dept|unit|ward|bed|location|team|trust|"
-    r"patient|client|name|patient name|dob|d\.o\.b|date of birth|age|sex|gender|mrn|nhs (?:no|number)|"
-    r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address|address visited|tel|phone|"
-    r"telephone|fax|email|e-mail|to|from|cc|re|subject|consultant|surgeon|physician|doctor|provider|attending|"
-    r"clinician|author|physiotherapist|therapist|nurse|gp|pcp|referred by|referrer|referring clinician|"
-    r"pharmacist|midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
+    "^(?:" + "|".join(WHO_WHERE) + r"|hospital|practice|service|department|dept|bed|team|trust|"
+    r"patient|client|patient name|d\.o\.b|date of birth|age|sex|gender|nhs (?:no|number)|"
+    r"hosp(?:ital)? (?:no|number)|medical record number|record number|id|address visited|"
+    r"telephone|e-mail|subject|physician|doctor|"
+    r"author|physiotherapist|therapist|nurse|pcp|referred by|referrer|referring clinician|"
+    r"midwife|dietitian|dietician|social worker|health visitor|care coordinator|case manager|"
     r"parent|guardian|carer|next of kin|nok|also present|occupation|visit type|encounter type|note type|"
     r"dictated|typed|signed|signed by|electronically signed|page|date of service|date of visit|"
     r"clinic date|date seen|seen by|interpreter|language|"
@@ -99,7 +102,9 @@ _PLACE = re.compile(r"\b(?:hospital|clinic|practice|centre|center|department|inf
 _TELLS = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]|:")
 # a sample taken, not its result ("so a wound swab was taken", "bloods were taken this morning")
 _TAKEN = re.compile(r"\b(?:was|were|been|be|being) (?:taken|collected|obtained|done)\b(?!\s+(?:off|to))", re.I)
-_ORDER = re.compile(r"^(?:START|STOP|CONTINUE|HOLD|CHANGE|RESTART|RESUME|FINISH|TAKE|AVOID|NO|DO)\b")
+# a line in capitals opening with an order or an imperative ("STOP ASPIRIN", "NO LIFTING"): an order, not a title
+_ORDER = re.compile("^" + order_words(("START", "STOP", "CONTINUE", "HOLD", "CHANGE", "RESTART", "RESUME", "FINISH",
+                                       "TAKE", "AVOID", "NO", "DO")))
 
 # --- sections -----------------------------------------------------------------------------------------------
 

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
+from archehr.answerability.order_rows import ORDERS, row_opening
 from archehr.answerability.spaces import fold
 from archehr.answerability.story_first import ENTRY
 
-# a row opening with its order in capitals ("STOP Ibuprofen ...", "2. CONTINUE Salbutamol ...")
-_ORDER = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:START|STOP|CONTINUE|HOLD|NEW|CHANGE[DS]?|INCREASE[DS]?|REDUCE[DS]?|"
-                    r"RESTART)\b")
+# a row opening with its order in capitals ("STOP Ibuprofen ...", "2. CONTINUE Salbutamol ...", "RESTART ...")
+_ORDER = re.compile(row_opening(ORDERS, ("RESTART",)))
 
 
 def is_row(text: str) -> bool:

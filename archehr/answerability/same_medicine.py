@@ -27,14 +27,14 @@ from typing import Protocol
 
 from archehr.answerability.doses import DOSE
 from archehr.answerability.follow_on import LIST_MARK
+from archehr.answerability.order_rows import BEGUN, DOSE_CHANGED, ENDED, HELD, row_opening
 
 KINDS = frozenset({"med_change", "how_long"})  # the question kinds citing the rows
 MOST = 2  # rows of one medicine cited at most
 # a row marked as changed, in capitals or in brackets: "STOP: Aspirin 81 mg", "1. NEW Apixaban 5 mg", "Ramipril 5 mg
 # (changed)" (not "Started sertraline 50 mg 6 weeks ago", a line of history)
-_MARKED = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:STOP(?:PED)?|START(?:ED)?|NEW|HOLD|HELD|CHANGED?|INCREASED?|DECREASED?|"
-                     r"REDUCED?|ADDED?|DISCONTINUED?|CONTINUE)\b|\((?i:new|changed|stopped|increased|reduced|"
-                     r"decreased)\b")
+_MARKED = re.compile(row_opening(ENDED, BEGUN, HELD, DOSE_CHANGED, ("CONTINUE",))
+                     + r"|\((?i:new|changed|stopped|increased|reduced|decreased)\b")
 # a course's length or its end in a row: "for 35 days", "x 5 days", "until the INR is 2.5", "then stop", "long term"
 _END = re.compile(r"\buntil\b|\bthen stop\b|\bfor (?:\d+|one|two|three|four|five|six|seven|ten|twelve) (?:more )?"
                   r"(?:days?|weeks?|months?|years?)\b|\bx\s*\d+\s*(?:d|days?|wks?|weeks?|months?)\b|\blong[- ]term\b|"

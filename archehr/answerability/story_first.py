@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
+from archehr.answerability.order_rows import ORDERS, order_words
 from archehr.answerability.spaces import fold
 
 KINDS = ("how_long", "med_change", "when", "may_i")
@@ -32,13 +33,14 @@ _DONE = re.compile(
     r"dropped|rose|presented|admitted|admits|reported|managed|performed|completed|underwent|transitioned|"
     r"controlled|met|seen|showed|held|remained|stayed|developed|noted|found|did|went)\b", re.I)
 # a plan, advice or an order: what will be, should be or is to be done ("will", "continue", "then stop", "for 2 more
-# days", "until", "review in", "avoid", "can", "from today"), a medicine's order in capitals ("START", "HOLD")
+# days", "until", "review in", "avoid", "can", "from today"), a medicine's order in capitals ("START", "HOLD":
+# `order_rows.ORDERS`)
 _PLAN = re.compile(
     r"(?i:\b(?:will|shall|should|must|please|need|needs|can|cannot|may|plan\w*|to be|then|until|avoid\w*|do not|don't|"
     r"not to|advis\w*|recommend\w*|continu\w*|keep\w*|stop|start|take|use|increase|reduce|restart|resume|hold|"
     r"going forward|from (?:now|today|tomorrow)|more days|more weeks|lifelong|long[- ]term|ongoing|next|due|"
     r"follow[- ]?up|review|repeat|book\w*|schedul\w*|arrang\w*|refer\w*|tomorrow|instead|discharge\w*|home|"
-    r"now)\b)|\b(?:START|STOP|CONTINUE|HOLD|NEW|CHANGE[DS]?|INCREASE[DS]?|REDUCE[DS]?)\b")
+    r"now)\b)|\b" + order_words(ORDERS))
 # a medicine list's entry: a numbered or bulleted line opening with a name and giving a dose ("1. Prednisone 40 mg
 # by mouth daily", "- Ferrous sulfate 325 mg PO every other day"), not a story opening with its verb or its subject
 # ("Given acetazolamide 500 mg", "He received ...")

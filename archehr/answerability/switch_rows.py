@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 from archehr.answerability.doses import STRENGTH
 from archehr.answerability.follow_on import Sentence
+from archehr.answerability.order_rows import BEGUN, ENDED, row_opening
 
 # the medicine a line switches to or from: "switched to enalapril", "replaces metformin", "instead of ramipril"
 _SWITCH_NAME = re.compile(r"\b(?:switched to|changed to|replaced (?:by|with)|replaces|instead of|in place of)\s+"
                           r"(?P<name>[A-Za-z][A-Za-z-]{3,})", re.I)
 # a list row starting a medicine, or one marked new; a row stopping one
-_NEW_ROW = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:START(?:ED)?|NEW|ADDED?)\b|\(new\)")
-_STOP_ROW = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:STOP(?:PED)?|DISCONTINUED?)\b")
+_NEW_ROW = re.compile(row_opening(BEGUN) + r"|\(new\)")
+_STOP_ROW = re.compile(row_opening(ENDED))
 _SWITCH = re.compile(r"\b(?:replac\w*|instead|switch\w*|changed to|in place of)\b", re.I)
 # question kinds citing both sides: what changed, and the questions asking it in words the kind rules do not know
 # ("was her pill changed"); a why question asks the reason alone (why was ramipril stopped: not what came instead)

@@ -41,7 +41,7 @@ PENDING = re.compile(r"\b(?:pending|awaiting|awaited|await|to follow|not yet (?:
                      rf"(?:lab|laboratory|pathology|histology|testing|analysis)\b{_THEN_GIVEN}", re.I)
 # a result given before the final report ("no growth at 48 hours; final report pending", "Negative at 1 hour, final
 # reading to follow"): what the test found so far is said, so its pending word is no result awaited
-# (`archehr.answerability.review.awaited`)
+# (`archehr.answerability.awaited_results.awaited`)
 PRELIMINARY = re.compile(r"\b(?:no growth|no organisms?|negative|positive|normal|grew|growing|shows?|showed)\b"
                          r"[^.]{0,60}?"
                          r"\b(?:final|formal|official|full)\s+(?:[\w-]+\s+){0,2}?"

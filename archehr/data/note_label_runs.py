@@ -29,14 +29,18 @@ _LABEL = re.compile(r"^([A-Za-z][A-Za-z0-9 /&'()-]{0,44}[A-Za-z)]):(?=[ \t]+\S)"
 _LABEL_ALONE = re.compile(r"^[A-Za-z][A-Za-z0-9 /&'()-]{0,44}:$")
 # where a sentence after a label ends (a title's full stop ends none: "Hospital course: Mrs. Vasquez presented ...")
 LABEL_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+(?=[A-Z0-9])")
-# the fields that name who, when or where, whatever follows them ("Operator: Dr. S. Varga, Consultant"), and the
+# the labels of a field naming who or where: the patient, the letter's sender and receivers, a clinician, a place,
+# a contact ("Name:", "MRN:", "cc:", "Consultant:", "Ward:"); `roles` reads them too, as the note's identity
+WHO_WHERE = ("name", "dob", "mrn", "re", "cc", "to", "from", "tel", "phone", "fax", "email", "address", "gp",
+             "consultant", "clinician", "surgeon", "provider", "attending", "pharmacist", "ward", "unit", "location",
+             "clinic")
+# the fields that name who, when or where, whatever follows them ("Operator: Dr. S. Varga, Consultant"): `WHO_WHERE`,
+# any label of the patient, a number, a date or a time, who did what ("Seen by", "Signed"), more clinicians; and the
 # fields of a value that is data however it is written (a patient's allergies, medicines, diagnosis list)
 _WHO_WHEN_WHERE = re.compile(
-    r"^(?:Name|(?:Patient|Pt)\b.*|Re|cc|Copy to|To|From|DOB|NHS\b.*|MRN|Hosp(?:ital)?\b.*|Date\b.*|Time\b.*"
-    r"|.*\b(?:by|at)|Referr\w*|Signed\b.*|Seen\b.*|Tel|Phone|Fax|Email|Address|GP|Consultant|Clinician|Operator"
-    r"|Surgeon|Assistant|Anaesthetist|Provider|Attending|Prescriber|Pharmacist|Ward|Unit|Location|Clinic"
-    r"|Contact|Allerg\w*|Medications?|Medicines?|(?:Secondary |Other )?Diagnos[ie]s|Principal diagnosis)$",
-    re.IGNORECASE)
+    "^(?:" + "|".join(WHO_WHERE) + r"|(?:Patient|Pt)\b.*|Copy to|NHS\b.*|Hosp(?:ital)?\b.*|Date\b.*|Time\b.*"
+    r"|.*\b(?:by|at)|Referr\w*|Signed\b.*|Seen\b.*|Operator|Assistant|Anaesthetist|Prescriber|Contact"
+    r"|Allerg\w*|Medications?|Medicines?|(?:Secondary |Other )?Diagnos[ie]s|Principal diagnosis)$", re.IGNORECASE)
 # the patient's complaint as presented, a history's opening section ("PC: Witnessed fall at home.")
 _COMPLAINT = re.compile(r"^(?:Presenting (?:complaint|problem)|PC)$", re.IGNORECASE)
 _RUN = 3  # labelled blocks of prose in a paragraph that make it a run of sections

@@ -120,7 +120,7 @@ class ExtractiveGenerator(Generator):
         self.order = order
         # True (the default, what `predict` submits): a selected sentence that did not fit the budget is
         # cited by the nearest kept line, which maximises the 2025 citation score; `archehr answer`
-        # shows a patient only citations a line carries (archehr.ask.shown_citations) either way
+        # shows a patient only citations a line carries (archehr.shown_lines.shown_citations) either way
         self.cite_dropped = bool(cite_dropped)
 
     def generate(self, case: Case, selection: Selection, scores: SentenceScores | None = None) -> Answer:
