@@ -14,6 +14,7 @@ from archehr.answerability.follow_on import (
     entry_line,
     follow_on,
     goes_on_from,
+    kept_together,
     restarts,
 )
 
@@ -261,3 +262,23 @@ def test_a_reason_line_refers_back_to_the_entry_and_brings_no_entry_itself():
     reason = "It protects the stomach, because the steroid can harm its lining."
     assert follow_on([0], [Line(entry, 0), Line(reason, 0)], why=True) == [1]
     assert follow_on([1], [Line(entry, 0), Line(reason, 0)], why=True) == []  # the reason cited: its entry not brought
+
+
+def test_a_line_going_on_from_a_chosen_entry_keeps_that_entrys_rank():
+    # the word budget keeps lines by rank: the reason line under a chosen entry ranks as high as the entry, so the two
+    # are kept or dropped together; a chosen line going on from nothing keeps its own rank
+    lines = [Line("STOP: Lisinopril 10 mg once daily.", 1),
+             Line("It can raise your potassium, which is a risk with your kidneys.", 1),
+             Line("Walk for 20 minutes each day.", 2)]
+    rank = np.array([0.8, 0.1, 0.3])
+    assert kept_together([0, 1, 2], lines, rank, why=True).tolist() == [0.8, 0.8, 0.3]
+    # the reason goes on from the entry only for a why question; an entry not chosen raises nothing
+    assert kept_together([0, 1, 2], lines, rank).tolist() == [0.8, 0.1, 0.3]
+    assert kept_together([1, 2], lines, rank, why=True).tolist() == [0.8, 0.1, 0.3]
+    assert rank.tolist() == [0.8, 0.1, 0.3]  # the rank given is left as it was
+
+
+def test_how_to_take_it_before_its_entry_raises_the_entry():
+    # either of an entry and its how-to line brings the other: the higher rank goes to both
+    lines = [Line("START Doxycycline 100 mg capsule", 1), Line("Take 1 capsule by mouth twice a day for 7 days", 1)]
+    assert kept_together([1, 0], lines, np.array([0.2, 0.9])).tolist() == [0.9, 0.9]

@@ -215,3 +215,20 @@ def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = 
                                 or (why and gives_reason(sentences[a].text, sentences[b].text)))):
                 out.append(j)
     return out
+
+
+def kept_together(chosen: Sequence[int], sentences: Sequence[Sentence], rank: np.ndarray,
+                  why: bool = False) -> np.ndarray:
+    """`rank` with each chosen sentence that goes on from another chosen one (`follow_on`: how to take the medicine,
+    what becomes of it, for a why question its reason, when to take it up again) raised to that one's rank: the
+    answer's word budget keeps lines by rank, and a line telling the reason or the stop of a medicine ranks low on its
+    own words ("You have taken it for 12 months, and long use can harm the liver."), so it was the first dropped
+    while its entry was kept; raised, the two are kept or dropped together (the entry first: equal ranks keep note
+    order)."""
+    out = np.asarray(rank, dtype=float).copy()
+    wanted = set(chosen)
+    for i in chosen:
+        for j in follow_on([i], sentences, why):
+            if j in wanted:
+                out[j] = max(out[j], out[i])
+    return out
