@@ -310,6 +310,8 @@ def test_long_vowels_and_letters_of_japanese_persian_and_greek_are_spelled_sever
     ("hoe lang must oma take the pijnstillers?", "how long must grandmother take the painkillers?"),
     # Bengali in Latin letters
     ("keno the daktar stopped the oshud of amma?", "why the doctor stopped the medicine of mom?"),
+    # "presher" is the blood pressure, and "blood presher" too (not "blood blood pressure")
+    ("kobe is the blood presher check of my shami?", "when is the blood pressure check of my husband?"),
     # Greek and Japanese clinic words
     ("giati my pateras needed metaggisi?", "why my father needed blood transfusion?"),
     ("the akachan of my kodomo is ok?", "the baby of my child is ok?"),
