@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from archehr.answerability.follow_on import CitePolicy
+from archehr.answerability.follow_on import CitePolicy, kept_together
 from archehr.answerability.review import HOLDS_MIN, names_asked, review_flags, shown_confidence
 from archehr.data.model import Case
 from archehr.data.note_split import SplitNote, SplitSentence, note_case
@@ -173,7 +173,8 @@ def answer(note: str | SplitNote, question: str, *, narrative: str | None = None
         return abstain((f"P(answerable) {p:.2f} is below the abstention threshold {model.threshold:.2f}",))
     chosen = _cited(order, rank, typed_rank if direct else None, split, types.topic if direct else None,
                     types.kind if direct else "", question)
-    selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), rank, case.case_id, ids)
+    together = kept_together(chosen, split.sentences, rank, types.kind) if direct else rank
+    selection, scores = _chosen(ev.selection, tuple(ids[i] for i in chosen), together, case.case_id, ids)
     gen = sys_obj.generator.for_patient()  # an LLM generator: the patient prompt, which may say "not in the note"
     ans: Answer = gen.generate(_case_for(gen, case, split, written), selection, scores)
     notes = ev.notes + ans.notes

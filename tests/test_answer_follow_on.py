@@ -14,6 +14,8 @@ from archehr.answerability.follow_on import (
     entry_line,
     follow_on,
     goes_on_from,
+    kept_together,
+    order_noted,
     restarts,
 )
 
@@ -261,3 +263,35 @@ def test_a_reason_line_refers_back_to_the_entry_and_brings_no_entry_itself():
     reason = "It protects the stomach, because the steroid can harm its lining."
     assert follow_on([0], [Line(entry, 0), Line(reason, 0)], why=True) == [1]
     assert follow_on([1], [Line(entry, 0), Line(reason, 0)], why=True) == []  # the reason cited: its entry not brought
+
+
+def test_a_line_going_on_from_a_chosen_entry_keeps_that_entrys_rank():
+    # the word budget keeps lines by rank: the reason line under a chosen entry ranks as high as the entry, so the two
+    # are kept or dropped together; a chosen line going on from nothing keeps its own rank
+    lines = [Line("STOP: Lisinopril 10 mg once daily.", 1),
+             Line("It can raise your potassium, which is a risk with your kidneys.", 1),
+             Line("Walk for 20 minutes each day.", 2)]
+    rank = np.array([0.8, 0.1, 0.3])
+    assert kept_together([0, 1, 2], lines, rank, "why").tolist() == [0.8, 0.8, 0.3]
+    # the reason goes on from the entry only for a why question; an entry not chosen raises nothing
+    assert kept_together([0, 1, 2], lines, rank).tolist() == [0.8, 0.1, 0.3]
+    assert kept_together([1, 2], lines, rank, "why").tolist() == [0.8, 0.1, 0.3]
+    assert rank.tolist() == [0.8, 0.1, 0.3]  # the rank given is left as it was
+
+
+def test_how_to_take_it_before_its_entry_raises_the_entry():
+    # either of an entry and its how-to line brings the other: the higher rank goes to both
+    lines = [Line("START Doxycycline 100 mg capsule", 1), Line("Take 1 capsule by mouth twice a day for 7 days", 1)]
+    assert kept_together([1, 0], lines, np.array([0.2, 0.9])).tolist() == [0.9, 0.9]
+
+
+def test_the_note_under_a_medicine_order_goes_with_it_for_a_why_or_a_change_question():
+    lines = [Line("STOP      Allopurinol 300 mg once daily", 1), Line("Reason: rash since it was started.", 1),
+             Line("START     Febuxostat 80 mg once daily", 1), Line("Note: take it with or without food.", 1)]
+    assert order_noted(lines[0].text, lines[1].text) and order_noted(lines[2].text, lines[3].text)
+    assert not order_noted("Gout clinic review.", "Reason: flare.")  # no medicine order above it
+    assert not order_noted(lines[0].text, "Rash since it was started.")  # no label: not the order's note
+    assert follow_on([0], lines, noted=True) == [1] and follow_on([0, 2], lines, noted=True) == [1, 3]
+    assert follow_on([0], lines) == []  # other questions: the note is left to the ranking
+    assert follow_on([1], lines, noted=True) == []  # the note cited alone brings no order
+    assert kept_together([0, 1], lines, np.array([0.9, 0.1, 0.5, 0.2]), "med_change").tolist() == [0.9, 0.9, 0.5, 0.2]

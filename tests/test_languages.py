@@ -299,3 +299,31 @@ def test_long_vowels_and_letters_of_japanese_persian_and_greek_are_spelled_sever
     assert in_english("byouin kusuri") == in_english("byoin kusuri") == in_english("byooin kusuri")
     assert in_english("daroo madaram") == in_english("darou madaram") == in_english("daru madaram")
     assert in_english("xapia giatros") == in_english("hapia yiatros") == in_english("chapia giatros")
+
+
+@pytest.mark.parametrize(("question", "reading"), [
+    # Romanian with its accents folded
+    ("De ce doctorul stopped the pastilele of tata?", "why the doctor stopped the pills of dad?"),
+    ("Cât timp must mama keep the gips on?", "how long must mom keep the cast on?"),
+    # Dutch
+    ("Wanneer must the huisarts check the bloed of my vader?", "when must the gp check the blood of my father?"),
+    ("hoe lang must oma take the pijnstillers?", "how long must grandmother take the painkillers?"),
+    # Bengali in Latin letters
+    ("keno the daktar stopped the oshud of amma?", "why the doctor stopped the medicine of mom?"),
+    # "presher" is the blood pressure, and "blood presher" too (not "blood blood pressure")
+    ("kobe is the blood presher check of my shami?", "when is the blood pressure check of my husband?"),
+    # Greek and Japanese clinic words
+    ("giati my pateras needed metaggisi?", "why my father needed blood transfusion?"),
+    ("the akachan of my kodomo is ok?", "the baby of my child is ok?"),
+])
+def test_a_question_in_romanian_dutch_or_bengali_is_read_in_english(question: str, reading: str) -> None:
+    assert in_english(question) == reading
+
+
+@pytest.mark.parametrize("question", [
+    # the shared words of ro, nl and bn in English questions
+    "Can I pot the plant, mama, and is the control ok? Tata said the arts and the pil are fine.",
+    "Is the lever on the hart ok, Ki? Bon and Opa said the specialist is fine.",
+])
+def test_an_english_question_with_the_shared_words_of_ro_nl_bn_is_left_as_it_is(question: str) -> None:
+    assert in_english(question) == question

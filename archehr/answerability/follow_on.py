@@ -195,12 +195,23 @@ def restarts(entry: str, line: str) -> bool:
             and not STRENGTH.search(line) and bool(_TAKEN_UP.match(line)) and bool(_HELD.search(entry)))
 
 
-def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False) -> list[int]:
+def order_noted(entry: str, line: str) -> bool:
+    """`line`, the one after `entry`, is the note set in under the medicine order `entry` ("STOP Metformin 500 mg
+    twice daily" / "Reason: not suitable on dialysis (risk of lactic acidosis)."): the order's labelled note
+    (`note_entries.is_order_note`, a unit of its own), which says why the medicine was given, stopped or changed."""
+    from archehr.data.note_entries import is_order_note
+
+    return bool(STRENGTH.search(entry)) and is_order_note(line)
+
+
+def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = False,
+              noted: bool = False) -> list[int]:
     """The sentences to cite after `chosen`: for each chosen sentence, the next one in its paragraph when it goes on
     from it (`entry_line`: how to take the medicine it names, or what becomes of it; with `why`, a why question, also
     the reason given for it, `gives_reason`; when to take it up again, `restarts`), or the one before when it goes on
     from that one (how to take it or what becomes of it: a reason or a restart cited brings no entry), and is not
-    chosen already; in the order of the sentences they follow."""
+    chosen already; in the order of the sentences they follow. With `noted` (a why or a medicine-change question),
+    also the order's labelled note under it (`order_noted`: "Reason: ...", which such questions' answers hold)."""
     from archehr.relevance.text import is_header
 
     out: list[int] = []
@@ -212,6 +223,28 @@ def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = 
                 continue
             if entry_line(sentences[a].text, sentences[b].text) or (
                     j == b and (restarts(sentences[a].text, sentences[b].text)
-                                or (why and gives_reason(sentences[a].text, sentences[b].text)))):
+                                or (why and gives_reason(sentences[a].text, sentences[b].text))
+                                or (noted and order_noted(sentences[a].text, sentences[b].text)))):
                 out.append(j)
+    return out
+
+
+NOTED_KINDS = ("why", "med_change")  # the kinds of question whose answer holds a medicine order's note (`order_noted`)
+
+
+def kept_together(chosen: Sequence[int], sentences: Sequence[Sentence], rank: np.ndarray,
+                  kind: str = "") -> np.ndarray:
+    """`rank` with each chosen sentence that goes on from another chosen one (`follow_on`: how to take the medicine,
+    what becomes of it, for a why question its reason, when to take it up again, for a question of `NOTED_KINDS`
+    the order's note) raised to that one's rank: the
+    answer's word budget keeps lines by rank, and a line telling the reason or the stop of a medicine ranks low on its
+    own words ("You have taken it for 12 months, and long use can harm the liver."), so it was the first dropped
+    while its entry was kept; raised, the two are kept or dropped together (the entry first: equal ranks keep note
+    order)."""
+    out = np.asarray(rank, dtype=float).copy()
+    wanted = set(chosen)
+    for i in chosen:
+        for j in follow_on([i], sentences, why=kind == "why", noted=kind in NOTED_KINDS):
+            if j in wanted:
+                out[j] = max(out[j], out[i])
     return out

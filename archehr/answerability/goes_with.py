@@ -5,8 +5,8 @@ answer over more than one unit, and the others name few of the question's words.
 sentences, the note and the question's kind, and brings such a unit, in this order (each sees what the ones before
 brought):
 
-- a medication entry's line saying how to take it or what becomes of it, and for a why question its reason
-  (`follow_on.follow_on`);
+- a medication entry's line saying how to take it or what becomes of it, for a why question its reason, and for a
+  why or a medicine-change question the order's labelled note under it, "Reason: ..." (`follow_on.follow_on`);
 - a result question's flagged table rows the first line comments on (`row_comment.rows_commented`), and the lines
   of prose naming the test of a first line that is a table row (`row_prose.prose_on_row`);
 - the list rows of a medicine the question and the first line name, telling the same change
@@ -26,7 +26,7 @@ from typing import Any
 def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, question: str) -> list[int]:
     """The indices of `sentences` to cite after `chosen` (indices, best first), for a question of `kind` (the answer
     types' kind, "" when ranking by the selector alone), in the order the rules bring them."""
-    from archehr.answerability.follow_on import follow_on
+    from archehr.answerability.follow_on import NOTED_KINDS, follow_on
     from archehr.answerability.goes_on import broken_off, not_restarted
     from archehr.answerability.result_follow import report_goes_on
     from archehr.answerability.row_comment import rows_commented
@@ -35,7 +35,7 @@ def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, questi
     from archehr.answerability.switch_rows import switch_partners
 
     got = list(chosen)
-    got += follow_on(got, sentences, why=kind == "why")
+    got += follow_on(got, sentences, why=kind == "why", noted=kind in NOTED_KINDS)
     got += rows_commented(got, sentences, kind)
     got += prose_on_row(got, sentences, kind)
     got += list_rows(got, sentences, question, kind)
