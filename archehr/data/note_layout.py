@@ -58,7 +58,9 @@ FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 _SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
-_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
+# (a number's name in lower case or cut short too, or "NHS" before its digits: "hospital no. 6623019", "Hosp. No. 77",
+# "NHS 704 219 5586")
+_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?:(?i:no\.?|number)|(?=\d))|(?i:hosp(?:ital|\.)? no\.?)"
                           r"|Unit (?i:no\.?)|CHI|NHI|Bed|Room|Ward|Age)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S"
                           # (or the patient's address, a house number and a street: "..., 12 Elm Crescent, Town")
