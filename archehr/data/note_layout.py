@@ -205,12 +205,21 @@ _SIGNER = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Sr)\.?\s+)?(?:[A-Z]\.\s*)*[A-Z][
                      r"\s+[A-Z][^.!?:,]{1,50}(?:[ ]{2,}|\t)")
 
 
+# a signature's mark in a column of its own: "Signature on file", "Signed electronically"
+_SIGNATURE_MARK = re.compile(r"(?i:signature on file|signed(?: electronically)?)")
+
+
 def _signed_when(line: str) -> list[tuple[int, int]]:
     """The gap before a sign-off's date and time set apart in a column of their own after the name ("Signed: F.
     Adeyemi    17/03/2025 21:40", "Reconciled by: Dr H. Marsh    04/03/2025"): the name and the date are two
     fields, as they are on two lines; [] for any other line (a date after a date, a weekday, a month or a time is one
     value: "Collected: 08/04/2025   08:52", "Next visit: Tuesday  12/03/2025")."""
     gaps = list(re.finditer(r"(?<=\S)(?:[ ]{2,}|[ ]*\t[ \t]*)(?=\S)", line))
+    # (a mark of the signature in a column between them is a field of its own: "Pharmacist: K. Lee    Signature on
+    # file    25/11/2025 12:05")
+    if len(gaps) == 2 and _SIGNATURE_MARK.fullmatch(line[gaps[0].end():gaps[1].start()]) \
+            and _signed_when(line[:gaps[0].start()] + line[gaps[1].start():]):
+        return [gaps[0].span(), gaps[1].span()]
     if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]) \
             and not _WHEN_WORD_END.search(line[:gaps[0].start()]):
         return [gaps[0].span()]
