@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_column_sentences import sentence_after_value
 from archehr.data.note_page import is_page_line
 from archehr.data.note_signatures import is_signature_line
 from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
@@ -110,7 +111,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             and (_SIGNER.match(line) or is_signature_line(COLUMN_GAP.split(line.strip())[0])):
         cuts = _signed_when(line)
     if not cuts:
-        cuts = _spoken_fields(line)
+        cuts = _spoken_fields(line) or sentence_after_value(line)
     if not cuts:
         return []
     cells, pos = [], 0
