@@ -23,7 +23,8 @@ def test_an_abbreviation_before_its_number_keeps_the_sentence_whole(line: str):
 
 
 def test_a_record_name_abbreviated_before_its_number_keeps_the_field_whole():
-    assert texts("Re: Mr A Sample, Hosp. No. 12345") == ["Re: Mr A Sample, Hosp. No. 12345"]
+    # (the "Re:" line's fields are a unit each, its name keeping its comma, as the split conventions give them)
+    assert texts("Re: Mr A Sample, Hosp. No. 12345") == ["Re: Mr A Sample,", "Hosp. No. 12345"]
     assert texts("Letter filed. Pt. No. K-4471 on the front sheet.") == [
         "Letter filed.", "Pt. No. K-4471 on the front sheet."]
 

@@ -46,8 +46,9 @@ def test_the_same_lines_under_a_heading_of_their_own_keep_their_labels_as_fields
 def test_the_same_lines_each_set_apart_by_a_blank_line_keep_their_labels_as_fields():
     # a report's labelled findings, each a paragraph of its own, are fields: a letter writes its body as one block
     # (a heading over two lines first: a note whose every paragraph is one line is written as a release's excerpt)
+    # (the patient's background told in sentences is a history's section wherever it stands, as "History:" is)
     assert texts("Diabetes Clinic\nReview Summary\n\n" + BODY.replace("\n", "\n\n")) == [
-        "Diabetes Clinic", "Review Summary", f"Background: {BACKGROUND[0]}", BACKGROUND[1],
+        "Diabetes Clinic", "Review Summary", "Background:", *BACKGROUND,
         f"Findings: {FINDINGS[0]}", FINDINGS[1], f"Medication: {MEDICATION[0]}", MEDICATION[1], "Plan:", PLAN]
 
 

@@ -47,8 +47,27 @@ _RUN = 3  # labelled blocks of prose in a paragraph that make it a run of sectio
 _SHARE = 3  # (and a third of its labelled lines at least)
 # a word of prose: lower case, three letters or more ("drink", "lifting"; "mg", "w/" are data's)
 PROSE_WORD = re.compile(r"(?<![\w/'-])[a-z]{3,}(?![\w/'-])")
+# the patient's background as a history's opening section ("Background: Second pregnancy. Her first baby ..."):
+# before sentences, two or more, it heads them; before one phrase it is a field ("Background: T2DM, obesity")
+_BACKGROUND = re.compile(r"^(?:(?:Clinical )?background|Context)$", re.IGNORECASE)
 # advice opens with these: a topic's field of advice keeps it ("Activity: No driving for 1 week. Walk daily.")
 _ADVICE = re.compile(r"(?:No|Not|Do|Don't|You|Your|If|When|Until|Avoid|Please|Take|Keep|Call|Use|Walk|Try)\b")
+
+
+# a callout's label, which names no field and holds no value: it flags the sentences after it
+# (advice given as such heads its sentences too: "Advice given: Keep the wound dry. Avoid ...", "Safety advice: ...",
+# "Post-procedure advice: ...", "Advice after sedation: ...")
+CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention"
+                          r"|(?:[A-Za-z]+(?:-[A-Za-z]+)? )?advice(?: (?:given|provided|discussed)| after [a-z]+)?)$",
+                          re.IGNORECASE)
+
+
+def callout(name: str, rest: str) -> bool:
+    """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
+    must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
+    # (a label in lower case is a data dump's key, its value one field: "advice: Drink fluids. Finish the course.")
+    return bool(CALLOUT_NAME.match(name)) and name[:1].isupper() and len(LABEL_SENTENCE_END.split(rest)) >= 2 \
+        and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
 def _block(lines: list[str], i: int, end: int) -> str:
@@ -61,6 +80,17 @@ def _block(lines: list[str], i: int, end: int) -> str:
         parts.append(line.strip())
     # (a word hyphenated over a line end is one word: "treat-" + "ment")
     return re.sub(r"(?<=[a-z])- (?=[a-z])", "", " ".join(parts))
+
+
+_DESCRIBED = 3  # sentences a label's text runs to when it describes at length
+
+
+def described_at_length(lines: list[str], i: int, end: int, narrative: re.Pattern[str]) -> bool:
+    """Does the label ending at `end` on line i head a description at length: a narrative clause first ("There are
+    two small foci ...", "The liver is normal ..."), sentences three or more over the lines its text runs on to? A
+    report's findings so written are a section's prose, whatever fields stand beside the label."""
+    text = _block(lines, i, end)
+    return bool(narrative.match(text)) and len(LABEL_SENTENCE_END.split(text)) >= _DESCRIBED
 
 
 def _prose(text: str) -> bool:
@@ -109,5 +139,9 @@ def more_sections(lines: list[str], ends: list[int | None]) -> list[int | None]:
             out[i] = end
         elif (name.isupper() and " " in name and not leaflet and _prose(text) and _says(text)) \
                 or (run and _prose(text) and not _ADVICE.match(text)):
+            out[i] = end
+        # (a callout's sentences wrapped over the lines under it: "Post-procedure advice: Do not drive for 24" +
+        # "hours. A responsible adult should stay with you overnight."; on one line `section_label` reads it)
+        elif (callout(name, text) and text != lines[i][end:].strip()) or (_BACKGROUND.match(name) and _prose(text)):
             out[i] = end
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from archehr.data.note_column_sentences import sentence_after_value
 from archehr.data.note_page import is_page_line
 from archehr.data.note_signatures import is_signature_line
 from archehr.data.note_stamps import MONTH_NAME, STAMP, WEEKDAY, is_entry_head, is_stamp_only, starts_with_stamp
@@ -58,7 +59,9 @@ FIELD_START = re.compile(rf"^{_LABEL}:[ \t]+\S")
 _SEMICOLON_FIELD = re.compile(r"(?<=;) (?=[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]+\S)")
 # (only in a line that opens with the person the note is about: "Brief Hospital Course: # Pneumonia, RLL: ..." is prose)
 _PERSON_LABEL = re.compile(r"^(?:Patient|Pt|Name|Caller|Re|RE|Resident|Client|Child|Baby|Member)\s*:")
-_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?i:no\.?|number)|Hosp(?:ital)? (?i:no\.?)"
+# (a number's name in lower case or cut short too, or "NHS" before its digits: "hospital no. 6623019", "Hosp. No. 77",
+# "NHS 704 219 5586")
+_COMMA_FIELD = re.compile(r"(?<=,) (?=(?:DOB|D\.O\.B\.|MRN|NHS (?:(?i:no\.?|number)|(?=\d))|(?i:hosp(?:ital|\.)? no\.?)"
                           r"|Unit (?i:no\.?)|CHI|NHI|Bed|Room|Ward|Age)\b"
                           r"|(?:[A-Z][a-z]+|[A-Z]{2,5})(?: [A-Za-z]+){0,2}:[ \t]+\S"
                           # (or the patient's address, a house number and a street: "..., 12 Elm Crescent, Town")
@@ -108,7 +111,7 @@ def field_cells(line: str) -> list[tuple[int, int]]:
             and (_SIGNER.match(line) or is_signature_line(COLUMN_GAP.split(line.strip())[0])):
         cuts = _signed_when(line)
     if not cuts:
-        cuts = _spoken_fields(line)
+        cuts = _spoken_fields(line) or sentence_after_value(line)
     if not cuts:
         return []
     cells, pos = [], 0
@@ -203,12 +206,21 @@ _SIGNER = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Sr)\.?\s+)?(?:[A-Z]\.\s*)*[A-Z][
                      r"\s+[A-Z][^.!?:,]{1,50}(?:[ ]{2,}|\t)")
 
 
+# a signature's mark in a column of its own: "Signature on file", "Signed electronically"
+_SIGNATURE_MARK = re.compile(r"(?i:signature on file|signed(?: electronically)?)")
+
+
 def _signed_when(line: str) -> list[tuple[int, int]]:
     """The gap before a sign-off's date and time set apart in a column of their own after the name ("Signed: F.
     Adeyemi    17/03/2025 21:40", "Reconciled by: Dr H. Marsh    04/03/2025"): the name and the date are two
     fields, as they are on two lines; [] for any other line (a date after a date, a weekday, a month or a time is one
     value: "Collected: 08/04/2025   08:52", "Next visit: Tuesday  12/03/2025")."""
     gaps = list(re.finditer(r"(?<=\S)(?:[ ]{2,}|[ ]*\t[ \t]*)(?=\S)", line))
+    # (a mark of the signature in a column between them is a field of its own: "Pharmacist: K. Lee    Signature on
+    # file    25/11/2025 12:05")
+    if len(gaps) == 2 and _SIGNATURE_MARK.fullmatch(line[gaps[0].end():gaps[1].start()]) \
+            and _signed_when(line[:gaps[0].start()] + line[gaps[1].start():]):
+        return [gaps[0].span(), gaps[1].span()]
     if len(gaps) == 1 and is_stamp_only(line[gaps[0].end():]) and re.search(r"[A-Za-z)]$", line[:gaps[0].start()]) \
             and not _WHEN_WORD_END.search(line[:gaps[0].start()]):
         return [gaps[0].span()]

@@ -101,10 +101,15 @@ def running_lines(note: str) -> frozenset[str]:
     if not _PAGE_MARK.search(note):
         return frozenset()
     seen: dict[str, int] = {}
+    # (a footer printed on each page with its page's number, "Printed 05/09 08:31    CONFIDENTIAL    Page 1" over
+    # "... Page 2", is printed again too: three columns or more, the same but for the number after "Page")
+    numbered: dict[str, set[str]] = {}
     for line in note.splitlines():
         body = line.strip()
         if _FURNITURE_GAP.search(body) and re.search(r"[A-Za-z]{3}", body):
             seen[body] = seen.get(body, 0) + 1
+            if len([c for c in _FURNITURE_GAP.split(body) if c.strip()]) >= 3 and _PAGE_NUMBER.search(body):
+                numbered.setdefault(_PAGE_NUMBER.sub("page #", body), set()).add(body)
     lines = [line.strip() for line in note.splitlines()]
     # (a page's header of two lines: a title line in columns over the line that marks the page, "Lakeside Hospital
     # Patient Information" over "Urology Unit      Page 1 of 2", is the page header's too, however often it is
@@ -113,7 +118,12 @@ def running_lines(note: str) -> frozenset[str]:
              if is_page_furniture(lines[i]) and _PAGE_MARK.search(lines[i]) and _FURNITURE_GAP.search(lines[i - 1])
              and not re.search(r"[:\d]", lines[i - 1]) and re.search(r"[A-Za-z]{3}", lines[i - 1])}
     return frozenset(body for body, n in seen.items() if n >= 2) | above | _carried_header(lines) \
-        | _marked_twin(lines) | _titled_head(lines)
+        | _marked_twin(lines) | _titled_head(lines) \
+        | {body for bodies in numbered.values() if len(bodies) >= 2 for body in bodies}
+
+
+# a page's number after its word: "Page 1", "page 2 of 3" (the count after it is the same on each page)
+_PAGE_NUMBER = re.compile(r"\bpage\s+\d+", re.IGNORECASE)
 
 
 def _marked_twin(lines: list[str]) -> set[str]:

@@ -22,7 +22,7 @@ from archehr.data.note_layout import (
     same_table,
 )
 from archehr.data.note_page import is_rule_line
-from archehr.data.note_signatures import side_by_side_signatures
+from archehr.data.note_signatures import is_signature_line, side_by_side_signatures
 from archehr.data.note_stamps import is_stamp_only
 
 # a separator between the fields of one line: a pipe, a lone full stop, or a middle dot or a slash with two
@@ -96,9 +96,17 @@ def _holds_field(line: str, gaps: list[tuple[int, int]]) -> bool:
     # (or the report's end: "Report authorised by: J. Lee, Biomedical Scientist | END OF REPORT")
     if _SIGNED_BY.match(first) and all(_SIGNED_BY.match(c) or is_stamp_only(c) or _END_OF.match(c) for c in later):
         return True
+    # (signers side by side, each a titled name and a role: "Dr. A. Lee, Neurologist | Mr B. Ray, Neurosurgeon")
+    if all(is_signature_line(c) for c in (first, *later)):
+        return True
     # (a date is no reading: "Sample collected: 08/04/2025 08:52 | Reported: 10/04/2025")
+    # (after a field in words, the time the copy was printed is one more: "Report status: FINAL | Printed 29/10/2025")
     return any(_ID_NAME.match(c) or (re.match(rf"^{_LABEL}:(?:\s|$)", c) and (worded or not _MEASUREMENT.match(c)))
-               or _DATE_FIELD.match(c) for c in later)
+               or _DATE_FIELD.match(c) or (worded and _PRINTED_AT.match(c)) for c in later)
+
+
+# the time a copy was printed: "Printed 29/10/2025 08:12", "Printed on: 2025-10-29"
+_PRINTED_AT = re.compile(r"^(?:Printed|Generated|Exported)(?: on)?:? \d")
 
 
 def _titled(line: str, gaps: list[tuple[int, int]]) -> bool:

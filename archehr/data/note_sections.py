@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import re
 
-from archehr.data.note_label_runs import LABEL_SENTENCE_END, PROSE_WORD, more_sections
+from archehr.data.note_label_runs import (
+    CALLOUT_NAME,
+    LABEL_SENTENCE_END,
+    PROSE_WORD,
+    callout,
+    described_at_length,
+    more_sections,
+)
 from archehr.data.note_layout import FIELD, OPEN_END, ORDER, has_column_gap
 from archehr.data.note_stamps import starts_with_stamp
 
@@ -66,8 +73,10 @@ _NAMED_LABEL = re.compile(r"^([A-Za-z][A-Za-z /]{1,38}):(?=[ \t]+\S)")
 # a comment's or an addendum's label that says whose in brackets ("Comment (Clinical Biochemistry):", "ADDENDUM (Dr
 # M. Lee, 14/04/2025):"): it heads the prose after it, as a problem heading does (a test's or a scan's name with its
 # date in brackets heads its result: "CT sinuses (03/02/2025): Severe inflammation ...")
-_QUALIFIED_LABEL = re.compile(r"^(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
-                              r" \([^()]{1,60}\):(?=[ \t]+\S)", re.IGNORECASE)
+# (an addendum dated without brackets too: "Addendum 23/01/2025: Discussed at MDT.")
+_QUALIFIED_LABEL = re.compile(r"^(?:(?:[A-Za-z]+ )?(?:comments?|addend(?:um|a)|notes?|remarks?|interpretation|opinion)"
+                              r" \([^()]{1,60}\)|addend(?:um|a) \d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}):(?=[ \t]+\S)",
+                              re.IGNORECASE)
 
 _LONG_SENTENCE = 12  # words
 # a verdict on how a course went, in a phrase with no verb of its own, is the section's value: "Hospital course:
@@ -98,7 +107,7 @@ def section_label(line: str, sbar: bool = False) -> int | None:
     if not label:
         label = _NAMED_LABEL.match(line)
         if label and (_comment_paragraph(label.group(1).strip(), line[label.end():].strip())
-                      or _callout(label.group(1).strip(), line[label.end():].strip())):
+                      or callout(label.group(1).strip(), line[label.end():].strip())):
             return label.end()
         if not label or _FIELD_NAME.match(label.group(1).strip()):
             return None
@@ -157,20 +166,6 @@ def _comment_paragraph(name: str, rest: str) -> bool:
         and not re.match(_ADVICE_OPEN, rest) \
         and len(PROSE_WORD.findall(sentences[0])) >= 2 and not has_column_gap(rest) \
         and not re.search(r"[.!?][)\"']?$", rest)
-
-
-# a callout's label, which names no field and holds no value: it flags the sentences after it
-# (advice given as such heads its sentences too: "Advice given: Keep the wound dry. Avoid ...", "Safety advice: ...")
-_CALLOUT_NAME = re.compile(r"^(?:Important|Please note|Warning|Caution|Remember|Attention"
-                           r"|(?:[A-Za-z]+ )?advice(?: (?:given|provided|discussed))?)$", re.IGNORECASE)
-
-
-def _callout(name: str, rest: str) -> bool:
-    """A callout's label before sentences of prose, two or more ("Important: Do not stop your anticoagulant. You
-    must keep taking it for 4 weeks ..."): it heads them, as a section's label does, advice as they may be."""
-    # (a label in lower case is a data dump's key, its value one field: "advice: Drink fluids. Finish the course.")
-    return bool(_CALLOUT_NAME.match(name)) and name[:1].isupper() and len(LABEL_SENTENCE_END.split(rest)) >= 2 \
-        and re.match(r"[A-Z]", rest) is not None and not has_column_gap(rest)
 
 
 def _advice_field(line: str) -> bool:
@@ -246,7 +241,10 @@ def paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
     if sentence and ends[0] is None and not re.search(r"[A-Z]", "".join(lines)) \
             and len(sentence.group(1).split()) >= 3:
         ends[0] = said.end() - 1
-    return ends
+    # (a label in lower case under a line left open carries that line's sentence on: "... Discussed with Dr Lee" +
+    # "by phone: dose increased from today.")
+    return [None if i and end and lines[i][:1].islower() and not lines[i - 1].endswith((".", "!", "?", ":", ";"))
+            else end for i, end in enumerate(ends)]
 
 
 def _paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False,
@@ -268,7 +266,7 @@ def _paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False
     if soap:
         # (a callout's label heads its sentences in a SOAP note too: "Advice given: No driving ... . No baths ...")
         return [end if end and (_PROBLEM_LABEL.match(line) or _SOAP_NAME.match(line[:end - 1].strip())
-                                or _CALLOUT_NAME.match(line[:end - 1].strip())) else None
+                                or CALLOUT_NAME.match(line[:end - 1].strip())) else None
                 for line, end in zip(lines, _paragraph_labels(lines, sbar), strict=True)]
     capitals = _capital_sections(lines)
     if capitals is not None:
@@ -281,7 +279,8 @@ def _paragraph_labels(lines: list[str], sbar: bool = False, letter: bool = False
         # (advice's own sections and topics only: "Activity:", "Work:"; "Exam:" beside "Diagnosis: Gout." is a section)
         if end and not _PROBLEM_LABEL.match(lines[i]) \
                 and (_ADVICE_SECTION.match(lines[i]) or not _SECTION_NAME.match(lines[i][:end - 1].strip())) \
-                and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)):
+                and any(0 <= j < len(lines) and first[j] is None and _advice_field(lines[j]) for j in (i - 1, i + 1)) \
+                and not described_at_length(lines, i, end, _NARRATIVE):
             ends[i] = None
         # (the findings under a field of vital signs are that record's next field: "Vitals: BP 108/66, HR 64" +
         # "Exam: JVP 8 cm, no crackles, trace ankle edema.")

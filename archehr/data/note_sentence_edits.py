@@ -19,7 +19,9 @@ _MARKER_ONLY = re.compile(r"^(?:[-*\u2022\u00b7#]+|\d{1,2}[.)]|[A-Za-z]\.|\(?[a-
 _SAID_LABEL = re.compile(r"([a-z]+(?: [a-z]+)?,)[ \t]+((?:one|1)\.)[ \t]*$")
 # Titles are never sentence-final in notes; the others end a sentence only before a capital.
 # (a place's abbreviations too: "Co. Westmeath", "Mt. Hope", "Ft. Collins")
-_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft|Pharm)\.$")
+# (in the languages of Southern Europe too: "Dra. Alves", "Sra. Lima", "Enf. Lopes", the nurse's; "Mme. Roy")
+_TITLES = re.compile(r"(?:^|[\s(])(?:Dr|Drs|Mr|Mrs|Ms|Prof|St|Sr|Jr|DR|DRS|MR|MRS|PROF|Co|Mt|Ft|Pharm"
+                     r"|Dra|Sra|Srta|Enf|Enfa|Mme|Mlle)\.$")
 # a person's initial: after a title, a label, another initial or a comma ("Dr. P. Lindgren", "Nurse: T. Alvarado",
 # "A. J. Whitcombe"), not a letter ending a sentence ("... hepatitis B. Next ...")
 # (British style writes titles without a full stop: "Dr A. Mensah")
@@ -68,7 +70,8 @@ _NUMBER_ABBREV = re.compile(r"(?:^|[\s(])(?:" + "|".join(w for word in _CALENDAR
 # Warfarin"): what follows is the same sentence, whatever its first letter
 _EXAMPLE_ABBREV = re.compile(r"(?:^|[\s(])(?:[Ee]\.\s?g|[Ii]\.\s?e|viz)\.$")
 # a record's number after the abbreviated name of what it numbers ("Hosp." + "No. 12345", "Ref." + "No: 8812")
-_NUMBERED_RECORD = re.compile(r"(?:^|[\s(])(?:Hosp|Reg|Ref|Acc|Pt|HOSP|REG|REF|ACC|PT)\.$")
+# (a case's or a process's file too: "Proc." + "No.: 2290481", "Proc." + "No. 55")
+_NUMBERED_RECORD = re.compile(r"(?:^|[\s(])(?:Hosp|Reg|Ref|Acc|Pt|Proc|HOSP|REG|REF|ACC|PT|PROC)\.$")
 _AGE_SEX = re.compile(r"\d\s?(?:y\.\s?o|yo|yrs?|y)\.$", re.IGNORECASE)
 _PLACEHOLDER_ONLY = re.compile(r"^[\s_.,;:()\[\]*-]*$")
 

@@ -12,8 +12,10 @@ _NAME = r"[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){1,3}"
 # (a grade and a specialty after a titled name: "Dr Ann Lowe, FY2 Cardiology", "Dr A. Bell, Consultant Physician";
 # the specialty after a comma of its own too: "Dr A. Bell, Associate Consultant, Vascular Surgery")
 _ROLE = r"(?:,\s+[A-Z0-9][\w/&-]*(?:\s+(?:[A-Z][\w/&-]*|of|and|in|&)){0,4}){0,2}"
+# (how it was signed, in brackets after it: "Dr A. Bell (electronically signed)", "Dr A. Bell, GP (e-signed)")
+_SIGNED_MARK = r"(?:\s+\((?:electronically\s+|e-?)?signed\))?"
 _SIGNATURE = re.compile(rf"^(?:(?:electronically\s+)?signed(?:\s+by)?\b:?\s*\S.*"
-                        rf"|(?:Dr|Prof|Mr|Mrs|Ms|Miss)\.?\s+{_NAME}{_ROLE}"
+                        rf"|(?:Dr|Prof|Mr|Mrs|Ms|Miss)\.?\s+{_NAME}{_ROLE}{_SIGNED_MARK}"
                         rf"|{_NAME},?\s+{_CREDENTIAL}(?:,\s*{_CREDENTIAL})*)$", re.IGNORECASE)
 
 

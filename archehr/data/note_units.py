@@ -147,6 +147,11 @@ def _carries_on(unit: Unit, prev: str, line: str, width: int, lead: int, next_li
     if unit.kind == "list" and _OPENS_SENTENCE.match(line) and width >= 50 \
             and len(prev) + 1 + len(line.split(maxsplit=1)[0]) <= width:
         return False
+    # (a list item's line left open on a word near the wrap width carries on into a line that goes on in lower case,
+    # whatever its first word: "7. ... it does not affect the Dexcom" + "G7 readings at normal doses.")
+    if unit.kind == "list" and width >= 50 and len(prev.rstrip()) >= 0.85 * width and re.search(r"\w$", prev) \
+            and re.match(r"\S+ [a-z]{2,}", line) and not (FIELD.match(line) or ORDER.match(line) or ITEM.match(line)):
+        return True
     prev_lead = len(prev) - len(prev.lstrip())
     if unit.kind == "row":  # a row alone carries on into a line set in under it ("Fluticasone inhaler" + "   2 puffs")
         return prev_lead < lead and continues(prev, line, width, lead, next_line)
