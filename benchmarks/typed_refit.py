@@ -93,9 +93,9 @@ def shard_of(writers: list[str], shard: str) -> list[str]:
     return writers[k - 1::n]
 
 
-def record(out: Path, shard: str = "1/1") -> None:
-    """Answer every writer's questions once (or the writers of `shard`), recording each one's decision inputs
-    (`Inputs`) as a JSON line."""
+def record(out: Path, shard: str = "1/1", start: str | None = None) -> None:
+    """Answer every writer's questions once (or the writers of `shard`, of those from `start` on when given),
+    recording each one's decision inputs (`Inputs`) as a JSON line."""
     from everyday import WRITERS, load_questions
 
     import archehr
@@ -123,7 +123,8 @@ def record(out: Path, shard: str = "1/1") -> None:
     ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
     never = replace(load_typed(), threshold=0.0)  # declines nothing, so every answer's rules are read
     system, lines = load_system(None), []
-    for w in shard_of(list(WRITERS), shard):
+    writers = list(WRITERS)
+    for w in shard_of(writers[writers.index(start):] if start else writers, shard):
         for q in load_questions([ROOT / "data" / "everyday" / f for f in WRITERS[w]]):
             seen.clear()
             r = archehr.answer(q.note, q.question, system=system, typed=never)
@@ -202,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", type=Path, metavar="OUT", help="answer every question once and write its inputs")
     ap.add_argument("--shard", default="1/1", metavar="K/N",
                     help="with --record: only every N-th writer from the K-th (records made side by side)")
+    ap.add_argument("--writers-from", metavar="W",
+                    help="with --record: only the writers from W on (a change to the fact rules alone leaves the "
+                         "earlier writers' rows, which the forward fits read, as recorded before it)")
     ap.add_argument("--inputs", type=Path, nargs="+", help="the inputs --record wrote (shards: each file)")
     ap.add_argument("--fit", type=Path, metavar="OUT",
                     help="write the typed confidence fitted on every recorded question (the shipped fit)")
@@ -216,7 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool-from", metavar="W", help="also print the figures pooled over W and the writers after it")
     args = ap.parse_args(argv)
     if args.record:
-        record(args.record, args.shard)
+        if args.writers_from and args.writers_from not in WRITERS:
+            raise SystemExit(f"--writers-from {args.writers_from!r}: no such writer")
+        record(args.record, args.shard, args.writers_from)
         return 0
     if not args.inputs:
         raise SystemExit("give --record OUT or --inputs FILE")

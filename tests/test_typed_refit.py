@@ -120,3 +120,10 @@ def test_fit_from_shards_is_the_fit_of_all_rows(tmp_path) -> None:
     assert got["threshold"] == want.threshold and got["review"] == want.review
     assert np.allclose(got["weights"], want.head.weights) and got["training"]["questions"] == [
         "q-a.yaml", "q-b.yaml", "q-c.yaml", "q-d.yaml"]
+
+
+def test_record_from_an_unknown_writer_is_refused(tmp_path) -> None:
+    tr = _bench()
+    with pytest.raises(SystemExit, match="no such writer"):
+        tr.main(["--record", str(tmp_path / "r.jsonl"), "--writers-from", "no-such-writer"])
+    assert not (tmp_path / "r.jsonl").exists()
