@@ -117,7 +117,13 @@ def record(out: Path, shard: str = "1/1", start: str | None = None) -> None:
 
     def flagged(model: Any, p: Any, selector: Any, types: Any, best: Any, question: str, split: Any) -> Any:
         out = flags(model, p, selector, types, best, question, split)
-        seen.update(ruled=out[1], given=review.fact_given(types, best, question))
+        # the model's doubt is cleared as `review_flags` clears it: the first line gives the asked fact naming enough
+        # of the topic (`fact_given`), or names the most of it and gives the asked length or date (`_leads`, read on
+        # the asking clauses' topic and on the whole question's)
+        asked = review.asked_apart(types, question, split)
+        led = review._leads(asked, review._asked_share(asked, best, split), question) or review._leads(
+            types, best, question)
+        seen.update(ruled=out[1], given=review.fact_given(types, best, question) or led)
         return out
 
     ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
@@ -146,6 +152,17 @@ def read_inputs(path: Path) -> list[Inputs]:
                           None if d["pruned"] is None else np.array(d["pruned"]), d["lexical_p"], d["absent"],
                           d["held"], d["ruled"], d["given"], d["generator_declined"], d.get("names_nothing"),
                           bool(d.get("result_kind", False)), d.get("source", "")))
+    return out
+
+
+def merged(paths: list[Path]) -> list[Inputs]:
+    """The inputs of every file, a writer's rows in a later file replacing that writer's rows read before (a record
+    `--writers-from` made after a change to the fact rules, read after the full record of the code before it)."""
+    out: list[Inputs] = []
+    for path in paths:
+        got = read_inputs(path)
+        again = {q.writer for q in got}
+        out = [q for q in out if q.writer not in again] + got
     return out
 
 
@@ -226,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.inputs:
         raise SystemExit("give --record OUT or --inputs FILE")
-    qs = [q for path in args.inputs for q in read_inputs(path)]
+    qs = merged(args.inputs)
     if args.fit:
         fit_all(qs, args.fit, args.l2, args.false_decline, args.review_share)
         return 0
