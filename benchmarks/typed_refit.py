@@ -93,9 +93,9 @@ def shard_of(writers: list[str], shard: str) -> list[str]:
     return writers[k - 1::n]
 
 
-def record(out: Path, shard: str = "1/1") -> None:
-    """Answer every writer's questions once (or the writers of `shard`), recording each one's decision inputs
-    (`Inputs`) as a JSON line."""
+def record(out: Path, shard: str = "1/1", start: str | None = None) -> None:
+    """Answer every writer's questions once (or the writers of `shard`, of those from `start` on when given),
+    recording each one's decision inputs (`Inputs`) as a JSON line."""
     from everyday import WRITERS, load_questions
 
     import archehr
@@ -117,13 +117,20 @@ def record(out: Path, shard: str = "1/1") -> None:
 
     def flagged(model: Any, p: Any, selector: Any, types: Any, best: Any, question: str, split: Any) -> Any:
         out = flags(model, p, selector, types, best, question, split)
-        seen.update(ruled=out[1], given=review.fact_given(types, best, question))
+        # the model's doubt is cleared as `review_flags` clears it: the first line gives the asked fact naming enough
+        # of the topic (`fact_given`), or names the most of it and gives the asked length or date (`_leads`, read on
+        # the asking clauses' topic and on the whole question's)
+        asked = review.asked_apart(types, question, split)
+        led = review._leads(asked, review._asked_share(asked, best, split), question) or review._leads(
+            types, best, question)
+        seen.update(ruled=out[1], given=review.fact_given(types, best, question) or led)
         return out
 
     ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]
     never = replace(load_typed(), threshold=0.0)  # declines nothing, so every answer's rules are read
     system, lines = load_system(None), []
-    for w in shard_of(list(WRITERS), shard):
+    writers = list(WRITERS)
+    for w in shard_of(writers[writers.index(start):] if start else writers, shard):
         for q in load_questions([ROOT / "data" / "everyday" / f for f in WRITERS[w]]):
             seen.clear()
             r = archehr.answer(q.note, q.question, system=system, typed=never)
@@ -145,6 +152,17 @@ def read_inputs(path: Path) -> list[Inputs]:
                           None if d["pruned"] is None else np.array(d["pruned"]), d["lexical_p"], d["absent"],
                           d["held"], d["ruled"], d["given"], d["generator_declined"], d.get("names_nothing"),
                           bool(d.get("result_kind", False)), d.get("source", "")))
+    return out
+
+
+def merged(paths: list[Path]) -> list[Inputs]:
+    """The inputs of every file, a writer's rows in a later file replacing that writer's rows read before (a record
+    `--writers-from` made after a change to the fact rules, read after the full record of the code before it)."""
+    out: list[Inputs] = []
+    for path in paths:
+        got = read_inputs(path)
+        again = {q.writer for q in got}
+        out = [q for q in out if q.writer not in again] + got
     return out
 
 
@@ -202,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", type=Path, metavar="OUT", help="answer every question once and write its inputs")
     ap.add_argument("--shard", default="1/1", metavar="K/N",
                     help="with --record: only every N-th writer from the K-th (records made side by side)")
+    ap.add_argument("--writers-from", metavar="W",
+                    help="with --record: only the writers from W on (a change to the fact rules alone leaves the "
+                         "earlier writers' rows, which the forward fits read, as recorded before it)")
     ap.add_argument("--inputs", type=Path, nargs="+", help="the inputs --record wrote (shards: each file)")
     ap.add_argument("--fit", type=Path, metavar="OUT",
                     help="write the typed confidence fitted on every recorded question (the shipped fit)")
@@ -216,11 +237,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool-from", metavar="W", help="also print the figures pooled over W and the writers after it")
     args = ap.parse_args(argv)
     if args.record:
-        record(args.record, args.shard)
+        if args.writers_from and args.writers_from not in WRITERS:
+            raise SystemExit(f"--writers-from {args.writers_from!r}: no such writer")
+        record(args.record, args.shard, args.writers_from)
         return 0
     if not args.inputs:
         raise SystemExit("give --record OUT or --inputs FILE")
-    qs = [q for path in args.inputs for q in read_inputs(path)]
+    qs = merged(args.inputs)
     if args.fit:
         fit_all(qs, args.fit, args.l2, args.false_decline, args.review_share)
         return 0

@@ -3,6 +3,7 @@ under a refitted typed confidence; and `fit_typed`'s shrinkage setting."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import benchmark_module
@@ -120,3 +121,25 @@ def test_fit_from_shards_is_the_fit_of_all_rows(tmp_path) -> None:
     assert got["threshold"] == want.threshold and got["review"] == want.review
     assert np.allclose(got["weights"], want.head.weights) and got["training"]["questions"] == [
         "q-a.yaml", "q-b.yaml", "q-c.yaml", "q-d.yaml"]
+
+
+def test_record_from_an_unknown_writer_is_refused(tmp_path) -> None:
+    tr = _bench()
+    with pytest.raises(SystemExit, match="no such writer"):
+        tr.main(["--record", str(tmp_path / "r.jsonl"), "--writers-from", "no-such-writer"])
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_later_record_replaces_its_writers_rows(tmp_path) -> None:
+    tr = _bench()
+
+    def line(writer: str, qid: str, ruled: bool) -> str:
+        return json.dumps({"writer": writer, "source": "s", "id": qid, "answerable": True, "row": [0.0],
+                           "pruned": None, "lexical_p": 0.5, "absent": False, "held": False, "ruled": ruled,
+                           "given": False, "generator_declined": False})
+
+    full, again = tmp_path / "full.jsonl", tmp_path / "again.jsonl"
+    full.write_text("\n".join([line("A", "a1", False), line("B", "b1", False), line("B", "b2", False)]) + "\n")
+    again.write_text(line("B", "b1", True) + "\n")
+    got = tr.merged([full, again])
+    assert [(q.writer, q.ruled) for q in got] == [("A", False), ("B", True)]

@@ -255,3 +255,17 @@ def test_a_tests_purpose_in_verbs_of_looking_again_and_a_colour_given() -> None:
     assert has_cause("The contrast may turn the urine a pinkish colour for a day.")
     assert not has_cause("Repeat the kidney scan in 6 months.")
     assert not has_cause("Told him to look at the wound daily.")  # an instruction's object, no purpose
+
+
+def test_a_medicine_table_rows_comment_cell_is_its_reason() -> None:
+    none = np.zeros((1, 1), dtype=bool)
+    rows = ["STOP      Dapagliflozin 10 mg once daily      Risk of a dry mouth and thrush while eating little",
+            "CHANGE    | Ramipril 2.5 mg -> 5 mg    | PO once daily    | Kidney function stable, BP still high"]
+    for row in rows:
+        assert not says_no_cause(0, [row], none, "why did they change it")
+    # cells telling how or when it is taken, or what comes next, are no reason
+    for row in ["STOP      Dapagliflozin 10 mg      once daily", "HOLD   Ramipril 5 mg daily   GP to review",
+                "START     Alendronate 70 mg      every week      12/03/2026"]:
+        assert says_no_cause(0, [row], none, "why did they change it")
+    # the same words in one run of prose after the dose are read as they were (no cell)
+    assert says_no_cause(0, ["STOP Dapagliflozin 10 mg once daily dry mouth thrush"], none, "why")

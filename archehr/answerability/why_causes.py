@@ -11,7 +11,9 @@ brackets, a problem's label before its plan, a hold "until kidney function is ba
 protein in the urine"; a condition met "once her temperature had been normal"; a harm "it made you feel too sleepy",
 "can add to confusion", "cannot be crushed"; a replacement; "only needed while on methotrexate"; "after the X-ray
 showed"; "Findings:"; a reason after an em dash), or is a labelled reason field for what was done (`gives_reason`:
-"Reason for tracheostomy: ...", "Indication: ...", of `data.reason_fields`; not a visit's complaint).
+"Reason for tracheostomy: ...", "Indication: ...", of `data.reason_fields`; not a visit's complaint). A medicine row
+laid out as a table's cells gives its reason in the cell after the dose (`cell_reason`: "STOP   X 10 mg daily   Risk of
+a dry mouth"), which the folded white space of the other readings runs into the dose.
 
 A line of the note's diagnosis or indication (`why_answers.diagnosis_lines`) is the reason for what was done
 ("why did she need her tonsils out": "Recurrent tonsillitis"), unless it names the asked thing itself with no cause
@@ -241,7 +243,7 @@ def says_no_cause(i: int, texts: Sequence[str], named: np.ndarray, question: str
     # (a finding word in a diagnosis line naming the asked thing, "Iron deficiency", is left a cause: read as none,
     # over the 41 writers it flagged 6 more answerable why questions for 1 more unanswerable)
     if (has_cause(texts[i]) and not value_only(texts[i])) or heading_reason(i, texts) or next_reason(i, texts) \
-            or wrapped_reason(i, texts) or found_before(i, texts) or field_reason(i, texts):
+            or wrapped_reason(i, texts) or found_before(i, texts) or field_reason(i, texts) or cell_reason(texts[i]):
         return False
     if not why.diagnosis_lines(list(texts))[i]:
         return True
@@ -376,3 +378,30 @@ def field_reason(i: int, texts: Sequence[str]) -> bool:
         if not _FIELD.match(t):
             return False
     return False
+
+
+# a table's cells: a run of three spaces or more, a tab, or a bar between them (the layout `fold` reads out)
+_CELLS = re.compile(r"\s*\|\s*|\t+\s*|\s{3,}")
+# a cell telling how or when the medicine is taken, or what comes next, not why: a route, a frequency, a count
+# (`holds.SCHEDULE_COMMENT` opening the cell), a review to come, a cell of no change
+_SCHEDULE_CELL = re.compile(
+    rf"^\W*(?:{SCHEDULE_COMMENT}|po|iv|sc|s/c|im|oral|by mouth|at night|in the morning|as needed|when required|prn|\d)|"
+    r"\b(?:once|twice|daily|nightly|weekly|every|hourly|bd|tds|qds|od|mane|nocte|prn|when required|as needed|"
+    r"as before|no change|unchanged|see below|review|to follow|to give|new)\b", re.I)
+_CELL_WORDS = re.compile(r"\b[A-Za-z]{3,}\b")
+
+
+def cell_reason(text: str) -> bool:
+    """A medicine row opening with its action (`_ACTION_ROW`), laid out as a table's cells, whose cell after the
+    medicine's dose is a comment in words ("STOP   Empagliflozin 10 mg once daily   Risk of dehydration with low
+    food intake", "CHANGE | Amlodipine 5 mg -> 10 mg | PO once daily | BP persistently high on ward"): a cause. Not a
+    cell telling how or when it is taken, or what comes next (`_SCHEDULE_CELL`: "PO once daily", "6 months", "GP to
+    review"), nor one naming another dose."""
+    if not _ACTION_ROW.match(text):
+        return False
+    cells = [c.strip() for c in _CELLS.split(text.strip()) if c.strip()]
+    dosed = next((k for k, c in enumerate(cells) if DOSE.search(c)), None)
+    if dosed is None:
+        return False
+    return any(len(_CELL_WORDS.findall(c)) >= 2 and not _SCHEDULE_CELL.search(c) and not DOSE.search(c)
+               for c in cells[dosed + 1:])
