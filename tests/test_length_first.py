@@ -56,3 +56,16 @@ def test_length_of_a_thing_named_less_than_the_first_keeps_the_order() -> None:
     rank = np.array([1.0, 0.8, 0.3])
     topic = np.array([0.6, 0.2, 0.0])  # the paracetamol line names less of the question than the first
     assert length_first(QUESTION, [0, 1, 2], rank, texts, topic) is None
+
+
+def test_length_told_of_the_first_by_a_pronoun_goes_first() -> None:
+    # the length line names the treatment only as "It", right after the first line, so it names no topic word
+    texts = ["The weekly injection in the tummy was started in March.", "It is planned for 6 months to begin with.",
+             "Bloods every 4 weeks at the surgery."]
+    rank = np.array([1.0, 0.8, 0.6])
+    topic = np.array([0.5, 0.0, 0.2])
+    question = "how long does she keep having the injection"
+    assert length_first(question, [0, 1, 2], rank, texts, topic) == 1
+    # the same line elsewhere in the note (not right after the first) names nothing asked: the order is kept
+    assert length_first(question, [0, 2, 1], rank, [texts[0], texts[2], texts[1]],
+                        np.array([0.5, 0.0, 0.2])) is None

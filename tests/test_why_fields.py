@@ -111,3 +111,18 @@ def test_a_visit_s_complaint_is_never_put_first() -> None:
 ])
 def test_a_reason_field_for_what_was_done_holds_a_cause(line: str, cause: bool) -> None:
     assert has_cause(line) is cause
+
+
+def test_a_bare_why_takes_what_went_before_it() -> None:
+    assert why_clause("The nurse said to stop the cream. Why? It helped") == "The nurse said to stop the cream. Why"
+    assert why_clause("why did I need the camera? it was fine") == "why did I need the camera"
+
+
+def test_a_change_or_a_cancelling_before_a_bare_why_puts_no_field_first() -> None:
+    topic = _topic(l0=0.8, l7=0.2)
+    order = [0, 7, 3, 2, 4]
+    # the change is told before the bare "why": its reason sits beside the change, not in the indication
+    assert field_first("They told me to switch the camera test to a scan. Why?", order, TEXTS, topic) is None
+    assert field_first("the camera test next week is cancelled, why??", order, TEXTS, topic) is None
+    # a bare why after a plain mention still reads the field
+    assert field_first("I had the camera in my bladder. Why?", order, TEXTS, topic) == 2

@@ -7,7 +7,8 @@ chef"), while a line just below gives the length ("Nitrofurantoin 100 mg twice a
 for 2 weeks"). For a how-long question whose first line holds no length or end in any form a how-long answer takes
 (`length_forms.any_length`) nor tells the end in words (`_ENDED`: "throughout the pregnancy", "no further scans",
 "may stop checking now", "six weekly sessions"), `length_first` puts first the best of the next `first_fact.REACH`
-sentences that names as much of the topic as the first (and some), ranks at least `SHARE` of the first and gives
+sentences that names as much of the topic as the first (and some; or goes on about the first, naming it by a pronoun
+just after it: `first_fact.goes_on`), ranks at least `SHARE` of the first and gives
 a duration of its own (`length_forms.course_length`, not one running only before the asked event,
 `length_forms.before_only`). A first line with any length, even of another thing, keeps its place: which of two
 lengths is asked is the ranking's call.
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.counts import NUMBER
-from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
+from archehr.answerability.first_fact import SHARE, goes_on, next_with  # (each ranking at least SHARE of the first)
 from archehr.answerability.length_forms import any_length, before_only, course_length
 
 # an end or a length told in words, not a count of time: the whole of a span ("throughout the pregnancy"), nothing
@@ -47,6 +48,7 @@ def length_first(question: str, order: Sequence[int], rank: np.ndarray, texts: S
         return None
     # naming at least as much of the topic as the first: a length of a nearby thing (another medicine's course, the
     # monitor's wear) is no answer, and leading with it would hide that the note gives none (the answer's review)
+    # (a sentence going on about the first by a pronoun, "It is planned for 12 months", names what the first names)
     least = max(float(topic[order[0]]), 1e-9)
-    return next_with(order, rank, SHARE, lambda i: topic[i] >= least and course_length(texts[i], question)
-                     and not before_only(question, texts[i]))
+    return next_with(order, rank, SHARE, lambda i: (topic[i] >= least or goes_on(i, order[0], texts))
+                     and course_length(texts[i], question) and not before_only(question, texts[i]))
