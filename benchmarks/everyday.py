@@ -174,7 +174,7 @@ def run_one(q: Question, system: Any, typed: Any, first: Any = None) -> dict[str
 # the writers from T on, in the order they were written, each in heldout-<its letters>/raw/; a new round joins by
 # moving the last one on
 _PAIRS = tuple(a + b for a in "ABCDE" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_LATER = ("T", "U", "X", "Y", "Z", *_PAIRS[:_PAIRS.index("EA") + 1])
+_LATER = ("T", "U", "X", "Y", "Z", *_PAIRS[:_PAIRS.index("EE") + 1])
 # the question writers (README.md, heldout-c/README.md): each writer's demo-note questions, then raw-note ones
 WRITERS = {"A": ("questions-a.yaml", "raw-a/questions.yaml"), "B": ("questions-b.yaml",),
            "C": ("heldout-c/questions.yaml", "heldout-c/raw/questions.yaml"), "D": ("heldout-d/questions.yaml",),

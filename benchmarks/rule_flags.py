@@ -179,7 +179,7 @@ def record(out: Path, shard: str, start: str | None = None) -> None:
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-GROUPS = (("A", "CP"), ("CQ", "DK"), ("DL", "DS"), ("DT", "DW"), ("DX", "EA"))
+GROUPS = (("A", "CP"), ("CQ", "DK"), ("DL", "DS"), ("DT", "DW"), ("DX", "EA"), ("EB", "EE"))
 
 
 def group_of(writer: str, writers: list[str]) -> str:

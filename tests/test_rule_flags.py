@@ -25,9 +25,9 @@ def test_dropped_leaves_out_rules_by_name_or_prefix() -> None:
 
 def test_group_of_reads_the_place_in_the_writers() -> None:
     rf = _bench()
-    writers = ["A", "B", "CP", "CQ", "CZ", "DK", "DL", "DS", "DT", "DW", "DX", "EA"]
-    assert [rf.group_of(w, writers) for w in ("B", "CZ", "DL", "DW", "EA")] == ["A-CP", "CQ-DK", "DL-DS", "DT-DW",
-                                                                                 "DX-EA"]
+    writers = ["A", "B", "CP", "CQ", "CZ", "DK", "DL", "DS", "DT", "DW", "DX", "EA", "EB", "EC", "EE"]
+    assert [rf.group_of(w, writers) for w in ("B", "CZ", "DL", "DW", "EA", "EC")] == ["A-CP", "CQ-DK", "DL-DS",
+                                                                                       "DT-DW", "DX-EA", "EB-EE"]
 
 
 def test_fact_missing_parts_are_named_in_order() -> None:
