@@ -232,6 +232,12 @@ def follow_on(chosen: Sequence[int], sentences: Sequence[Sentence], why: bool = 
 NOTED_KINDS = ("why", "med_change")  # the kinds of question whose answer holds a medicine order's note (`order_noted`)
 
 
+def follow_on_kind(chosen: Sequence[int], sentences: Sequence[Sentence], kind: str) -> list[int]:
+    """`follow_on` for a question of `kind` (the answer types' kind): a why question's reason, and the order's note
+    for a question of `NOTED_KINDS`."""
+    return follow_on(chosen, sentences, why=kind == "why", noted=kind in NOTED_KINDS)
+
+
 def kept_together(chosen: Sequence[int], sentences: Sequence[Sentence], rank: np.ndarray,
                   kind: str = "") -> np.ndarray:
     """`rank` with each chosen sentence that goes on from another chosen one (`follow_on`: how to take the medicine,
@@ -244,7 +250,7 @@ def kept_together(chosen: Sequence[int], sentences: Sequence[Sentence], rank: np
     out = np.asarray(rank, dtype=float).copy()
     wanted = set(chosen)
     for i in chosen:
-        for j in follow_on([i], sentences, why=kind == "why", noted=kind in NOTED_KINDS):
+        for j in follow_on_kind([i], sentences, kind):
             if j in wanted:
                 out[j] = max(out[j], out[i])
     return out

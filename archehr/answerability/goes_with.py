@@ -26,7 +26,7 @@ from typing import Any
 def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, question: str) -> list[int]:
     """The indices of `sentences` to cite after `chosen` (indices, best first), for a question of `kind` (the answer
     types' kind, "" when ranking by the selector alone), in the order the rules bring them."""
-    from archehr.answerability.follow_on import NOTED_KINDS, follow_on
+    from archehr.answerability.follow_on import follow_on_kind
     from archehr.answerability.goes_on import broken_off, not_restarted
     from archehr.answerability.result_follow import report_goes_on
     from archehr.answerability.row_comment import rows_commented
@@ -35,7 +35,7 @@ def goes_with(chosen: Sequence[int], sentences: Sequence[Any], kind: str, questi
     from archehr.answerability.switch_rows import switch_partners
 
     got = list(chosen)
-    got += follow_on(got, sentences, why=kind == "why", noted=kind in NOTED_KINDS)
+    got += follow_on_kind(got, sentences, kind)
     got += rows_commented(got, sentences, kind)
     got += prose_on_row(got, sentences, kind)
     got += list_rows(got, sentences, question, kind)

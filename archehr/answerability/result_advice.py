@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
+from archehr.answerability.order_rows import ROW_MARK
 from archehr.answerability.spaces import fold
 
-# an order or advice opening the line, after a list's number, bullet or tick box
+# an order or advice opening the line, after a list row's mark (`order_rows.ROW_MARK`: bullet, number) or a tick box
 _OPENS = re.compile(
-    r"^\W*(?:\d+[.)]\s*)?(?:\[[ xX]?\]\s*)?(?:go|call|contact|ring|phone|check|keep|continue|avoid|take|use|do not|"
+    ROW_MARK + r"(?:\[[ xX]?\]\s*)?(?:go|call|contact|ring|phone|check|keep|continue|avoid|take|use|do not|"
     r"don'?t|consider|stop|start|attend|return|bring|drink|eat|please|seek|tell|ask|remember|make sure|if|when|once|"
     r"until|advised|you (?:should|must|can|may|will)|(?:he|she|they|pt|patient) (?:should|must|needs? to|is to)|"
     r"[a-z]+ (?:must|should|needs? to) (?:keep|continue|take|avoid|have|be|stop|start))\b", re.I)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from archehr.answerability.first_fact import SHARE, next_with  # (each ranking at least SHARE of the first)
-from archehr.answerability.order_rows import ORDERS, order_words
+from archehr.answerability.order_rows import ORDERS, ROW_MARK, order_words
 from archehr.answerability.spaces import fold
 
 KINDS = ("how_long", "med_change", "when", "may_i")
@@ -44,7 +44,7 @@ _PLAN = re.compile(
 # a medicine list's entry: a numbered or bulleted line opening with a name and giving a dose ("1. Prednisone 40 mg
 # by mouth daily", "- Ferrous sulfate 325 mg PO every other day"), not a story opening with its verb or its subject
 # ("Given acetazolamide 500 mg", "He received ...")
-ENTRY = re.compile(r"^\W*(?:\d+[.)]\s*)?(?!(?:given|received|treated|took|he|she|they|pt|patient)\b)"
+ENTRY = re.compile(ROW_MARK + r"(?!(?:given|received|treated|took|he|she|they|pt|patient)\b)"
                    r"[A-Za-z][\w()/-]*(?:\s+[\w()/-]+){0,4}\s+\d[\d.,/-]*\s*"
                    r"(?:mg|mcg|micrograms?|g|units?|ml|mmol|%|puffs?|tablets?)\b", re.I)
 # a decision told as done is still the decision: "NSAIDs were stopped permanently", "switched to apixaban"
