@@ -118,12 +118,9 @@ def record(out: Path, shard: str = "1/1", start: str | None = None) -> None:
     def flagged(model: Any, p: Any, selector: Any, types: Any, best: Any, question: str, split: Any) -> Any:
         out = flags(model, p, selector, types, best, question, split)
         # the model's doubt is cleared as `review_flags` clears it: the first line gives the asked fact naming enough
-        # of the topic (`fact_given`), or names the most of it and gives the asked length or date (`_leads`, read on
-        # the asking clauses' topic and on the whole question's)
-        asked = review.asked_apart(types, question, split)
-        led = review._leads(asked, review._asked_share(asked, best, split), question) or review._leads(
-            types, best, question)
-        seen.update(ruled=out[1], given=review.fact_given(types, best, question) or led)
+        # of the topic (`fact_given`), or names the most of it and gives the asked length or date (`doubt_cleared`)
+        seen.update(ruled=out[1], given=review.fact_given(types, best, question)
+                    or review.doubt_cleared(types, best, question, split))
         return out
 
     ask._judge, ask.review_flags = judged, flagged  # type: ignore[assignment]

@@ -92,12 +92,20 @@ def review_flags(model: Any, p: float | None, selector_flag: bool, types: Any, b
              or med_undecided(types, best, split, question) or fact_undetermined(types, best, question, split)
              or awaited_near(types, best, split, question)
              or own_lines_unsaid(types.kind, question, split, best, named))  # (`own_lines`)
-    # the first line names the most of the topic and gives the asked length or date (`_leads`): the model's
-    # doubt is no reason for review, as for a line giving the fact naming a larger share (`fact_given`)
     doubted = model_flags(model, p, selector_flag, types, best, question)
     if doubted and p is not None and not model.abstains(p):
-        doubted = not (_leads(asked, first, question) or _leads(types, best, question))
+        doubted = not doubt_cleared(types, best, question, split, asked)
     return ruled or doubted, ruled
+
+
+def doubt_cleared(types: Any, best: tuple[str, float] | None, question: str, split: SplitNote,
+                  asked: Any = None) -> bool:
+    """The first line names the most of the topic and gives the asked length or date (`_leads`, on the asking
+    clauses' topic, `asked_apart`, and on the whole question's): the model's doubt is no reason for review, as for a
+    line giving the fact naming a larger share (`fact_given`). `asked`: `asked_apart`'s reading when the caller has
+    it already."""
+    asked = asked_apart(types, question, split) if asked is None else asked
+    return _leads(asked, _asked_share(asked, best, split), question) or _leads(types, best, question)
 
 
 class NamedConcepts:
